@@ -1,0 +1,3 @@
+from reljudge.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Setting up a campaign: importing files, pooling, loading the bundled demo.
+
+The same functions serve the CLI and the lead's import page.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from reljudge import auth, importers
+from reljudge.errors import ReljudgeError
+from reljudge.storage import catalog
+from reljudge.storage.catalog import ImportSummary
+from reljudge.storage.db import Database
+
+KINDS = ("corpus", "questions", "run")
+
+DEMO_ACCOUNTS = (
+    # (username, password, role) — printed in README and on the login page.
+    ("lead", "demo-lead", "lead"),
+    ("annotator1", "demo-pass1", "annotator"),
+    ("annotator2", "demo-pass2", "annotator"),
+)
+DEMO_RUNS = (("bm25.tsv", None), ("vector.tsv", None), ("hybrid.tsv", None),
+             ("graphrag.jsonl", "graphrag"))
+
+
+def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
+                system: str | None = None, display: str | None = None,
+                repool: bool = False) -> ImportSummary:
+    """Import one file, all or nothing. ``display`` names the file in messages (uploads)."""
+    src = importers.Source.of(path, display)
+    if kind == "corpus":
+        summary = catalog.import_corpus(db, importers.corpus_chunks(src, fmt), src.display)
+    elif kind == "questions":
+        summary = catalog.import_questions(db, importers.question_chunks(src, fmt), src.display)
+    elif kind == "run":
+        summary = catalog.import_run(db, importers.run_chunks(src, fmt, system), src.display)
+    else:
+        raise ReljudgeError(f"unknown import kind {kind!r}; choose one of {', '.join(KINDS)}")
+    if repool:
+        pool(db)
+    return summary
+
+
+def pool(db: Database, depth: int | None = None) -> int:
+    """(Re)build the pool at ``depth`` (default: the campaign's setting)."""
+    settings = catalog.get_settings(db)
+    depth = int(depth if depth is not None else settings["pool_depth"])
+    return catalog.build_pool(db, depth, settings["ties"])
+
+
+def is_empty(db: Database) -> bool:
+    c = catalog.counts(db)
+    return c["paragraphs"] == 0 and c["questions"] == 0
+
+
+def demo_dir() -> Path:
+    return Path(str(resources.files("reljudge") / "demo"))
+
+
+def load_demo(db: Database, with_accounts: bool = True) -> list[ImportSummary]:
+    """Load the bundled synthetic sample campaign (and demo accounts)."""
+    d = demo_dir()
+    out = [import_file(db, "corpus", d / "corpus.jsonl"),
+           import_file(db, "questions", d / "questions.jsonl")]
+    for name, system in DEMO_RUNS:
+        out.append(import_file(db, "run", d / "runs" / name, system=system))
+    pool(db, 20)
+    if with_accounts:
+        for username, password, role in DEMO_ACCOUNTS:
+            if not auth.accounts.user_exists(db, username):
+                auth.add_user(db, username, password, role)
+    return out
+
+
+def ensure_demo(db: Database) -> bool:
+    """On first start with an empty database, load the demo. True if it did."""
+    if not is_empty(db):
+        return False
+    load_demo(db)
+    return True
+
+
+counts = catalog.counts
+settings = catalog.get_settings
+list_runs = catalog.list_runs

@@ -1,0 +1,194 @@
+"""The ``reljudge`` command line: a thin layer over the library the app uses.
+
+Every subcommand has ``--help`` with an example. ``--db PATH`` (or $RELJUDGE_DB)
+is a global option placed before the subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from reljudge import __version__
+
+EPILOG = """examples:
+  reljudge init --demo
+  reljudge --db judgments/campaign.duckdb import corpus corpus.jsonl
+  reljudge import questions questions.csv
+  reljudge import run bm25.trec --system bm25
+  reljudge pool --depth 20
+  reljudge users add kim --role annotator
+  reljudge serve
+"""
+
+
+def _db(args):
+    from reljudge.storage import open_database
+    return open_database(args.db)
+
+
+# -- handlers ------------------------------------------------------------------------
+
+def cmd_init(args) -> int:
+    from reljudge import campaign
+    db = _db(args)
+    print(f"database: {db.path} (migrations: {', '.join(n for _, n in db.applied_migrations())})")
+    if args.demo:
+        if not campaign.is_empty(db):
+            print("the database already holds a campaign; demo not loaded", file=sys.stderr)
+            return 2
+        for summary in campaign.load_demo(db):
+            print(summary.message())
+        print("demo accounts: " + ", ".join(f"{u} / {p} ({r})" for u, p, r in campaign.DEMO_ACCOUNTS))
+    return 0
+
+
+def cmd_import(args) -> int:
+    from reljudge import campaign
+    db = _db(args)
+    summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system)
+    print(summary.message())
+    if args.kind == "run" or campaign.counts(db)["systems"]:
+        print(f"pool: {campaign.pool(db)} items")
+    return 0
+
+
+def cmd_pool(args) -> int:
+    from reljudge import campaign
+    db = _db(args)
+    if args.depth is not None and args.depth < 1:
+        print("error: --depth must be at least 1", file=sys.stderr)
+        return 2
+    n = campaign.pool(db, args.depth)
+    print(f"pool: {n} items (depth {campaign.settings(db)['pool_depth']})")
+    return 0
+
+
+def _read_password(args) -> str:
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    env = os.environ.get("RELJUDGE_PASSWORD")
+    if env:
+        return env
+    if not sys.stdin.isatty():
+        raise SystemExit("error: no password: use --password-stdin or RELJUDGE_PASSWORD")
+    first = getpass.getpass("password: ")
+    if first != getpass.getpass("again: "):
+        raise SystemExit("error: the passwords differ")
+    return first
+
+
+def cmd_users(args) -> int:
+    from reljudge import auth
+    db = _db(args)
+    if args.action == "add":
+        user = auth.add_user(db, args.name, _read_password(args), args.role)
+        print(f"added {user.username} ({user.role})")
+    elif args.action == "passwd":
+        auth.set_password(db, args.name, _read_password(args))
+        print(f"password changed for {args.name}")
+    elif args.action == "deactivate":
+        auth.set_active(db, args.name, False)
+        print(f"deactivated {args.name}")
+    elif args.action == "activate":
+        auth.set_active(db, args.name, True)
+        print(f"activated {args.name}")
+    else:
+        frame = auth.list_users(db)
+        print(frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
+              if not frame.empty else "no users")
+    return 0
+
+
+def cmd_serve(args) -> int:
+    app = Path(__file__).resolve().parents[2] / "app.py"
+    if not app.exists():
+        print(f"error: app.py not found next to the package ({app})", file=sys.stderr)
+        return 2
+    env = dict(os.environ)
+    if args.db:
+        env["RELJUDGE_DB"] = str(Path(args.db).resolve())
+    cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
+           "--server.headless", "true"]
+    return subprocess.call(cmd, env=env, cwd=app.parent)
+
+
+# -- parser --------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reljudge", description="Relevance-judgment workbench for RAG retrieval evaluation.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", metavar="PATH",
+                        help="DuckDB file (default: $RELJUDGE_DB or judgments/reljudge.duckdb)")
+    parser.add_argument("--version", action="version", version=f"reljudge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def add(name, help_, example, handler):
+        p = sub.add_parser(name, help=help_, description=help_, epilog=f"example:\n  {example}",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("init", "create (or upgrade) the database", "reljudge init --demo", cmd_init)
+    p.add_argument("--demo", action="store_true", help="load the bundled synthetic demo campaign")
+
+    p = add("import", "import a corpus, questions or a run (all or nothing)",
+            "reljudge import run runs/bm25.trec --system bm25", cmd_import)
+    p.add_argument("kind", choices=["corpus", "questions", "run"])
+    p.add_argument("file")
+    p.add_argument("--format", choices=["jsonl", "csv", "trec", "beir"],
+                   help="file format (default: from the extension; runs default to TREC)")
+    p.add_argument("--system", help="system name for a run (default: the run's tag column)")
+
+    p = add("pool", "rebuild the judging pool: union of every run's top-D per question",
+            "reljudge pool --depth 20", cmd_pool)
+    p.add_argument("--depth", type=int, help="pool depth D (default: the campaign's, 20)")
+
+    p = add("users", "manage accounts (passwords are Argon2id-hashed)",
+            "echo 's3cret-pass' | reljudge users add kim --role annotator --password-stdin", cmd_users)
+    users_sub = p.add_subparsers(dest="action", metavar="ACTION")
+    users_sub.required = True
+    u = users_sub.add_parser("add", help="add a user")
+    u.add_argument("name")
+    u.add_argument("--role", choices=["annotator", "lead"], default="annotator")
+    u.add_argument("--password-stdin", action="store_true", help="read the password from stdin")
+    u = users_sub.add_parser("passwd", help="change a password")
+    u.add_argument("name")
+    u.add_argument("--password-stdin", action="store_true")
+    for action in ("deactivate", "activate"):
+        users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
+    users_sub.add_parser("list", help="list users")
+
+    p = add("serve", "start the web app", "reljudge serve --port 8501", cmd_serve)
+    p.add_argument("--port", type=int, default=8501)
+
+    for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli"):
+        try:
+            mod = __import__(module, fromlist=["register"])
+        except ImportError:
+            continue
+        mod.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from reljudge.errors import ReljudgeError
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except ReljudgeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,386 @@
+"""Reading corpus, question and run files: formats, field mapping, line-exact errors.
+
+Files are read as a stream and handed to the storage layer in bounded chunks
+(DataFrames of ``CHUNK_ROWS`` rows), so a million-paragraph corpus never holds a
+Python object per row. Every problem raises :class:`InputError` naming the file,
+the line and the problem; the storage layer writes nothing unless the whole file
+is valid.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import pandas as pd
+
+from reljudge.errors import InputError
+
+CHUNK_ROWS = 20_000
+FORMATS = ("jsonl", "csv", "trec", "beir")
+
+_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def text_key(text: str) -> str:
+    """Key of the normalised text: NFKC, case-folded, whitespace and punctuation
+    removed. Two paragraphs with the same key are duplicates (DESIGN.md)."""
+    norm = _NON_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
+    return hashlib.md5(norm.encode("utf-8")).hexdigest()
+
+
+# -- low-level readers ---------------------------------------------------------
+
+def _check_file(path: Path) -> None:
+    if not path.exists():
+        raise InputError(str(path), None, "file not found / 파일이 없습니다")
+    if path.is_dir():
+        raise InputError(str(path), None, "is a directory, not a file")
+    if path.stat().st_size == 0:
+        raise InputError(str(path), None, "file is empty / 빈 파일입니다")
+
+
+def iter_text_lines(path: Path, display: str | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, decoded line) with strict UTF-8; a BOM is tolerated."""
+    name = display or str(path)
+    _check_file(path)
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    name, lineno, f"invalid UTF-8 at byte {exc.start} / UTF-8이 아닌 바이트"
+                ) from None
+            if lineno == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            yield lineno, line
+
+
+def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, dict]]:
+    name = display or str(path)
+    seen = False
+    for lineno, line in iter_text_lines(path, name):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(name, lineno, f"malformed JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(obj, dict):
+            raise InputError(name, lineno, "expected a JSON object per line")
+        seen = True
+        yield lineno, obj
+    if not seen:
+        raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+
+
+def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | None = None
+             ) -> Iterator[tuple[int, dict]]:
+    """CSV with a header row; ``required_any`` lists groups of which one column must exist."""
+    name = display or str(path)
+    # Validate the encoding line by line first: the csv module would only say
+    # "invalid UTF-8" without a line number.
+    for _ in iter_text_lines(path, name):
+        pass
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        header = reader.fieldnames or []
+        if not header:
+            raise InputError(name, 1, "missing header row")
+        header_set = {h.strip() for h in header}
+        for group in required_any:
+            group = list(group)
+            if not header_set.intersection(group):
+                raise InputError(
+                    name, 1, f"missing column {' or '.join(repr(g) for g in group)}; found {sorted(header_set)}"
+                )
+        seen = False
+        try:
+            for row in reader:
+                lineno = reader.line_num
+                if None in row:
+                    raise InputError(name, lineno, f"more fields than the header's {len(header)}")
+                if all((v or "").strip() == "" for v in row.values()):
+                    continue
+                seen = True
+                yield lineno, {k.strip(): (v if v != "" else None) for k, v in row.items()}
+        except csv.Error as exc:
+            raise InputError(name, reader.line_num, f"malformed CSV: {exc}") from None
+        if not seen:
+            raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+
+
+# -- field helpers --------------------------------------------------------------
+
+def _id(value, name: str, lineno: int, field: str) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise InputError(name, lineno, f"missing {field}")
+    if isinstance(value, (dict, list, bool, float)):
+        raise InputError(name, lineno, f"{field} must be a string or an integer, got {value!r}")
+    text = str(value).strip()
+    if any(c.isspace() for c in text):
+        raise InputError(name, lineno, f"{field} {text!r} contains whitespace")
+    return text
+
+
+def _opt_str(value) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    text = str(value).strip()
+    return text or None
+
+
+def _opt_int(value, name: str, lineno: int, field: str) -> int | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise InputError(name, lineno, f"{field} must be an integer, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(name, lineno, f"{field} must be an integer, got {value!r}") from None
+    if not number.is_integer():
+        raise InputError(name, lineno, f"{field} must be an integer, got {value!r}")
+    return int(number)
+
+
+def _opt_float(value, name: str, lineno: int, field: str) -> float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise InputError(name, lineno, f"{field} must be a number, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(name, lineno, f"{field} must be a number, got {value!r}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise InputError(name, lineno, f"{field} must be a finite number, got {value!r}")
+    return number
+
+
+_TRUE = {"true", "1", "yes", "y", "t", "예", "참"}
+_FALSE = {"false", "0", "no", "n", "f", "아니오", "거짓", ""}
+
+
+def _opt_bool(value, name: str, lineno: int, field: str) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    text = str(value).strip().casefold()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InputError(name, lineno, f"{field} must be true or false, got {value!r}")
+
+
+def _pick(obj: dict, *keys):
+    for key in keys:
+        if key in obj and obj[key] is not None:
+            return obj[key]
+    return None
+
+
+def _detect_format(path: Path, fmt: str | None, kind: str) -> str:
+    if fmt:
+        if fmt not in FORMATS:
+            raise InputError(str(path), None, f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        return "jsonl" if fmt == "beir" else fmt
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    if suffix == ".csv":
+        return "csv"
+    if kind == "run":
+        return "trec"
+    raise InputError(str(path), None, f"cannot tell the format from {suffix or 'no extension'!r}; use --format jsonl|csv")
+
+
+def _chunks(rows: Iterator[dict], columns: list[str]) -> Iterator[pd.DataFrame]:
+    batch: list[dict] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= CHUNK_ROWS:
+            yield pd.DataFrame.from_records(batch, columns=columns)
+            batch = []
+    if batch:
+        yield pd.DataFrame.from_records(batch, columns=columns)
+
+
+# -- corpus -------------------------------------------------------------------------
+
+CORPUS_COLUMNS = ["line", "pid", "doc_id", "title", "date", "volume", "page", "position",
+                  "text", "text_key", "metadata"]
+_CORPUS_KNOWN = {"pid", "_id", "id", "doc_id", "title", "date", "volume", "page", "position",
+                 "text", "metadata"}
+
+
+@dataclass
+class Source:
+    """A file to import, plus the name shown in messages (an upload's own name)."""
+    path: Path
+    display: str
+
+    @classmethod
+    def of(cls, path, display: str | None = None) -> "Source":
+        path = Path(path)
+        return cls(path, display or str(path))
+
+
+def _records(src: Source, fmt: str, required_any) -> Iterator[tuple[int, dict]]:
+    if fmt == "jsonl":
+        return iter_jsonl(src.path, src.display)
+    if fmt == "csv":
+        return iter_csv(src.path, required_any, src.display)
+    raise InputError(src.display, None, f"format {fmt!r} is not supported for this kind of file")
+
+
+def corpus_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFrame]:
+    """Paragraph chunks: JSONL/CSV with pid,text[,doc_id,title,date,volume,page,position]
+    or BEIR corpus.jsonl (_id, title, text, metadata). Other columns are kept as metadata."""
+    kind = _detect_format(src.path, fmt, "corpus")
+    name = src.display
+
+    def rows():
+        for lineno, obj in _records(src, kind, [("pid", "_id", "id"), ("text",)]):
+            meta = obj.get("metadata")
+            extra: dict = {}
+            if isinstance(meta, dict):
+                extra.update(meta)
+            elif meta is not None:
+                extra["metadata"] = meta
+            for key, value in obj.items():
+                if key not in _CORPUS_KNOWN and value is not None:
+                    extra[key] = value
+            merged = {**extra, **{k: v for k, v in obj.items() if k in _CORPUS_KNOWN}}
+            pid = _id(_pick(obj, "pid", "_id", "id"), name, lineno, "pid")
+            text = obj.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise InputError(name, lineno, "missing or empty text")
+            for key in ("doc_id", "date", "volume", "page", "position"):
+                extra.pop(key, None)
+            yield {
+                "line": lineno,
+                "pid": pid,
+                "doc_id": _opt_str(merged.get("doc_id")),
+                "title": _opt_str(obj.get("title")),
+                "date": _opt_str(merged.get("date")),
+                "volume": _opt_str(merged.get("volume")),
+                "page": _opt_str(merged.get("page")),
+                "position": _opt_int(merged.get("position"), name, lineno, "position"),
+                "text": text,
+                "text_key": text_key(text),
+                "metadata": json.dumps(extra, ensure_ascii=False) if extra else None,
+            }
+
+    return _chunks(rows(), CORPUS_COLUMNS)
+
+
+# -- questions ----------------------------------------------------------------------
+
+QUESTION_COLUMNS = ["line", "qid", "text", "qtype", "criteria", "no_answer_expected"]
+
+
+def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFrame]:
+    """Questions: JSONL/CSV with qid,text[,type,criteria,no_answer_expected] or BEIR
+    queries.jsonl (_id, text, metadata holding the optional fields)."""
+    kind = _detect_format(src.path, fmt, "questions")
+    name = src.display
+
+    def rows():
+        for lineno, obj in _records(src, kind, [("qid", "_id", "id"), ("text",)]):
+            meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+            merged = {**meta, **obj}
+            qid = _id(_pick(obj, "qid", "_id", "id"), name, lineno, "qid")
+            text = obj.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise InputError(name, lineno, "missing or empty question text")
+            yield {
+                "line": lineno,
+                "qid": qid,
+                "text": text.strip(),
+                "qtype": _opt_str(_pick(merged, "type", "qtype")) or "",
+                "criteria": _opt_str(merged.get("criteria")) or "",
+                "no_answer_expected": _opt_bool(merged.get("no_answer_expected"), name, lineno,
+                                                "no_answer_expected"),
+            }
+
+    return _chunks(rows(), QUESTION_COLUMNS)
+
+
+# -- runs ---------------------------------------------------------------------------
+
+RUN_COLUMNS = ["line", "system", "qid", "pid", "rank", "score", "abstained"]
+
+
+def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
+               ) -> Iterator[pd.DataFrame]:
+    """Run rows: TREC (``qid Q0 pid rank score tag``) or JSONL/CSV with qid, pid,
+    rank and/or score, optional ``abstained`` (a row with no pid) and tag/system.
+    The system name is ``system`` if given, else the row's tag."""
+    kind = _detect_format(src.path, fmt, "run")
+    name = src.display
+    if system is not None:
+        system = system.strip()
+        if not system:
+            raise InputError(name, None, "--system must not be empty")
+
+    def trec_rows():
+        seen = False
+        for lineno, line in iter_text_lines(src.path, name):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 6:
+                raise InputError(name, lineno, f"expected 6 fields 'qid Q0 pid rank score tag', found {len(parts)}")
+            seen = True
+            qid, _q0, pid, rank, score, tag = parts
+            yield {
+                "line": lineno, "system": system or tag, "qid": qid, "pid": pid,
+                "rank": _opt_int(rank, name, lineno, "rank"),
+                "score": _opt_float(score, name, lineno, "score"),
+                "abstained": False,
+            }
+        if not seen:
+            raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+
+    def table_rows():
+        for lineno, obj in _records(src, kind, [("qid",)]):
+            qid = _id(obj.get("qid"), name, lineno, "qid")
+            abstained = _opt_bool(obj.get("abstained"), name, lineno, "abstained")
+            sys_name = system or _opt_str(_pick(obj, "system", "tag"))
+            if not sys_name:
+                raise InputError(name, lineno, "no system name: give --system NAME or a 'tag' column")
+            raw_pid = _pick(obj, "pid", "docid", "doc_id", "corpus-id")
+            if abstained:
+                if raw_pid is not None and str(raw_pid).strip():
+                    raise InputError(name, lineno, "an abstained row must not carry a pid")
+                yield {"line": lineno, "system": sys_name, "qid": qid, "pid": None,
+                       "rank": None, "score": None, "abstained": True}
+                continue
+            pid = _id(raw_pid, name, lineno, "pid")
+            rank = _opt_int(obj.get("rank"), name, lineno, "rank")
+            score = _opt_float(obj.get("score"), name, lineno, "score")
+            if rank is None and score is None:
+                raise InputError(name, lineno, "needs a rank or a score")
+            if rank is not None and rank < 1:
+                raise InputError(name, lineno, f"rank must be 1 or more, got {rank}")
+            yield {"line": lineno, "system": sys_name, "qid": qid, "pid": pid,
+                   "rank": rank, "score": score, "abstained": False}
+
+    rows = trec_rows() if kind == "trec" else table_rows()
+    return _chunks(rows, RUN_COLUMNS)

@@ -1,0 +1,206 @@
+"""The judging workflow: what an annotator sees for a question, and saving what
+they did. Used by the judging page; independent of Streamlit.
+
+Grades: 2 = directly citable evidence (직접 인용 가능한 근거), 1 = related but not
+citable on its own, 0 = not relevant; ``None`` clears a grade. A question-level
+verdict marks "no answer in these results" (근거 없음).
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass
+
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.storage import judgments as store
+from reljudge.storage.db import Database
+
+GRADES = (0, 1, 2)
+MAX_NOTE = 2000
+MAX_TIME_MS = 24 * 3600 * 1000
+
+
+def source_line(title, date, volume, page, lang: str = "ko") -> str:
+    """'title · date · 3권 45쪽' — the paragraph's place in the collection."""
+    parts = [str(x) for x in (title, date) if x not in (None, "") and not _isnan(x)]
+    vol = volume if volume not in (None, "") and not _isnan(volume) else None
+    pg = page if page not in (None, "") and not _isnan(page) else None
+    if vol or pg:
+        if lang == "ko":
+            parts.append(" ".join(p for p in ((f"{vol}권" if vol else ""), (f"{pg}쪽" if pg else "")) if p))
+        else:
+            parts.append(", ".join(p for p in ((f"vol. {vol}" if vol else ""), (f"p. {pg}" if pg else "")) if p))
+    return " · ".join(parts)
+
+
+def _isnan(x) -> bool:
+    return isinstance(x, float) and math.isnan(x)
+
+
+def _clean(x):
+    return None if x is None or _isnan(x) or x is pd.NA else x
+
+
+@dataclass
+class QuestionNav:
+    qids: list[str]
+    current: str | None
+
+    @property
+    def index(self) -> int:
+        return self.qids.index(self.current) if self.current in self.qids else -1
+
+
+def overview(db: Database, username: str) -> pd.DataFrame:
+    return store.question_overview(db, username)
+
+
+def current_question(db: Database, username: str) -> str | None:
+    """Where the annotator left off; else the first question not yet complete."""
+    qid = store.get_position(db, username)
+    if qid:
+        return qid
+    ov = overview(db, username)
+    if ov.empty:
+        return None
+    open_ = ov[(ov.judged < ov.pool_size) & ~ov.no_answer]
+    return str((open_ if not open_.empty else ov).iloc[0].qid)
+
+
+def go_to(db: Database, username: str, qid: str) -> None:
+    ov = overview(db, username)
+    if qid not in set(ov.qid):
+        raise ReljudgeError(f"unknown question {qid!r}")
+    store.set_position(db, username, qid)
+
+
+def step(db: Database, username: str, delta: int, only_open: bool = False) -> str | None:
+    """Move ``delta`` questions forward/back (optionally to the next unfinished one)."""
+    ov = overview(db, username)
+    if ov.empty:
+        return None
+    qids = list(ov.qid)
+    cur = current_question(db, username)
+    i = qids.index(cur) if cur in qids else 0
+    if only_open:
+        n = len(qids)
+        for k in range(1, n + 1):
+            j = (i + k * (1 if delta >= 0 else -1)) % n
+            row = ov.iloc[j]
+            if row.judged < row.pool_size and not row.no_answer:
+                store.set_position(db, username, qids[j])
+                return qids[j]
+        return cur
+    j = min(max(i + delta, 0), len(qids) - 1)
+    store.set_position(db, username, qids[j])
+    return qids[j]
+
+
+def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
+    """Everything the judging widget shows for one question, blind: no system name,
+    rank or score ever leaves the server."""
+    ov = overview(db, username)
+    row = ov[ov.qid == qid]
+    if row.empty:
+        raise ReljudgeError(f"unknown question {qid!r}")
+    q = row.iloc[0]
+    items = store.question_items(db, username, qid)
+    no_answer, verdict_note = store.question_verdict(db, username, qid)
+    index = list(ov.qid).index(qid)
+    return {
+        "qid": qid,
+        "index": index + 1,
+        "n_questions": int(len(ov)),
+        "question": {"text": q.text, "type": q.qtype, "criteria": q.criteria},
+        "items": [
+            {
+                "pid": r.pid,
+                "text": r.text,
+                "source": source_line(r.title, r.date, r.volume, r.page, lang),
+                "prev": _clean(r.prev_text),
+                "next": _clean(r.next_text),
+                "grade": None if _clean(r.grade) is None else int(r.grade),
+                "note": _clean(r.note) or "",
+                "evidence": _clean(r.evidence) or "",
+                "copies": int(r.n_copies),
+            }
+            for r in items.itertuples()
+        ],
+        "no_answer": no_answer,
+        "verdict_note": verdict_note or "",
+        "progress": {
+            "judged": int(ov.judged.sum()),
+            "total": int(ov.pool_size.sum()),
+            "q_judged": int(q.judged),
+            "q_total": int(q.pool_size),
+            "questions_done": int(((ov.judged >= ov.pool_size) & (ov.pool_size > 0) | ov.no_answer).sum()),
+        },
+    }
+
+
+def _event_row(raw: dict, qid_default: str | None) -> dict:
+    if not isinstance(raw, dict):
+        raise ReljudgeError("malformed event")
+    cid = str(raw.get("id") or uuid.uuid4())
+    if len(cid) > 100:
+        raise ReljudgeError("malformed event id")
+    qid = raw.get("qid") or qid_default
+    if not isinstance(qid, str) or not qid:
+        raise ReljudgeError("event without a question")
+    kind = raw.get("kind", "grade")
+    note = raw.get("note")
+    note = str(note)[:MAX_NOTE] if note not in (None, "") else None
+    ms = raw.get("ms")
+    try:
+        ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
+    except (TypeError, ValueError):
+        ms = None
+    if kind == "verdict":
+        return {"client_event_id": cid, "qid": qid, "pid": None, "grade": None,
+                "no_answer": bool(raw.get("no_answer")), "note": note, "evidence": None,
+                "time_spent_ms": ms}
+    if kind != "grade":
+        raise ReljudgeError(f"unknown event kind {kind!r}")
+    pid = raw.get("pid")
+    if not isinstance(pid, str) or not pid:
+        raise ReljudgeError("grade event without a paragraph")
+    grade = raw.get("grade")
+    if grade is not None and grade not in GRADES:
+        raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+    evidence = raw.get("evidence")
+    evidence = str(evidence)[:MAX_NOTE] if evidence not in (None, "") and grade == 2 else None
+    return {"client_event_id": cid, "qid": qid, "pid": pid, "grade": grade, "no_answer": None,
+            "note": note, "evidence": evidence, "time_spent_ms": ms}
+
+
+def record(db: Database, username: str, events: list[dict], qid: str | None = None) -> list[str]:
+    """Store the widget's events (append-only, idempotent); returns the acknowledged ids."""
+    if not events:
+        return []
+    rows = [_event_row(e, qid) for e in events]
+    frame = pd.DataFrame(rows, columns=store.EVENT_COLUMNS).astype(
+        {"grade": "Int8", "time_spent_ms": "Int64", "no_answer": "boolean"})
+    return store.append_events(db, username, frame)
+
+
+def grade(db: Database, username: str, qid: str, pid: str, grade: int | None,
+          note: str | None = None, evidence: str | None = None, ms: int | None = None) -> str:
+    """Convenience for scripts and tests: one grade event; returns its id."""
+    cid = str(uuid.uuid4())
+    record(db, username, [{"id": cid, "kind": "grade", "qid": qid, "pid": pid, "grade": grade,
+                           "note": note, "evidence": evidence, "ms": ms}])
+    return cid
+
+
+def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True,
+                   note: str | None = None) -> str:
+    cid = str(uuid.uuid4())
+    record(db, username, [{"id": cid, "kind": "verdict", "qid": qid, "no_answer": no_answer,
+                           "note": note}])
+    return cid
+
+
+history = store.event_history

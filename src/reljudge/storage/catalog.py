@@ -1,0 +1,247 @@
+"""SQL for the campaign's material: paragraphs, questions, runs, the pool, settings.
+
+Imports are all-or-nothing: rows are staged in a temporary table inside one
+transaction, validated with SQL (duplicates, unknown ids), then merged; any
+error rolls the whole file back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import duckdb
+import pandas as pd
+
+from reljudge.errors import InputError
+from reljudge.storage.db import Database
+
+DEFAULT_SETTINGS = {
+    "pool_depth": "20",
+    "rel_threshold": "2",
+    "ties": "trec",
+    "dedup": "first",
+    "ks": "1,3,5,10",
+}
+
+
+@dataclass
+class ImportSummary:
+    kind: str
+    source: str
+    inserted: int
+    skipped: int = 0
+    updated: int = 0
+    systems: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        parts = [f"{self.inserted} added"]
+        if self.updated:
+            parts.append(f"{self.updated} updated")
+        if self.skipped:
+            parts.append(f"{self.skipped} unchanged")
+        if self.systems:
+            parts.append("systems: " + ", ".join(self.systems))
+        return f"{self.kind} {self.source}: " + ", ".join(parts)
+
+
+def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
+    cur.execute(f"CREATE OR REPLACE TEMP TABLE {table}({ddl})")
+    total = 0
+    for chunk in chunks:
+        cur.register("_chunk", chunk)
+        try:
+            cur.execute(f"INSERT INTO {table} SELECT * FROM _chunk")
+        finally:
+            cur.unregister("_chunk")
+        total += len(chunk)
+    return total
+
+
+def _first(cur, sql: str, params=None):
+    return cur.execute(sql, params or []).fetchone()
+
+
+# -- settings ---------------------------------------------------------------------
+
+def get_settings(db: Database) -> dict[str, str]:
+    rows = dict(db.cursor().execute("SELECT key, value FROM settings").fetchall())
+    return {**DEFAULT_SETTINGS, **rows}
+
+
+def set_setting(db: Database, key: str, value: str) -> None:
+    with db.transaction() as cur:
+        cur.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", [key, str(value)])
+
+
+# -- corpus -----------------------------------------------------------------------
+
+def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
+    with db.transaction() as cur:
+        n = _stage(cur, "stage_corpus",
+                   "line BIGINT, pid VARCHAR, doc_id VARCHAR, title VARCHAR, date VARCHAR, "
+                   "volume VARCHAR, page VARCHAR, position BIGINT, text VARCHAR, text_key VARCHAR, "
+                   "metadata VARCHAR", chunks)
+        dup = _first(cur, """
+            SELECT pid, min(line), max(line) FROM (
+              SELECT pid, line, row_number() OVER (PARTITION BY pid ORDER BY line) AS k FROM stage_corpus)
+            WHERE k <= 2 GROUP BY pid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
+        if dup:
+            raise InputError(source, dup[2], f"duplicate pid {dup[0]!r} (first at line {dup[1]})")
+        clash = _first(cur, """
+            SELECT s.line, s.pid FROM stage_corpus s JOIN paragraphs p USING (pid)
+            WHERE p.text <> s.text ORDER BY s.line LIMIT 1""")
+        if clash:
+            raise InputError(source, clash[0],
+                             f"pid {clash[1]!r} already exists with a different text; "
+                             "paragraph ids must stay stable once judged")
+        skipped = _first(cur, "SELECT count(*) FROM stage_corpus JOIN paragraphs USING (pid)")[0]
+        cur.execute("""
+            INSERT INTO paragraphs(pid, doc_id, title, date, volume, page, position, text,
+                                   text_key, canonical_pid, metadata)
+            SELECT s.pid, s.doc_id, s.title, s.date, s.volume, s.page, s.position, s.text,
+                   s.text_key, coalesce(e.canonical_pid, g.first_pid), s.metadata
+            FROM stage_corpus s
+            JOIN (SELECT text_key, arg_min(pid, line) AS first_pid FROM stage_corpus GROUP BY text_key) g
+              USING (text_key)
+            LEFT JOIN (SELECT text_key, arg_min(canonical_pid, seq) AS canonical_pid
+                       FROM paragraphs GROUP BY text_key) e USING (text_key)
+            WHERE s.pid NOT IN (SELECT pid FROM paragraphs)
+            ORDER BY s.line""")
+        cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('corpus', ?, ?)",
+                    [source, n - skipped])
+        cur.execute("DROP TABLE stage_corpus")
+    return ImportSummary("corpus", source, n - skipped, skipped=skipped)
+
+
+# -- questions ----------------------------------------------------------------------
+
+def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
+    with db.transaction() as cur:
+        n = _stage(cur, "stage_questions",
+                   "line BIGINT, qid VARCHAR, text VARCHAR, qtype VARCHAR, criteria VARCHAR, "
+                   "no_answer_expected BOOLEAN", chunks)
+        dup = _first(cur, """
+            SELECT qid, min(line), max(line) FROM (
+              SELECT qid, line, row_number() OVER (PARTITION BY qid ORDER BY line) AS k FROM stage_questions)
+            WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
+        if dup:
+            raise InputError(source, dup[2], f"duplicate qid {dup[0]!r} (first at line {dup[1]})")
+        updated = _first(cur, """
+            SELECT count(*) FROM stage_questions s JOIN questions q USING (qid)
+            WHERE (q.text, q.qtype, q.criteria, q.no_answer_expected)
+                  IS DISTINCT FROM (s.text, s.qtype, s.criteria, s.no_answer_expected)""")[0]
+        existing = _first(cur, "SELECT count(*) FROM stage_questions JOIN questions USING (qid)")[0]
+        # Questions may be corrected (criteria, typos) after judging started: update in place,
+        # keeping their order.
+        cur.execute("""
+            UPDATE questions SET text = s.text, qtype = s.qtype, criteria = s.criteria,
+                   no_answer_expected = s.no_answer_expected
+            FROM stage_questions s WHERE questions.qid = s.qid""")
+        cur.execute("""
+            INSERT INTO questions(qid, text, qtype, criteria, no_answer_expected)
+            SELECT qid, text, qtype, criteria, no_answer_expected FROM stage_questions
+            WHERE qid NOT IN (SELECT qid FROM questions) ORDER BY line""")
+        cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('questions', ?, ?)",
+                    [source, n])
+        cur.execute("DROP TABLE stage_questions")
+    return ImportSummary("questions", source, n - existing, updated=updated,
+                         skipped=existing - updated)
+
+
+# -- runs ---------------------------------------------------------------------------
+
+def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
+    """Replaces every system named in the file; unknown qids/pids are errors."""
+    with db.transaction() as cur:
+        n = _stage(cur, "stage_run",
+                   "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, "
+                   "score DOUBLE, abstained BOOLEAN", chunks)
+        bad = _first(cur, """
+            SELECT line, qid FROM stage_run WHERE qid NOT IN (SELECT qid FROM questions)
+            ORDER BY line LIMIT 1""")
+        if bad:
+            raise InputError(source, bad[0], f"unknown qid {bad[1]!r} (not among the imported questions)")
+        bad = _first(cur, """
+            SELECT line, pid FROM stage_run WHERE pid IS NOT NULL
+              AND pid NOT IN (SELECT pid FROM paragraphs) ORDER BY line LIMIT 1""")
+        if bad:
+            raise InputError(source, bad[0], f"unknown pid {bad[1]!r} (not in the corpus)")
+        dup = _first(cur, """
+            SELECT system, qid, pid, min(line), max(line) FROM (
+              SELECT *, row_number() OVER (PARTITION BY system, qid, pid ORDER BY line) AS k
+              FROM stage_run WHERE pid IS NOT NULL)
+            WHERE k <= 2 GROUP BY system, qid, pid HAVING count(*) > 1 ORDER BY 5 LIMIT 1""")
+        if dup:
+            raise InputError(source, dup[4],
+                             f"pid {dup[2]!r} appears twice for query {dup[1]!r} of system {dup[0]!r} "
+                             f"(first at line {dup[3]})")
+        systems = tuple(r[0] for r in cur.execute(
+            "SELECT DISTINCT system FROM stage_run ORDER BY system").fetchall())
+        for table in ("run_entries", "run_abstentions", "runs"):
+            cur.execute(f"DELETE FROM {table} WHERE system IN (SELECT DISTINCT system FROM stage_run)")
+        cur.execute("""
+            INSERT INTO run_entries SELECT system, qid, pid, rank, score FROM stage_run
+            WHERE NOT abstained""")
+        cur.execute("""
+            INSERT INTO run_abstentions SELECT DISTINCT system, qid FROM stage_run WHERE abstained""")
+        cur.execute("""
+            INSERT INTO runs(system, source_file, n_rows)
+            SELECT system, ?, count(*) FROM stage_run GROUP BY system""", [source])
+        cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('run', ?, ?, ?)",
+                    [source, n, ",".join(systems)])
+        cur.execute("DROP TABLE stage_run")
+    return ImportSummary("run", source, n, systems=systems)
+
+
+# -- pool ---------------------------------------------------------------------------
+
+def ranking_order_sql(ties: str) -> str:
+    """ORDER BY of one ranking. 'trec': score desc, then pid desc (trec_eval); rows
+    without a score fall back to their rank. 'ranked': the run's rank column."""
+    if ties == "ranked":
+        return "r.rank ASC NULLS LAST, r.score DESC NULLS LAST, r.pid DESC"
+    if ties == "trec":
+        return "r.score DESC NULLS LAST, r.rank ASC NULLS LAST, r.pid DESC"
+    raise ValueError(f"unknown tie rule {ties!r}; use 'trec' or 'ranked'")
+
+
+def build_pool(db: Database, depth: int, ties: str = "trec") -> int:
+    """Union of every run's top-``depth`` per question, duplicates collapsed to their
+    canonical paragraph (first copy counts, ranks closed up). Returns the pool size."""
+    if depth < 1:
+        raise ValueError("pool depth must be at least 1")
+    order = ranking_order_sql(ties)
+    with db.transaction() as cur:
+        cur.execute("DELETE FROM pool")
+        cur.execute(f"""
+            INSERT INTO pool
+            SELECT DISTINCT qid, cpid FROM (
+              SELECT system, qid, cpid,
+                     row_number() OVER (PARTITION BY system, qid ORDER BY first_pos) AS closed_rank
+              FROM (
+                SELECT system, qid, cpid, min(pos) AS first_pos FROM (
+                  SELECT r.system, r.qid, p.canonical_pid AS cpid,
+                         row_number() OVER (PARTITION BY r.system, r.qid ORDER BY {order}) AS pos
+                  FROM run_entries r JOIN paragraphs p USING (pid))
+                GROUP BY ALL))
+            WHERE closed_rank <= ?""", [depth])
+        cur.execute("INSERT OR REPLACE INTO settings VALUES ('pool_depth', ?)", [str(depth)])
+        return cur.execute("SELECT count(*) FROM pool").fetchone()[0]
+
+
+def counts(db: Database) -> dict[str, int]:
+    cur = db.cursor()
+    row = cur.execute("""
+        SELECT (SELECT count(*) FROM paragraphs), (SELECT count(*) FROM questions),
+               (SELECT count(*) FROM runs), (SELECT count(*) FROM pool),
+               (SELECT count(*) FROM users), (SELECT count(*) FROM judgment_events)""").fetchone()
+    return dict(zip(["paragraphs", "questions", "systems", "pool", "users", "judgment_events"], row))
+
+
+def list_runs(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("""
+        SELECT r.system, r.source_file, r.n_rows, r.imported_at,
+               (SELECT count(DISTINCT qid) FROM run_entries e WHERE e.system = r.system) AS questions,
+               (SELECT count(*) FROM run_abstentions a WHERE a.system = r.system) AS abstained
+        FROM runs r ORDER BY r.system""").df()

@@ -1,0 +1,128 @@
+"""Opening the DuckDB file, applying migrations, and handing out cursors.
+
+DuckDB allows one writing process per file. Inside that process one connection
+is shared and every thread (Streamlit session) works on its own ``cursor()``;
+writes are serialised by a lock because they are tiny and conflicts between
+concurrent DuckDB transactions would otherwise surface as retries.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+
+from reljudge.errors import DatabaseLockedError, ReljudgeError
+from reljudge.storage.migrations import MIGRATIONS
+
+DEFAULT_DB = Path("judgments") / "reljudge.duckdb"
+ENV_VAR = "RELJUDGE_DB"
+
+
+def default_db_path(explicit: str | os.PathLike | None = None) -> Path:
+    """``--db`` if given, else ``$RELJUDGE_DB``, else ``judgments/reljudge.duckdb``."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(ENV_VAR)
+    return Path(env) if env else DEFAULT_DB
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "lock" in text and ("conflicting" in text or "could not set lock" in text)
+
+
+class Database:
+    """One DuckDB connection for the whole process, a cursor per thread."""
+
+    def __init__(self, path: str | os.PathLike, read_only: bool = False):
+        self.path = Path(path)
+        self.read_only = read_only
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._con = duckdb.connect(str(self.path), read_only=read_only)
+        except duckdb.IOException as exc:
+            if _is_lock_error(exc):
+                raise DatabaseLockedError(
+                    f"{self.path}: 데이터베이스를 다른 프로세스(예: 실행 중인 reljudge 앱)가 사용 중입니다. "
+                    f"그 프로세스를 멈추거나 다른 --db 파일을 쓰세요. / The database is in use by "
+                    f"another process (e.g. the running app); stop it or use another --db file."
+                ) from None
+            raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
+        except duckdb.Error as exc:
+            raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
+        self._write_lock = threading.RLock()
+        self._local = threading.local()
+        if not read_only:
+            self.migrate()
+
+    # -- connections ---------------------------------------------------------
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """This thread's cursor (created on first use)."""
+        cur = getattr(self._local, "cursor", None)
+        if cur is None:
+            cur = self._con.cursor()
+            self._local.cursor = cur
+        return cur
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """All-or-nothing write: commits on success, rolls back on any error."""
+        with self._write_lock:
+            cur = self._con.cursor()
+            try:
+                cur.begin()
+                try:
+                    yield cur
+                except BaseException:
+                    cur.rollback()
+                    raise
+                cur.commit()
+            finally:
+                cur.close()
+
+    def close(self) -> None:
+        self._con.close()
+
+    # -- schema ----------------------------------------------------------------
+    def migrate(self) -> list[str]:
+        """Apply every migration not yet recorded; returns the names applied."""
+        with self._write_lock:
+            cur = self._con.cursor()
+            cur.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations("
+                "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, "
+                "applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
+            )
+            done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
+            applied = []
+            for version, name, sql in MIGRATIONS:
+                if version in done:
+                    continue
+                cur.begin()
+                try:
+                    cur.execute(sql)
+                    cur.execute(
+                        "INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name]
+                    )
+                except BaseException:
+                    cur.rollback()
+                    raise
+                cur.commit()
+                applied.append(name)
+            cur.close()
+            return applied
+
+    def applied_migrations(self) -> list[tuple[int, str]]:
+        return self.cursor().execute(
+            "SELECT version, name FROM schema_migrations ORDER BY version"
+        ).fetchall()
+
+
+def open_database(path: str | os.PathLike | None = None, read_only: bool = False) -> Database:
+    return Database(default_db_path(path), read_only=read_only)

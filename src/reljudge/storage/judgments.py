@@ -1,0 +1,128 @@
+"""SQL for judgments: append-only events, the judging view of a question, progress."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.storage.db import Database
+
+EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
+                 "time_spent_ms"]
+
+# A stable, per-(question, annotator) shuffle: nobody can infer a system or a rank
+# from the order, and the order does not move between visits.
+_SHUFFLE = "md5(pool.qid || chr(31) || ? || chr(31) || pool.pid)"
+
+
+def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str]:
+    """Insert events (idempotent on client_event_id); returns the ids now stored.
+
+    Every paragraph event must name a pooled paragraph of its question, so a
+    forged request cannot judge something the annotator was never shown."""
+    if events.empty:
+        return []
+    with db.transaction() as cur:
+        cur.register("_events", events[EVENT_COLUMNS])
+        try:
+            bad = cur.execute("""
+                SELECT e.qid, e.pid FROM _events e
+                WHERE e.qid NOT IN (SELECT qid FROM questions)
+                   OR (e.pid IS NOT NULL AND NOT EXISTS (
+                        SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid))
+                LIMIT 1""").fetchone()
+            if bad:
+                raise ReljudgeError(f"paragraph {bad[1]!r} is not in the pool of question {bad[0]!r}")
+            cur.execute("""
+                INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
+                    no_answer, note, evidence, time_spent_ms)
+                SELECT client_event_id, ?, qid, pid, CAST(grade AS TINYINT), no_answer,
+                       nullif(note, ''), nullif(evidence, ''), CAST(time_spent_ms AS BIGINT)
+                FROM _events""", [username])
+            stored = [r[0] for r in cur.execute("""
+                SELECT client_event_id FROM judgment_events
+                WHERE client_event_id IN (SELECT client_event_id FROM _events)""").fetchall()]
+        finally:
+            cur.unregister("_events")
+    return stored
+
+
+def question_overview(db: Database, username: str) -> pd.DataFrame:
+    """One row per question in campaign order: pool size, this annotator's judged
+    count and no-answer verdict."""
+    return db.cursor().execute("""
+        SELECT q.qid, q.text, q.qtype, q.criteria, q.seq,
+               coalesce(ps.n, 0) AS pool_size,
+               coalesce(js.n, 0) AS judged,
+               coalesce(v.no_answer, FALSE) AS no_answer
+        FROM questions q
+        LEFT JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) ps USING (qid)
+        LEFT JOIN (SELECT j.qid, count(*) AS n FROM current_judgments j
+                   JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
+                   WHERE j.username = ? GROUP BY j.qid) js USING (qid)
+        LEFT JOIN (SELECT qid, no_answer FROM current_verdicts WHERE username = ?) v USING (qid)
+        ORDER BY q.seq""", [username, username]).df()
+
+
+def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
+    """The pooled paragraphs of one question as this annotator sees them: shuffled,
+    blind (no system, rank or score), with source fields, neighbours and the
+    annotator's own latest grade, note and evidence."""
+    return db.cursor().execute(f"""
+        WITH items AS (
+            SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?),
+        docs AS (
+            SELECT DISTINCT doc_id FROM paragraphs
+            WHERE pid IN (SELECT pid FROM items) AND doc_id IS NOT NULL),
+        neighbours AS (
+            SELECT pid, lag(text) OVER w AS prev_text, lead(text) OVER w AS next_text
+            FROM paragraphs WHERE doc_id IN (SELECT doc_id FROM docs)
+            WINDOW w AS (PARTITION BY doc_id ORDER BY position NULLS LAST, seq)),
+        mine AS (
+            SELECT pid, grade, note, evidence FROM latest_paragraph_events
+            WHERE username = ? AND qid = ?),
+        copies AS (
+            SELECT canonical_pid AS pid, count(*) AS n_copies FROM paragraphs
+            WHERE canonical_pid IN (SELECT pid FROM items) GROUP BY canonical_pid)
+        SELECT p.pid, p.text, p.title, p.date, p.volume, p.page, p.doc_id,
+               n.prev_text, n.next_text, m.grade, m.note, m.evidence,
+               coalesce(c.n_copies, 1) AS n_copies
+        FROM items i JOIN paragraphs p USING (pid)
+        LEFT JOIN neighbours n USING (pid)
+        LEFT JOIN mine m USING (pid)
+        LEFT JOIN copies c USING (pid)
+        ORDER BY i.shuffle_key""", [username, qid, username, qid]).df()
+
+
+def question_verdict(db: Database, username: str, qid: str) -> tuple[bool, str | None]:
+    row = db.cursor().execute(
+        "SELECT no_answer, note FROM current_verdicts WHERE username = ? AND qid = ?",
+        [username, qid]).fetchone()
+    return (bool(row[0]), row[1]) if row else (False, None)
+
+
+def get_position(db: Database, username: str) -> str | None:
+    row = db.cursor().execute(
+        "SELECT qid FROM user_positions WHERE username = ? AND qid IN (SELECT qid FROM questions)",
+        [username]).fetchone()
+    return row[0] if row else None
+
+
+def set_position(db: Database, username: str, qid: str) -> None:
+    with db.transaction() as cur:
+        cur.execute("INSERT OR REPLACE INTO user_positions(username, qid) VALUES (?, ?)",
+                    [username, qid])
+
+
+def event_history(db: Database, qid: str, pid: str | None = None) -> pd.DataFrame:
+    """Every event on a paragraph (or the question verdict when pid is None), oldest first."""
+    cond = "pid = ?" if pid is not None else "pid IS NULL"
+    params = [qid] + ([pid] if pid is not None else [])
+    return db.cursor().execute(f"""
+        SELECT event_id, username, grade, no_answer, note, evidence, time_spent_ms, created_at,
+               lag(grade) OVER (PARTITION BY username ORDER BY event_id) AS previous_grade
+        FROM judgment_events WHERE qid = ? AND {cond} ORDER BY event_id""", params).df()
+
+
+def all_events(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("SELECT * FROM judgment_events ORDER BY event_id").df()

@@ -1,0 +1,148 @@
+"""Named, ordered schema migrations. Never edit a shipped step: add a new one.
+
+Human judgments (``judgment_events``) and machine output (``run_entries``) live in
+separate tables; invariants are database constraints.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (
+        1,
+        "initial_schema",
+        r"""
+CREATE TABLE settings(
+    key   VARCHAR PRIMARY KEY,
+    value VARCHAR NOT NULL
+);
+
+CREATE TABLE users(
+    username      VARCHAR PRIMARY KEY CHECK (length(username) BETWEEN 1 AND 64),
+    password_hash VARCHAR NOT NULL,
+    role          VARCHAR NOT NULL CHECK (role IN ('annotator', 'lead')),
+    active        BOOLEAN NOT NULL DEFAULT TRUE,
+    created_at    TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+-- Login sessions survive a browser reload through a cookie; only the token's
+-- SHA-256 is stored.
+CREATE TABLE sessions(
+    token_hash VARCHAR PRIMARY KEY,
+    username   VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    expires_at TIMESTAMP NOT NULL
+);
+
+CREATE SEQUENCE paragraph_seq;
+CREATE TABLE paragraphs(
+    pid           VARCHAR PRIMARY KEY CHECK (length(pid) > 0),
+    doc_id        VARCHAR,
+    title         VARCHAR,
+    date          VARCHAR,
+    volume        VARCHAR,
+    page          VARCHAR,
+    position      BIGINT,          -- order inside its document (neighbours)
+    text          VARCHAR NOT NULL,
+    text_key      VARCHAR NOT NULL, -- md5 of the normalised text
+    canonical_pid VARCHAR NOT NULL, -- first paragraph with the same text_key
+    metadata      JSON,
+    seq           BIGINT NOT NULL DEFAULT nextval('paragraph_seq')
+);
+
+CREATE SEQUENCE question_seq;
+CREATE TABLE questions(
+    qid                VARCHAR PRIMARY KEY CHECK (length(qid) > 0),
+    text               VARCHAR NOT NULL,
+    qtype              VARCHAR NOT NULL DEFAULT '',
+    criteria           VARCHAR NOT NULL DEFAULT '',
+    no_answer_expected BOOLEAN NOT NULL DEFAULT FALSE,
+    seq                BIGINT NOT NULL DEFAULT nextval('question_seq')
+);
+
+CREATE TABLE runs(
+    system      VARCHAR PRIMARY KEY CHECK (length(system) > 0),
+    source_file VARCHAR,
+    n_rows      BIGINT NOT NULL,
+    imported_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+CREATE TABLE run_entries(
+    system VARCHAR NOT NULL,
+    qid    VARCHAR NOT NULL,
+    pid    VARCHAR NOT NULL,
+    rank   BIGINT,
+    score  DOUBLE,
+    CHECK (rank IS NOT NULL OR score IS NOT NULL),
+    PRIMARY KEY (system, qid, pid)
+);
+
+CREATE TABLE run_abstentions(
+    system VARCHAR NOT NULL,
+    qid    VARCHAR NOT NULL,
+    PRIMARY KEY (system, qid)
+);
+
+-- The pool holds canonical paragraph ids only: one item per duplicate group.
+CREATE TABLE pool(
+    qid VARCHAR NOT NULL,
+    pid VARCHAR NOT NULL,
+    PRIMARY KEY (qid, pid)
+);
+
+-- Append-only: a judgment is never updated or deleted; the current state of
+-- (annotator, question, paragraph) is its latest event. pid NULL = a
+-- question-level verdict ("no answer in these results").
+CREATE SEQUENCE judgment_event_seq;
+CREATE TABLE judgment_events(
+    event_id        BIGINT PRIMARY KEY DEFAULT nextval('judgment_event_seq'),
+    client_event_id VARCHAR NOT NULL UNIQUE,
+    username        VARCHAR NOT NULL,
+    qid             VARCHAR NOT NULL,
+    pid             VARCHAR,
+    grade           TINYINT CHECK (grade IN (0, 1, 2)),
+    no_answer       BOOLEAN,
+    note            VARCHAR,
+    evidence        VARCHAR,
+    time_spent_ms   BIGINT CHECK (time_spent_ms >= 0),
+    created_at      TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    CHECK ((pid IS NULL AND grade IS NULL AND no_answer IS NOT NULL)
+           OR (pid IS NOT NULL AND no_answer IS NULL)),
+    CHECK (evidence IS NULL OR grade = 2)
+);
+
+CREATE TABLE user_positions(
+    username   VARCHAR PRIMARY KEY,
+    qid        VARCHAR NOT NULL,
+    updated_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+CREATE SEQUENCE import_seq;
+CREATE TABLE import_log(
+    import_id   BIGINT PRIMARY KEY DEFAULT nextval('import_seq'),
+    kind        VARCHAR NOT NULL,
+    source_file VARCHAR NOT NULL,
+    n_rows      BIGINT NOT NULL,
+    detail      VARCHAR,
+    imported_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+CREATE VIEW latest_paragraph_events AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT *, row_number() OVER (PARTITION BY username, qid, pid ORDER BY event_id DESC) AS rn
+    FROM judgment_events WHERE pid IS NOT NULL
+) WHERE rn = 1;
+
+-- Current grade per (annotator, question, paragraph); a cleared grade is absent.
+CREATE VIEW current_judgments AS
+SELECT username, qid, pid, grade, note, evidence, time_spent_ms, created_at, event_id
+FROM latest_paragraph_events WHERE grade IS NOT NULL;
+
+CREATE VIEW current_verdicts AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT username, qid, no_answer, note, created_at, event_id,
+           row_number() OVER (PARTITION BY username, qid ORDER BY event_id DESC) AS rn
+    FROM judgment_events WHERE pid IS NULL
+) WHERE rn = 1;
+""",
+    ),
+]
