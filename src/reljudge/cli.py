@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        handler = getattr(args, "handler", None) or args.func
+        return int(handler(args) or 0)
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -67,7 +67,11 @@ def current_question(db: Database, username: str) -> str | None:
     if ov.empty:
         return None
     open_ = ov[(ov.judged < ov.pool_size) & ~ov.no_answer]
-    return str((open_ if not open_.empty else ov).iloc[0].qid)
+    qid = str((open_ if not open_.empty else ov).iloc[0].qid)
+    # Remember it, so the question does not change under the annotator's hands
+    # when it becomes complete.
+    store.set_position(db, username, qid)
+    return qid
 
 
 def go_to(db: Database, username: str, qid: str) -> None:
@@ -204,3 +208,5 @@ def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True
 
 
 history = store.event_history
+progress_by_annotator = store.progress_by_annotator
+pool_paragraphs = store.pool_paragraphs

@@ -126,3 +126,33 @@ def event_history(db: Database, qid: str, pid: str | None = None) -> pd.DataFram
 
 def all_events(db: Database) -> pd.DataFrame:
     return db.cursor().execute("SELECT * FROM judgment_events ORDER BY event_id").df()
+
+
+def progress_by_annotator(db: Database) -> pd.DataFrame:
+    """Per annotator and question type: judged pooled paragraphs, pool size, median
+    seconds per judgment, no-answer verdicts."""
+    return db.cursor().execute("""
+        WITH pooled AS (SELECT q.qtype, count(*) AS pool_size FROM pool p
+                        JOIN questions q USING (qid) GROUP BY q.qtype),
+        judged AS (
+            SELECT j.username, q.qtype, count(*) AS judged,
+                   median(j.time_spent_ms) / 1000.0 AS median_seconds
+            FROM current_judgments j JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
+            JOIN questions q ON q.qid = j.qid GROUP BY ALL),
+        verdicts AS (
+            SELECT v.username, q.qtype, count(*) FILTER (WHERE v.no_answer) AS no_answer
+            FROM current_verdicts v JOIN questions q USING (qid) GROUP BY ALL)
+        SELECT u.username, pooled.qtype, coalesce(judged.judged, 0) AS judged, pooled.pool_size,
+               round(100.0 * coalesce(judged.judged, 0) / pooled.pool_size, 1) AS percent,
+               judged.median_seconds, coalesce(verdicts.no_answer, 0) AS no_answer
+        FROM users u CROSS JOIN pooled
+        LEFT JOIN judged ON judged.username = u.username AND judged.qtype = pooled.qtype
+        LEFT JOIN verdicts ON verdicts.username = u.username AND verdicts.qtype = pooled.qtype
+        WHERE u.active
+        ORDER BY u.username, pooled.qtype""").df()
+
+
+def pool_paragraphs(db: Database, qid: str) -> pd.DataFrame:
+    return db.cursor().execute("""
+        SELECT p.pid, left(p.text, 80) AS text FROM pool JOIN paragraphs p USING (pid)
+        WHERE pool.qid = ? ORDER BY p.pid""", [qid]).df()

@@ -1,0 +1,36 @@
+"""Import (lead): upload a corpus, questions or a run; rebuild the pool."""
+
+import streamlit as st
+
+from reljudge import campaign
+from reljudge.errors import ReljudgeError
+from reljudge.ui import session, uploads
+
+user = session.require_role("lead")
+db = session.get_db()
+
+st.title(session.t("import_title"))
+st.caption(session.t("campaign_counts", **campaign.counts(db)))
+
+with st.form("import", clear_on_submit=True):
+    kind = st.selectbox(session.t("import_kind"), campaign.KINDS,
+                        format_func=lambda k: session.t(f"kind_{k}"))
+    upload = st.file_uploader(session.t("file"), type=["jsonl", "json", "csv", "tsv", "txt", "trec", "run"])
+    fmt = st.selectbox(session.t("format"), ["", "jsonl", "csv", "trec", "beir"],
+                       format_func=lambda f: f or session.t("format_auto"))
+    system = st.text_input(session.t("system_name"))
+    submitted = st.form_submit_button(session.t("import_button"), type="primary")
+if submitted and upload is not None:
+    try:
+        summary = uploads.import_upload(db, kind, upload, fmt, system)
+        st.success(session.t("import_ok", msg=summary.message()))
+    except ReljudgeError as exc:
+        st.error(session.t("import_failed", error=str(exc)))
+
+depth = st.number_input(session.t("pool_depth"), min_value=1, max_value=1000,
+                        value=int(campaign.settings(db)["pool_depth"]))
+if st.button(session.t("rebuild_pool")):
+    st.success(session.t("pool_built", n=campaign.pool(db, int(depth))))
+
+st.subheader(session.t("runs_table"))
+st.dataframe(campaign.list_runs(db), hide_index=True, width="stretch")

@@ -1,0 +1,13 @@
+"""Progress (lead): campaign size and each annotator's progress per question type."""
+
+import streamlit as st
+
+from reljudge import campaign, judging
+from reljudge.ui import session
+
+user = session.require_role("lead")
+db = session.get_db()
+
+st.title(session.t("overview_title"))
+st.caption(session.t("campaign_counts", **campaign.counts(db)))
+st.dataframe(judging.progress_by_annotator(db), hide_index=True, width="stretch")

@@ -1,0 +1,116 @@
+"""Every visible UI string, Korean first, English second — kept in one place."""
+
+from __future__ import annotations
+
+LANGS = ("ko", "en")
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # app / login
+    "app_title": ("reljudge — 검색 근거 판정", "reljudge — relevance judgments"),
+    "login_title": ("로그인", "Log in"),
+    "username": ("사용자 이름", "Username"),
+    "password": ("비밀번호", "Password"),
+    "login_button": ("로그인", "Log in"),
+    "login_failed": ("사용자 이름 또는 비밀번호가 맞지 않습니다.", "Wrong username or password."),
+    "logout": ("로그아웃", "Log out"),
+    "logged_in_as": ("{user} ({role}) 로그인됨", "Logged in as {user} ({role})"),
+    "role_lead": ("책임자", "lead"),
+    "role_annotator": ("판정자", "annotator"),
+    "demo_notice": (
+        "예시 캠페인(가상의 표본 자료)이 들어 있습니다. 예시 계정: {accounts}",
+        "A demo campaign (synthetic sample data) is loaded. Demo accounts: {accounts}"),
+    "english": ("English", "English"),
+    "forbidden": ("이 화면을 볼 권한이 없습니다.", "You are not allowed to see this page."),
+    "not_logged_in": ("먼저 로그인하세요.", "Please log in first."),
+    "db_locked": ("데이터베이스를 열 수 없습니다: {error}", "Cannot open the database: {error}"),
+    # navigation
+    "nav_judge": ("판정하기", "Judge"),
+    "nav_overview": ("진행 현황", "Progress"),
+    "nav_import": ("자료 가져오기", "Import data"),
+    "nav_users": ("사용자 관리", "Users"),
+    "nav_audit": ("판정 이력", "Audit"),
+    # judging
+    "judge_title": ("근거 판정", "Relevance judging"),
+    "no_questions": ("판정할 질문이 없습니다. 책임자가 자료를 가져와야 합니다.",
+                     "No questions to judge yet: a lead must import data first."),
+    "question_n": ("질문 {i} / {n}", "Question {i} / {n}"),
+    "type": ("유형", "Type"),
+    "criteria": ("판정 기준", "Criteria"),
+    "grade2": ("2 직접 인용 가능한 근거", "2 directly citable evidence"),
+    "grade1": ("1 관련 있으나 단독 인용 불가", "1 related, not citable alone"),
+    "grade0": ("0 관련 없음", "0 not relevant"),
+    "ungraded": ("미판정", "not judged"),
+    "no_answer": ("이 결과에 근거 없음", "No answer in these results"),
+    "note": ("메모", "Note"),
+    "evidence": ("근거 문장 (2점일 때)", "Evidence sentence (grade 2)"),
+    "context_prev": ("앞 문단", "Previous paragraph"),
+    "context_next": ("뒤 문단", "Next paragraph"),
+    "no_context": ("(같은 문서의 앞뒤 문단 없음)", "(no neighbouring paragraph)"),
+    "copies": ("중복 {n}건을 하나로 묶음", "{n} duplicate copies collapsed"),
+    "progress_q": ("이 질문 {j}/{t}", "this question {j}/{t}"),
+    "progress_all": ("전체 {j}/{t} ({p}%)", "overall {j}/{t} ({p}%)"),
+    "questions_done": ("완료한 질문 {d}/{n}", "questions done {d}/{n}"),
+    "saving": ("저장 중…", "saving…"),
+    "saved": ("모두 저장됨", "all saved"),
+    "offline": ("저장 대기 {n}건 — 연결되면 자동으로 다시 보냅니다", "{n} waiting to be saved — resent automatically"),
+    "shortcuts": (
+        "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 · Backspace 판정 지우기 · "
+        "C 앞뒤 문단 보기 · E 메모·근거 문장 · N 근거 없음 표시 · Enter/] 다음 질문 · [ 이전 질문 · "
+        "U 다음 미완료 질문",
+        "Keys — ↓/J next paragraph · ↑/K previous · 2/1/0 grade · Backspace clear · "
+        "C neighbouring paragraphs · E note & evidence · N no answer · Enter/] next question · "
+        "[ previous question · U next unfinished question"),
+    "prev_q": ("◀ 이전 질문", "◀ Previous"),
+    "next_q": ("다음 질문 ▶", "Next ▶"),
+    "next_open": ("다음 미완료 ▶▶", "Next unfinished ▶▶"),
+    "jump_to": ("질문으로 이동", "Go to question"),
+    "sample_data": ("예시 자료", "sample data"),
+    # overview
+    "overview_title": ("진행 현황", "Progress"),
+    "my_progress": ("내 진행 상황", "My progress"),
+    "campaign_counts": ("문단 {paragraphs} · 질문 {questions} · 시스템 {systems} · 풀 {pool} · 판정 기록 {judgment_events}",
+                        "paragraphs {paragraphs} · questions {questions} · systems {systems} · pool {pool} · judgment events {judgment_events}"),
+    # import
+    "import_title": ("자료 가져오기", "Import data"),
+    "import_kind": ("종류", "Kind"),
+    "kind_corpus": ("말뭉치(문단)", "Corpus (paragraphs)"),
+    "kind_questions": ("질문", "Questions"),
+    "kind_run": ("검색 결과(run)", "Run"),
+    "file": ("파일", "File"),
+    "format": ("형식", "Format"),
+    "format_auto": ("자동(확장자)", "auto (extension)"),
+    "system_name": ("시스템 이름 (run; 비우면 tag 열)", "System name (run; empty = tag column)"),
+    "import_button": ("가져오기", "Import"),
+    "import_ok": ("가져왔습니다: {msg}", "Imported: {msg}"),
+    "import_failed": ("가져오지 못했습니다 (아무것도 저장되지 않음): {error}",
+                      "Import failed (nothing was written): {error}"),
+    "pool_depth": ("풀 깊이 D", "Pool depth D"),
+    "rebuild_pool": ("풀 다시 만들기", "Rebuild pool"),
+    "pool_built": ("풀: {n}개 항목", "Pool: {n} items"),
+    "runs_table": ("가져온 시스템", "Imported systems"),
+    # users
+    "users_title": ("사용자 관리", "Users"),
+    "add_user": ("사용자 추가", "Add user"),
+    "role": ("역할", "Role"),
+    "user_added": ("{user} 추가됨", "Added {user}"),
+    "deactivate": ("비활성화", "Deactivate"),
+    "activate": ("활성화", "Activate"),
+    "set_password": ("비밀번호 바꾸기", "Change password"),
+    "done": ("완료", "Done"),
+    # audit
+    "audit_title": ("판정 이력", "Judgment history"),
+    "question": ("질문", "Question"),
+    "paragraph": ("문단", "Paragraph"),
+    "no_history": ("기록이 없습니다.", "No events."),
+}
+
+
+def t(key: str, lang: str = "ko", **kwargs) -> str:
+    """The string ``key`` in ``lang`` (falls back to Korean), formatted with kwargs."""
+    ko, en = STRINGS[key]
+    text = en if lang == "en" else ko
+    return text.format(**kwargs) if kwargs else text
+
+
+def bundle(keys: list[str], lang: str) -> dict[str, str]:
+    return {k: t(k, lang) for k in keys}

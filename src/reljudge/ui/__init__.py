@@ -1,0 +1,1 @@
+"""Streamlit-facing helpers: the only package module allowed to import streamlit."""

@@ -1,0 +1,252 @@
+// reljudge judging widget (Streamlit components v2).
+// Grades are shown the moment a key is pressed; events wait in an outbox
+// (mirrored to localStorage, so a reload or a lost connection loses nothing)
+// until the server acknowledges their ids. Corpus text is only ever set with
+// textContent: never interpreted as HTML.
+const G = (window.__reljudge = window.__reljudge || { outbox: [], qid: null, cursor: 0,
+  lastAction: 0, timer: null, user: null, sent: 0, mounted: null });
+
+function storeKey() { return "reljudge-outbox-" + (G.user || "?"); }
+function persist() {
+  try { localStorage.setItem(storeKey(), JSON.stringify(G.outbox)); } catch (e) {}
+}
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(storeKey()) || "[]");
+    const have = new Set(G.outbox.map((e) => e.id));
+    for (const e of saved) if (!have.has(e.id)) G.outbox.push(e);
+  } catch (e) {}
+}
+function uid() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+function el(tag, cls, text) {
+  const n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text !== undefined && text !== null) n.textContent = String(text);
+  return n;
+}
+function fmt(s, vars) { return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? vars[k] : "")); }
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  if (!data) return;
+  const L = data.labels;
+  if (G.user !== data.user) { G.user = data.user; G.outbox = []; restore(); }
+
+  // Acknowledged events leave the outbox.
+  if (data.acked && data.acked.length) {
+    const acked = new Set(data.acked);
+    G.outbox = G.outbox.filter((e) => !acked.has(e.id));
+    persist();
+  }
+
+  let root = parentElement.querySelector(".rj");
+  const fresh = !root || root.dataset.qid !== data.qid;
+  if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
+
+  // Server state merged with what is still waiting in the outbox (newest wins).
+  const state = {};
+  for (const it of data.items) state[it.pid] = { grade: it.grade, note: it.note, evidence: it.evidence, saved: true };
+  let noAnswer = data.no_answer;
+  for (const e of G.outbox) {
+    if (e.qid !== data.qid) continue;
+    if (e.kind === "verdict") noAnswer = e.no_answer;
+    else if (state[e.pid]) state[e.pid] = { grade: e.grade, note: e.note || "", evidence: e.evidence || "", saved: false };
+  }
+
+  const send = (extra) => {
+    clearTimeout(G.timer);
+    const payload = Object.assign({ events: G.outbox.slice(0, 500), n: ++G.sent }, extra || {});
+    setTriggerValue("action", payload);
+    if (G.outbox.length) G.timer = setTimeout(() => G.api.send(), 2500);
+  };
+
+  if (fresh) {
+    root.dataset.qid = data.qid;
+    root.replaceChildren();
+    G.qid = data.qid;
+    G.lastAction = performance.now();
+    const head = el("div", "rj-head");
+    const prog = el("div", "rj-progress");
+    prog.append(el("span", "rj-qn", fmt(L.question_n, { i: data.index, n: data.n_questions })),
+      el("span", "rj-pq"), el("span", "rj-pall"), el("span", "rj-done"), el("span", "rj-save"));
+    head.append(prog);
+    const qt = el("div", "rj-qtext");
+    if (data.question.type) qt.append(el("span", "rj-type", data.question.type));
+    qt.append(document.createTextNode(data.question.text));
+    head.append(qt);
+    if (data.question.criteria) {
+      const cr = el("div", "rj-criteria");
+      cr.append(el("b", "", L.criteria + ":"), document.createTextNode(data.question.criteria));
+      head.append(cr);
+    }
+    const na = el("div", "rj-na");
+    na.addEventListener("click", () => G.api.toggleNoAnswer());
+    head.append(na);
+    root.append(head);
+    const list = el("div", "rj-items");
+    data.items.forEach((it, i) => {
+      const card = el("div", "rj-item");
+      card.tabIndex = -1;
+      card.dataset.pid = it.pid;
+      card.dataset.i = i;
+      const meta = el("div", "rj-meta");
+      meta.append(el("span", "rj-num", "#" + (i + 1)), el("span", "rj-src", it.source || ""));
+      if (it.copies > 1) meta.append(el("span", "rj-copies", fmt(L.copies, { n: it.copies })));
+      meta.append(el("span", "rj-badge"));
+      const prev = el("div", "rj-ctx rj-prev", L.context_prev + ": " + (it.prev || L.no_context));
+      const next = el("div", "rj-ctx rj-next", L.context_next + ": " + (it.next || L.no_context));
+      prev.hidden = next.hidden = true;
+      const btns = el("div", "rj-btns");
+      for (const g of [2, 1, 0]) {
+        const b = el("button", "", L["grade" + g]);
+        b.dataset.g = g;
+        b.addEventListener("click", (ev) => { ev.preventDefault(); G.cursor = i; G.api.setGrade(g); });
+        btns.append(b);
+      }
+      const edit = el("div", "rj-edit");
+      const note = el("input"); note.placeholder = L.note; note.className = "rj-note";
+      const evid = el("input"); evid.placeholder = L.evidence; evid.className = "rj-evidence";
+      for (const inp of [note, evid]) inp.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === "Escape") {
+          ev.preventDefault(); ev.stopPropagation();
+          if (ev.key === "Enter") G.api.saveNote(i);
+          edit.hidden = true; card.focus({ preventScroll: true });
+        }
+      });
+      edit.append(note, evid);
+      edit.hidden = true;
+      card.append(meta, prev, el("div", "rj-text", it.text), next, btns, edit);
+      card.addEventListener("click", (ev) => {
+        if (ev.target.tagName === "INPUT" || ev.target.tagName === "BUTTON") return;
+        G.cursor = i; G.api.paintCursor(false);
+      });
+      list.append(card);
+    });
+    root.append(list);
+    const nav = el("div", "rj-nav");
+    for (const [k, to] of [["prev_q", "prev"], ["next_q", "next"], ["next_open", "next_open"]]) {
+      const b = el("button", "", L[k]);
+      b.addEventListener("click", () => G.api.navigate(to));
+      nav.append(b);
+    }
+    root.append(nav, el("div", "rj-keys", L.shortcuts));
+    const firstOpen = data.items.findIndex((it) => state[it.pid].grade === null || state[it.pid].grade === undefined);
+    G.cursor = firstOpen >= 0 ? firstOpen : 0;
+  }
+
+  const cards = () => root.querySelectorAll(".rj-item");
+
+  function paintItem(card) {
+    const s = state[card.dataset.pid];
+    const g = s.grade;
+    card.dataset.grade = g === null || g === undefined ? "" : String(g);
+    card.dataset.saved = s.saved ? "1" : "0";
+    card.querySelector(".rj-badge").textContent = g === null || g === undefined ? L.ungraded : L["grade" + g];
+    card.querySelectorAll(".rj-btns button").forEach((b) => b.classList.toggle("sel", String(g) === b.dataset.g));
+    const note = card.querySelector(".rj-note"), evid = card.querySelector(".rj-evidence");
+    if (document.activeElement !== note) note.value = s.note || "";
+    if (document.activeElement !== evid) evid.value = s.evidence || "";
+    evid.disabled = g !== 2;
+  }
+  function paintHeader() {
+    let judged = 0;
+    for (const it of data.items) { const g = state[it.pid].grade; if (g !== null && g !== undefined) judged++; }
+    const p = data.progress;
+    const total = p.judged - p.q_judged + judged;
+    root.querySelector(".rj-pq").textContent = fmt(L.progress_q, { j: judged, t: data.items.length });
+    root.querySelector(".rj-pall").textContent = fmt(L.progress_all,
+      { j: total, t: p.total, p: p.total ? Math.round((100 * total) / p.total) : 0 });
+    root.querySelector(".rj-done").textContent = fmt(L.questions_done, { d: p.questions_done, n: data.n_questions });
+    const sv = root.querySelector(".rj-save");
+    const waiting = G.outbox.length;
+    sv.className = "rj-save " + (waiting ? "pending" : "ok");
+    sv.textContent = waiting ? (waiting > 3 ? fmt(L.offline, { n: waiting }) : L.saving) : L.saved;
+    root.dataset.pending = String(waiting);
+    const na = root.querySelector(".rj-na");
+    na.textContent = (noAnswer ? "☑ " : "☐ ") + L.no_answer + " (N)";
+    na.classList.toggle("on", !!noAnswer);
+    root.dataset.noAnswer = noAnswer ? "1" : "0";
+  }
+  function paintCursor(scroll) {
+    const cs = cards();
+    cs.forEach((c, i) => c.classList.toggle("cur", i === G.cursor));
+    const c = cs[G.cursor];
+    if (c && scroll) c.scrollIntoView({ block: "nearest" });
+  }
+  function push(e) {
+    const now = performance.now();
+    e.ms = Math.max(0, Math.round(now - G.lastAction));
+    G.lastAction = now;
+    e.id = uid(); e.qid = data.qid;
+    G.outbox.push(e);
+    persist();
+  }
+  function setGrade(g) {
+    const c = cards()[G.cursor];
+    if (!c) return;
+    const pid = c.dataset.pid;
+    const s = state[pid];
+    const evidence = g === 2 ? s.evidence : "";
+    state[pid] = { grade: g, note: s.note, evidence, saved: false };
+    push({ kind: "grade", pid, grade: g, note: s.note || "", evidence });
+    paintItem(c); paintHeader();
+    send();
+    if (g !== null && G.cursor < cards().length - 1) { G.cursor++; paintCursor(true); }
+  }
+  function saveNote(i) {
+    const c = cards()[i];
+    const pid = c.dataset.pid;
+    const s = state[pid];
+    const note = c.querySelector(".rj-note").value, evidence = c.querySelector(".rj-evidence").value;
+    state[pid] = { grade: s.grade, note, evidence: s.grade === 2 ? evidence : "", saved: false };
+    push({ kind: "grade", pid, grade: s.grade, note, evidence: state[pid].evidence });
+    paintItem(c); paintHeader(); send();
+  }
+  function toggleNoAnswer() {
+    noAnswer = !noAnswer;
+    push({ kind: "verdict", no_answer: noAnswer });
+    paintHeader(); send();
+  }
+  function navigate(to) { send({ nav: to }); }
+
+  G.api = { setGrade, saveNote, toggleNoAnswer, navigate, paintCursor, send };
+  cards().forEach(paintItem);
+  paintHeader();
+  paintCursor(fresh);
+  if (G.outbox.length) { clearTimeout(G.timer); G.timer = setTimeout(() => G.api.send(), 1000); }
+
+  // One keyboard handler for the page, replaced on each render so it sees this render's data.
+  if (G.onKey) document.removeEventListener("keydown", G.onKey, true);
+  G.onKey = (ev) => {
+    if (!root.isConnected) return;
+    const t = ev.target;
+    const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable);
+    const inRoot = t && root.contains(t);
+    if (typing && !inRoot) return;
+    if (typing) return; // the note inputs handle their own keys
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const k = ev.key;
+    let handled = true;
+    if (k === "ArrowDown" || k === "j" || k === "J") { G.cursor = Math.min(G.cursor + 1, cards().length - 1); paintCursor(true); }
+    else if (k === "ArrowUp" || k === "k" || k === "K") { G.cursor = Math.max(G.cursor - 1, 0); paintCursor(true); }
+    else if (k === "2" || k === "1" || k === "0") setGrade(Number(k));
+    else if (k === "Backspace" || k === "Delete") setGrade(null);
+    else if (k === "n" || k === "N") toggleNoAnswer();
+    else if (k === "c" || k === "C") {
+      const c = cards()[G.cursor];
+      if (c) c.querySelectorAll(".rj-ctx").forEach((x) => (x.hidden = !x.hidden));
+    } else if (k === "e" || k === "E") {
+      const c = cards()[G.cursor];
+      if (c) { const ed = c.querySelector(".rj-edit"); ed.hidden = false; c.querySelector(".rj-note").focus(); }
+    } else if (k === "Enter" || k === "]") navigate("next");
+    else if (k === "[") navigate("prev");
+    else if (k === "u" || k === "U") navigate("next_open");
+    else handled = false;
+    if (handled) { ev.preventDefault(); ev.stopPropagation(); }
+  };
+  document.addEventListener("keydown", G.onKey, true);
+  return () => { document.removeEventListener("keydown", G.onKey, true); G.onKey = null; };
+}

@@ -1,0 +1,96 @@
+"""The keyboard judging widget: a Streamlit v2 component inside a fragment.
+
+A keypress is painted in the browser at once; the event travels to the server,
+which appends it to DuckDB and acknowledges its id on the fragment's next render.
+Only the fragment reruns, so a save costs one small round trip, not a page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from reljudge import i18n, judging
+from reljudge.errors import ReljudgeError
+
+_ASSETS = Path(__file__).parent / "assets"
+_LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
+               "note", "evidence", "context_prev", "context_next", "no_context", "copies",
+               "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
+               "shortcuts", "prev_q", "next_q", "next_open"]
+
+_component = st.components.v2.component(
+    "reljudge_judge",
+    html="",
+    css=(_ASSETS / "judge.css").read_text(encoding="utf-8"),
+    js=(_ASSETS / "judge.js").read_text(encoding="utf-8"),
+)
+
+_ACKED = "_rj_acked"
+_NAVIGATED = "_rj_navigated"
+_ERROR = "_rj_error"
+
+
+def _on_action(db, username: str) -> None:
+    """Runs before the fragment re-renders: save events, then navigate."""
+    action = (st.session_state.get("rj_judge") or {}).get("action")
+    if not action:
+        return
+    try:
+        acked = judging.record(db, username, list(action.get("events") or []))
+        st.session_state[_ACKED] = acked
+        to = action.get("nav")
+        if to in ("next", "prev"):
+            judging.step(db, username, 1 if to == "next" else -1)
+            st.session_state[_NAVIGATED] = True
+        elif to == "next_open":
+            judging.step(db, username, 1, only_open=True)
+            st.session_state[_NAVIGATED] = True
+        st.session_state.pop(_ERROR, None)
+    except ReljudgeError as exc:
+        st.session_state[_ERROR] = str(exc)
+
+
+def render(db, username: str, lang: str) -> None:
+    """The judging widget for the annotator's current question (a fragment)."""
+
+    @st.fragment
+    def _fragment():
+        qid = judging.current_question(db, username)
+        if qid is None:
+            st.info(i18n.t("no_questions", lang))
+            return
+        if st.session_state.pop(_NAVIGATED, False):
+            # Refresh the whole page (sidebar question list) after moving on.
+            st.rerun(scope="app")
+        if st.session_state.get(_ERROR):
+            st.error(st.session_state[_ERROR])
+        data = judging.payload(db, username, qid, lang)
+        data["user"] = username
+        data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
+        data["acked"] = st.session_state.get(_ACKED, [])
+        _component(data=data, key="rj_judge",
+                   on_action_change=lambda: _on_action(db, username))
+
+    _fragment()
+
+
+def question_picker(db, username: str, lang: str) -> None:
+    """Sidebar list of questions with this annotator's progress; choosing one moves there."""
+    ov = judging.overview(db, username)
+    if ov.empty:
+        return
+    current = judging.current_question(db, username)
+    labels = {
+        r.qid: f"{'✅' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '⬜'} "
+               f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
+        for r in ov.itertuples()
+    }
+    qids = list(ov.qid)
+    choice = st.sidebar.selectbox(i18n.t("jump_to", lang), qids,
+                                  index=qids.index(current) if current in qids else 0,
+                                  format_func=labels.get, key=f"rj_pick_{current}")
+    if choice != current:
+        judging.go_to(db, username, choice)
+        st.rerun()

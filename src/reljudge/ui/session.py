@@ -1,0 +1,123 @@
+"""Database handle, login, roles and language for the Streamlit app.
+
+The user is re-read from the database on every run (session token → account),
+so a role change or deactivation takes effect at once and pages check roles on
+the server, whatever the browser sends.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from reljudge import auth, campaign, i18n
+from reljudge.errors import ReljudgeError
+from reljudge.storage.db import Database, default_db_path
+
+COOKIE = "reljudge_session"
+
+_cookie_writer = st.components.v2.component(
+    "reljudge_cookie",
+    js="""
+export default function ({ data }) {
+  if (!data) return;
+  const attrs = "; path=/; SameSite=Strict";
+  if (data.token) document.cookie = "%s=" + data.token + "; max-age=" + data.max_age + attrs;
+  else document.cookie = "%s=; max-age=0" + attrs;
+}
+""" % (COOKIE, COOKIE),
+)
+
+
+@st.cache_resource(show_spinner=False)
+def _open(path: str) -> Database:
+    db = Database(path)
+    campaign.ensure_demo(db)
+    return db
+
+
+def get_db() -> Database:
+    """The process-wide database (one connection; each thread uses its own cursor)."""
+    try:
+        return _open(str(default_db_path().resolve()))
+    except ReljudgeError as exc:
+        st.error(i18n.t("db_locked", lang(), error=str(exc)))
+        st.stop()
+
+
+def lang() -> str:
+    return "en" if st.session_state.get("lang_en") else "ko"
+
+
+def t(key: str, **kwargs) -> str:
+    return i18n.t(key, lang(), **kwargs)
+
+
+def current_user(db: Database) -> auth.User | None:
+    token = st.session_state.get("token")
+    if token is None:
+        token = st.context.cookies.get(COOKIE)
+    user = auth.user_for_token(db, token)
+    if user is None:
+        st.session_state.pop("token", None)
+        return None
+    st.session_state["token"] = token
+    return user
+
+
+def require_role(*roles: str) -> auth.User:
+    """Stop the page unless the logged-in user has one of ``roles`` (checked on the server)."""
+    db = get_db()
+    user = current_user(db)
+    if user is None:
+        st.error(t("not_logged_in"))
+        st.stop()
+    if roles and user.role not in roles:
+        st.error(t("forbidden"))
+        st.stop()
+    return user
+
+
+def language_switch() -> None:
+    st.sidebar.toggle(i18n.t("english"), key="lang_en")
+
+
+def login_form(db: Database) -> None:
+    st.title(t("app_title"))
+    demo_users = [u for u, _, _ in campaign.DEMO_ACCOUNTS]
+    if any(auth.accounts.user_exists(db, u) for u in demo_users):
+        st.info(t("demo_notice", accounts=", ".join(
+            f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
+    with st.form("login"):
+        st.subheader(t("login_title"))
+        username = st.text_input(t("username"), key="login_username")
+        password = st.text_input(t("password"), type="password", key="login_password")
+        submitted = st.form_submit_button(t("login_button"), type="primary")
+    if submitted:
+        user = auth.authenticate(db, username, password)
+        if user is None:
+            st.error(t("login_failed"))
+            return
+        st.session_state["token"] = auth.start_session(db, user)
+        st.session_state["write_cookie"] = True
+        st.rerun()
+
+
+def write_session_cookie() -> None:
+    """Keep the login across reloads: the browser stores the session token."""
+    token = st.session_state.get("token")
+    if token:
+        _cookie_writer(data={"token": token, "max_age": auth.SESSION_HOURS * 3600},
+                       key="rj_cookie")
+
+
+def logout_button(db: Database, user: auth.User) -> None:
+    st.sidebar.caption(t("logged_in_as", user=user.username, role=t(f"role_{user.role}")))
+    if st.sidebar.button(t("logout"), key="logout"):
+        auth.end_session(db, st.session_state.pop("token", None))
+        st.session_state["cleared_cookie"] = True
+        st.rerun()
+
+
+def clear_cookie_if_logged_out() -> None:
+    if st.session_state.pop("cleared_cookie", False):
+        _cookie_writer(data={"token": None}, key="rj_cookie_clear")
