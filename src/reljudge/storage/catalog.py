@@ -59,7 +59,9 @@ def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterabl
 
 
 def _first(cur, sql: str, params=None):
-    return cur.execute(sql, params or []).fetchone()
+    # fetchall, not fetchone: DuckDB keeps a half-read result open on the cursor.
+    rows = cur.execute(sql, params or []).fetchall()
+    return rows[0] if rows else None
 
 
 # -- settings ---------------------------------------------------------------------

@@ -30,8 +30,9 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
                 WHERE e.qid NOT IN (SELECT qid FROM questions)
                    OR (e.pid IS NOT NULL AND NOT EXISTS (
                         SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid))
-                LIMIT 1""").fetchone()
+                LIMIT 1""").fetchall()
             if bad:
+                bad = bad[0]
                 raise ReljudgeError(f"paragraph {bad[1]!r} is not in the pool of question {bad[0]!r}")
             cur.execute("""
                 INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,

@@ -1,0 +1,92 @@
+"""Shared fixtures: real DuckDB files in tmp_path and a small Korean campaign."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reljudge import auth, campaign
+from reljudge.storage import open_database
+
+PARAGRAPHS = [
+    # pid, doc, position, text
+    ("p01", "d1", 1, "감사는 받은 것을 헤아리는 데서 시작됩니다."),
+    ("p02", "d1", 2, "감사의 생활이란 날마다 작은 은혜를 기록하는 것입니다."),
+    ("p03", "d1", 3, "그날 강연은 봄비 속에서 열렸습니다."),
+    ("p04", "d2", 1, "용서는 상대를 위한 것이기 전에 나를 살리는 일입니다."),
+    ("p05", "d2", 2, "가정의 평화는 서로의 말을 끝까지 듣는 데서 옵니다."),
+    ("p06", "d3", 1, "감사는 받은 것을 헤아리는 데서 시작됩니다."),        # exact duplicate of p01
+    ("p07", "d3", 2, "감사는, 받은 것을  헤아리는 데서 시작됩니다!"),      # near duplicate of p01
+    ("p08", "d3", 3, "봉사는 보이지 않는 곳에서 더 빛납니다."),
+]
+QUESTIONS = [
+    ("q1", "감사의 생활은 무엇이라고 설명되는가?", "사실 확인", "감사의 생활을 직접 정의한 문단"),
+    ("q2", "용서와 가정의 평화는 어떤 관계인가?", "개념 관계", "용서와 평화를 함께 설명한 문단"),
+    ("q3", "우주 탐사에 대한 견해는?", "전역 주제", "해당 없음"),
+]
+RUN_A = """q1 Q0 p02 1 9.0 bm25
+q1 Q0 p01 2 8.0 bm25
+q1 Q0 p06 3 8.0 bm25
+q1 Q0 p03 4 1.0 bm25
+q2 Q0 p04 1 5.0 bm25
+q2 Q0 p05 2 4.0 bm25
+q3 Q0 p08 1 0.5 bm25
+"""
+RUN_B = """q1 Q0 p07 1 0.9 vector
+q1 Q0 p08 2 0.8 vector
+q2 Q0 p05 1 0.7 vector
+q2 Q0 p03 2 0.6 vector
+q3 Q0 p03 1 0.1 vector
+"""
+
+
+def write_campaign_files(folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus = folder / "corpus.jsonl"
+    corpus.write_text("".join(
+        json.dumps({"pid": pid, "doc_id": doc, "title": f"[예시] 문서 {doc}", "date": "1980-01-01",
+                    "volume": "1", "page": str(pos * 10), "position": pos, "text": text},
+                   ensure_ascii=False) + "\n" for pid, doc, pos, text in PARAGRAPHS), encoding="utf-8")
+    questions = folder / "questions.jsonl"
+    questions.write_text("".join(
+        json.dumps({"qid": qid, "text": text, "type": qtype, "criteria": crit,
+                    "no_answer_expected": qid == "q3"}, ensure_ascii=False) + "\n"
+        for qid, text, qtype, crit in QUESTIONS), encoding="utf-8")
+    run_a = folder / "bm25.trec"
+    run_a.write_text(RUN_A, encoding="utf-8")
+    run_b = folder / "vector.trec"
+    run_b.write_text(RUN_B, encoding="utf-8")
+    return {"corpus": corpus, "questions": questions, "run_a": run_a, "run_b": run_b}
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    return tmp_path / "judgments" / "test.duckdb"
+
+
+@pytest.fixture
+def db(db_path):
+    database = open_database(db_path)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def files(tmp_path) -> dict[str, Path]:
+    return write_campaign_files(tmp_path / "input")
+
+
+@pytest.fixture
+def campaign_db(db, files):
+    """A database holding the small campaign, pooled at depth 10, with accounts."""
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    campaign.import_file(db, "run", files["run_a"])
+    campaign.import_file(db, "run", files["run_b"])
+    campaign.pool(db, 10)
+    auth.add_user(db, "ann", "password-ann", "annotator")
+    auth.add_user(db, "bob", "password-bob", "annotator")
+    auth.add_user(db, "lee", "password-lee", "lead")
+    return db

@@ -1,0 +1,175 @@
+"""Imports: formats, field mapping, and all-or-nothing errors naming file and line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from reljudge import campaign
+from reljudge.errors import InputError
+from reljudge.storage import catalog
+
+
+def _counts(db):
+    return campaign.counts(db)
+
+
+def test_corpus_jsonl_keeps_metadata_and_collapses_duplicates(db, files):
+    summary = campaign.import_file(db, "corpus", files["corpus"])
+    assert summary.inserted == 8
+    rows = dict(db.cursor().execute("SELECT pid, canonical_pid FROM paragraphs").fetchall())
+    assert rows["p06"] == "p01" and rows["p07"] == "p01"   # exact and near duplicate
+    assert rows["p02"] == "p02"
+    # re-importing the same file is harmless
+    again = campaign.import_file(db, "corpus", files["corpus"])
+    assert again.inserted == 0 and again.skipped == 8
+
+
+def test_corpus_csv_and_beir(db, tmp_path):
+    csv_file = tmp_path / "c.csv"
+    csv_file.write_text("pid,text,title,speaker_note\nx1,\"첫 문단, 쉼표 포함\",제목,메모\nx2,둘째,,\n",
+                        encoding="utf-8")
+    campaign.import_file(db, "corpus", csv_file)
+    beir = tmp_path / "corpus.jsonl"
+    beir.write_text(json.dumps({"_id": "b1", "title": "T", "text": "BEIR 문단",
+                                "metadata": {"date": "1990", "volume": 7, "lang": "ko"}},
+                               ensure_ascii=False) + "\n", encoding="utf-8")
+    campaign.import_file(db, "corpus", beir, fmt="beir")
+    cur = db.cursor()
+    assert cur.execute("SELECT text FROM paragraphs WHERE pid='x1'").fetchone()[0] == "첫 문단, 쉼표 포함"
+    assert json.loads(cur.execute("SELECT metadata FROM paragraphs WHERE pid='x1'").fetchone()[0]) == {
+        "speaker_note": "메모"}
+    date, volume, meta = cur.execute("SELECT date, volume, metadata FROM paragraphs WHERE pid='b1'").fetchone()
+    assert (date, volume, json.loads(meta)) == ("1990", "7", {"lang": "ko"})
+
+
+def test_questions_csv_with_flags_and_update(db, tmp_path):
+    f = tmp_path / "q.csv"
+    f.write_text("qid,text,type,criteria,no_answer_expected\n"
+                 "a,첫 질문,사실 확인,기준,false\nb,둘째,시대 변화,,true\n", encoding="utf-8")
+    assert campaign.import_file(db, "questions", f).inserted == 2
+    f.write_text("qid,text,type,criteria,no_answer_expected\na,첫 질문(수정),사실 확인,기준,false\n",
+                 encoding="utf-8")
+    s = campaign.import_file(db, "questions", f)
+    assert s.updated == 1 and s.inserted == 0
+    rows = db.cursor().execute("SELECT qid, text, no_answer_expected FROM questions ORDER BY seq").fetchall()
+    assert rows == [("a", "첫 질문(수정)", False), ("b", "둘째", True)]
+
+
+def test_run_formats_and_abstention(db, files, tmp_path):
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    f = tmp_path / "graph.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in [
+        {"qid": "q1", "pid": "p02", "rank": 1, "score": 3.5},
+        {"qid": "q1", "pid": "p05", "rank": 2},
+        {"qid": "q3", "abstained": True},
+    ]) + "\n", encoding="utf-8")
+    s = campaign.import_file(db, "run", f, system="graphrag")
+    assert s.systems == ("graphrag",)
+    cur = db.cursor()
+    assert cur.execute("SELECT count(*) FROM run_entries WHERE system='graphrag'").fetchone()[0] == 2
+    assert cur.execute("SELECT qid FROM run_abstentions").fetchall() == [("q3",)]
+    # CSV run, system from the tag column
+    c = tmp_path / "r.csv"
+    c.write_text("qid,pid,score,tag\nq1,p01,1.0,sparse\nq2,p04,0.5,sparse\n", encoding="utf-8")
+    assert campaign.import_file(db, "run", c).systems == ("sparse",)
+    # re-import replaces the system's rows
+    f.write_text(json.dumps({"qid": "q2", "pid": "p04", "score": 1}) + "\n", encoding="utf-8")
+    campaign.import_file(db, "run", f, system="graphrag")
+    assert cur.execute("SELECT count(*) FROM run_entries WHERE system='graphrag'").fetchone()[0] == 1
+    assert cur.execute("SELECT count(*) FROM run_abstentions").fetchone()[0] == 0
+
+
+BAD_CASES = [
+    ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b", "text": \n', 2, "malformed JSON"),
+    ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "a", "text": "again"}\n', 2, "duplicate pid"),
+    ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b", "text": "\xff\xfe"}\n', 2, "invalid UTF-8"),
+    ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b"}\n', 2, "missing or empty text"),
+    ("corpus", "bad.csv", b"id_x,body\n1,text\n", 1, "missing column"),
+    ("corpus", "empty.jsonl", b"", None, "empty"),
+    ("corpus", "blank.jsonl", b"\n\n", None, "empty"),
+    ("questions", "q.jsonl", b'{"qid": "x", "text": "t"}\n{"qid": "y", "text": "u", "no_answer_expected": "maybe"}\n',
+     2, "true or false"),
+    ("run", "r.trec", b"q1 Q0 p01 1 1.0 s\nq1 Q0 p02 2 s\n", 2, "expected 6 fields"),
+    ("run", "r.trec", b"q1 Q0 p01 1 1.0 s\nq1 Q0 p02 x 0.5 s\n", 2, "rank must be an integer"),
+    ("run", "r.trec", b"q1 Q0 p01 1 1.0 s\nq9 Q0 p02 2 0.5 s\n", 2, "unknown qid"),
+    ("run", "r.trec", b"q1 Q0 p01 1 1.0 s\nq1 Q0 zz 2 0.5 s\n", 2, "unknown pid"),
+    ("run", "r.trec", b"q1 Q0 p01 1 1.0 s\nq1 Q0 p02 2 0.5 s\nq1 Q0 p01 3 0.2 s\n", 3, "appears twice"),
+    ("run", "r.jsonl", b'{"qid": "q1", "pid": "p01", "rank": 1}\n', 1, "no system name"),
+]
+
+
+@pytest.mark.parametrize("kind,name,content,line,problem", BAD_CASES)
+def test_bad_input_names_file_line_problem_and_writes_nothing(db, files, tmp_path, kind, name, content,
+                                                               line, problem):
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    campaign.import_file(db, "run", files["run_a"])
+    before = _counts(db)
+    entries_before = db.cursor().execute("SELECT count(*) FROM run_entries").fetchone()[0]
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        campaign.import_file(db, kind, path)
+    assert err.value.file == str(path)
+    assert err.value.line == line
+    assert problem in str(err.value)
+    assert _counts(db) == before
+    assert db.cursor().execute("SELECT count(*) FROM run_entries").fetchone()[0] == entries_before
+
+
+def test_failed_run_reimport_keeps_previous_rows(db, files, tmp_path):
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    campaign.import_file(db, "run", files["run_a"])
+    bad = tmp_path / "bm25.trec"
+    bad.write_text("q1 Q0 p01 1 1.0 bm25\nq1 Q0 nope 2 0.5 bm25\n", encoding="utf-8")
+    with pytest.raises(InputError):
+        campaign.import_file(db, "run", bad)
+    assert db.cursor().execute("SELECT count(*) FROM run_entries WHERE system='bm25'").fetchone()[0] == 7
+
+
+def test_large_corpus_streams_in_chunks(db, tmp_path, monkeypatch):
+    from reljudge import importers
+    monkeypatch.setattr(importers, "CHUNK_ROWS", 1000)
+    f = tmp_path / "big.jsonl"
+    with open(f, "w", encoding="utf-8") as fh:
+        for i in range(25_000):
+            fh.write(json.dumps({"pid": f"p{i}", "text": f"문단 {i} 내용", "doc_id": f"d{i // 100}",
+                                 "position": i % 100}, ensure_ascii=False) + "\n")
+    chunks = list(importers.corpus_chunks(importers.Source.of(f)))
+    assert len(chunks) == 25 and max(len(c) for c in chunks) == 1000
+    assert campaign.import_file(db, "corpus", f).inserted == 25_000
+
+
+def test_cli_import_errors_exit_nonzero_without_traceback(tmp_path, files):
+    db = tmp_path / "cli.duckdb"
+    run = lambda *a: subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a],
+                                    capture_output=True, text=True)
+    assert run("init").returncode == 0
+    assert run("import", "corpus", str(files["corpus"])).returncode == 0
+    bad = tmp_path / "q.jsonl"
+    bad.write_text('{"qid": "a"}\n', encoding="utf-8")
+    r = run("import", "questions", str(bad))
+    assert r.returncode == 2
+    assert f"{bad}, line 1: missing or empty question text" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = run("import", "run", str(tmp_path / "missing.trec"))
+    assert r.returncode == 2 and "file not found" in r.stderr
+
+
+def test_second_process_gets_clear_lock_message(db_path, db):
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "users", "list"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "in use by another process" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_settings_defaults(db):
+    s = catalog.get_settings(db)
+    assert s["pool_depth"] == "20" and s["rel_threshold"] == "2" and s["ties"] == "trec"

@@ -1,0 +1,128 @@
+"""Pooling, blind judging views, append-only events, resume."""
+
+from __future__ import annotations
+
+import pytest
+
+from reljudge import campaign, judging
+from reljudge.errors import ReljudgeError
+
+
+def _pool(db, qid):
+    return {r[0] for r in db.cursor().execute("SELECT pid FROM pool WHERE qid = ?", [qid]).fetchall()}
+
+
+def test_pool_is_union_of_top_depth_with_duplicates_collapsed(campaign_db):
+    # q1: bm25 p02,p01,p06(dup of p01),p03 ; vector p07(dup of p01),p08
+    assert _pool(campaign_db, "q1") == {"p02", "p01", "p03", "p08"}
+    assert _pool(campaign_db, "q2") == {"p04", "p05", "p03"}
+
+
+def test_pool_depth_closes_ranks_after_duplicates(campaign_db):
+    campaign.pool(campaign_db, 2)
+    # bm25 top-2 of q1 by score: p02 (9.0), then p06/p01 tie at 8.0 broken by pid desc -> p06,
+    # which is p01's copy; vector top-2: p07 (copy of p01), p08.
+    assert _pool(campaign_db, "q1") == {"p02", "p01", "p08"}
+    campaign.pool(campaign_db, 1)
+    assert _pool(campaign_db, "q1") == {"p02", "p01"}
+    assert campaign.settings(campaign_db)["pool_depth"] == "1"
+
+
+def test_payload_is_blind_and_shuffled_stably_per_annotator(campaign_db):
+    a = judging.payload(campaign_db, "ann", "q1")
+    again = judging.payload(campaign_db, "ann", "q1")
+    assert [i["pid"] for i in a["items"]] == [i["pid"] for i in again["items"]]
+    assert {i["pid"] for i in a["items"]} == {"p02", "p01", "p03", "p08"}
+    flat = repr(a)
+    for leak in ("bm25", "vector", "score", "rank", "9.0"):
+        assert leak not in flat
+    # the order differs between annotators for at least one question
+    orders = {u: [[i["pid"] for i in judging.payload(campaign_db, u, q)["items"]] for q in ("q1", "q2")]
+              for u in ("ann", "bob", "lee")}
+    assert len({repr(o) for o in orders.values()}) > 1
+
+
+def test_payload_gives_source_neighbours_and_copies(campaign_db):
+    items = {i["pid"]: i for i in judging.payload(campaign_db, "ann", "q1")["items"]}
+    assert items["p02"]["prev"].startswith("감사는") and items["p02"]["next"].startswith("그날")
+    assert items["p01"]["prev"] is None
+    assert items["p01"]["copies"] == 3
+    assert items["p02"]["source"] == "[예시] 문서 d1 · 1980-01-01 · 1권 20쪽"
+    assert judging.source_line("T", None, None, "5", "en") == "T · p. 5"
+
+
+def test_events_are_append_only_latest_wins_and_idempotent(campaign_db):
+    db = campaign_db
+    judging.grade(db, "ann", "q1", "p02", 1)
+    judging.grade(db, "ann", "q1", "p02", 2, note="정의가 분명함", evidence="감사의 생활이란…", ms=3200)
+    events = [{"id": "e-1", "kind": "grade", "qid": "q1", "pid": "p01", "grade": 0, "ms": 900}]
+    assert judging.record(db, "ann", events) == ["e-1"]
+    assert judging.record(db, "ann", events) == ["e-1"]          # resent: stored once
+    cur = db.cursor()
+    assert cur.execute("SELECT count(*) FROM judgment_events").fetchone()[0] == 3
+    rows = cur.execute("SELECT pid, grade, note, evidence FROM current_judgments WHERE username='ann' "
+                       "ORDER BY pid").fetchall()
+    assert rows == [("p01", 0, None, None), ("p02", 2, "정의가 분명함", "감사의 생활이란…")]
+    hist = judging.history(db, "q1", "p02")
+    assert list(hist.grade) == [1, 2] and hist.previous_grade.iloc[1] == 1
+    # clearing a grade is a new event too
+    judging.grade(db, "ann", "q1", "p02", None)
+    assert cur.execute("SELECT count(*) FROM current_judgments WHERE pid='p02'").fetchone()[0] == 0
+    assert cur.execute("SELECT count(*) FROM judgment_events").fetchone()[0] == 4
+
+
+def test_events_outside_the_pool_or_invalid_are_refused(campaign_db):
+    with pytest.raises(ReljudgeError, match="not in the pool"):
+        judging.grade(campaign_db, "ann", "q1", "p05", 2)
+    with pytest.raises(ReljudgeError, match="grade must be"):
+        judging.record(campaign_db, "ann", [{"kind": "grade", "qid": "q1", "pid": "p02", "grade": 3}])
+    with pytest.raises(ReljudgeError):
+        judging.record(campaign_db, "ann", [{"kind": "delete", "qid": "q1"}])
+    assert campaign_db.cursor().execute("SELECT count(*) FROM judgment_events").fetchone()[0] == 0
+
+
+def test_database_constraints_guard_invariants(campaign_db):
+    import duckdb
+    cur = campaign_db.cursor()
+    with pytest.raises(duckdb.ConstraintException):
+        cur.execute("INSERT INTO judgment_events(client_event_id, username, qid, pid, grade) "
+                    "VALUES ('x', 'ann', 'q1', 'p02', 5)")
+    with pytest.raises(duckdb.ConstraintException):
+        cur.execute("INSERT INTO judgment_events(client_event_id, username, qid, pid, grade, evidence) "
+                    "VALUES ('y', 'ann', 'q1', 'p02', 1, 'not citable')")
+
+
+def test_no_answer_verdict_and_progress(campaign_db):
+    db = campaign_db
+    judging.mark_no_answer(db, "ann", "q3", True, note="우주 관련 문단 없음")
+    judging.grade(db, "ann", "q1", "p02", 2)
+    p = judging.payload(db, "ann", "q3")
+    assert p["no_answer"] is True and p["verdict_note"] == "우주 관련 문단 없음"
+    assert p["progress"]["judged"] == 1 and p["progress"]["total"] == 9
+    assert p["progress"]["questions_done"] == 1
+    judging.mark_no_answer(db, "ann", "q3", False)
+    assert judging.payload(db, "ann", "q3")["no_answer"] is False
+
+
+def test_resume_where_left_off_and_navigation(campaign_db):
+    db = campaign_db
+    assert judging.current_question(db, "ann") == "q1"
+    assert judging.step(db, "ann", 1) == "q2"
+    assert judging.current_question(db, "ann") == "q2"          # remembered in the database
+    assert judging.step(db, "ann", 5) == "q3"                   # clamps at the end
+    judging.go_to(db, "ann", "q1")
+    for pid in ("p02", "p01", "p03", "p08"):
+        judging.grade(db, "ann", "q1", pid, 0)
+    assert judging.step(db, "ann", 1, only_open=True) == "q2"
+    with pytest.raises(ReljudgeError):
+        judging.go_to(db, "ann", "nope")
+    ov = judging.overview(db, "ann")
+    assert list(ov.judged) == [4, 0, 0] and list(ov.pool_size) == [4, 3, 2]
+
+
+def test_progress_by_annotator(campaign_db):
+    judging.grade(campaign_db, "ann", "q1", "p02", 2, ms=2000)
+    judging.grade(campaign_db, "ann", "q1", "p01", 1, ms=4000)
+    prog = judging.progress_by_annotator(campaign_db)
+    row = prog[(prog.username == "ann") & (prog.qtype == "사실 확인")].iloc[0]
+    assert row.judged == 2 and row.pool_size == 4 and row.median_seconds == 3.0
