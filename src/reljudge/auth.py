@@ -108,7 +108,7 @@ def start_session(db: Database, user: User) -> str:
 
 
 def user_for_token(db: Database, token: str | None) -> User | None:
-    if not token:
+    if not isinstance(token, str) or not token:
         return None
     row = accounts.session_user(db, _token_hash(token))
     return User(row[0], row[1]) if row else None

@@ -1,0 +1,158 @@
+"""Every page through Streamlit's AppTest, on a real DuckDB file (demo loaded on first start)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from reljudge import auth, campaign, judging
+from reljudge.storage import open_database
+from reljudge.ui import uploads
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pages/audit.py"]
+
+
+@pytest.fixture
+def app_db(tmp_path, monkeypatch):
+    path = tmp_path / "app.duckdb"
+    monkeypatch.setenv("RELJUDGE_DB", str(path))
+    return path
+
+
+def _app(script="app.py") -> AppTest:
+    return AppTest.from_file(str(ROOT / script), default_timeout=60)
+
+
+def _db():
+    from reljudge.ui.session import get_db
+    return get_db()
+
+
+def _login(at: AppTest, username: str, password: str) -> AppTest:
+    at.text_input(key="login_username").input(username)
+    at.text_input(key="login_password").input(password)
+    at.button[0].click().run()
+    return at
+
+
+def _token(username: str, password: str) -> str:
+    db = _db()
+    return auth.start_session(db, auth.authenticate(db, username, password))
+
+
+def test_first_start_loads_demo_and_shows_korean_login(app_db):
+    at = _app().run()
+    assert not at.exception
+    assert [t.label for t in at.text_input] == ["사용자 이름", "비밀번호"]
+    assert "예시 캠페인" in at.info[0].value and "annotator1 / demo-pass1" in at.info[0].value
+    counts = campaign.counts(_db())
+    assert counts["questions"] == 24 and counts["systems"] == 4 and counts["users"] == 3
+
+
+def test_wrong_password_is_refused(app_db):
+    at = _login(_app().run(), "annotator1", "wrong-password")
+    assert at.error[0].value == "사용자 이름 또는 비밀번호가 맞지 않습니다."
+    assert "token" not in at.session_state
+
+
+def test_annotator_logs_in_and_sees_only_the_judging_page(app_db):
+    at = _login(_app().run(), "annotator1", "demo-pass1")
+    assert not at.exception
+    assert at.title[0].value == "근거 판정"
+    keys = [getattr(el, "key", None) for el in at.main]
+    assert "rj_judge" in keys                                   # the judging widget is mounted
+    assert at.sidebar.selectbox[0].label == "질문으로 이동"
+    for page in LEAD_PAGES:
+        with pytest.raises(ValueError):                         # not in this user's navigation
+            at.switch_page(page)
+
+
+def test_question_picker_moves_and_is_remembered(app_db):
+    at = _login(_app().run(), "annotator1", "demo-pass1")
+    at.sidebar.selectbox[0].select("q05").run()
+    assert not at.exception
+    assert judging.current_question(_db(), "annotator1") == "q05"
+
+
+def test_english_switch(app_db):
+    at = _app().run()
+    at.sidebar.toggle[0].set_value(True).run()
+    assert [t.label for t in at.text_input] == ["Username", "Password"]
+
+
+@pytest.mark.parametrize("page", LEAD_PAGES)
+def test_lead_pages_render(app_db, page):
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page(page).run()
+    assert not at.exception
+    assert not at.error
+    assert at.title
+
+
+@pytest.mark.parametrize("page", LEAD_PAGES)
+def test_lead_pages_refuse_annotators_on_the_server(app_db, page):
+    _app().run()                                                # creates the database + demo
+    at = _app(page)
+    at.session_state["token"] = _token("annotator1", "demo-pass1")
+    at.run()
+    assert at.error[0].value == "이 화면을 볼 권한이 없습니다."
+    assert not at.dataframe and not at.title
+
+
+@pytest.mark.parametrize("page", ["pages/judge.py"] + LEAD_PAGES)
+def test_pages_refuse_anonymous_and_forged_sessions(app_db, page):
+    _app().run()
+    at = _app(page)
+    at.session_state["token"] = "forged-token"
+    at.run()
+    assert at.error[0].value == "먼저 로그인하세요."
+    assert not at.title
+
+
+def test_lead_adds_a_user_in_the_app(app_db):
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/users.py").run()
+    form = at.get("form")[0]
+    form.text_input[0].input("새판정자")
+    form.text_input[1].input("long-password-1")
+    form.selectbox[0].select("annotator")
+    form.button[0].click().run()
+    assert not at.exception
+    assert at.success[0].value == "새판정자 추가됨"
+    assert auth.authenticate(_db(), "새판정자", "long-password-1").role == "annotator"
+
+
+def test_audit_page_shows_history(app_db):
+    _app().run()
+    db = _db()
+    pid = judging.payload(db, "annotator1", "q01")["items"][0]["pid"]
+    judging.grade(db, "annotator1", "q01", pid, 1)
+    judging.grade(db, "annotator1", "q01", pid, 2)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/audit.py").run()
+    at.selectbox[1].select(pid).run()
+    frame = at.dataframe[0].value
+    assert list(frame.grade) == [1, 2] and list(frame.username) == ["annotator1", "annotator1"]
+
+
+class _Upload(io.BytesIO):
+    def __init__(self, name: str, data: bytes):
+        super().__init__(data)
+        self.name = name
+
+
+def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
+    _app().run()
+    db = _db()
+    before = campaign.counts(db)
+    bad = _Upload("내_문단.jsonl", '{"pid": "new1", "text": "새 문단"}\n{"pid": "new2"}\n'.encode())
+    with pytest.raises(Exception) as err:
+        uploads.import_upload(db, "corpus", bad, None, None)
+    assert str(err.value) == "내_문단.jsonl, line 2: missing or empty text"
+    assert campaign.counts(db) == before
+    good = _Upload("more.jsonl", '{"pid": "new1", "text": "새 문단"}\n'.encode())
+    assert uploads.import_upload(db, "corpus", good, None, None).inserted == 1
