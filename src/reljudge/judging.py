@@ -60,18 +60,26 @@ def overview(db: Database, username: str) -> pd.DataFrame:
 
 def current_question(db: Database, username: str) -> str | None:
     """Where the annotator left off; else the first question not yet complete."""
-    qid = store.get_position(db, username)
-    if qid:
-        return qid
     ov = overview(db, username)
     if ov.empty:
         return None
-    open_ = ov[(ov.judged < ov.pool_size) & ~ov.no_answer]
-    qid = str((open_ if not open_.empty else ov).iloc[0].qid)
+    qid = store.get_position(db, username)
+    if qid in set(ov.qid):
+        return qid
+    qid = _least_judged_open(ov) or str(ov.iloc[0].qid)
     # Remember it, so the question does not change under the annotator's hands
     # when it becomes complete.
     store.set_position(db, username, qid)
     return qid
+
+
+def _least_judged_open(ov: pd.DataFrame) -> str | None:
+    """Least-judged-first: among unfinished questions, the one the fewest annotators
+    have judged so far (then campaign order), so overlap builds up evenly."""
+    open_ = ov[(ov.judged < ov.pool_size) & ~ov.no_answer]
+    if open_.empty:
+        return None
+    return str(open_.sort_values(["n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
 
 
 def go_to(db: Database, username: str, qid: str) -> None:
@@ -82,7 +90,8 @@ def go_to(db: Database, username: str, qid: str) -> None:
 
 
 def step(db: Database, username: str, delta: int, only_open: bool = False) -> str | None:
-    """Move ``delta`` questions forward/back (optionally to the next unfinished one)."""
+    """Move ``delta`` questions forward/back in campaign order, or (``only_open``) to the
+    least-judged unfinished question."""
     ov = overview(db, username)
     if ov.empty:
         return None
@@ -90,14 +99,9 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     cur = current_question(db, username)
     i = qids.index(cur) if cur in qids else 0
     if only_open:
-        n = len(qids)
-        for k in range(1, n + 1):
-            j = (i + k * (1 if delta >= 0 else -1)) % n
-            row = ov.iloc[j]
-            if row.judged < row.pool_size and not row.no_answer:
-                store.set_position(db, username, qids[j])
-                return qids[j]
-        return cur
+        target = _least_judged_open(ov[ov.qid != cur]) or cur
+        store.set_position(db, username, target)
+        return target
     j = min(max(i + delta, 0), len(qids) - 1)
     store.set_position(db, username, qids[j])
     return qids[j]

@@ -14,7 +14,7 @@ import duckdb
 import pandas as pd
 
 from reljudge.errors import InputError
-from reljudge.storage.db import Database
+from reljudge.storage.db import Database, registered
 
 DEFAULT_SETTINGS = {
     "pool_depth": "20",
@@ -49,11 +49,8 @@ def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterabl
     cur.execute(f"CREATE OR REPLACE TEMP TABLE {table}({ddl})")
     total = 0
     for chunk in chunks:
-        cur.register("_chunk", chunk)
-        try:
+        with registered(cur, "_chunk", chunk):
             cur.execute(f"INSERT INTO {table} SELECT * FROM _chunk")
-        finally:
-            cur.unregister("_chunk")
         total += len(chunk)
     return total
 

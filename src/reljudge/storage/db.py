@@ -124,5 +124,19 @@ class Database:
         ).fetchall()
 
 
+@contextmanager
+def registered(cur: duckdb.DuckDBPyConnection, name: str, frame) -> Iterator[None]:
+    """Expose a DataFrame to SQL as ``name`` for the duration of the block."""
+    cur.register(name, frame)
+    try:
+        yield
+    finally:
+        # An aborted transaction refuses the unregister; the original error matters more.
+        try:
+            cur.unregister(name)
+        except duckdb.Error:
+            pass
+
+
 def open_database(path: str | os.PathLike | None = None, read_only: bool = False) -> Database:
     return Database(default_db_path(path), read_only=read_only)

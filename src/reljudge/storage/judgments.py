@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import Database
+from reljudge.storage.db import Database, registered
 
 EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
                  "time_spent_ms"]
@@ -13,6 +13,11 @@ EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", 
 # A stable, per-(question, annotator) shuffle: nobody can infer a system or a rank
 # from the order, and the order does not move between visits.
 _SHUFFLE = "md5(pool.qid || chr(31) || ? || chr(31) || pool.pid)"
+
+# True when the question (column ``qid`` of the outer query) is in the user's queue:
+# every question while no assignment exists, afterwards only their active assignments.
+_ASSIGNED_ONLY = """NOT EXISTS (SELECT 1 FROM assignments WHERE active)
+    OR EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.qid = e.qid AND a.username = {user})"""
 
 
 def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str]:
@@ -23,8 +28,7 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
     if events.empty:
         return []
     with db.transaction() as cur:
-        cur.register("_events", events[EVENT_COLUMNS])
-        try:
+        with registered(cur, "_events", events[EVENT_COLUMNS]):
             bad = cur.execute("""
                 SELECT e.qid, e.pid FROM _events e
                 WHERE e.qid NOT IN (SELECT qid FROM questions)
@@ -34,6 +38,12 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
             if bad:
                 bad = bad[0]
                 raise ReljudgeError(f"paragraph {bad[1]!r} is not in the pool of question {bad[0]!r}")
+            # Once a lead assigns work, each annotator may judge only their own queue.
+            unassigned = cur.execute(f"""
+                SELECT e.qid FROM _events e WHERE ({_ASSIGNED_ONLY.format(user='?')}) IS NOT TRUE
+                LIMIT 1""", [username]).fetchall()
+            if unassigned:
+                raise ReljudgeError(f"question {unassigned[0][0]!r} is not assigned to {username!r}")
             cur.execute("""
                 INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
                     no_answer, note, evidence, time_spent_ms)
@@ -43,26 +53,27 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
             stored = [r[0] for r in cur.execute("""
                 SELECT client_event_id FROM judgment_events
                 WHERE client_event_id IN (SELECT client_event_id FROM _events)""").fetchall()]
-        finally:
-            cur.unregister("_events")
     return stored
 
 
 def question_overview(db: Database, username: str) -> pd.DataFrame:
-    """One row per question in campaign order: pool size, this annotator's judged
-    count and no-answer verdict."""
-    return db.cursor().execute("""
+    """One row per question of the user's queue, in campaign order: pool size, this
+    annotator's judged count and no-answer verdict, how many annotators judged it."""
+    return db.cursor().execute(f"""
         SELECT q.qid, q.text, q.qtype, q.criteria, q.seq,
                coalesce(ps.n, 0) AS pool_size,
                coalesce(js.n, 0) AS judged,
-               coalesce(v.no_answer, FALSE) AS no_answer
+               coalesce(v.no_answer, FALSE) AS no_answer,
+               coalesce(o.n, 0) AS n_annotators_judging
         FROM questions q
         LEFT JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) ps USING (qid)
         LEFT JOIN (SELECT j.qid, count(*) AS n FROM current_judgments j
                    JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
                    WHERE j.username = ? GROUP BY j.qid) js USING (qid)
         LEFT JOIN (SELECT qid, no_answer FROM current_verdicts WHERE username = ?) v USING (qid)
-        ORDER BY q.seq""", [username, username]).df()
+        LEFT JOIN (SELECT qid, count(DISTINCT username) AS n FROM current_judgments GROUP BY qid) o USING (qid)
+        WHERE {_ASSIGNED_ONLY.replace("e.qid", "q.qid").format(user="?")}
+        ORDER BY q.seq""", [username, username, username]).df()
 
 
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:

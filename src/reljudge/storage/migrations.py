@@ -145,4 +145,71 @@ SELECT * EXCLUDE (rn) FROM (
 ) WHERE rn = 1;
 """,
     ),
+    (
+        2,
+        "team_assignments_adjudication_qrels_versions",
+        r"""
+-- Who judges which question. Reassignment deactivates a row and adds another;
+-- nothing is deleted.
+CREATE TABLE assignments(
+    qid         VARCHAR NOT NULL,
+    username    VARCHAR NOT NULL,
+    active      BOOLEAN NOT NULL DEFAULT TRUE,
+    assigned_by VARCHAR,
+    assigned_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    ended_at    TIMESTAMP,
+    PRIMARY KEY (qid, username)
+);
+
+-- A lead's final word on a paragraph (grade) or a question (no_answer); append-only,
+-- the latest row per (qid, pid) counts.
+CREATE SEQUENCE adjudication_seq;
+CREATE TABLE adjudications(
+    adjudication_id BIGINT PRIMARY KEY DEFAULT nextval('adjudication_seq'),
+    qid        VARCHAR NOT NULL,
+    pid        VARCHAR,
+    grade      TINYINT CHECK (grade IN (0, 1, 2)),
+    no_answer  BOOLEAN,
+    reason     VARCHAR NOT NULL CHECK (length(trim(reason)) > 0),
+    lead       VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    CHECK ((pid IS NULL AND grade IS NULL AND no_answer IS NOT NULL)
+           OR (pid IS NOT NULL AND grade IS NOT NULL AND no_answer IS NULL))
+);
+
+CREATE VIEW current_adjudications AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT *, row_number() OVER (PARTITION BY qid, pid ORDER BY adjudication_id DESC) AS rn
+    FROM adjudications
+) WHERE rn = 1;
+
+-- Frozen, numbered qrels: the aggregated judgments at one moment, with provenance per row.
+CREATE TABLE qrels_versions(
+    version    INTEGER PRIMARY KEY,
+    created_by VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    policy     VARCHAR NOT NULL,
+    note       VARCHAR
+);
+CREATE TABLE qrels_version_rows(
+    version      INTEGER NOT NULL,
+    qid          VARCHAR NOT NULL,
+    pid          VARCHAR NOT NULL,
+    grade        TINYINT NOT NULL CHECK (grade IN (0, 1, 2)),
+    provenance   VARCHAR NOT NULL CHECK (provenance IN
+                   ('unanimous', 'majority', 'adjudicated', 'single', 'tie')),
+    n_annotators INTEGER NOT NULL,
+    PRIMARY KEY (version, qid, pid)
+);
+CREATE TABLE qrels_version_verdicts(
+    version      INTEGER NOT NULL,
+    qid          VARCHAR NOT NULL,
+    no_answer    BOOLEAN NOT NULL,
+    provenance   VARCHAR NOT NULL,
+    n_annotators INTEGER NOT NULL,
+    PRIMARY KEY (version, qid)
+);
+""",
+    ),
 ]
+

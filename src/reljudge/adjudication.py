@@ -1,0 +1,74 @@
+"""Disagreements, adjudication, aggregation into one qrels, and frozen qrels versions.
+
+Aggregation policy (DESIGN.md, printed in every export and report): the lead's
+adjudicated grade if any; else the majority grade of the annotators; on a tie, the
+lower of the tied grades (a paragraph counts as citable only when most judges say
+so). Each row carries its provenance: unanimous, majority, adjudicated, single
+(one annotator) or tie.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.storage import team
+from reljudge.storage.db import Database
+
+POLICY_TEXT = {
+    "adjudicated": "adjudicated grade if any, else majority, else the lower tied grade",
+    "majority": "majority grade, else the lower tied grade (adjudications ignored)",
+}
+
+
+def describe_policy(policy: str) -> str:
+    if policy.startswith("annotator:"):
+        return f"grades of annotator {policy.split(':', 1)[1]} only"
+    return POLICY_TEXT.get(policy, policy)
+
+
+def queue(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
+    """Open paragraph disagreements, most consequential first; grades and notes are
+    listed without annotator names."""
+    return team.paragraph_disagreements(db, k=k, threshold=threshold)
+
+
+def verdict_queue(db: Database) -> pd.DataFrame:
+    return team.verdict_disagreements(db)
+
+
+def adjudicate(db: Database, lead: str, qid: str, pid: str, grade: int, reason: str) -> None:
+    if grade not in (0, 1, 2):
+        raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+    if not (reason or "").strip():
+        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+    team.insert_adjudication(db, lead, qid, pid, grade, None, reason.strip())
+
+
+def adjudicate_verdict(db: Database, lead: str, qid: str, no_answer: bool, reason: str) -> None:
+    if not (reason or "").strip():
+        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+    team.insert_adjudication(db, lead, qid, None, None, bool(no_answer), reason.strip())
+
+
+def qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:
+    """Aggregated qrels: qid, pid, grade, provenance, n_annotators."""
+    return team.aggregated_qrels(db, policy, version)
+
+
+def verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
+             version: int | None = None) -> pd.DataFrame:
+    return team.aggregated_verdicts(db, policy, threshold, version)
+
+
+def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | None = None,
+           threshold: int = 2) -> int:
+    """Freeze the current aggregated judgments as the next numbered qrels version."""
+    rows = qrels(db, policy)
+    if rows.empty:
+        raise ReljudgeError("nothing to freeze: no judgments yet")
+    return team.freeze(db, lead, policy, note, rows, verdicts(db, policy, threshold))
+
+
+versions = team.list_versions
+history = team.adjudication_history

@@ -1,0 +1,116 @@
+"""Assigning questions to annotators, with overlap for agreement.
+
+Greedy balancing: questions are taken in a seeded random order (heaviest first within
+each question type when balancing by type) and each goes to the annotators with the
+least work so far, work being the number of pooled paragraphs. This is the classic
+longest-processing-time heuristic (Graham 1969); it keeps every annotator's load
+within one question's pool of the others'.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.storage import team
+from reljudge.storage.db import Database
+
+
+@dataclass
+class AssignmentPlan:
+    rows: pd.DataFrame           # qid, username
+    loads: pd.DataFrame          # username, questions, paragraphs
+
+    def summary(self) -> str:
+        per = ", ".join(f"{r.username}: {r.questions} questions / {r.paragraphs} paragraphs"
+                        for r in self.loads.itertuples())
+        return f"{len(self.rows)} assignments — {per}"
+
+
+def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 1,
+         double_share: float = 0.0, by_type: bool = False, seed: int = 0) -> AssignmentPlan:
+    """Plan assignments.
+
+    Every question gets ``per_question`` annotators; additionally a share
+    ``double_share`` of the questions (chosen at random, stratified by type when
+    ``by_type``) gets at least two, for agreement. Loads are balanced overall and,
+    with ``by_type``, within each question type."""
+    annotators = sorted(set(annotators))
+    if not annotators:
+        raise ReljudgeError("no annotators to assign to")
+    if per_question < 1:
+        raise ReljudgeError("each question needs at least one annotator")
+    if per_question > len(annotators) or (double_share > 0 and len(annotators) < 2):
+        raise ReljudgeError(
+            f"cannot give a question {max(per_question, 2 if double_share else 1)} annotators: "
+            f"only {len(annotators)} available")
+    if not 0.0 <= double_share <= 1.0:
+        raise ReljudgeError("the double-judged share must be between 0 and 1")
+    rng = random.Random(seed)
+    qs = questions[["qid", "qtype", "pool_size"]].copy()
+    qs["key"] = [rng.random() for _ in range(len(qs))]
+    groups = [g for _, g in qs.groupby("qtype", sort=True)] if by_type else [qs]
+
+    need: dict[str, int] = {}
+    for g in groups:
+        n_double = round(double_share * len(g))
+        chosen = set(g.sort_values("key").qid.head(n_double))
+        for qid in g.qid:
+            need[qid] = max(per_question, 2 if qid in chosen else 1)
+
+    total = {a: 0 for a in annotators}
+    rows = []
+    for g in groups:
+        local = {a: 0 for a in annotators}
+        # Heaviest first, random among equals: the LPT heuristic.
+        for r in g.sort_values(["pool_size", "key"], ascending=[False, True]).itertuples():
+            order = sorted(annotators, key=lambda a: (local[a], total[a], rng.random()))
+            for a in order[:need[r.qid]]:
+                rows.append((r.qid, a))
+                local[a] += int(r.pool_size) or 1
+                total[a] += int(r.pool_size) or 1
+    frame = pd.DataFrame(rows, columns=["qid", "username"])
+    sizes = dict(zip(qs.qid, qs.pool_size))
+    loads = (frame.assign(paragraphs=frame.qid.map(sizes))
+             .groupby("username").agg(questions=("qid", "count"), paragraphs=("paragraphs", "sum"))
+             .reindex(annotators, fill_value=0).reset_index())
+    return AssignmentPlan(frame, loads)
+
+
+def assign(db: Database, lead: str, annotators: list[str] | None = None, **options) -> AssignmentPlan:
+    """Replace the campaign's assignments with a new balanced plan."""
+    annotators = annotators or team.active_annotators(db)
+    result = plan(team.questions_for_assignment(db), annotators, **options)
+    team.replace_assignments(db, result.rows, lead)
+    return result
+
+
+def reassign(db: Database, lead: str, leaving: str, to: list[str] | None = None) -> pd.DataFrame:
+    """Move ``leaving``'s unfinished questions to the least-loaded other annotators who do
+    not already have them. Finished work and its judgments stay."""
+    todo = team.unfinished_assignments(db, leaving)
+    current = team.active_assignments(db)
+    candidates = sorted(set(to or team.active_annotators(db)) - {leaving})
+    if todo and not candidates:
+        raise ReljudgeError("no other annotator to take over")
+    sizes = dict(zip(*team.questions_for_assignment(db)[["qid", "pool_size"]].T.values))
+    load = {a: int(sum(sizes.get(q, 0) for q in current[current.username == a].qid)) for a in candidates}
+    moved = []
+    for qid in todo:
+        have = set(current[current.qid == qid].username)
+        options = [a for a in candidates if a not in have]
+        if not options:
+            continue
+        pick = min(options, key=lambda a: (load[a], a))
+        moved.append((qid, pick))
+        load[pick] += int(sizes.get(qid, 0))
+    rows = pd.DataFrame(moved, columns=["qid", "username"])
+    team.end_assignments(db, leaving, todo)
+    team.add_assignments(db, rows, lead)
+    return rows
+
+
+active_assignments = team.active_assignments

@@ -1,0 +1,284 @@
+"""SQL for team judging: assignments, aggregation into one qrels, disagreements,
+adjudication and frozen qrels versions."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.storage.db import Database, registered
+
+PROVENANCES = ("unanimous", "majority", "adjudicated", "single", "tie")
+
+
+# -- assignments -----------------------------------------------------------------------
+
+def has_assignments(db: Database) -> bool:
+    return db.cursor().execute("SELECT count(*) FROM assignments WHERE active").fetchall()[0][0] > 0
+
+
+def questions_for_assignment(db: Database) -> pd.DataFrame:
+    """Questions with their pool size (the work an assignment costs) and type."""
+    return db.cursor().execute("""
+        SELECT q.qid, q.qtype, q.seq, coalesce(p.n, 0) AS pool_size
+        FROM questions q LEFT JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) p USING (qid)
+        ORDER BY q.seq""").df()
+
+
+def active_assignments(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("""
+        SELECT a.qid, a.username, q.qtype, a.assigned_at, a.assigned_by
+        FROM assignments a JOIN questions q USING (qid) WHERE a.active
+        ORDER BY q.seq, a.username""").df()
+
+
+def replace_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
+    """End every active assignment, then record ``rows`` (qid, username) as active."""
+    with db.transaction() as cur:
+        cur.execute("UPDATE assignments SET active = FALSE, ended_at = current_timestamp WHERE active")
+        _insert(cur, rows, by)
+
+
+def add_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
+    with db.transaction() as cur:
+        _insert(cur, rows, by)
+
+
+def _insert(cur, rows: pd.DataFrame, by: str) -> None:
+    if rows.empty:
+        return
+    with registered(cur, "_assign", rows[["qid", "username"]]):
+        cur.execute("""
+            INSERT INTO assignments(qid, username, active, assigned_by)
+            SELECT qid, username, TRUE, ? FROM _assign
+            ON CONFLICT (qid, username) DO UPDATE SET active = TRUE, ended_at = NULL,
+                assigned_by = excluded.assigned_by, assigned_at = now()""", [by])
+
+
+def end_assignments(db: Database, username: str, qids: list[str]) -> None:
+    if not qids:
+        return
+    with db.transaction() as cur:
+        cur.execute("""UPDATE assignments SET active = FALSE, ended_at = current_timestamp
+                       WHERE username = ? AND active AND list_contains(?, qid)""", [username, qids])
+
+
+def unfinished_assignments(db: Database, username: str) -> list[str]:
+    """Assigned questions the annotator has not completed (some pooled paragraph ungraded
+    and no no-answer verdict)."""
+    return [r[0] for r in db.cursor().execute("""
+        SELECT a.qid FROM assignments a
+        JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) p USING (qid)
+        LEFT JOIN (SELECT j.qid, count(*) AS n FROM current_judgments j
+                   JOIN pool ON pool.qid = j.qid AND pool.pid = j.pid
+                   WHERE j.username = ? GROUP BY j.qid) d USING (qid)
+        LEFT JOIN (SELECT qid, no_answer FROM current_verdicts WHERE username = ?) v USING (qid)
+        WHERE a.username = ? AND a.active AND coalesce(d.n, 0) < p.n AND NOT coalesce(v.no_answer, FALSE)
+        ORDER BY a.qid""", [username, username, username]).fetchall()]
+
+
+def active_annotators(db: Database) -> list[str]:
+    return [r[0] for r in db.cursor().execute(
+        "SELECT username FROM users WHERE active AND role = 'annotator' ORDER BY username").fetchall()]
+
+
+def judgments_per_question(db: Database) -> dict[str, int]:
+    return dict(db.cursor().execute(
+        "SELECT qid, count(DISTINCT username) FROM current_judgments GROUP BY qid").fetchall())
+
+
+# -- aggregation ---------------------------------------------------------------------
+
+_GRADE_SOURCE = {
+    "judgments": "SELECT qid, pid, username, grade FROM current_judgments",
+}
+
+
+def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:
+    """One grade per (qid, pid) with provenance and the number of annotators.
+
+    Policies: ``adjudicated`` (a lead's adjudication if any, else the majority, else the
+    lower of the tied grades), ``majority`` (the same without adjudications),
+    ``annotator:NAME`` (one annotator's grades). ``version`` reads a frozen version."""
+    cur = db.cursor()
+    if version is not None:
+        frame = cur.execute("""
+            SELECT qid, pid, grade, provenance, n_annotators FROM qrels_version_rows
+            WHERE version = ? ORDER BY qid, pid""", [version]).df()
+        if frame.empty and not cur.execute("SELECT count(*) FROM qrels_versions WHERE version = ?",
+                                           [version]).fetchall()[0][0]:
+            raise ReljudgeError(f"no qrels version {version}")
+        return frame
+    if policy.startswith("annotator:"):
+        name = policy.split(":", 1)[1]
+        return cur.execute("""
+            SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
+            FROM current_judgments WHERE username = ? ORDER BY qid, pid""", [name]).df()
+    if policy not in ("adjudicated", "majority"):
+        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority or annotator:NAME")
+    use_adj = policy == "adjudicated"
+    return cur.execute(f"""
+        WITH counts AS (
+            SELECT qid, pid, grade, count(*) AS n FROM current_judgments GROUP BY ALL),
+        stats AS (
+            SELECT qid, pid, sum(n) AS total, count(*) AS n_distinct, max(n) AS top
+            FROM counts GROUP BY ALL),
+        winners AS (
+            SELECT c.qid, c.pid, min(c.grade) AS grade, count(*) AS n_top
+            FROM counts c JOIN stats s ON s.qid = c.qid AND s.pid = c.pid AND c.n = s.top
+            GROUP BY ALL),
+        adj AS (
+            SELECT qid, pid, grade FROM current_adjudications WHERE pid IS NOT NULL AND {use_adj})
+        SELECT coalesce(s.qid, a.qid) AS qid, coalesce(s.pid, a.pid) AS pid,
+               CAST(coalesce(a.grade, w.grade) AS TINYINT) AS grade,
+               CASE WHEN a.grade IS NOT NULL THEN 'adjudicated'
+                    WHEN s.total = 1 THEN 'single'
+                    WHEN s.n_distinct = 1 THEN 'unanimous'
+                    WHEN w.n_top = 1 THEN 'majority'
+                    ELSE 'tie' END AS provenance,
+               CAST(coalesce(s.total, 0) AS INTEGER) AS n_annotators
+        FROM stats s JOIN winners w ON w.qid = s.qid AND w.pid = s.pid
+        FULL JOIN adj a ON a.qid = s.qid AND a.pid = s.pid
+        ORDER BY 1, 2""").df()
+
+
+def aggregated_verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
+                        version: int | None = None) -> pd.DataFrame:
+    """Final no-answer verdict per question that has any verdict or adjudication.
+
+    A question is no-answer when a lead adjudicated so, or else when no paragraph's
+    aggregated grade reaches ``threshold`` and at least half of the annotators who gave
+    a verdict said "no answer in these results"."""
+    cur = db.cursor()
+    if version is not None:
+        return cur.execute("""SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
+                              WHERE version = ? ORDER BY qid""", [version]).df()
+    qrels = aggregated_qrels(db, policy)
+    with registered(cur, "_agg", qrels):
+        if policy.startswith("annotator:"):
+            name = policy.split(":", 1)[1]
+            return cur.execute("""
+                SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM _agg WHERE grade >= ?) AS no_answer,
+                       'single' AS provenance, 1 AS n_annotators
+                FROM current_verdicts WHERE username = ? ORDER BY qid""", [threshold, name]).df()
+        use_adj = policy == "adjudicated"
+        return cur.execute(f"""
+            WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes
+                       FROM current_verdicts GROUP BY qid),
+            adj AS (SELECT qid, no_answer FROM current_adjudications WHERE pid IS NULL AND {use_adj}),
+            cited AS (SELECT DISTINCT qid FROM _agg WHERE grade >= ?)
+            SELECT coalesce(v.qid, a.qid) AS qid,
+                   coalesce(a.no_answer, 2 * v.yes >= v.n AND v.yes > 0
+                            AND v.qid NOT IN (SELECT qid FROM cited)) AS no_answer,
+                   CASE WHEN a.no_answer IS NOT NULL THEN 'adjudicated'
+                        WHEN v.n = 1 THEN 'single'
+                        WHEN v.yes = 0 OR v.yes = v.n THEN 'unanimous'
+                        WHEN 2 * v.yes = v.n THEN 'tie' ELSE 'majority' END AS provenance,
+                   CAST(coalesce(v.n, 0) AS INTEGER) AS n_annotators
+            FROM v FULL JOIN adj a ON a.qid = v.qid ORDER BY 1""", [threshold]).df()
+
+
+# -- disagreements and adjudication ----------------------------------------------------
+
+def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
+    """Pooled paragraphs on which annotators' current grades differ and no lead has
+    adjudicated since the last judgment. Most consequential first: the grade spread
+    (2 vs 0 before 2 vs 1), then whether the paragraph decides some system's first
+    citable rank within ``k`` (``changes_first``)."""
+    return db.cursor().execute("""
+        WITH g AS (
+            SELECT j.qid, j.pid, min(j.grade) AS lo, max(j.grade) AS hi, count(*) AS n,
+                   max(j.created_at) AS last_judged,
+                   list(j.grade ORDER BY md5(j.username || j.qid || j.pid)) AS grades,
+                   list(coalesce(j.note, '') ORDER BY md5(j.username || j.qid || j.pid)) AS notes
+            FROM current_judgments j GROUP BY j.qid, j.pid HAVING count(*) >= 2 AND min(j.grade) <> max(j.grade)),
+        open_items AS (
+            SELECT g.* FROM g LEFT JOIN current_adjudications a ON a.qid = g.qid AND a.pid = g.pid
+            WHERE a.adjudication_id IS NULL OR a.created_at < g.last_judged),
+        ranked AS (
+            SELECT r.system, r.qid, p.canonical_pid AS pid,
+                   row_number() OVER (PARTITION BY r.system, r.qid
+                                      ORDER BY r.score DESC NULLS LAST, r.rank ASC NULLS LAST, r.pid DESC) AS rk
+            FROM run_entries r JOIN paragraphs p USING (pid)
+            WHERE r.qid IN (SELECT qid FROM open_items)),
+        firsts AS (   -- first rank, per system, of a paragraph every annotator called citable
+            SELECT r.system, r.qid, min(r.rk) AS first_sure
+            FROM ranked r JOIN (SELECT qid, pid FROM current_judgments GROUP BY qid, pid
+                                HAVING min(grade) >= ?) s ON s.qid = r.qid AND s.pid = r.pid
+            GROUP BY ALL),
+        decides AS (
+            SELECT o.qid, o.pid, count(*) AS n_systems FROM open_items o
+            JOIN ranked r ON r.qid = o.qid AND r.pid = o.pid
+            LEFT JOIN firsts f ON f.system = r.system AND f.qid = r.qid
+            WHERE o.hi >= ? AND o.lo < ? AND r.rk <= ? AND r.rk < coalesce(f.first_sure, 1e9)
+            GROUP BY ALL)
+        SELECT o.qid, q.text AS question, o.pid, p.text AS paragraph, o.lo, o.hi, o.hi - o.lo AS spread,
+               coalesce(d.n_systems, 0) > 0 AS changes_first, coalesce(d.n_systems, 0) AS n_systems,
+               o.n AS n_annotators, o.grades, o.notes
+        FROM open_items o JOIN questions q USING (qid) JOIN paragraphs p ON p.pid = o.pid
+        LEFT JOIN decides d ON d.qid = o.qid AND d.pid = o.pid
+        ORDER BY spread DESC, changes_first DESC, n_systems DESC, q.seq, o.pid""",
+        [threshold, threshold, threshold, k]).df()
+
+
+def verdict_disagreements(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("""
+        WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes,
+                          max(created_at) AS last, list(no_answer ORDER BY md5(username || qid)) AS verdicts,
+                          list(coalesce(note, '') ORDER BY md5(username || qid)) AS notes
+                   FROM current_verdicts GROUP BY qid HAVING count(*) >= 2
+                     AND count(*) FILTER (WHERE no_answer) NOT IN (0, count(*)))
+        SELECT v.qid, q.text AS question, v.n AS n_annotators, v.yes AS n_no_answer, v.verdicts, v.notes
+        FROM v JOIN questions q USING (qid)
+        LEFT JOIN current_adjudications a ON a.qid = v.qid AND a.pid IS NULL
+        WHERE a.adjudication_id IS NULL OR a.created_at < v.last ORDER BY q.seq""").df()
+
+
+def insert_adjudication(db: Database, lead: str, qid: str, pid: str | None, grade: int | None,
+                        no_answer: bool | None, reason: str) -> None:
+    with db.transaction() as cur:
+        cur.execute("""INSERT INTO adjudications(qid, pid, grade, no_answer, reason, lead)
+                       VALUES (?, ?, ?, ?, ?, ?)""", [qid, pid, grade, no_answer, reason, lead])
+
+
+def adjudication_history(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("SELECT * FROM adjudications ORDER BY adjudication_id").df()
+
+
+# -- frozen versions ----------------------------------------------------------------
+
+def freeze(db: Database, lead: str, policy: str, note: str | None, rows: pd.DataFrame,
+           verdicts: pd.DataFrame) -> int:
+    with db.transaction() as cur:
+        version = cur.execute("SELECT coalesce(max(version), 0) + 1 FROM qrels_versions").fetchall()[0][0]
+        cur.execute("INSERT INTO qrels_versions(version, created_by, policy, note) VALUES (?, ?, ?, ?)",
+                    [version, lead, policy, note])
+        with registered(cur, "_rows", rows), registered(cur, "_verdicts", verdicts):
+            cur.execute("""INSERT INTO qrels_version_rows
+                           SELECT ?, qid, pid, grade, provenance, n_annotators FROM _rows""", [version])
+            cur.execute("""INSERT INTO qrels_version_verdicts
+                           SELECT ?, qid, no_answer, provenance, n_annotators FROM _verdicts""", [version])
+    return version
+
+
+def list_versions(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("""
+        SELECT v.version, v.created_by, v.created_at, v.policy, v.note,
+               (SELECT count(*) FROM qrels_version_rows r WHERE r.version = v.version) AS n_rows
+        FROM qrels_versions v ORDER BY v.version""").df()
+
+
+def current_grades(db: Database, username: str | None = None) -> pd.DataFrame:
+    """Current grades (annotator, qid, pid, grade) — the input of agreement figures."""
+    cond, params = ("WHERE username = ?", [username]) if username else ("", [])
+    return db.cursor().execute(f"""SELECT username AS annotator, qid, pid, grade
+                                   FROM current_judgments {cond} ORDER BY 1, 2, 3""", params).df()
+
+
+def current_verdict_rows(db: Database) -> pd.DataFrame:
+    return db.cursor().execute("""SELECT username AS annotator, qid, no_answer
+                                  FROM current_verdicts ORDER BY 1, 2""").df()
+
+
+def question_types(db: Database) -> dict[str, str]:
+    return dict(db.cursor().execute("SELECT qid, qtype FROM questions").fetchall())

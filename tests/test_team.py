@@ -1,0 +1,164 @@
+"""Assignments, queues, aggregation, adjudication and frozen versions on real DuckDB."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from reljudge import adjudication, assignment, auth, campaign, judging
+from reljudge.errors import ReljudgeError
+from reljudge.storage import team
+
+
+def _questions(n_per_type=6, sizes=(20, 35, 50)):
+    rows = []
+    for t_i, qtype in enumerate(["사실 확인", "개념 관계", "시대 변화", "전역 주제"]):
+        for i in range(n_per_type):
+            rows.append({"qid": f"q{t_i}{i}", "qtype": qtype, "pool_size": sizes[(i + t_i) % len(sizes)]})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("n_annot", [2, 3, 5])
+@pytest.mark.parametrize("per_question", [1, 2])
+def test_plan_gives_each_question_its_annotators_balanced(n_annot, per_question):
+    qs = _questions()
+    names = [f"a{i}" for i in range(n_annot)]
+    p = assignment.plan(qs, names, per_question=per_question, seed=3)
+    per_q = p.rows.groupby("qid").username.nunique()
+    assert (per_q == per_question).all() and set(per_q.index) == set(qs.qid)
+    assert not p.rows.duplicated().any()
+    # LPT keeps loads within the largest pool of each other
+    assert p.loads.paragraphs.max() - p.loads.paragraphs.min() <= qs.pool_size.max()
+
+
+def test_plan_double_share_and_by_type():
+    qs = _questions()
+    p = assignment.plan(qs, ["a", "b", "c"], double_share=0.5, by_type=True, seed=1)
+    per_q = p.rows.groupby("qid").username.nunique()
+    assert (per_q >= 1).all() and (per_q == 2).sum() == 12            # half of 24
+    merged = p.rows.merge(qs, on="qid")
+    # with by_type, every annotator gets work from every type
+    assert merged.groupby("username").qtype.nunique().min() == 4
+    doubled_by_type = merged[merged.qid.isin(per_q[per_q == 2].index)].groupby("qtype").qid.nunique()
+    assert list(doubled_by_type) == [3, 3, 3, 3]
+    assert assignment.plan(qs, ["a", "b", "c"], double_share=0.5, seed=1).rows.equals(
+        assignment.plan(qs, ["a", "b", "c"], double_share=0.5, seed=1).rows)   # reproducible
+
+
+def test_plan_errors():
+    qs = _questions()
+    with pytest.raises(ReljudgeError):
+        assignment.plan(qs, [], per_question=1)
+    with pytest.raises(ReljudgeError, match="only 2 available"):
+        assignment.plan(qs, ["a", "b"], per_question=3)
+
+
+def test_assigned_annotators_see_and_judge_only_their_queue(campaign_db):
+    db = campaign_db
+    team.replace_assignments(db, pd.DataFrame({"qid": ["q1", "q2", "q1"], "username": ["ann", "ann", "bob"]}),
+                             "lee")
+    assert list(judging.overview(db, "ann").qid) == ["q1", "q2"]
+    assert list(judging.overview(db, "bob").qid) == ["q1"]
+    with pytest.raises(ReljudgeError, match="not assigned"):
+        judging.grade(db, "bob", "q2", "p04", 2)
+    with pytest.raises(ReljudgeError):
+        judging.payload(db, "bob", "q2")
+    judging.go_to(db, "ann", "q2")
+    assert judging.current_question(db, "bob") == "q1"
+
+
+def test_reassign_moves_unfinished_work(campaign_db):
+    db = campaign_db
+    auth.add_user(db, "cho", "password-cho", "annotator")
+    team.replace_assignments(db, pd.DataFrame({"qid": ["q1", "q2", "q3"], "username": ["ann"] * 3}), "lee")
+    for pid in ("p02", "p01", "p03", "p08"):                        # ann finishes q1
+        judging.grade(db, "ann", "q1", pid, 0)
+    moved = assignment.reassign(db, "lee", "ann")
+    assert sorted(moved.qid) == ["q2", "q3"]
+    active = team.active_assignments(db)
+    assert set(active[active.username == "ann"].qid) == {"q1"}
+    assert set(active.qid) == {"q1", "q2", "q3"}
+    # history is kept: the ended rows are still there
+    assert db.cursor().execute("SELECT count(*) FROM assignments WHERE NOT active").fetchall()[0][0] == 2
+
+
+def test_least_judged_first(campaign_db):
+    db = campaign_db
+    judging.grade(db, "bob", "q1", "p02", 2)
+    judging.grade(db, "lee", "q1", "p02", 2)
+    judging.grade(db, "lee", "q2", "p04", 2)
+    assert judging.current_question(db, "ann") == "q3"            # nobody has judged q3 yet
+
+
+def _judge(db, table):
+    for user, qid, pid, grade in table:
+        judging.grade(db, user, qid, pid, grade)
+
+
+def test_aggregation_provenance_and_adjudication(campaign_db):
+    db = campaign_db
+    auth.add_user(db, "cho", "password-cho", "annotator")
+    _judge(db, [
+        ("ann", "q1", "p02", 2), ("bob", "q1", "p02", 2),                          # unanimous 2
+        ("ann", "q1", "p01", 2), ("bob", "q1", "p01", 0), ("cho", "q1", "p01", 2),  # majority 2
+        ("ann", "q1", "p03", 1), ("bob", "q1", "p03", 0),                          # tie -> 0
+        ("ann", "q1", "p08", 1),                                                   # single
+    ])
+    q = adjudication.qrels(db).set_index("pid")
+    assert q.loc["p02", ["grade", "provenance"]].tolist() == [2, "unanimous"]
+    assert q.loc["p01", ["grade", "provenance", "n_annotators"]].tolist() == [2, "majority", 3]
+    assert q.loc["p03", ["grade", "provenance"]].tolist() == [0, "tie"]
+    assert q.loc["p08", ["grade", "provenance"]].tolist() == [1, "single"]
+    # the queue: 2-vs-0 before 1-vs-0, names never shown
+    queue = adjudication.queue(db)
+    assert list(queue.pid) == ["p01", "p03"]
+    shown = {str(v) for col in queue.columns for v in queue[col]} | set(queue.columns)
+    assert not {"ann", "bob", "cho", "username"} & shown
+    assert sorted(queue.iloc[0].grades) == [0, 2, 2]
+    adjudication.adjudicate(db, "lee", "q1", "p03", 1, "둘째 문장이 부분 근거")
+    q = adjudication.qrels(db).set_index("pid")
+    assert q.loc["p03", ["grade", "provenance"]].tolist() == [1, "adjudicated"]
+    assert list(adjudication.qrels(db, "majority").set_index("pid").loc[["p03"], "grade"]) == [0]
+    assert list(adjudication.queue(db).pid) == ["p01"]
+    assert set(adjudication.qrels(db, "annotator:bob").pid) == {"p02", "p01", "p03"}
+    with pytest.raises(ReljudgeError, match="reason"):
+        adjudication.adjudicate(db, "lee", "q1", "p01", 2, "  ")
+
+
+def test_changes_first_flag(campaign_db):
+    db = campaign_db
+    # bm25 ranks q2: p04 (1), p05 (2); vector: p05 (1), p03 (2)
+    _judge(db, [("ann", "q2", "p05", 2), ("bob", "q2", "p05", 0),
+                ("ann", "q2", "p03", 2), ("bob", "q2", "p03", 0),
+                ("ann", "q2", "p04", 2), ("bob", "q2", "p04", 2)])
+    queue = adjudication.queue(db).set_index("pid")
+    # p05 sits above bm25's sure first citable? no (p04 is rank 1 in bm25), but vector has no
+    # sure citable at all, so p05 (vector rank 1) and p03 (vector rank 2) both decide vector's first.
+    assert bool(queue.loc["p05", "changes_first"]) and bool(queue.loc["p03", "changes_first"])
+    assert queue.loc["p05", "n_systems"] == 1
+
+
+def test_verdicts_and_freeze(campaign_db):
+    db = campaign_db
+    judging.mark_no_answer(db, "ann", "q3", True)
+    judging.mark_no_answer(db, "bob", "q3", True)
+    judging.mark_no_answer(db, "ann", "q2", True)
+    judging.mark_no_answer(db, "bob", "q2", False)
+    _judge(db, [("ann", "q1", "p02", 2), ("bob", "q1", "p02", 1)])
+    v = adjudication.verdicts(db).set_index("qid")
+    assert bool(v.loc["q3", "no_answer"]) and v.loc["q3", "provenance"] == "unanimous"
+    assert bool(v.loc["q2", "no_answer"]) and v.loc["q2", "provenance"] == "tie"
+    assert list(adjudication.verdict_queue(db).qid) == ["q2"]
+    adjudication.adjudicate_verdict(db, "lee", "q2", False, "p04가 근거")
+    assert not bool(adjudication.verdicts(db).set_index("qid").loc["q2", "no_answer"])
+    v1 = adjudication.freeze(db, "lee", note="첫 동결")
+    judging.grade(db, "ann", "q1", "p01", 2)                      # later work does not change v1
+    frozen = adjudication.qrels(db, version=v1)
+    assert len(frozen) == 1 and frozen.iloc[0].provenance == "tie"
+    assert len(adjudication.qrels(db)) == 2
+    assert adjudication.freeze(db, "lee") == v1 + 1
+    assert list(adjudication.versions(db).version) == [1, 2]
+    fv = adjudication.verdicts(db, version=v1).set_index("qid")
+    assert not bool(fv.loc["q2", "no_answer"]) and fv.loc["q2", "provenance"] == "adjudicated"
+    with pytest.raises(ReljudgeError, match="no qrels version"):
+        adjudication.qrels(db, version=99)
