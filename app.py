@@ -23,6 +23,9 @@ if user.is_lead:
     pages += [
         st.Page("pages/overview.py", title=session.t("nav_overview"), icon="📊"),
         st.Page("pages/import_data.py", title=session.t("nav_import"), icon="📥"),
+        st.Page("pages/assign.py", title=session.t("nav_assign"), icon="🗂️"),
+        st.Page("pages/agreement.py", title=session.t("nav_agreement"), icon="🤝"),
+        st.Page("pages/adjudicate.py", title=session.t("nav_adjudicate"), icon="⚖️"),
         st.Page("pages/users.py", title=session.t("nav_users"), icon="👥"),
         st.Page("pages/audit.py", title=session.t("nav_audit"), icon="🧾"),
     ]

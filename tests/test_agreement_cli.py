@@ -159,13 +159,24 @@ def test_missing_file(tmp_path, capsys):
     assert "nope.csv: cannot read the file" in capsys.readouterr().err
 
 
-def test_database_mode_not_wired_yet(tmp_path, capsys):
-    assert run("--db", str(tmp_path / "j.duckdb"), "agreement", "--format", "json") == 2
-    assert capsys.readouterr().err.strip().endswith("database mode not available yet")
+def test_database_mode(tmp_path, capsys):
+    from reljudge import campaign, judging
+    from reljudge.storage import open_database
+    path = tmp_path / "j.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db, with_accounts=False)
+    items = judging.payload(db, "a", "q01")["items"][:4]
+    for user, grades in (("a", [2, 1, 0, 0]), ("b", [2, 0, 0, 0])):
+        for item, grade in zip(items, grades):
+            judging.grade(db, user, "q01", item["pid"], grade)
+    db.close()
+    assert run("--db", str(path), "agreement", "--format", "json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_items"] == 4
+    assert out["percent_agreement"] == pytest.approx(0.75)
+    assert set(out["cohen_kappa"]) == {"a|b"}
     args = parser().parse_args(["--db", "x.duckdb", "agreement"])
     assert args.db == "x.duckdb" and args.file is None
-    with pytest.raises(ReljudgeError, match="database mode not available yet"):
-        agreement_from_database(args)
 
 
 def test_help_has_an_example(capsys):

@@ -13,7 +13,8 @@ from reljudge.storage import open_database
 from reljudge.ui import uploads
 
 ROOT = Path(__file__).resolve().parents[1]
-LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pages/audit.py"]
+LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pages/audit.py",
+              "pages/assign.py", "pages/agreement.py", "pages/adjudicate.py"]
 
 
 @pytest.fixture
@@ -156,3 +157,55 @@ def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
     assert campaign.counts(db) == before
     good = _Upload("more.jsonl", '{"pid": "new1", "text": "새 문단"}\n'.encode())
     assert uploads.import_upload(db, "corpus", good, None, None).inserted == 1
+
+
+def _two_annotators_judge(db, qid="q01", n=6):
+    items = judging.payload(db, "annotator1", qid)["items"][:n]
+    for k, item in enumerate(items):
+        judging.grade(db, "annotator1", qid, item["pid"], 2 if k == 0 else k % 3, ms=5000)
+        judging.grade(db, "annotator2", qid, item["pid"], 0 if k == 0 else k % 3, ms=900)
+    return items
+
+
+def test_agreement_page_shows_figures_speed_and_heatmap(app_db):
+    _app().run()
+    _two_annotators_judge(_db())
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/agreement.py").run()
+    assert not at.exception
+    frames = [d.value for d in at.dataframe]
+    speed = next(f for f in frames if "fast_percent" in f.columns).set_index("username")
+    assert speed.loc["annotator2", "fast"] == 6 and speed.loc["annotator1", "fast"] == 0
+    figures = next(f for f in frames if "percent_agreement" in f.columns)
+    overall = figures[(figures.rating == "grades")].iloc[0]
+    assert overall.items_2plus == 6 and abs(overall.percent_agreement - 5 / 6) < 1e-9
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+
+
+def test_adjudication_page_resolves_the_top_disagreement(app_db):
+    _app().run()
+    items = _two_annotators_judge(_db())
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/adjudicate.py").run()
+    assert not at.exception
+    assert at.text[1].value == items[0]["text"]                 # the 2-vs-0 paragraph comes first
+    form = at.get("form")[0]
+    form.radio[0].set_value(2)
+    form.text_input[0].input("정의를 직접 서술함")
+    form.button[0].click().run()
+    assert not at.exception
+    from reljudge import adjudication
+    q = adjudication.qrels(_db()).set_index("pid")
+    assert q.loc[items[0]["pid"], "provenance"] == "adjudicated" and q.loc[items[0]["pid"], "grade"] == 2
+
+
+def test_assign_page_gives_annotators_their_own_queue(app_db):
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/assign.py").run()
+    form = at.get("form")[0]
+    form.slider[0].set_value(0.0)
+    form.button[1].click().run()                                # "assign"
+    assert not at.exception and at.success
+    q1 = set(judging.overview(_db(), "annotator1").qid)
+    q2 = set(judging.overview(_db(), "annotator2").qid)
+    assert q1 and q2 and not q1 & q2 and len(q1 | q2) == 24

@@ -518,3 +518,34 @@ __all__: Iterable[str] = [
     "AgreementResult", "AgreementReport", "agreement_from_codes", "grade_agreement",
     "no_answer_agreement", "compute_agreement", "annotator_summary", "pairwise_matrix",
 ]
+
+
+def from_database(db) -> AgreementReport:
+    """Agreement on a campaign's current judgments (grades and no-answer verdicts),
+    per question type and overall."""
+    from reljudge.storage import team  # storage is only needed in this entry point
+    return compute_agreement(team.current_grades(db), team.current_verdict_rows(db),
+                             team.question_types(db))
+
+
+def figures_table(report: AgreementReport) -> pd.DataFrame:
+    """One row per (scope, rating kind): the main figures and the items each rests on."""
+    rows = []
+    scopes = [("전체 / all", report.grades, report.no_answer)] + [
+        (t, g, v) for t, (g, v) in sorted(report.by_type.items())]
+    for scope, grades, verdicts in scopes:
+        for kind, res in (("grades", grades), ("no_answer", verdicts)):
+            if res is None:
+                continue
+            pairs = [v for v in res.cohen_kappa.values() if v is not None]
+            rows.append({
+                "scope": scope, "rating": kind, "annotators": len(res.annotators),
+                "items_2plus": res.n_items,
+                "percent_agreement": _clean(res.percent_agreement),
+                "cohen_kappa_mean": float(np.mean(pairs)) if pairs else None,
+                "fleiss_kappa": _clean(res.fleiss_kappa), "fleiss_items": res.fleiss_n,
+                "alpha_nominal": _clean(res.krippendorff_alpha_nominal),
+                "alpha_ordinal": _clean(res.krippendorff_alpha_ordinal),
+                "not_computed": "; ".join(f"{k}: {v}" for k, v in res.reasons.items()),
+            })
+    return pd.DataFrame(rows)

@@ -147,8 +147,14 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
 
 
 def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
-    """Agreement on the judgments stored in the database at ``args.db``."""
-    raise ReljudgeError("database mode not available yet")
+    """Agreement on the current judgments stored in the database at ``args.db``."""
+    from reljudge.agreement import from_database
+    from reljudge.storage import open_database
+    db = open_database(getattr(args, "db", None))
+    try:
+        return from_database(db)
+    finally:
+        db.close()
 
 
 # --------------------------------------------------------------------------

@@ -22,6 +22,8 @@ EPILOG = """examples:
   reljudge import run bm25.trec --system bm25
   reljudge pool --depth 20
   reljudge users add kim --role annotator
+  reljudge assign --per-question 1 --double-share 0.2 --by-type
+  reljudge agreement --format json
   reljudge serve
 """
 
@@ -104,6 +106,35 @@ def cmd_users(args) -> int:
     return 0
 
 
+def cmd_assign(args) -> int:
+    from reljudge import assignment
+    db = _db(args)
+    if args.reassign:
+        moved = assignment.reassign(db, args.lead, args.reassign)
+        print(f"moved {len(moved)} unfinished questions from {args.reassign}")
+        for r in moved.itertuples():
+            print(f"  {r.qid} -> {r.username}")
+        return 0
+    if not args.show:
+        annotators = [a.strip() for a in args.annotators.split(",")] if args.annotators else None
+        result = assignment.assign(db, args.lead, annotators, per_question=args.per_question,
+                                   double_share=args.double_share, by_type=args.by_type, seed=args.seed)
+        print(result.summary())
+    frame = assignment.active_assignments(db)
+    if args.show:
+        print(frame[["qid", "username", "qtype"]].to_string(index=False) if not frame.empty
+              else "no assignments: every annotator sees every question")
+    return 0
+
+
+def cmd_freeze(args) -> int:
+    from reljudge import adjudication
+    db = _db(args)
+    version = adjudication.freeze(db, args.lead, args.policy, args.note)
+    print(f"qrels version {version} frozen ({adjudication.describe_policy(args.policy)})")
+    return 0
+
+
 def cmd_serve(args) -> int:
     app = Path(__file__).resolve().parents[2] / "app.py"
     if not app.exists():
@@ -164,6 +195,25 @@ def build_parser() -> argparse.ArgumentParser:
     for action in ("deactivate", "activate"):
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
+
+    p = add("assign", "assign questions to annotators, with overlap for agreement",
+            "reljudge assign --per-question 1 --double-share 0.2 --by-type", cmd_assign)
+    p.add_argument("--per-question", type=int, default=1, help="annotators per question (default 1)")
+    p.add_argument("--double-share", type=float, default=0.0,
+                   help="share of questions judged by at least two annotators (0-1)")
+    p.add_argument("--by-type", action="store_true", help="balance within each question type")
+    p.add_argument("--annotators", help="comma-separated usernames (default: all active annotators)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lead", default="cli", help="name recorded as the assigner")
+    p.add_argument("--reassign", metavar="USER", help="move USER's unfinished questions to others")
+    p.add_argument("--show", action="store_true", help="only list the current assignments")
+
+    p = add("freeze", "freeze the aggregated judgments as the next numbered qrels version",
+            "reljudge freeze --note 'after adjudication round 1'", cmd_freeze)
+    p.add_argument("--policy", default="adjudicated",
+                   help="adjudicated (default), majority, or annotator:NAME")
+    p.add_argument("--note")
+    p.add_argument("--lead", default="cli", help="name recorded as the author")
 
     p = add("serve", "start the web app", "reljudge serve --port 8501", cmd_serve)
     p.add_argument("--port", type=int, default=8501)

@@ -282,3 +282,15 @@ def current_verdict_rows(db: Database) -> pd.DataFrame:
 
 def question_types(db: Database) -> dict[str, str]:
     return dict(db.cursor().execute("SELECT qid, qtype FROM questions").fetchall())
+
+
+def judging_speed(db: Database, fast_ms: int = 2000) -> pd.DataFrame:
+    """Per annotator: judgments, median seconds per judgment, and how many took less than
+    ``fast_ms`` (suspiciously fast for reading a paragraph)."""
+    return db.cursor().execute("""
+        SELECT username, count(*) AS judgments,
+               round(median(time_spent_ms) / 1000.0, 1) AS median_seconds,
+               count(*) FILTER (WHERE time_spent_ms < ?) AS fast,
+               round(100.0 * count(*) FILTER (WHERE time_spent_ms < ?) / count(*), 1) AS fast_percent
+        FROM judgment_events WHERE pid IS NOT NULL AND grade IS NOT NULL
+        GROUP BY username ORDER BY username""", [fast_ms, fast_ms]).df()

@@ -1,0 +1,74 @@
+"""Adjudication (lead): the disagreement queue, final grades with reasons, frozen versions."""
+
+import streamlit as st
+
+from reljudge import adjudication
+from reljudge.errors import ReljudgeError
+from reljudge.ui import session
+
+user = session.require_role("lead")
+db = session.get_db()
+
+st.title(session.t("adjudicate_title"))
+queue = adjudication.queue(db)
+if queue.empty:
+    st.info(session.t("queue_empty"))
+else:
+    st.caption(session.t("queue_n", n=len(queue)))
+    pick = st.selectbox(session.t("paragraph"), range(len(queue)),
+                        format_func=lambda i: f"{queue.qid[i]} · {queue.pid[i]} · "
+                        f"{queue.lo[i]}–{queue.hi[i]}" + (" ★" if queue.changes_first[i] else ""))
+    item = queue.iloc[pick]
+    st.markdown(f"**{session.t('question')}**")
+    st.text(item.question)
+    st.markdown(f"**{session.t('paragraph')}** `{item.pid}`")
+    st.text(item.paragraph)              # corpus text: plain, never Markdown/HTML
+    if item.changes_first:
+        st.caption(session.t("changes_first"))
+    st.write(session.t("grades_given"), list(item.grades))
+    notes = [n for n in item.notes if n]
+    if notes:
+        st.write(session.t("notes_given"))
+        for note in notes:
+            st.text(note)
+    with st.form("adjudicate", clear_on_submit=True):
+        grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True,
+                         format_func=lambda g: session.t(f"grade{g}"))
+        reason = st.text_input(session.t("reason"))
+        if st.form_submit_button(session.t("save_adjudication"), type="primary"):
+            try:
+                adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
+                st.success(session.t("adjudicated"))
+                st.rerun()
+            except ReljudgeError as exc:
+                st.error(str(exc))
+
+st.subheader(session.t("verdict_queue"))
+verdicts = adjudication.verdict_queue(db)
+if verdicts.empty:
+    st.info(session.t("queue_empty"))
+else:
+    st.dataframe(verdicts, hide_index=True, width="stretch")
+    with st.form("adjudicate_verdict", clear_on_submit=True):
+        qid = st.selectbox(session.t("question"), list(verdicts.qid))
+        no_answer = st.checkbox(session.t("final_no_answer"))
+        reason = st.text_input(session.t("reason"))
+        if st.form_submit_button(session.t("save_adjudication")):
+            try:
+                adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
+                st.success(session.t("adjudicated"))
+            except ReljudgeError as exc:
+                st.error(str(exc))
+
+st.subheader(session.t("freeze_title"))
+with st.form("freeze"):
+    policy = st.selectbox(session.t("policy"), ["adjudicated", "majority"],
+                          format_func=adjudication.describe_policy)
+    note = st.text_input(session.t("freeze_note"))
+    if st.form_submit_button(session.t("freeze_button")):
+        try:
+            st.success(session.t("frozen", v=adjudication.freeze(db, user.username, policy, note or None)))
+        except ReljudgeError as exc:
+            st.error(str(exc))
+st.caption(session.t("versions"))
+st.dataframe(adjudication.versions(db), hide_index=True, width="stretch")

@@ -1,0 +1,53 @@
+"""Assignments (lead): who judges which question, with overlap for agreement."""
+
+import streamlit as st
+
+from reljudge import assignment
+from reljudge.errors import ReljudgeError
+from reljudge.storage import team
+from reljudge.ui import session
+
+user = session.require_role("lead")
+db = session.get_db()
+
+st.title(session.t("assign_title"))
+st.caption(session.t("assign_help"))
+
+annotators = team.active_annotators(db)
+with st.form("assign"):
+    chosen = st.multiselect(session.t("annotators"), annotators, default=annotators)
+    per_question = st.number_input(session.t("per_question"), min_value=1, max_value=10, value=1)
+    double_share = st.slider(session.t("double_share"), 0.0, 1.0, 0.2, 0.05)
+    by_type = st.checkbox(session.t("by_type"), value=True)
+    preview = st.form_submit_button(session.t("preview"))
+    apply = st.form_submit_button(session.t("apply"), type="primary")
+if preview or apply:
+    try:
+        options = dict(per_question=int(per_question), double_share=double_share, by_type=by_type)
+        if apply:
+            result = assignment.assign(db, user.username, chosen, **options)
+            st.success(session.t("assigned", msg=result.summary()))
+        else:
+            result = assignment.plan(team.questions_for_assignment(db), chosen, **options)
+            st.info(result.summary())
+        st.dataframe(result.loads, hide_index=True)
+    except ReljudgeError as exc:
+        st.error(str(exc))
+
+st.subheader(session.t("reassign"))
+with st.form("reassign"):
+    leaving = st.selectbox(session.t("annotators"), annotators)
+    if st.form_submit_button(session.t("reassign_button")):
+        try:
+            moved = assignment.reassign(db, user.username, leaving)
+            st.success(session.t("reassigned", n=len(moved)))
+            st.dataframe(moved, hide_index=True)
+        except ReljudgeError as exc:
+            st.error(str(exc))
+
+st.subheader(session.t("current_assignments"))
+current = assignment.active_assignments(db)
+if current.empty:
+    st.info(session.t("no_assignments"))
+else:
+    st.dataframe(current, hide_index=True, width="stretch")
