@@ -520,12 +520,17 @@ __all__: Iterable[str] = [
 ]
 
 
-def from_database(db) -> AgreementReport:
+def from_database(db, include_sources: bool = True) -> AgreementReport:
     """Agreement on a campaign's current judgments (grades and no-answer verdicts),
-    per question type and overall."""
-    from reljudge.storage import team  # storage is only needed in this entry point
-    return compute_agreement(team.current_grades(db), team.current_verdict_rows(db),
-                             team.question_types(db))
+    per question type and overall. Imported qrels sources join as raters named
+    ``source:NAME``, so outside judgments can be compared with the team's."""
+    from reljudge.storage import qrels_io, team  # storage is only needed in this entry point
+    grades = team.current_grades(db)
+    if include_sources:
+        external = qrels_io.external_as_grades(db)
+        if not external.empty:
+            grades = pd.concat([grades, external], ignore_index=True)
+    return compute_agreement(grades, team.current_verdict_rows(db), team.question_types(db))
 
 
 def figures_table(report: AgreementReport) -> pd.DataFrame:

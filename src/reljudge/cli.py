@@ -52,6 +52,14 @@ def cmd_init(args) -> int:
 def cmd_import(args) -> int:
     from reljudge import campaign
     db = _db(args)
+    if args.kind == "qrels":
+        from reljudge import export
+        if args.format not in (None, "trec", "beir"):
+            print("error: qrels are imported from --format trec or beir", file=sys.stderr)
+            return 2
+        n = export.import_qrels(db, args.file, args.source, args.format)
+        print(f"qrels {args.file}: {n} rows as source {args.source!r}")
+        return 0
     summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system)
     print(summary.message())
     if args.kind == "run" or campaign.counts(db)["systems"]:
@@ -135,6 +143,20 @@ def cmd_freeze(args) -> int:
     return 0
 
 
+def cmd_export(args) -> int:
+    from reljudge import export
+    db = _db(args)
+    if args.what == "judgments":
+        fmt = args.format or "jsonl"
+        n = export.write_judgments(db, args.output, fmt)
+        print(f"{n} judgment events -> {args.output}")
+        return 0
+    summary = export.write_qrels(db, args.output, args.format or "trec", args.policy, args.version,
+                                 args.min_grade)
+    print(summary.message())
+    return 0
+
+
 def cmd_serve(args) -> int:
     app = Path(__file__).resolve().parents[2] / "app.py"
     if not app.exists():
@@ -171,8 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("import", "import a corpus, questions or a run (all or nothing)",
             "reljudge import run runs/bm25.trec --system bm25", cmd_import)
-    p.add_argument("kind", choices=["corpus", "questions", "run"])
+    p.add_argument("kind", choices=["corpus", "questions", "run", "qrels"])
     p.add_argument("file")
+    p.add_argument("--source", help="name of an imported qrels source (import qrels)")
     p.add_argument("--format", choices=["jsonl", "csv", "trec", "beir"],
                    help="file format (default: from the extension; runs default to TREC)")
     p.add_argument("--system", help="system name for a run (default: the run's tag column)")
@@ -214,6 +237,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="adjudicated (default), majority, or annotator:NAME")
     p.add_argument("--note")
     p.add_argument("--lead", default="cli", help="name recorded as the author")
+
+    p = add("export", "export qrels (aggregated, per annotator or a frozen version) or the raw history",
+            "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt", cmd_export)
+    p.add_argument("what", choices=["qrels", "judgments"])
+    p.add_argument("--format", choices=["trec", "beir", "jsonl", "csv", "parquet"],
+                   help="qrels: trec (default), beir, jsonl, csv, parquet; judgments: jsonl (default), csv, parquet")
+    p.add_argument("--policy", default="adjudicated",
+                   help="adjudicated (default), majority, annotator:NAME or source:NAME")
+    p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
+    p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
+    p.add_argument("-o", "--output", required=True, help="output file")
 
     p = add("serve", "start the web app", "reljudge serve --port 8501", cmd_serve)
     p.add_argument("--port", type=int, default=8501)

@@ -211,5 +211,21 @@ CREATE TABLE qrels_version_verdicts(
 );
 """,
     ),
+    (
+        3,
+        "external_qrels_sources",
+        r"""
+-- Judgments made elsewhere (TREC/BEIR qrels), kept apart from the team's own events
+-- under a source name, for agreement and for metrics.
+CREATE TABLE external_qrels(
+    source      VARCHAR NOT NULL CHECK (length(source) > 0),
+    qid         VARCHAR NOT NULL,
+    pid         VARCHAR NOT NULL,
+    grade       TINYINT NOT NULL CHECK (grade IN (0, 1, 2)),
+    imported_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (source, qid, pid)
+);
+""",
+    ),
 ]
 

@@ -1,0 +1,193 @@
+"""Qrels out and in: TREC, BEIR TSV, JSONL, CSV, Parquet; and the raw judgment history.
+
+Exported qrels follow a stated aggregation policy (see :mod:`reljudge.adjudication`);
+a duplicate paragraph's copies all carry its judgment. No-answer questions go to a
+file of their own beside the qrels (``NAME.no_answer.tsv`` or the same format), so
+they are never silently dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from reljudge import adjudication
+from reljudge.errors import InputError, ReljudgeError
+from reljudge.importers import iter_text_lines
+from reljudge.storage import qrels_io
+from reljudge.storage.db import Database
+
+QRELS_FORMATS = ("trec", "beir", "jsonl", "csv", "parquet")
+JUDGMENT_FORMATS = ("jsonl", "csv", "parquet")
+GRADES = (0, 1, 2)
+
+
+@dataclass
+class ExportSummary:
+    paths: list[Path] = field(default_factory=list)
+    n_rows: int = 0
+    n_no_answer: int = 0
+    policy: str = ""
+
+    def message(self) -> str:
+        files = ", ".join(str(p) for p in self.paths)
+        return (f"{self.n_rows} qrels rows, {self.n_no_answer} no-answer questions "
+                f"({self.policy}) -> {files}")
+
+
+def qrels_table(db: Database, policy: str = "adjudicated", version: int | None = None,
+                min_grade: int | None = None, threshold: int = 2) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(qrels rows, no-answer questions) under ``policy`` or a frozen ``version``;
+    ``source:NAME`` gives an imported source's rows unchanged."""
+    if policy.startswith("source:"):
+        name = policy.split(":", 1)[1]
+        if name not in qrels_io.sources(db):
+            raise ReljudgeError(f"no imported qrels source {name!r}")
+        rows = qrels_io.external(db, name)
+        rows["judged_as"] = rows["pid"]
+        verdicts = pd.DataFrame(columns=["qid", "no_answer", "provenance", "n_annotators"])
+    else:
+        rows = qrels_io.expand_to_copies(db, adjudication.qrels(db, policy, version))
+        verdicts = adjudication.verdicts(db, policy, threshold, version)
+        details = qrels_io.judgment_details(db)
+        rows = rows.merge(details.rename(columns={"pid": "judged_as"}), on=["qid", "judged_as"], how="left")
+    if min_grade is not None:
+        rows = rows[rows.grade >= min_grade]
+    no_answer = verdicts[verdicts.no_answer.astype(bool)].reset_index(drop=True)
+    return rows.reset_index(drop=True), no_answer
+
+
+def _side_path(path: Path, fmt: str) -> Path:
+    ext = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
+    return path.with_name(f"{path.stem}.no_answer.{ext}")
+
+
+def _write_frame(frame: pd.DataFrame, path: Path, fmt: str) -> None:
+    if fmt == "csv":
+        frame.to_csv(path, index=False, encoding="utf-8")
+    elif fmt == "parquet":
+        frame.to_parquet(path, index=False)
+    elif fmt == "jsonl":
+        with open(path, "w", encoding="utf-8") as fh:
+            for rec in frame.to_dict(orient="records"):
+                fh.write(json.dumps(rec, ensure_ascii=False, default=_jsonable) + "\n")
+    else:
+        frame.to_csv(path, index=False, sep="\t", encoding="utf-8")
+
+
+def _jsonable(value):
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def write_qrels(db: Database, path, fmt: str = "trec", policy: str = "adjudicated",
+                version: int | None = None, min_grade: int | None = None) -> ExportSummary:
+    if fmt not in QRELS_FORMATS:
+        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+    path = Path(path)
+    rows, no_answer = qrels_table(db, policy, version, min_grade)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    label = f"version {version}" if version is not None else adjudication.describe_policy(policy)
+    if fmt == "trec":
+        with open(path, "w", encoding="utf-8") as fh:
+            for r in rows.itertuples():
+                fh.write(f"{r.qid} 0 {r.pid} {int(r.grade)}\n")
+    elif fmt == "beir":
+        rows[["qid", "pid", "grade"]].rename(
+            columns={"qid": "query-id", "pid": "corpus-id", "grade": "score"}).to_csv(
+            path, sep="\t", index=False, encoding="utf-8")
+    else:
+        rich = rows.assign(policy=policy if version is None else f"version:{version}")
+        _write_frame(rich, path, fmt)
+    side = _side_path(path, fmt)
+    _write_frame(no_answer, side, "tsv" if fmt in ("trec", "beir") else fmt)
+    return ExportSummary([path, side], len(rows), len(no_answer), label)
+
+
+def qrels_bytes(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
+                min_grade: int | None = None) -> tuple[bytes, bytes]:
+    """(qrels file, no-answer file) as bytes — for download buttons."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = write_qrels(db, Path(tmp) / f"qrels.{fmt}", fmt, policy, version, min_grade)
+        return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
+
+
+def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
+    """The full, append-only event history (for archiving and audit)."""
+    if fmt not in JUDGMENT_FORMATS:
+        raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
+    events = qrels_io.raw_events(db)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    _write_frame(events, Path(path), fmt)
+    return len(events)
+
+
+# -- import -------------------------------------------------------------------------
+
+def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.DataFrame:
+    """Rows (line, qid, pid, grade) of a TREC (``qid 0 docid rel``) or BEIR TSV
+    (``query-id corpus-id score`` with header) qrels file, validated."""
+    path = Path(path)
+    name = display or str(path)
+    lines = iter_text_lines(path, name)
+    if fmt is None:
+        fmt = "beir" if path.suffix.lower() == ".tsv" else "trec"
+    if fmt not in ("trec", "beir"):
+        raise ReljudgeError(f"qrels import reads trec or beir, not {fmt!r}")
+    rows, seen = [], {}
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        if fmt == "beir":
+            parts = line.rstrip("\r\n").split("\t")
+            if lineno == 1:
+                if [p.strip() for p in parts] != ["query-id", "corpus-id", "score"]:
+                    raise InputError(name, lineno, "expected the header 'query-id<TAB>corpus-id<TAB>score'")
+                continue
+            if len(parts) != 3:
+                raise InputError(name, lineno, f"expected 3 tab-separated fields, found {len(parts)}")
+            qid, pid, grade_text = (p.strip() for p in parts)
+        else:
+            parts = line.split()
+            if len(parts) != 4:
+                raise InputError(name, lineno, f"expected 4 fields 'qid 0 docid rel', found {len(parts)}")
+            qid, _, pid, grade_text = parts
+        try:
+            grade = int(grade_text)
+        except ValueError:
+            raise InputError(name, lineno, f"grade {grade_text!r} is not an integer") from None
+        if grade not in GRADES:
+            raise InputError(name, lineno, f"grade {grade} is out of range (0, 1 or 2)")
+        if not qid or not pid:
+            raise InputError(name, lineno, "empty qid or docid")
+        key = (qid, pid)
+        if key in seen:
+            if seen[key][0] != grade:
+                raise InputError(name, lineno, f"conflicting duplicate: {qid} {pid} is {grade} here "
+                                 f"but {seen[key][0]} on line {seen[key][1]}")
+            continue
+        seen[key] = (grade, lineno)
+        rows.append((lineno, qid, pid, grade))
+    if not rows:
+        raise InputError(name, None, "file is empty (no qrels rows)")
+    return pd.DataFrame(rows, columns=["line", "qid", "pid", "grade"])
+
+
+def import_qrels(db: Database, path, source: str, fmt: str | None = None,
+                 display: str | None = None) -> int:
+    """Load judgments made elsewhere as source ``source`` (replacing an earlier import)."""
+    source = (source or "").strip()
+    if not source:
+        raise ReljudgeError("a qrels import needs --source NAME")
+    rows = read_qrels(path, fmt, display)
+    return qrels_io.import_external(db, source, rows, display or str(path))
+
+
+sources = qrels_io.sources

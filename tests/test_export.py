@@ -1,0 +1,139 @@
+"""Qrels export/import round trips, policies, no-answer files, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from reljudge import adjudication, agreement, export, judging
+from reljudge.errors import InputError, ReljudgeError
+
+
+@pytest.fixture
+def judged(campaign_db):
+    db = campaign_db
+    for user, qid, pid, grade in [("ann", "q1", "p02", 2), ("bob", "q1", "p02", 2),
+                                  ("ann", "q1", "p01", 2), ("bob", "q1", "p01", 0),
+                                  ("ann", "q2", "p04", 1), ("ann", "q1", "p03", 0)]:
+        judging.grade(db, user, qid, pid, grade, note="메모" if pid == "p02" and user == "ann" else None,
+                      evidence="감사의 생활이란" if grade == 2 and user == "ann" else None)
+    judging.mark_no_answer(db, "ann", "q3", True)
+    judging.mark_no_answer(db, "bob", "q3", True)
+    return db
+
+
+def test_trec_export_expands_duplicates_and_writes_no_answer_file(judged, tmp_path):
+    out = tmp_path / "qrels.txt"
+    summary = export.write_qrels(judged, out, "trec")
+    lines = sorted(out.read_text(encoding="utf-8").splitlines())
+    # p01 is judged 2 vs 0 -> tie -> 0; its copies p06, p07 carry the same grade
+    assert lines == sorted(["q1 0 p02 2", "q1 0 p01 0", "q1 0 p06 0", "q1 0 p07 0", "q1 0 p03 0",
+                            "q2 0 p04 1"])
+    side = pd.read_csv(summary.paths[1], sep="\t")
+    assert list(side.qid) == ["q3"] and summary.n_no_answer == 1
+
+
+def test_adjudicated_policy_and_frozen_version(judged, tmp_path):
+    adjudication.adjudicate(judged, "lee", "q1", "p01", 2, "정의 문장 있음")
+    v = adjudication.freeze(judged, "lee")
+    judging.grade(judged, "ann", "q2", "p05", 2)                      # after the freeze
+    live = export.qrels_table(judged)[0]
+    frozen = export.qrels_table(judged, version=v)[0]
+    assert "p05" in set(live.pid) and "p05" not in set(frozen.pid)
+    assert set(frozen[frozen.judged_as == "p01"].grade) == {2}
+    majority = export.qrels_table(judged, policy="majority")[0]
+    assert set(majority[majority.judged_as == "p01"].grade) == {0}
+    only_bob = export.qrels_table(judged, policy="annotator:bob")[0]
+    assert set(only_bob.judged_as) == {"p02", "p01"}
+    assert set(export.qrels_table(judged, min_grade=2)[0].grade) == {2}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_rich_formats_carry_provenance_notes_evidence(judged, tmp_path, fmt):
+    out = tmp_path / f"q.{fmt}"
+    export.write_qrels(judged, out, fmt)
+    if fmt == "jsonl":
+        rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+        frame = pd.DataFrame(rows)
+    elif fmt == "csv":
+        frame = pd.read_csv(out)
+    else:
+        frame = pd.read_parquet(out)
+    row = frame[frame.pid == "p02"].iloc[0]
+    assert row.grade == 2 and row.provenance == "unanimous" and row.n_annotators == 2
+    assert "메모" in str(row.notes) and "감사의 생활이란" in str(row.evidence)
+    assert (tmp_path / f"q.no_answer.{fmt}").exists()
+
+
+def test_beir_round_trip_and_agreement_with_source(judged, tmp_path):
+    f = tmp_path / "test.tsv"
+    f.write_text("query-id\tcorpus-id\tscore\nq1\tp02\t2\nq1\tp01\t1\nq2\tp04\t0\n", encoding="utf-8")
+    assert export.import_qrels(judged, f, "beir-ref") == 3
+    out = tmp_path / "back.tsv"
+    export.write_qrels(judged, out, "beir", policy="source:beir-ref")
+    assert sorted(out.read_text(encoding="utf-8").splitlines()[1:]) == sorted(
+        f.read_text(encoding="utf-8").splitlines()[1:])
+    assert out.read_text(encoding="utf-8").splitlines()[0] == "query-id\tcorpus-id\tscore"
+    report = agreement.from_database(judged)
+    assert "source:beir-ref" in report.grades.annotators
+    # a source's judgments never vote in the team's qrels
+    assert set(export.qrels_table(judged)[0].pid) >= {"p02"}
+    assert "source:beir-ref" not in set(judging.history(judged, "q1", "p02").username)
+
+
+def test_trec_round_trip(judged, tmp_path):
+    f = tmp_path / "ext.qrels"
+    f.write_text("q1 0 p02 2\nq1 0 p06 1\nq2 0 p05 0\nq1 0 p02 2\n", encoding="utf-8")   # exact repeat ok
+    export.import_qrels(judged, f, "trec-ref")
+    out = tmp_path / "out.qrels"
+    export.write_qrels(judged, out, "trec", policy="source:trec-ref")
+    assert sorted(out.read_text(encoding="utf-8").splitlines()) == sorted(set(
+        f.read_text(encoding="utf-8").splitlines()))
+
+
+BAD = [
+    ("a.qrels", "q1 0 p02 2\nq1 0 p01\n", 2, "expected 4 fields"),
+    ("a.qrels", "q1 0 p02 x\n", 1, "not an integer"),
+    ("a.qrels", "q1 0 p02 3\n", 1, "out of range"),
+    ("a.qrels", "q1 0 p02 2\nq1 0 p02 1\n", 2, "conflicting duplicate"),
+    ("a.qrels", "q1 0 p02 2\nq9 0 p02 1\n", 2, "unknown qid"),
+    ("a.qrels", "q1 0 p02 2\nq1 0 zz 1\n", 2, "unknown pid"),
+    ("a.tsv", "qid\tpid\tscore\nq1\tp02\t2\n", 1, "header"),
+    ("a.tsv", "query-id\tcorpus-id\tscore\nq1\tp02\n", 2, "3 tab-separated"),
+    ("a.qrels", "", None, "empty"),
+]
+
+
+@pytest.mark.parametrize("name,text,line,problem", BAD)
+def test_bad_qrels_name_file_and_line_and_write_nothing(judged, tmp_path, name, text, line, problem):
+    export.import_qrels(judged, _write(tmp_path / "ok.qrels", "q1 0 p02 2\n"), "ref")
+    f = _write(tmp_path / name, text)
+    with pytest.raises(InputError) as err:
+        export.import_qrels(judged, f, "ref")
+    assert err.value.line == line and problem in str(err.value) and err.value.file == str(f)
+    assert len(export.qrels_table(judged, policy="source:ref")[0]) == 1
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_export_judgments_history_and_cli(judged, db_path, tmp_path):
+    n = export.write_judgments(judged, tmp_path / "events.jsonl")
+    assert n == 8
+    judged.close()
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "qrels",
+                        "--format", "trec", "--policy", "nonsense", "-o", str(tmp_path / "x")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "unknown policy" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "judgments",
+                        "--format", "csv", "-o", str(tmp_path / "ev.csv")], capture_output=True, text=True)
+    assert r.returncode == 0 and len(pd.read_csv(tmp_path / "ev.csv")) == 8
+    with pytest.raises(ReljudgeError):
+        export.qrels_table(__import__("reljudge.storage", fromlist=["open_database"]).open_database(db_path),
+                           policy="source:missing")
