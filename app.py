@@ -26,6 +26,7 @@ if user.is_lead:
         st.Page("pages/assign.py", title=session.t("nav_assign"), icon="🗂️"),
         st.Page("pages/agreement.py", title=session.t("nav_agreement"), icon="🤝"),
         st.Page("pages/adjudicate.py", title=session.t("nav_adjudicate"), icon="⚖️"),
+        st.Page("pages/export.py", title=session.t("nav_export"), icon="📤"),
         st.Page("pages/users.py", title=session.t("nav_users"), icon="👥"),
         st.Page("pages/audit.py", title=session.t("nav_audit"), icon="🧾"),
     ]

@@ -14,7 +14,7 @@ from reljudge.ui import uploads
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pages/audit.py",
-              "pages/assign.py", "pages/agreement.py", "pages/adjudicate.py"]
+              "pages/assign.py", "pages/agreement.py", "pages/adjudicate.py", "pages/export.py"]
 
 
 @pytest.fixture
@@ -209,3 +209,13 @@ def test_assign_page_gives_annotators_their_own_queue(app_db):
     q1 = set(judging.overview(_db(), "annotator1").qid)
     q2 = set(judging.overview(_db(), "annotator2").qid)
     assert q1 and q2 and not q1 & q2 and len(q1 | q2) == 24
+
+
+def test_export_page_offers_qrels_downloads(app_db):
+    _app().run()
+    _two_annotators_judge(_db())
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/export.py").run()
+    assert not at.exception and not at.error
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)"]

@@ -191,3 +191,22 @@ def import_qrels(db: Database, path, source: str, fmt: str | None = None,
 
 
 sources = qrels_io.sources
+
+
+def export_choices(db: Database) -> list[tuple[str, int | None]]:
+    """(policy, version) pairs a lead can export: live policies, each annotator, each
+    imported source, each frozen version."""
+    from reljudge.storage import team
+    choices: list[tuple[str, int | None]] = [("adjudicated", None), ("majority", None)]
+    choices += [(f"annotator:{a}", None) for a in sorted(set(team.current_grades(db).annotator))]
+    choices += [(f"source:{s}", None) for s in qrels_io.sources(db)]
+    choices += [("adjudicated", int(v)) for v in adjudication.versions(db).version]
+    return choices
+
+
+def judgments_bytes(db: Database) -> bytes:
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "judgments.jsonl"
+        write_judgments(db, path, "jsonl")
+        return path.read_bytes()

@@ -147,6 +147,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     "versions": ("동결된 버전", "Frozen versions"),
     "policy": ("집계 정책", "Aggregation policy"),
     "changes_first": ("첫 근거 순위를 바꿈", "changes a first citable rank"),
+    # export
+    "nav_export": ("내보내기", "Export"),
+    "export_title": ("qrels와 판정 기록 내보내기", "Export qrels and judgments"),
+    "qrels_source": ("무엇을", "What"),
+    "live_state": ("현재 판정", "live judgments"),
+    "version_n": ("동결 버전 {v}", "frozen version {v}"),
+    "min_grade": ("최소 등급", "Minimum grade"),
+    "download_qrels": ("qrels 내려받기", "Download qrels"),
+    "download_no_answer": ("근거 없음 질문 목록 내려받기", "Download no-answer questions"),
+    "download_judgments": ("판정 기록 전체 내려받기 (JSONL)", "Download the full judgment history (JSONL)"),
+    "import_qrels": ("외부 qrels 가져오기 (TREC / BEIR)", "Import external qrels (TREC / BEIR)"),
+    "source_name": ("출처 이름", "Source name"),
+    "qrels_imported": ("{n}행을 출처 {source}로 가져왔습니다.", "Imported {n} rows as source {source}."),
 }
 
 

@@ -1,0 +1,42 @@
+"""Export (lead): qrels under a policy or a frozen version, the raw history, external qrels in."""
+
+import streamlit as st
+
+from reljudge import adjudication, export
+from reljudge.errors import ReljudgeError
+from reljudge.ui import session, uploads
+
+user = session.require_role("lead")
+db = session.get_db()
+
+st.title(session.t("export_title"))
+choices = export.export_choices(db)
+policy, version = st.selectbox(
+    session.t("qrels_source"), choices,
+    format_func=lambda c: session.t("version_n", v=c[1]) if c[1] is not None
+    else f"{adjudication.describe_policy(c[0])} ({session.t('live_state')})"
+    if not c[0].startswith("source:") else c[0])
+fmt = st.selectbox(session.t("format"), export.QRELS_FORMATS)
+min_grade = st.selectbox(session.t("min_grade"), [None, 0, 1, 2], format_func=lambda g: "—" if g is None else str(g))
+try:
+    qrels, no_answer = export.qrels_bytes(db, fmt, policy, version, min_grade)
+    ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
+    side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
+    st.download_button(session.t("download_qrels"), qrels, file_name=f"qrels.{ext}", type="primary")
+    st.download_button(session.t("download_no_answer"), no_answer, file_name=f"qrels.no_answer.{side}")
+except ReljudgeError as exc:
+    st.error(str(exc))
+
+st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
+                   file_name="judgments.jsonl")
+
+st.subheader(session.t("import_qrels"))
+with st.form("import_qrels", clear_on_submit=True):
+    upload = st.file_uploader(session.t("file"), type=["txt", "qrels", "tsv", "trec"])
+    source = st.text_input(session.t("source_name"))
+    if st.form_submit_button(session.t("import_button")) and upload is not None:
+        try:
+            n = uploads.import_qrels_upload(db, upload, source)
+            st.success(session.t("qrels_imported", n=n, source=source))
+        except ReljudgeError as exc:
+            st.error(session.t("import_failed", error=str(exc)))

@@ -1,0 +1,240 @@
+"""End to end in a real headless chromium: log in, judge with the keyboard, reload,
+and find everything saved — on the page and in the DuckDB file.
+
+Needs the system chromium at /usr/bin/chromium (CI installs it); without it these
+tests fail with a message saying so, they never skip.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e_support import (StreamlitServer, build_campaign, chromium, login, wait_for_widget,
+                         wait_saved, widget_state)
+from reljudge import judging
+from reljudge.storage import open_database
+
+pytestmark = pytest.mark.browser
+
+ANNOTATOR = ("annotator1", "annotator-pass-1")
+LEAD = ("lead1", "lead-pass-0001")
+
+HOSTILE = '<b>bold</b><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
+MARKDOWN = "**굵게** _기울임_ [링크](javascript:window.__pwned=3) # 제목 아님"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        with chromium() as b:
+            yield b
+    except RuntimeError as exc:  # chromium missing: a failure, not a skip
+        pytest.fail(str(exc))
+
+
+@pytest.fixture
+def server_for(tmp_path):
+    """Factory: build a campaign in tmp_path and start the app on it; always stopped."""
+    started: list[StreamlitServer] = []
+
+    def make(**campaign_kw):
+        camp = build_campaign(tmp_path / "reljudge.duckdb", tmp_path / "data", **campaign_kw)
+        srv = StreamlitServer("app.py", db_path=camp.db_path, log_path=tmp_path / "streamlit.log")
+        started.append(srv)
+        srv.start()
+        return camp, srv
+
+    yield make
+    for srv in started:
+        srv.stop()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="ko-KR")
+    context.set_default_timeout(20_000)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def _press(page, key: str) -> dict:
+    page.keyboard.press(key)
+    return widget_state(page)
+
+
+def _wait_question(page, qid: str) -> None:
+    page.wait_for_function(
+        """(qid) => {
+          const find = (root) => {
+            const hit = root.querySelector(".rj");
+            if (hit) return hit;
+            for (const el of root.querySelectorAll("*"))
+              if (el.shadowRoot) { const h = find(el.shadowRoot); if (h) return h; }
+            return null;
+          };
+          const root = find(document);
+          return !!root && root.dataset.qid === qid && root.querySelector(".rj-item") !== null;
+        }""", arg=qid)
+
+
+def test_keyboard_judging_survives_reload_and_reaches_database(server_for, page):
+    camp, srv = server_for(n_questions=3, pool_size=10,
+                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
+    q1, q2 = camp.qids[0], camp.qids[1]
+    try:
+        login(page, srv.url, *ANNOTATOR)
+        wait_for_widget(page)
+        s = widget_state(page)
+        assert s["qid"] == q1 and s["cursor"] == 0
+        assert sorted(c["pid"] for c in s["cards"]) == sorted(camp.pool[q1])
+        assert all(c["grade"] == "" for c in s["cards"])
+        order = [c["pid"] for c in s["cards"]]
+
+        # Each grade is painted by the keypress itself, before any server reply,
+        # and moves the cursor on; J/K move it without grading.
+        s = _press(page, "2")
+        assert s["cards"][0]["grade"] == "2" and s["cursor"] == 1
+        s = _press(page, "1")
+        assert s["cards"][1]["grade"] == "1" and s["cursor"] == 2
+        s = _press(page, "j")
+        assert s["cursor"] == 3 and s["cards"][2]["grade"] == ""
+        s = _press(page, "0")
+        assert s["cards"][3]["grade"] == "0" and s["cursor"] == 4
+        page.keyboard.press("k")
+        s = _press(page, "k")
+        assert s["cursor"] == 2
+        s = _press(page, "2")
+        assert s["cards"][2]["grade"] == "2" and s["cursor"] == 3
+        expected_q1 = {order[0]: 2, order[1]: 1, order[2]: 2, order[3]: 0}
+
+        s = wait_saved(page)
+        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == \
+            {p: str(g) for p, g in expected_q1.items()}
+
+        s = _press(page, "N")
+        assert s["noAnswer"] == "1"
+        wait_saved(page)
+
+        page.keyboard.press("Enter")
+        _wait_question(page, q2)
+        s = _press(page, "1")
+        first_q2 = s["cards"][0]["pid"]
+        assert s["cards"][0]["grade"] == "1"
+        s = wait_saved(page)
+        assert s["qid"] == q2 and s["noAnswer"] == "0"
+
+        # Reload: the cookie keeps the login, the server's state repaints everything.
+        page.reload(wait_until="domcontentloaded")
+        _wait_question(page, q2)
+        assert page.get_by_label("사용자 이름").count() == 0
+        s = wait_saved(page)
+        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == {first_q2: "1"}
+
+        page.keyboard.press("[")
+        _wait_question(page, q1)
+        s = wait_saved(page)
+        assert s["noAnswer"] == "1"
+        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == \
+            {p: str(g) for p, g in expected_q1.items()}
+    except Exception:
+        print(srv.log_tail())
+        raise
+    finally:
+        srv.stop()
+
+    db = open_database(camp.db_path)
+    try:
+        ov = judging.overview(db, ANNOTATOR[0]).set_index("qid")
+        assert ov.loc[q1, "judged"] == 4 and bool(ov.loc[q1, "no_answer"])
+        assert ov.loc[q2, "judged"] == 1 and not bool(ov.loc[q2, "no_answer"])
+        assert ov.loc[camp.qids[2], "judged"] == 0
+        current = {(q, p): g for q, p, g in db.cursor().execute(
+            "SELECT qid, pid, grade FROM current_judgments WHERE username = ?",
+            [ANNOTATOR[0]]).fetchall()}
+        assert current == {**{(q1, p): g for p, g in expected_q1.items()}, (q2, first_q2): 1}
+        # Five grades and one verdict: every keypress stored exactly once, resends deduplicated.
+        n_events = db.cursor().execute(
+            "SELECT count(*) FROM judgment_events WHERE username = ?", [ANNOTATOR[0]]).fetchone()[0]
+        assert n_events == 6
+    finally:
+        db.close()
+
+
+def test_paragraph_html_and_markdown_are_shown_literally(server_for, page):
+    camp, srv = server_for(n_questions=1, pool_size=4,
+                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")},
+                           special_texts={(0, 1): HOSTILE, (0, 2): MARKDOWN})
+    try:
+        login(page, srv.url, *ANNOTATOR)
+        wait_for_widget(page)
+        result = page.evaluate(
+            """() => {
+              const find = (root) => {
+                const hit = root.querySelector(".rj");
+                if (hit) return hit;
+                for (const el of root.querySelectorAll("*"))
+                  if (el.shadowRoot) { const h = find(el.shadowRoot); if (h) return h; }
+                return null;
+              };
+              const texts = [...find(document).querySelectorAll(".rj-item .rj-text")];
+              return {
+                texts: texts.map((t) => t.textContent),
+                childElements: texts.reduce((n, t) => n + t.querySelectorAll("*").length, 0),
+                links: find(document).querySelectorAll(".rj-text a, .rj-text script, .rj-text img").length,
+                pwned: window.__pwned === undefined ? null : window.__pwned,
+              };
+            }""")
+        # Give a broken <img onerror> time to fire, were it ever parsed.
+        page.wait_for_timeout(300)
+        assert HOSTILE in result["texts"] and MARKDOWN in result["texts"]
+        assert result["childElements"] == 0 and result["links"] == 0
+        assert page.evaluate("() => window.__pwned === undefined")
+        assert result["pwned"] is None
+    except Exception:
+        print(srv.log_tail())
+        raise
+
+
+LEAD_PAGES = {"users": "사용자 관리", "import_data": "자료 가져오기", "overview": "진행 현황",
+              "audit": "판정 이력"}
+
+
+def test_annotator_cannot_reach_lead_pages(server_for, browser):
+    camp, srv = server_for(n_questions=1, pool_size=3,
+                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator"),
+                                     LEAD[0]: (LEAD[1], "lead")})
+    contexts = []
+    try:
+        # Control: the lead reaches /users and /import_data at these paths.
+        lead_ctx = browser.new_context()
+        contexts.append(lead_ctx)
+        lead = lead_ctx.new_page()
+        lead.set_default_timeout(20_000)
+        login(lead, srv.url, *LEAD)
+        for path in ("users", "import_data"):
+            lead.goto(f"{srv.url}/{path}", wait_until="domcontentloaded")
+            lead.get_by_role("heading", name=LEAD_PAGES[path]).wait_for()
+
+        ann_ctx = browser.new_context()
+        contexts.append(ann_ctx)
+        ann = ann_ctx.new_page()
+        ann.set_default_timeout(20_000)
+        login(ann, srv.url, *ANNOTATOR)
+        wait_for_widget(ann)
+        for path, title in LEAD_PAGES.items():
+            ann.goto(f"{srv.url}/{path}", wait_until="domcontentloaded")
+            # Streamlit falls back to the judging page (the only one registered for
+            # an annotator); once it has rendered, the run is over.
+            wait_for_widget(ann)
+            assert ann.get_by_label("사용자 이름").count() == 0  # still logged in
+            assert ann.get_by_role("heading", name=title).count() == 0, path
+            assert ann.get_by_text(title).count() == 0, path
+            assert ann.locator('[data-testid="stFileUploader"]').count() == 0, path
+            assert ann.locator('[data-testid="stDataFrame"]').count() == 0, path
+    except Exception:
+        print(srv.log_tail())
+        raise
+    finally:
+        for ctx in contexts:
+            ctx.close()
