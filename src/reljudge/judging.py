@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
+from reljudge.storage import catalog
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 
@@ -107,6 +109,35 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     return qids[j]
 
 
+_STATIC_CACHE: "OrderedDict[tuple, list[dict]]" = OrderedDict()
+_STATIC_CACHE_SIZE = 512
+
+
+def _static_items(db: Database, username: str, qid: str, lang: str) -> list[dict]:
+    """Texts, sources and neighbours of a question's pool as this annotator sees them;
+    cached until the pool is rebuilt, so a save re-reads only the grades."""
+    key = (str(db.path), username, qid, lang, catalog.pool_version(db))
+    hit = _STATIC_CACHE.get(key)
+    if hit is not None:
+        _STATIC_CACHE.move_to_end(key)
+        return hit
+    items = [
+        {
+            "pid": r.pid,
+            "text": r.text,
+            "source": source_line(r.title, r.date, r.volume, r.page, lang),
+            "prev": _clean(r.prev_text),
+            "next": _clean(r.next_text),
+            "copies": int(r.n_copies),
+        }
+        for r in store.question_items(db, username, qid).itertuples()
+    ]
+    _STATIC_CACHE[key] = items
+    if len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
+        _STATIC_CACHE.popitem(last=False)
+    return items
+
+
 def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     """Everything the judging widget shows for one question, blind: no system name,
     rank or score ever leaves the server."""
@@ -115,7 +146,12 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     if row.empty:
         raise ReljudgeError(f"unknown question {qid!r}")
     q = row.iloc[0]
-    items = store.question_items(db, username, qid)
+    mine = store.my_latest(db, username, qid)
+    items = []
+    for item in _static_items(db, username, qid, lang):
+        grade, note, evidence = mine.get(item["pid"], (None, None, None))
+        items.append({**item, "grade": None if grade is None else int(grade),
+                      "note": note or "", "evidence": evidence or ""})
     no_answer, verdict_note = store.question_verdict(db, username, qid)
     index = list(ov.qid).index(qid)
     return {
@@ -123,20 +159,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
         "index": index + 1,
         "n_questions": int(len(ov)),
         "question": {"text": q.text, "type": q.qtype, "criteria": q.criteria},
-        "items": [
-            {
-                "pid": r.pid,
-                "text": r.text,
-                "source": source_line(r.title, r.date, r.volume, r.page, lang),
-                "prev": _clean(r.prev_text),
-                "next": _clean(r.next_text),
-                "grade": None if _clean(r.grade) is None else int(r.grade),
-                "note": _clean(r.note) or "",
-                "evidence": _clean(r.evidence) or "",
-                "copies": int(r.n_copies),
-            }
-            for r in items.itertuples()
-        ],
+        "items": items,
         "no_answer": no_answer,
         "verdict_note": verdict_note or "",
         "progress": {

@@ -226,7 +226,16 @@ def build_pool(db: Database, depth: int, ties: str = "trec") -> int:
                 GROUP BY ALL))
             WHERE closed_rank <= ?""", [depth])
         cur.execute("INSERT OR REPLACE INTO settings VALUES ('pool_depth', ?)", [str(depth)])
+        # Lets readers cache what a pool shows until it is rebuilt.
+        cur.execute("""INSERT OR REPLACE INTO settings
+                       SELECT 'pool_version', CAST(coalesce(max(CAST(value AS BIGINT)), 0) + 1 AS VARCHAR)
+                       FROM settings WHERE key = 'pool_version'""")
         return cur.execute("SELECT count(*) FROM pool").fetchone()[0]
+
+
+def pool_version(db: Database) -> int:
+    rows = db.cursor().execute("SELECT value FROM settings WHERE key = 'pool_version'").fetchall()
+    return int(rows[0][0]) if rows else 0
 
 
 def counts(db: Database) -> dict[str, int]:

@@ -29,21 +29,21 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
         return []
     with db.transaction() as cur:
         with registered(cur, "_events", events[EVENT_COLUMNS]):
-            bad = cur.execute("""
-                SELECT e.qid, e.pid FROM _events e
-                WHERE e.qid NOT IN (SELECT qid FROM questions)
-                   OR (e.pid IS NOT NULL AND NOT EXISTS (
-                        SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid))
-                LIMIT 1""").fetchall()
-            if bad:
-                bad = bad[0]
-                raise ReljudgeError(f"paragraph {bad[1]!r} is not in the pool of question {bad[0]!r}")
-            # Once a lead assigns work, each annotator may judge only their own queue.
-            unassigned = cur.execute(f"""
-                SELECT e.qid FROM _events e WHERE ({_ASSIGNED_ONLY.format(user='?')}) IS NOT TRUE
+            # One pass over the batch: every paragraph must be pooled for its question and,
+            # once a lead assigns work, the question must be in this annotator's queue.
+            bad = cur.execute(f"""
+                SELECT e.qid, e.pid,
+                       e.qid IN (SELECT qid FROM questions)
+                       AND (e.pid IS NULL OR EXISTS (
+                            SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid)) AS pooled
+                FROM _events e
+                WHERE NOT pooled OR ({_ASSIGNED_ONLY.format(user='?')}) IS NOT TRUE
                 LIMIT 1""", [username]).fetchall()
-            if unassigned:
-                raise ReljudgeError(f"question {unassigned[0][0]!r} is not assigned to {username!r}")
+            if bad:
+                qid, pid, pooled = bad[0]
+                if not pooled:
+                    raise ReljudgeError(f"paragraph {pid!r} is not in the pool of question {qid!r}")
+                raise ReljudgeError(f"question {qid!r} is not assigned to {username!r}")
             cur.execute("""
                 INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
                     no_answer, note, evidence, time_spent_ms)
@@ -78,8 +78,8 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
 
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
     """The pooled paragraphs of one question as this annotator sees them: shuffled,
-    blind (no system, rank or score), with source fields, neighbours and the
-    annotator's own latest grade, note and evidence."""
+    blind (no system, rank or score), with source fields, neighbours and how many
+    duplicate copies each stands for. Changes only when the pool is rebuilt."""
     return db.cursor().execute(f"""
         WITH items AS (
             SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?),
@@ -90,20 +90,23 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
             SELECT pid, lag(text) OVER w AS prev_text, lead(text) OVER w AS next_text
             FROM paragraphs WHERE doc_id IN (SELECT doc_id FROM docs)
             WINDOW w AS (PARTITION BY doc_id ORDER BY position NULLS LAST, seq)),
-        mine AS (
-            SELECT pid, grade, note, evidence FROM latest_paragraph_events
-            WHERE username = ? AND qid = ?),
         copies AS (
             SELECT canonical_pid AS pid, count(*) AS n_copies FROM paragraphs
             WHERE canonical_pid IN (SELECT pid FROM items) GROUP BY canonical_pid)
         SELECT p.pid, p.text, p.title, p.date, p.volume, p.page, p.doc_id,
-               n.prev_text, n.next_text, m.grade, m.note, m.evidence,
-               coalesce(c.n_copies, 1) AS n_copies
+               n.prev_text, n.next_text, coalesce(c.n_copies, 1) AS n_copies
         FROM items i JOIN paragraphs p USING (pid)
         LEFT JOIN neighbours n USING (pid)
-        LEFT JOIN mine m USING (pid)
         LEFT JOIN copies c USING (pid)
-        ORDER BY i.shuffle_key""", [username, qid, username, qid]).df()
+        ORDER BY i.shuffle_key""", [username, qid]).df()
+
+
+def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
+    """This annotator's latest (grade, note, evidence) per paragraph of a question."""
+    rows = db.cursor().execute("""
+        SELECT pid, grade, note, evidence FROM latest_paragraph_events
+        WHERE username = ? AND qid = ?""", [username, qid]).fetchall()
+    return {r[0]: r[1:] for r in rows}
 
 
 def question_verdict(db: Database, username: str, qid: str) -> tuple[bool, str | None]:
