@@ -1,0 +1,204 @@
+"""`reljudge evaluate`: trec_eval-style evaluation of TREC runs, and of the campaign.
+
+A thin layer over :mod:`reljudge.metrics`.  With ``--qrels`` it works on plain
+files like trec_eval (no database touched; threshold default rel=1, as
+trec_eval); without it, it evaluates against the campaign's judgments
+(:func:`evaluate_database`, threshold default 2 = citable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.measures import parse_measures
+from reljudge.metrics import ALL, EvalResult, evaluate
+from reljudge.trec_io import read_qrels, read_run, run_name
+
+FILE_MODE_REL = 1  # trec_eval's default relevance_level
+CAMPAIGN_REL = 2  # DESIGN.md: relevant = directly citable
+
+EPILOG = """\
+measures (ir_measures names): RR@K, nDCG@K, R@K, P@K, Judged@K; rel=N sets the
+relevance threshold, e.g. RR(rel=2)@10. Without rel=, the threshold is 1 with
+--qrels (as trec_eval) and the campaign's (2, citable) otherwise.
+
+tsv prints run<TAB>measure<TAB>qid<TAB>value, with qid "all" for the mean
+(4 decimals, as trec_eval); json adds 95% bootstrap intervals, rank-1 / top-3 /
+not-found shares, paired randomization tests (Holm) and the policies used.
+
+examples:
+  reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 nDCG@10 R@100
+  reljudge evaluate --qrels qrels.txt bm25.trec -m 'RR(rel=2)@5' --per-query
+  reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 --format table
+"""
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    """Add the ``evaluate`` subcommand to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "evaluate",
+        help="MRR, Recall@K, nDCG, P@K of runs, like trec_eval",
+        description="Evaluate TREC runs against TREC qrels (--qrels), or the campaign's runs "
+                    "against the current judgments in the database. Numbers are trec_eval's.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--qrels", metavar="FILE", help="TREC qrels (qid 0 docid rel); without it: the database")
+    p.add_argument("runs", nargs="*", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
+    p.add_argument("-m", "--measure", dest="measures", action="extend", nargs="+", required=True,
+                   metavar="MEASURE", help="one or more measures, e.g. RR@10 nDCG@10 R@100")
+    p.add_argument("--per-query", action="store_true", help="also print every query's value")
+    p.add_argument("--format", choices=("tsv", "json", "table"), default="tsv", help="output format (default: tsv)")
+    p.add_argument("--ties", choices=("trec", "ranked"), default="trec",
+                   help="trec: score desc, then id desc (default); ranked: the run's rank column")
+    p.add_argument("--dedup", choices=("first", "keep"), default="first",
+                   help="duplicates in a ranking: first copy counts (default) or keep all")
+    p.set_defaults(func=run_evaluate)
+    return p
+
+
+def run_evaluate(args) -> int:
+    """Handler: returns the exit code; user errors print one line to stderr and give 2."""
+    try:
+        if args.qrels is None:
+            return evaluate_database(args)
+        return evaluate_files(args)
+    except ReljudgeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # output piped into `head` and the like: not an error of ours
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+# -- database mode (wired by the campaign storage) ------------------------------------
+
+def evaluate_database(args) -> int:
+    """Evaluate the campaign's runs (or ``args.runs``) against the judgments in ``args.db``."""
+    raise ReljudgeError("database mode not available yet; give the judgments with --qrels FILE")
+
+
+# -- file mode ------------------------------------------------------------------------
+
+def _names(paths: list[str]) -> list[str]:
+    """Run names: the tag, else the file stem; on a clash, the stems, then the paths."""
+    tags = [run_name(p) for p in paths]
+    names = []
+    for p, tag in zip(paths, tags):
+        if tags.count(tag) == 1:
+            names.append(tag)
+        elif [Path(q).stem for q in paths].count(Path(p).stem) == 1:
+            names.append(Path(p).stem)
+        else:
+            names.append(p)
+    if len(set(names)) != len(names):
+        raise ReljudgeError("the same run file is given twice")
+    return names
+
+
+def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str]) -> list[str]:
+    """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names."""
+    read_qrels(con, qrels_path, "qrels")
+    names = _names(run_paths)
+    for i, (path, name) in enumerate(zip(run_paths, names)):
+        read_run(con, path, f"run_{i}", system=name)
+    con.execute("CREATE OR REPLACE VIEW runs AS " + " UNION ALL ".join(f"SELECT * FROM run_{i}" for i in range(len(names))))
+    return names
+
+
+def evaluate_files(args) -> int:
+    if not args.runs:
+        raise ReljudgeError("no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...")
+    measures = parse_measures(args.measures, default_rel=FILE_MODE_REL)
+    con = duckdb.connect()
+    try:
+        # file order does not matter to the evaluation; dropping it saves memory on big runs
+        con.execute("SET preserve_insertion_order = false")
+        names = load_files(con, args.qrels, list(args.runs))
+        stats = args.format != "tsv"
+        result = evaluate(con, "qrels", "runs", measures, ties=args.ties, dedup=args.dedup,
+                          default_rel=FILE_MODE_REL, systems=names,
+                          n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
+    finally:
+        con.close()
+    out = sys.stdout
+    if args.format == "tsv":
+        write_tsv(result, out, per_query=args.per_query)
+    elif args.format == "json":
+        doc = result.to_dict(per_query=args.per_query)
+        doc["qrels"] = args.qrels
+        doc["runs"] = [{"name": n, "file": f} for n, f in zip(names, args.runs)]
+        json.dump(doc, out, ensure_ascii=False, indent=1, allow_nan=False)
+        out.write("\n")
+    else:
+        write_table(result, out, per_query=args.per_query)
+    return 0
+
+
+# -- output ---------------------------------------------------------------------------
+
+def write_tsv(result: EvalResult, out, per_query: bool = False) -> None:
+    """run<TAB>measure<TAB>qid<TAB>value, per-query lines (if asked) before each mean."""
+    means = result.means[result.means.qtype == ALL].set_index(["system", "measure"])["mean"]
+    pq = result.per_query
+    lines = []
+    for system in result.systems:
+        sys_rows = pq[pq.system == system] if per_query else None
+        for m in map(str, result.measures):
+            if per_query:
+                rows = sys_rows[sys_rows.measure == m]
+                lines += [f"{system}\t{m}\t{q}\t{v:.4f}" for q, v in zip(rows.qid, rows.value)]
+            v = means.get((system, m), math.nan)
+            lines.append(f"{system}\t{m}\t{ALL}\t{v:.4f}")
+    out.write("\n".join(lines) + "\n")
+
+
+def _fmt_ci(mean: float, lo: float, hi: float) -> str:
+    if math.isnan(mean):
+        return "-"
+    if math.isnan(lo):
+        return f"{mean:.4f}"
+    return f"{mean:.4f} [{lo:.3f}, {hi:.3f}]"
+
+
+def write_table(result: EvalResult, out, per_query: bool = False) -> None:
+    """A plain-text report for people: means with 95% intervals, shares, tests, policies."""
+    m = result.means[result.means.qtype == ALL]
+    n = result.n_questions
+    out.write(f"questions: {n['answerable']} evaluated" + (f", {n['no_answer']} no-answer (reported apart)" if n["no_answer"] else "") + "\n\n")
+    table = pd.DataFrame(index=pd.Index(result.systems, name="run"))
+    for meas in map(str, result.measures):
+        rows = m[m.measure == meas].set_index("system")
+        table[meas] = [_fmt_ci(*rows.loc[s, ["mean", "ci_low", "ci_high"]]) for s in result.systems]
+    out.write("mean [95% bootstrap interval]\n" + table.to_string() + "\n\n")
+
+    sh = result.shares[result.shares.qtype == ALL]
+    if not sh.empty:
+        t = pd.DataFrame({
+            "run": sh.system, "threshold": "rel>=" + sh.rel.astype(str), "K": sh.k, "n": sh.n,
+            "rank 1": sh.rank1.map("{:.1%}".format), "top 3": sh.top3.map("{:.1%}".format),
+            "not found in K": sh.not_found.map("{:.1%}".format),
+        })
+        out.write("first relevant result\n" + t.to_string(index=False) + "\n\n")
+    if not result.tests.empty:
+        t = result.tests[result.tests.qtype == ALL]
+        t = pd.DataFrame({"measure": t.measure, "A": t.system_a, "B": t.system_b, "A-B": t["diff"].map("{:+.4f}".format),
+                          "p": t.p_value.map("{:.4f}".format), "p (Holm)": t.p_holm.map("{:.4f}".format)})
+        out.write("paired randomization test\n" + t.to_string(index=False) + "\n\n")
+    if per_query:
+        pq = result.per_query.pivot_table(index="qid", columns=["system", "measure"], values="value", sort=False)
+        out.write("per query\n" + pq.to_string(float_format="{:.4f}".format) + "\n\n")
+    p = result.policies
+    out.write(f"ties: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
+              f"unjudged: {p['unjudged']}; missing from a run: {p['missing_from_run']}\n")
+

@@ -1,0 +1,596 @@
+"""Set-wise retrieval metrics with trec_eval semantics, plus the report extras.
+
+One entry point, :func:`evaluate`, serves the dashboard, the CLI and reports.
+Per-query values are computed in one DuckDB query (no Python loop per query);
+intervals and tests are vectorised numpy.
+
+Semantics (trec_eval 9.x, as exposed by pytrec-eval-terrier):
+
+* ranking: score descending, compared in single precision as trec_eval stores
+  scores in a C ``float`` (0.5 and 0.5 + 1e-9 tie), ties broken by document id
+  descending in byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank column orders
+  the ranking instead (score, then id, break ties in rank).  A row without a
+  score is placed after every scored row of its ranking, in rank order.
+* duplicates (same ``dup_key``, or same pid when ``dup_key`` is NULL) inside one
+  ranking: ``"first"`` keeps the first copy and closes ranks up, before any
+  cutoff; ``"keep"`` counts every copy.
+* relevant: grade >= rel.  Unjudged documents are not relevant (grade NULL).
+* RR@K = 1/rank of the first relevant document within K, else 0
+  (trec_eval ``recip_rank`` on the run truncated to K).
+* P@K = relevant within K / K (``P_K``; K is the divisor even for short runs).
+* R@K = relevant within K / relevant judged for the query, 0 when none
+  (``recall_K``).
+* nDCG@K = DCG@K / IDCG@K, DCG = sum over ranks i <= K of g_i / log2(i + 1) with
+  g_i = grade when grade > 0 else 0; IDCG from all judged grades of the query
+  sorted descending; 0 when IDCG = 0 (``ndcg_cut_K``; Järvelin & Kekäläinen 2002).
+* Judged@K = judged documents within K / K (ir_measures ``Judged@K``).
+* the evaluated questions are those of the qrels plus the no-answer questions;
+  a question missing from a run scores 0 (trec_eval ``-c``); run questions
+  absent from the qrels are ignored.
+* no-answer questions are left out of every mean in ``means`` and reported in
+  ``means_no_answer`` (DESIGN.md, "No-answer questions").
+
+Intervals: percentile bootstrap (Efron & Tibshirani 1993, ch. 13) over questions,
+the same resampled questions for every system and measure.  Tests: paired
+randomization (sign-flip) test of the mean difference (Smucker, Allan &
+Carterette, CIKM 2007) over all answerable questions, Holm's step-down
+correction (Holm 1979) over the system pairs of each measure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from reljudge.errors import ReljudgeError
+from reljudge.measures import Measure
+
+ALL = "all"  #: label of the overall group in ``qtype`` columns
+NO_TYPE = "(none)"  #: label for questions without a type
+
+TIES = {
+    "trec": "score descending (compared as float32, as trec_eval), then paragraph id descending (byte order); "
+    "the rank column is used only for rows without a score",
+    "ranked": "the run's rank column ascending (as ranked); score descending, then id descending, break ties",
+}
+DEDUP = {
+    "first": "first copy counts; later copies (same id or same normalised text) removed and ranks closed up",
+    "keep": "every copy counts at its own rank",
+}
+
+
+@dataclass
+class EvalResult:
+    """Everything one evaluation produced; DataFrames are long/tidy.
+
+    per_query:       system, qid, qtype, no_answer, measure, value (every evaluated question)
+    means:           system, qtype, measure, n, mean, ci_low, ci_high (answerable questions;
+                     qtype ``all`` is the overall mean)
+    means_no_answer: system, qtype, measure, n, mean (no-answer questions only)
+    shares:          system, qtype, rel, k, n, n_rank1, n_top3, n_not_found, rank1, top3, not_found
+    failures:        system, qid, qtype, rel, k, first_pid, first_grade (first relevant not within K)
+    tests:           qtype, measure, system_a, system_b, mean_a, mean_b, diff, n, p_value, p_holm
+    abstention:      system, qtype, n_questions, n_no_answer, no_answer_rate (annotators'),
+                     n_appropriate, appropriate_rate, n_answerable, n_false, false_rate
+    """
+
+    measures: list[Measure]
+    systems: list[str]
+    per_query: pd.DataFrame
+    means: pd.DataFrame
+    means_no_answer: pd.DataFrame
+    shares: pd.DataFrame
+    failures: pd.DataFrame
+    tests: pd.DataFrame
+    abstention: pd.DataFrame
+    n_questions: dict[str, int]
+    policies: dict[str, Any] = field(default_factory=dict)
+
+    def mean(self, system: str, measure: Measure | str, qtype: str = ALL) -> float:
+        """The mean of one measure for one system (overall unless ``qtype`` given)."""
+        m = self.means
+        hit = m[(m.system == system) & (m.measure == str(measure)) & (m.qtype == qtype)]
+        if hit.empty:
+            raise KeyError((system, str(measure), qtype))
+        return float(hit["mean"].iloc[0])
+
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict (NaN becomes None)."""
+
+        def records(df: pd.DataFrame) -> list[dict]:
+            if df is None or df.empty:
+                return []
+            clean = df.astype(object).where(pd.notna(df), None)
+            return clean.to_dict(orient="records")
+
+        out = {
+            "measures": [str(m) for m in self.measures],
+            "systems": list(self.systems),
+            "n_questions": dict(self.n_questions),
+            "policies": self.policies,
+            "means": records(self.means),
+            "means_no_answer": records(self.means_no_answer),
+            "shares": records(self.shares),
+            "failures": records(self.failures),
+            "tests": records(self.tests),
+            "abstention": records(self.abstention),
+        }
+        if per_query:
+            out["per_query"] = records(self.per_query)
+        return out
+
+
+# ---------------------------------------------------------------------------
+# inputs
+
+
+def _ident(name: str) -> str:
+    """Quote a possibly dotted table name as SQL identifiers."""
+    return ".".join('"' + part.replace('"', '""') + '"' for part in name.split("."))
+
+
+class _Inputs:
+    """Expose each input (table name, DuckDB relation or DataFrame) under a SQL name."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection):
+        self.con = con
+        self._views: list[str] = []
+        self._registered: list[str] = []
+
+    def sql_name(self, obj: Any, what: str) -> str:
+        if isinstance(obj, str):
+            return _ident(obj)
+        name = f"_rj_{what}_{uuid.uuid4().hex[:12]}"
+        if isinstance(obj, duckdb.DuckDBPyRelation):
+            obj.create_view(name, replace=True)
+            self._views.append(name)
+        elif isinstance(obj, pd.DataFrame):
+            self.con.register(name, obj)
+            self._registered.append(name)
+        else:
+            raise ReljudgeError(f"{what}: expected a table name, a DuckDB relation or a DataFrame, got {type(obj).__name__}")
+        return _ident(name)
+
+    def columns(self, sql_name: str) -> list[str]:
+        return [d[0].lower() for d in self.con.execute(f"SELECT * FROM {sql_name} LIMIT 0").description]
+
+    def close(self) -> None:
+        for v in self._views:
+            self.con.execute(f"DROP VIEW IF EXISTS {_ident(v)}")
+        for r in self._registered:
+            self.con.unregister(r)
+
+
+def _require(cols: list[str], need: Iterable[str], what: str) -> None:
+    missing = [c for c in need if c not in cols]
+    if missing:
+        raise ReljudgeError(f"{what} lacks column(s) {', '.join(missing)} (has {', '.join(cols)})")
+
+
+# ---------------------------------------------------------------------------
+# the per-query query
+
+
+def _order_key(ties: str) -> str:
+    # One STRUCT serves both max_by (top-K) and ORDER BY ... DESC (the dedup
+    # fallback), so both paths order rows identically; larger = ranked earlier.
+    # `score` here is already single precision (see _F32).
+    if ties == "trec":
+        return (
+            "((score IS NOT NULL)::INTEGER, coalesce(score, 0)::FLOAT, "
+            "coalesce(-(CASE WHEN score IS NULL THEN rank END)::BIGINT, -9223372036854775807), pid)"
+        )
+    return (
+        "((rank IS NOT NULL)::INTEGER, coalesce(-rank::BIGINT, 0), "
+        "(score IS NOT NULL)::INTEGER, coalesce(score, 0)::FLOAT, pid)"
+    )
+
+
+# trec_eval keeps scores as C float (TEXT_RESULTS.sim), so scores equal in
+# float32 tie even when their doubles differ; out-of-range doubles become ±inf
+# as the C conversion does, where DuckDB's cast would raise.
+_F32 = (
+    "CASE WHEN {x} > 3.4028234663852886e38 THEN 'inf'::FLOAT "
+    "WHEN {x} < -3.4028234663852886e38 THEN '-inf'::FLOAT ELSE {x}::FLOAT END"
+)
+
+
+def _measure_sql(m: Measure) -> str:
+    k = int(m.k)
+    if m.name == "RR":
+        return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
+    if m.name == "P":
+        return f"coalesce(h{_rk(m.rel)}_{k}, 0) / {k}.0"
+    if m.name == "R":
+        return f"CASE WHEN coalesce(nrel{_rk(m.rel)}, 0) > 0 THEN coalesce(h{_rk(m.rel)}_{k}, 0) / nrel{_rk(m.rel)} ELSE 0.0 END"
+    if m.name == "nDCG":
+        return f"CASE WHEN coalesce(idcg_{k}, 0) > 0 THEN coalesce(dcg_{k}, 0) / idcg_{k} ELSE 0.0 END"
+    if m.name == "Judged":
+        return f"coalesce(j_{k}, 0) / {k}.0"
+    raise ReljudgeError(f"no implementation for measure {m}")
+
+
+def _rk(rel: int | None) -> str:
+    # rel may be negative; keep it a valid identifier fragment
+    return f"m{-rel}" if rel is not None and rel < 0 else str(rel)
+
+
+def _per_query_sql(
+    measures: list[Measure], rels: list[int], depth: int, ties: str, dedup: str,
+    run: str, qrels: str, run_cols: list[str], qrels_grade: str, extra_qids: str | None,
+) -> str:
+    okey = _order_key(ties)
+    score = _F32.format(x="score::DOUBLE") if "score" in run_cols else "NULL::FLOAT"
+    rank = "rank::BIGINT" if "rank" in run_cols else "NULL::BIGINT"
+    key = "coalesce(dup_key::VARCHAR, pid::VARCHAR)" if "dup_key" in run_cols else "pid::VARCHAR"
+    ks = sorted({m.k for m in measures})
+    hit_ks = sorted({(m.rel, m.k) for m in measures if m.rel is not None})
+    judged_ks = sorted({m.k for m in measures if m.name == "Judged"})
+    dcg_ks = sorted({m.k for m in measures if m.name == "nDCG"})
+
+    extra = f" UNION SELECT qid::VARCHAR FROM {extra_qids}" if extra_qids else ""
+    ctes = [
+        f"qr AS (SELECT qid::VARCHAR AS qid, pid::VARCHAR AS pid, max({qrels_grade})::INTEGER AS grade "
+        f"FROM {qrels} WHERE qid IS NOT NULL AND pid IS NOT NULL GROUP BY ALL)",
+        f"qset AS (SELECT DISTINCT qid FROM qr{extra})",
+        # run rows of evaluated questions only: queries absent from the qrels are ignored
+        # NOT MATERIALIZED: DuckDB would otherwise materialise this multiply-referenced
+        # CTE, i.e. copy the whole run; the dedup fallback re-reads only rankings with copies
+        f"src AS NOT MATERIALIZED (SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+        f"{score} AS score, {rank} AS rank, {key} AS dkey FROM {run} "
+        f"WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT qid FROM qset))",
+        # top-`depth` per ranking with a bounded heap: far cheaper than sorting whole rankings
+        f"top AS (SELECT system, qid, max_by({{'pid': pid, 'dkey': dkey}}, {okey}, {depth}) AS l "
+        f"FROM src GROUP BY system, qid)",
+        "topu AS (SELECT system, qid, unnest(l) AS x, generate_subscripts(l, 1) AS r FROM top)",
+    ]
+    if dedup == "first":
+        # A ranking whose top rows hold no duplicate key is already deduplicated
+        # up to `depth`; only the others need the full per-key pass.
+        ctes += [
+            "dupr AS (SELECT system, qid FROM topu GROUP BY system, qid HAVING count(DISTINCT x.dkey) < count(*))",
+            f"firsts AS (SELECT s.* FROM src s SEMI JOIN dupr USING (system, qid) "
+            f"QUALIFY row_number() OVER (PARTITION BY s.system, s.qid, s.dkey ORDER BY {okey} DESC) = 1)",
+            f"slow AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY {okey} DESC) AS r "
+            f"FROM firsts QUALIFY r <= {depth})",
+            "ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu ANTI JOIN dupr USING (system, qid) "
+            "UNION ALL SELECT system, qid, pid, r FROM slow)",
+        ]
+    else:
+        ctes.append("ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu)")
+    ctes.append("j AS (SELECT r.system, r.qid, r.pid, r.r, q.grade FROM ranked r LEFT JOIN qr q USING (qid, pid))")
+
+    aggs = ["arg_min(pid, r) AS first_pid", "arg_min(grade, r) AS first_grade", "count(*) AS n_ret"]
+    aggs += [f"min(r) FILTER (WHERE grade >= {int(rel)}) AS f{_rk(rel)}" for rel in rels]
+    aggs += [f"count(*) FILTER (WHERE grade >= {int(rel)} AND r <= {k}) AS h{_rk(rel)}_{k}" for rel, k in hit_ks]
+    aggs += [f"count(grade) FILTER (WHERE r <= {k}) AS j_{k}" for k in judged_ks]
+    aggs += [f"sum(grade / log2(r + 1)) FILTER (WHERE grade > 0 AND r <= {k}) AS dcg_{k}" for k in dcg_ks]
+    ctes.append(f"per_run AS (SELECT system, qid, {', '.join(aggs)} FROM j GROUP BY system, qid)")
+
+    qaggs = ["count(*) AS n_judged"] + [f"count(*) FILTER (WHERE grade >= {int(rel)}) AS nrel{_rk(rel)}" for rel in rels]
+    ctes.append(f"qstat AS (SELECT qid, {', '.join(qaggs)} FROM qr GROUP BY qid)")
+    if dcg_ks:
+        ctes.append("ideal AS (SELECT qid, grade, row_number() OVER (PARTITION BY qid ORDER BY grade DESC) AS ir FROM qr WHERE grade > 0)")
+        iaggs = [f"sum(grade / log2(ir + 1)) FILTER (WHERE ir <= {k}) AS idcg_{k}" for k in dcg_ks]
+        ctes.append(f"idcg AS (SELECT qid, {', '.join(iaggs)} FROM ideal GROUP BY qid)")
+    ctes.append("sys AS (SELECT unnest($systems::VARCHAR[]) AS system, generate_subscripts($systems::VARCHAR[], 1) AS sord)")
+    ctes.append("base AS (SELECT sys.system, sys.sord, qset.qid FROM sys CROSS JOIN qset)")
+
+    cols = [f"{_measure_sql(m)}::DOUBLE AS \"{i}\"" for i, m in enumerate(measures)]
+    cols += [f"f{_rk(rel)} AS \"first_{rel}\"" for rel in rels]
+    joins = "LEFT JOIN per_run USING (system, qid) LEFT JOIN qstat USING (qid)"
+    if dcg_ks:
+        joins += " LEFT JOIN idcg USING (qid)"
+    return (
+        "WITH " + ",\n".join(ctes)
+        + f"\nSELECT base.system, base.qid, first_pid, first_grade, coalesce(n_ret, 0) AS n_ret, {', '.join(cols)} "
+        f"FROM base {joins} ORDER BY base.sord, base.qid"
+    )
+
+
+# ---------------------------------------------------------------------------
+# statistics
+
+
+def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979): for sorted p_(1..m),
+    adj_(i) = max_{j<=i} min(1, (m - j + 1) p_(j))."""
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adj = np.empty(m)
+    adj[order] = np.maximum.accumulate(stepped)
+    return adj
+
+
+def _rng(seed: int, label: str) -> np.random.Generator:
+    # one stream per group, so a group's figures do not depend on which other groups exist
+    return np.random.default_rng([seed, zlib.crc32(label.encode("utf-8"))])
+
+
+def bootstrap_ci(values: np.ndarray, n_boot: int, seed: int, label: str = ALL, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bootstrap interval of the column means of ``values`` (questions × columns).
+
+    Every column (system × measure) is averaged over the same resampled questions.
+    """
+    n, c = values.shape
+    lo = np.full(c, np.nan)
+    hi = np.full(c, np.nan)
+    if n == 0 or n_boot <= 0:
+        return lo, hi
+    rng = _rng(seed, label)
+    # resample as counts per question; blocks keep memory bounded for large n
+    block = max(1, min(n_boot, 20_000_000 // max(n, 1)))
+    means = np.empty((n_boot, c))
+    for start in range(0, n_boot, block):
+        b = min(block, n_boot - start)
+        idx = rng.integers(0, n, size=(b, n))
+        counts = np.bincount((idx + (np.arange(b) * n)[:, None]).ravel(), minlength=b * n).reshape(b, n)
+        means[start:start + b] = counts @ values / n
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(means, [alpha, 1 - alpha], axis=0)
+    return lo, hi
+
+
+def randomization_test(diffs: np.ndarray, n_perm: int, seed: int, label: str = ALL) -> np.ndarray:
+    """Two-sided paired randomization test of mean(diffs) = 0 for each column.
+
+    Random sign flips of the per-question differences; p = (1 + #{|T*| >= |T|}) / (1 + R).
+    """
+    n, c = diffs.shape
+    if n == 0 or n_perm <= 0:
+        return np.full(c, np.nan)
+    rng = _rng(seed, "perm:" + label)
+    obs = np.abs(diffs.sum(axis=0))
+    total = diffs.sum(axis=0)
+    tol = 1e-12 * np.maximum(1.0, np.abs(diffs).sum(axis=0))  # float noise must not turn a tie into a miss
+    hits = np.zeros(c)
+    block = max(1, min(n_perm, 8_000_000 // max(n, 1)))
+    for start in range(0, n_perm, block):
+        b = min(block, n_perm - start)
+        # one random byte gives eight signs; sum(s_i d_i) = 2 * sum_{s_i=+1} d_i - sum(d)
+        bits = np.unpackbits(rng.integers(0, 256, size=(b, (n + 7) // 8), dtype=np.uint8), axis=1, count=n)
+        t = 2.0 * (bits.astype(np.float64) @ diffs) - total
+        hits += (np.abs(t) >= obs - tol).sum(axis=0)
+    return (hits + 1) / (n_perm + 1)
+
+
+# ---------------------------------------------------------------------------
+# entry point
+
+
+def evaluate(
+    con: duckdb.DuckDBPyConnection,
+    qrels: Any,
+    run: Any,
+    measures: Sequence[Measure],
+    *,
+    ties: str = "trec",
+    dedup: str = "first",
+    default_rel: int = 2,
+    questions: Any = None,
+    abstentions: Any = None,
+    no_answer_qids: Any = None,
+    systems: Sequence[str] | None = None,
+    n_boot: int = 1000,
+    n_perm: int = 10000,
+    seed: int = 42,
+) -> EvalResult:
+    """Evaluate every system of ``run`` against ``qrels``.
+
+    Each table-like argument is a table or view name in ``con`` (str), a
+    DuckDBPyRelation of ``con``, or a pandas DataFrame:
+
+    * qrels: qid, pid, grade (INTEGER; negative grades count as 0 gain)
+    * run: system, qid, pid, and score and/or rank; optional dup_key (rows of one
+      ranking with equal dup_key are copies; NULL means "use pid")
+    * questions: qid, qtype (optional; gives the per-type groups)
+    * abstentions: system, qid — the system abstained on that question
+    * no_answer_qids: qids finally judged to have no citable evidence (a list/set
+      of str, or a table-like with column qid)
+
+    ``systems`` fixes which systems (and their order) are reported, so a system
+    with an empty run still gets its zeros; default: the run's systems, sorted.
+    ``default_rel`` is recorded in the policies; each Measure carries its own threshold.
+    ``n_boot``/``n_perm`` = 0 skip intervals/tests (the CLI does for plain tsv).
+    """
+    if ties not in TIES:
+        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIES)}")
+    if dedup not in DEDUP:
+        raise ReljudgeError(f"unknown duplicates policy {dedup!r}; use one of {', '.join(DEDUP)}")
+    measures = list(dict.fromkeys(measures))
+    if not measures:
+        raise ReljudgeError("no measure given")
+
+    inputs = _Inputs(con)
+    try:
+        q_sql = inputs.sql_name(qrels, "qrels")
+        r_sql = inputs.sql_name(run, "run")
+        q_cols, r_cols = inputs.columns(q_sql), inputs.columns(r_sql)
+        _require(q_cols, ["qid", "pid"], "qrels")
+        grade = "grade" if "grade" in q_cols else ("rel" if "rel" in q_cols else None)
+        if grade is None:
+            raise ReljudgeError(f"qrels lacks column grade (has {', '.join(q_cols)})")
+        _require(r_cols, ["system", "qid", "pid"], "run")
+        if "score" not in r_cols and "rank" not in r_cols:
+            raise ReljudgeError("run needs a score or a rank column")
+
+        if systems is None:
+            systems = [r[0] for r in con.execute(f"SELECT DISTINCT system::VARCHAR FROM {r_sql} WHERE system IS NOT NULL ORDER BY 1").fetchall()]
+        systems = list(dict.fromkeys(str(s) for s in systems))
+
+        na_sql = None
+        na_list: list[str] | None = None
+        if no_answer_qids is not None:
+            if isinstance(no_answer_qids, (list, tuple, set, frozenset, np.ndarray, pd.Series)):
+                na_list = sorted({str(q) for q in no_answer_qids})
+                na_sql = "(SELECT unnest($na::VARCHAR[]) AS qid)"
+            else:
+                na_sql = inputs.sql_name(no_answer_qids, "noanswer")
+                _require(inputs.columns(na_sql), ["qid"], "no_answer_qids")
+
+        rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
+        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR"}) or sorted(
+            {(m.rel, m.k) for m in measures if m.rel is not None}) or [(default_rel, max(m.k for m in measures))]
+        depth = max([m.k for m in measures] + [3])  # shares need the top 3 even for RR@1
+        sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql)
+        params: dict[str, Any] = {"systems": systems}
+        if na_list is not None:
+            params["na"] = na_list
+        wide = con.execute(sql, params).df()
+
+        if na_list is not None:
+            na_set = set(na_list)
+        elif na_sql is not None:
+            na_set = {r[0] for r in con.execute(f"SELECT DISTINCT qid::VARCHAR FROM {na_sql} WHERE qid IS NOT NULL").fetchall()}
+        else:
+            na_set = set()
+        # same set and order as the per-query query's `qset` (DuckDB VARCHAR order)
+        qids = np.array([r[0] for r in con.execute(
+            f"SELECT qid FROM (SELECT DISTINCT qid::VARCHAR AS qid FROM {q_sql} WHERE qid IS NOT NULL AND pid IS NOT NULL "
+            "UNION SELECT unnest($na::VARCHAR[])) ORDER BY qid", {"na": sorted(na_set)}).fetchall()], dtype=object)
+        if len(wide) != len(systems) * len(qids) or (len(systems) and not (wide["qid"].to_numpy()[: len(qids)] == qids).all()):
+            raise ReljudgeError("internal error: per-query table is not systems × questions")
+        qtype_of: dict[str, str] = {}
+        if questions is not None:
+            qs_sql = inputs.sql_name(questions, "questions")
+            _require(inputs.columns(qs_sql), ["qid", "qtype"], "questions")
+            qtype_of = dict(con.execute(f"SELECT qid::VARCHAR, qtype::VARCHAR FROM {qs_sql} WHERE qid IS NOT NULL").fetchall())
+        abst: set[tuple[str, str]] | None = None
+        if abstentions is not None:
+            ab_sql = inputs.sql_name(abstentions, "abstentions")
+            _require(inputs.columns(ab_sql), ["system", "qid"], "abstentions")
+            abst = set(con.execute(f"SELECT DISTINCT system::VARCHAR, qid::VARCHAR FROM {ab_sql}").fetchall())
+    finally:
+        inputs.close()
+
+    S, Q, M = len(systems), len(qids), len(measures)
+    qtypes = np.array([qtype_of.get(q) or NO_TYPE for q in qids], dtype=object) if qtype_of else np.full(Q, NO_TYPE, dtype=object)
+    no_answer = np.array([q in na_set for q in qids], dtype=bool)
+    values = wide[[str(i) for i in range(M)]].to_numpy(dtype=float).reshape(S, Q, M) if S else np.zeros((0, Q, M))
+    groups = [ALL] + (sorted(set(qtypes.tolist())) if qtype_of else [])
+
+    names = [str(m) for m in measures]
+    per_query = pd.DataFrame({
+        "system": np.repeat(np.array(systems, dtype=object), Q * M),
+        "qid": np.tile(np.repeat(qids, M), S),
+        "qtype": np.tile(np.repeat(qtypes, M), S),
+        "no_answer": np.tile(np.repeat(no_answer, M), S),
+        "measure": np.tile(np.array(names, dtype=object), S * Q),
+        "value": values.reshape(-1),
+    })
+
+    # means, intervals, tests — per group, over answerable questions
+    mean_rows, na_rows, test_rows = [], [], []
+    pairs = list(itertools.combinations(range(S), 2))
+    for g in groups:
+        in_g = np.ones(Q, bool) if g == ALL else (qtypes == g)
+        sel = in_g & ~no_answer
+        v = values[:, sel, :]  # S × n × M
+        n = int(sel.sum())
+        flat = v.transpose(1, 0, 2).reshape(n, S * M)
+        mu = flat.mean(axis=0) if n else np.full(S * M, np.nan)
+        lo, hi = bootstrap_ci(flat, n_boot, seed, g)
+        for s in range(S):
+            for mi in range(M):
+                c = s * M + mi
+                mean_rows.append((systems[s], g, names[mi], n, mu[c], lo[c], hi[c]))
+        sel_na = in_g & no_answer
+        n_na = int(sel_na.sum())
+        if n_na:
+            mu_na = values[:, sel_na, :].mean(axis=1)
+            for s in range(S):
+                for mi in range(M):
+                    na_rows.append((systems[s], g, names[mi], n_na, mu_na[s, mi]))
+        # tests on the overall group only: per-type tests would multiply the cost
+        # and the comparisons (the dashboard's budget is ~300 ms)
+        if pairs and g == ALL:
+            diffs = np.stack([v[a] - v[b] for a, b in pairs], axis=1).reshape(n, len(pairs) * M)  # n × (pairs·M)
+            p = randomization_test(diffs, n_perm, seed, g).reshape(len(pairs), M)
+            for mi in range(M):
+                adj = holm(p[:, mi]) if n_perm > 0 and n else np.full(len(pairs), np.nan)
+                for pi, (a, b) in enumerate(pairs):
+                    ma, mb = mu[a * M + mi], mu[b * M + mi]
+                    test_rows.append((g, names[mi], systems[a], systems[b], ma, mb, ma - mb, n, p[pi, mi], adj[pi]))
+
+    means = pd.DataFrame(mean_rows, columns=["system", "qtype", "measure", "n", "mean", "ci_low", "ci_high"])
+    means_no_answer = pd.DataFrame(na_rows, columns=["system", "qtype", "measure", "n", "mean"])
+    tests = pd.DataFrame(test_rows, columns=["qtype", "measure", "system_a", "system_b", "mean_a", "mean_b", "diff", "n", "p_value", "p_holm"])
+
+    # shares of first-relevant ranks, and failure cases
+    share_rows, fail_frames = [], []
+    first_pid = wide["first_pid"].to_numpy(dtype=object).reshape(S, Q) if S else np.zeros((0, Q), dtype=object)
+    first_grade = wide["first_grade"].to_numpy(dtype=float).reshape(S, Q) if S else np.zeros((0, Q))
+    for rel, k in share_keys:
+        first = wide[f"first_{rel}"].to_numpy(dtype=float).reshape(S, Q) if S else np.zeros((0, Q))
+        found = first <= k  # NaN (nothing relevant retrieved) compares False
+        for g in groups:
+            sel = (np.ones(Q, bool) if g == ALL else (qtypes == g)) & ~no_answer
+            n = int(sel.sum())
+            for s in range(S):
+                f = first[s, sel]
+                n1, n3, nf = int((f == 1).sum()), int((f <= 3).sum()), int((~found[s, sel]).sum())
+                share_rows.append((systems[s], g, rel, k, n, n1, n3, nf, *(x / n if n else np.nan for x in (n1, n3, nf))))
+        miss = ~found & ~no_answer[None, :]
+        si, qi = np.nonzero(miss)
+        fail_frames.append(pd.DataFrame({
+            "system": np.array(systems, dtype=object)[si] if S else [], "qid": qids[qi], "qtype": qtypes[qi],
+            "rel": rel, "k": k, "first_pid": first_pid[si, qi],
+            "first_grade": pd.array(np.where(np.isnan(first_grade[si, qi]), np.nan, first_grade[si, qi]), dtype="Int64")
+            if len(si) else pd.array([], dtype="Int64"),
+        }))
+    shares = pd.DataFrame(share_rows, columns=["system", "qtype", "rel", "k", "n", "n_rank1", "n_top3", "n_not_found", "rank1", "top3", "not_found"])
+    failures = pd.concat(fail_frames, ignore_index=True) if fail_frames else pd.DataFrame()
+
+    # abstention
+    ab_rows = []
+    for g in groups:
+        in_g = np.ones(Q, bool) if g == ALL else (qtypes == g)
+        n_q, n_na = int(in_g.sum()), int((in_g & no_answer).sum())
+        n_ans = n_q - n_na
+        for s in systems:
+            if abst is None:
+                n_app = n_false = None
+            else:
+                did = np.array([(s, q) in abst for q in qids], dtype=bool) if Q else np.zeros(0, bool)
+                n_app, n_false = int((did & in_g & no_answer).sum()), int((did & in_g & ~no_answer).sum())
+            ab_rows.append((s, g, n_q, n_na, n_na / n_q if n_q else np.nan,
+                            n_app, (n_app / n_na) if (n_app is not None and n_na) else np.nan,
+                            n_ans, n_false, (n_false / n_ans) if (n_false is not None and n_ans) else np.nan))
+    abstention = pd.DataFrame(ab_rows, columns=["system", "qtype", "n_questions", "n_no_answer", "no_answer_rate",
+                                                "n_appropriate", "appropriate_rate", "n_answerable", "n_false", "false_rate"])
+
+    policies = {
+        "ties": ties, "ties_rule": TIES[ties],
+        "dedup": dedup, "dedup_rule": DEDUP[dedup],
+        "default_rel": default_rel,
+        "relevant": "grade >= rel (each measure names its rel)",
+        "ndcg": "gain = grade (negative grades count 0), discount log2(rank + 1), ideal from all judged grades of the question",
+        "unjudged": "not relevant",
+        "missing_from_run": "scores 0 (trec_eval -c)",
+        "not_in_qrels": "run questions without judgments are ignored",
+        "no_answer": "no-answer questions are left out of the means and reported separately",
+        "abstentions_given": abst is not None,
+        "bootstrap": {"method": "percentile", "level": 0.95, "resamples": n_boot, "seed": seed,
+                      "same questions for every system": True},
+        "randomization_test": {"method": "paired sign-flip, two-sided", "permutations": n_perm, "seed": seed,
+                               "correction": "Holm over the system pairs of each measure",
+                               "questions": "all answerable questions (not per type)"},
+        "shares": [{"rel": r, "k": k} for r, k in share_keys],
+    }
+    return EvalResult(
+        measures=measures, systems=systems, per_query=per_query, means=means, means_no_answer=means_no_answer,
+        shares=shares, failures=failures, tests=tests, abstention=abstention,
+        n_questions={"all": Q, "answerable": int((~no_answer).sum()), "no_answer": int(no_answer.sum())},
+        policies=policies,
+    )

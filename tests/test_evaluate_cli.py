@@ -1,0 +1,206 @@
+"""`reljudge evaluate` in file mode, and the TREC readers behind it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import duckdb
+import numpy as np
+import pytest
+import pytrec_eval
+
+from reljudge.errors import InputError
+from reljudge.evaluate_cli import register
+from reljudge.trec_io import read_qrels, read_run, run_name
+
+
+def cli(argv, capsys):
+    """Parse with a parser holding only our subcommand, as the lead's cli.py will."""
+    parser = argparse.ArgumentParser(prog="reljudge")
+    parser.add_argument("--db")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def files(tmp_path):
+    rng = np.random.default_rng(11)
+    qrels, runs = [], {"bm25": [], "dense": []}
+    qd, rds = {}, {"bm25": {}, "dense": {}}
+    for q in range(300):
+        qid = f"q{q}"
+        for d in rng.choice(30, size=8, replace=False):
+            g = int(rng.integers(0, 3))
+            qrels.append(f"{qid} 0 d{d} {g}")
+            qd.setdefault(qid, {})[f"d{d}"] = g
+        for name in runs:
+            if rng.random() < 0.05:
+                continue  # a qrels question missing from this run
+            docs = rng.choice(30, size=20, replace=False)
+            scores = np.round(rng.random(20), 1)  # many exact ties
+            order = np.argsort(-scores, kind="stable")
+            for rank, i in enumerate(order, start=1):
+                runs[name].append(f"{qid} Q0 d{docs[i]} {rank} {scores[i]} {name}")
+                rds[name].setdefault(qid, {})[f"d{docs[i]}"] = float(scores[i])
+    runs["bm25"].append("q999 Q0 d1 1 1.0 bm25")  # a run question absent from the qrels
+    (tmp_path / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    for name, lines in runs.items():
+        (tmp_path / f"{name}.run").write_text("\n".join(lines) + "\n")
+    return tmp_path, qd, rds
+
+
+def _tsv(out):
+    return {(r, m, q): float(v) for r, m, q, v in (line.split("\t") for line in out.strip().splitlines())}
+
+
+def test_tsv_means_and_per_query_match_trec_eval(files, capsys):
+    d, qd, rds = files
+    code, out, err = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), str(d / "dense.run"),
+                          "-m", "nDCG@10", "P@5", "R@20", "--per-query"], capsys)
+    assert code == 0 and err == ""
+    got = _tsv(out)
+    for name in ("bm25", "dense"):
+        ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10", "P.5", "recall.20"}, relevance_level=1).evaluate(rds[name])
+        for ours, theirs in [("nDCG@10", "ndcg_cut_10"), ("P(rel=1)@5", "P_5"), ("R(rel=1)@20", "recall_20")]:
+            per_q = {q: ref[q][theirs] if q in ref else 0.0 for q in qd}
+            for q, v in per_q.items():
+                assert got[(name, ours, q)] == pytest.approx(v, abs=5e-5)  # 4 decimals printed
+            assert got[(name, ours, "all")] == pytest.approx(np.mean(list(per_q.values())), abs=5e-5)
+    assert not any(q == "q999" for _, _, q in got)
+    # mean last for each run and measure, as trec_eval -q
+    assert out.strip().splitlines()[-1].split("\t")[:3] == ["dense", "R(rel=1)@20", "all"]
+
+
+def test_tsv_without_per_query_prints_means_only(files, capsys):
+    d, _, _ = files
+    code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), "-m", "RR@10", "RR(rel=2)@10"], capsys)
+    lines = [line.split("\t") for line in out.strip().splitlines()]
+    assert code == 0 and [line[:3] for line in lines] == [["bm25", "RR(rel=1)@10", "all"], ["bm25", "RR(rel=2)@10", "all"]]
+    assert float(lines[0][3]) > float(lines[1][3]) > 0
+
+
+def test_json_carries_intervals_shares_tests_and_policies(files, capsys):
+    d, _, _ = files
+    code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), str(d / "dense.run"),
+                        "-m", "RR@10", "--format", "json", "--ties", "ranked", "--dedup", "keep"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and doc["systems"] == ["bm25", "dense"]
+    assert doc["policies"]["ties"] == "ranked" and doc["policies"]["dedup"] == "keep" and doc["policies"]["default_rel"] == 1
+    mean = [m for m in doc["means"] if m["system"] == "bm25" and m["qtype"] == "all"][0]
+    assert mean["ci_low"] < mean["mean"] < mean["ci_high"] and mean["n"] == 300
+    assert {"rank1", "top3", "not_found"} <= set(doc["shares"][0])
+    assert doc["tests"][0]["system_a"] == "bm25" and 0 < doc["tests"][0]["p_holm"] <= 1
+    assert doc["runs"][1] == {"name": "dense", "file": str(d / "dense.run")}
+    assert "per_query" not in doc
+
+
+def test_table_is_readable(files, capsys):
+    d, _, _ = files
+    code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), str(d / "dense.run"),
+                        "-m", "RR@10", "nDCG@10", "--format", "table"], capsys)
+    assert code == 0
+    for text in ["bm25", "dense", "RR(rel=1)@10", "nDCG@10", "rank 1", "not found", "Holm", "ties:", "300 evaluated"]:
+        assert text in out
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+@pytest.mark.parametrize(
+    "run_text, fragment",
+    [
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2 2.0\n", "line 2: expected 6 fields"),
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b x 2.0 t\n", "line 2: rank 'x' is not a whole number"),
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2 high t\n", "line 2: score 'high' is not a number"),
+        ("q1 Q0 a 1 2.5 t\nq2 Q0 a 1 2.5 t\nq1 Q0 a 2 2.0 t\n", "line 3: document 'a' appears twice for query 'q1'"),
+        ("q1 Q0 a 1 nan t\n", "line 1: score is NaN"),
+        ("q1 Q0 a 1 2.5 t\n\xff\n", "not valid UTF-8"),
+    ],
+)
+def test_malformed_run_names_file_and_line(tmp_path, capsys, run_text, fragment):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    if "\xff" in run_text:
+        run = tmp_path / "bad.run"
+        run.write_bytes(run_text.replace("\xff", "").encode() + b"\xff\xfe\n")
+        run = str(run)
+    else:
+        run = _write(tmp_path, "bad.run", run_text)
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {run}") and fragment in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "qrels_text, fragment",
+    [
+        ("q1 0 a 1\nq1 0 b\n", "line 2: expected 4 fields"),
+        ("q1 0 a 1\nq1 0 b high\n", "line 2: relevance 'high' is not a whole number"),
+        ("q1 0 a 1\nq1 0 a 2\n", "line 2: document 'a' appears twice"),
+        ("", "no judgments"),
+    ],
+)
+def test_malformed_qrels(tmp_path, capsys, qrels_text, fragment):
+    qrels = _write(tmp_path, "qrels.txt", qrels_text)
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    code, _, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10"], capsys)
+    assert code == 2 and fragment in err and qrels in err
+
+
+@pytest.mark.parametrize(
+    "argv_tail, fragment",
+    [
+        (["-m", "MAP@10"], "unknown measure 'MAP'"),  # lists what exists (RR@K ...)
+        (["-m", "RR"], "e.g. RR@10"),
+    ],
+)
+def test_bad_measures(tmp_path, capsys, argv_tail, fragment):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    code, _, err = cli(["evaluate", "--qrels", qrels, run] + argv_tail, capsys)
+    assert code == 2 and fragment in err and "RR@" in err
+
+
+def test_missing_files_no_run_and_database_mode(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    code, _, err = cli(["evaluate", "--qrels", qrels, str(tmp_path / "nope.run"), "-m", "RR@10"], capsys)
+    assert code == 2 and "nope.run: no such file" in err
+    code, _, err = cli(["evaluate", "--qrels", qrels, "-m", "RR@10"], capsys)
+    assert code == 2 and "no run given" in err
+    code, _, err = cli(["evaluate", "-m", "RR@10"], capsys)
+    assert code == 2 and "database mode not available yet" in err
+
+
+def test_run_names_irregular_whitespace_and_empty_run(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1\t0\ta\t2\nq2 0 b 1\n")
+    # several spaces, tabs, trailing blanks and a blank line: valid for trec_eval
+    a = _write(tmp_path, "a.run", "q1  Q0 x 1 3.0 same \n\nq1\tQ0\ta\t2\t2.0\tsame\nq2 Q0 b 1 1 same\n")
+    (tmp_path / "sub").mkdir()
+    b = _write(tmp_path / "sub", "b.run", "q1 Q0 a 1 1 same\n")
+    empty = _write(tmp_path, "empty.run", "")
+    code, out, err = cli(["evaluate", "--qrels", qrels, a, b, empty, "-m", "RR@10"], capsys)
+    assert code == 0, err
+    # equal tags fall back to the file stems
+    assert _tsv(out) == {("a", "RR(rel=1)@10", "all"): 0.75, ("b", "RR(rel=1)@10", "all"): 0.5,
+                         ("empty", "RR(rel=1)@10", "all"): 0.0}
+    assert run_name(a) == "same" and run_name(empty) == "empty"
+
+
+def test_readers_load_typed_tables(tmp_path):
+    con = duckdb.connect()
+    q = _write(tmp_path, "q.txt", "q1 0 a 2\nq1 0 b -1\n")
+    r = _write(tmp_path, "r.txt", "q1 Q0 a 1 1e3 tag\nq1 Q0 b 2 -0.5 tag\n")
+    assert read_qrels(con, q, "qq") == 2
+    assert read_run(con, r, "rr") == "tag"
+    assert con.execute("SELECT * FROM qq ORDER BY pid").fetchall() == [("q1", "a", 2), ("q1", "b", -1)]
+    assert con.execute("SELECT * FROM rr ORDER BY pid").fetchall() == [("tag", "q1", "a", 1000.0, 1), ("tag", "q1", "b", -0.5, 2)]
+    assert [c[1] for c in con.execute("DESCRIBE rr").fetchall()] == ["VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "INTEGER"]
+    with pytest.raises(InputError) as e:
+        read_run(con, str(tmp_path), "x")
+    assert "directory" in str(e.value)

@@ -1,0 +1,69 @@
+import pytest
+
+from reljudge.errors import ReljudgeError
+from reljudge.measures import REGISTRY, Measure, parse_measure, parse_measures
+
+
+@pytest.mark.parametrize(
+    "text, default_rel, expected",
+    [
+        ("RR@10", 2, Measure("RR", 10, 2)),
+        ("RR@10", 1, Measure("RR", 10, 1)),
+        ("RR(rel=1)@10", 2, Measure("RR", 10, 1)),
+        ("RR( rel = 2 )@5", 1, Measure("RR", 5, 2)),
+        ("nDCG@10", 2, Measure("nDCG", 10, None)),
+        ("R@100", 1, Measure("R", 100, 1)),
+        ("P@5", 2, Measure("P", 5, 2)),
+        ("Judged@10", 2, Measure("Judged", 10, None)),
+        ("mrr@5", 1, Measure("RR", 5, 1)),
+        ("ndcg_cut_10", 1, Measure("nDCG", 10, None)),
+        ("P_5", 1, Measure("P", 5, 1)),
+        ("recall_100", 1, Measure("R", 100, 1)),
+    ],
+)
+def test_parse(text, default_rel, expected):
+    assert parse_measure(text, default_rel) == expected
+
+
+def test_canonical_name_spells_the_threshold():
+    assert str(parse_measure("RR@10", 1)) == "RR(rel=1)@10"
+    assert str(parse_measure("RR@10", 2)) == "RR(rel=2)@10"
+    assert str(parse_measure("nDCG@10", 2)) == "nDCG@10"
+    assert str(parse_measure("Judged@3", 2)) == "Judged@3"
+    # the canonical name parses back to the same measure whatever the default
+    for text in ["RR(rel=1)@10", "P(rel=2)@5", "nDCG@3", "R(rel=0)@1"]:
+        m = parse_measure(text, 9)
+        assert parse_measure(str(m), 5) == m and str(m) == text
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("MAP@10", "unknown measure 'MAP'"),
+        ("RR", "needs a cutoff"),
+        ("RR@x", "not a whole number"),
+        ("RR@0", "at least 1"),
+        ("nDCG(rel=1)@5", "takes no rel="),
+        ("RR(gain=1)@5", "unknown parameter"),
+        ("RR(rel=a)@5", "not a whole number"),
+        ("", "cannot read measure"),
+    ],
+)
+def test_errors_are_clear(text, fragment):
+    with pytest.raises(ReljudgeError) as e:
+        parse_measure(text, 2)
+    assert fragment in str(e.value)
+
+
+def test_unknown_measure_lists_what_exists():
+    with pytest.raises(ReljudgeError) as e:
+        parse_measure("MAP@10", 2)
+    for name in REGISTRY:
+        assert f"{name}@K" in str(e.value)
+
+
+def test_parse_measures_splits_commas_and_drops_repeats():
+    got = parse_measures(["RR@10,RR(rel=2)@10", "P@5", "RR(rel=1)@10"], default_rel=1)
+    assert [str(m) for m in got] == ["RR(rel=1)@10", "RR(rel=2)@10", "P(rel=1)@5"]
+    with pytest.raises(ReljudgeError):
+        parse_measures([], default_rel=1)
