@@ -167,14 +167,12 @@ def test_bad_measures(tmp_path, capsys, argv_tail, fragment):
     assert code == 2 and fragment in err and "RR@" in err
 
 
-def test_missing_files_no_run_and_database_mode(tmp_path, capsys):
+def test_missing_files_and_no_run(tmp_path, capsys):
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
     code, _, err = cli(["evaluate", "--qrels", qrels, str(tmp_path / "nope.run"), "-m", "RR@10"], capsys)
     assert code == 2 and "nope.run: no such file" in err
     code, _, err = cli(["evaluate", "--qrels", qrels, "-m", "RR@10"], capsys)
     assert code == 2 and "no run given" in err
-    code, _, err = cli(["evaluate", "-m", "RR@10"], capsys)
-    assert code == 2 and "database mode not available yet" in err
 
 
 def test_run_names_irregular_whitespace_and_empty_run(tmp_path, capsys):

@@ -38,6 +38,8 @@ examples:
   reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 nDCG@10 R@100
   reljudge evaluate --qrels qrels.txt bm25.trec -m 'RR(rel=2)@5' --per-query
   reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 --format table
+  reljudge --db judgments/reljudge.duckdb evaluate -m RR@10 nDCG@10 --format table
+  reljudge evaluate -m RR@10 --version 2            # a frozen qrels version of the campaign
 """
 
 
@@ -61,6 +63,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="trec: score desc, then id desc (default); ranked: the run's rank column")
     p.add_argument("--dedup", choices=("first", "keep"), default="first",
                    help="duplicates in a ranking: first copy counts (default) or keep all")
+    p.add_argument("--policy", default="adjudicated",
+                   help="database mode: how several annotators' grades become one "
+                        "(adjudicated, majority, annotator:NAME)")
+    p.add_argument("--version", type=int, help="database mode: a frozen qrels version")
     p.set_defaults(func=run_evaluate)
     return p
 
@@ -84,8 +90,48 @@ def run_evaluate(args) -> int:
 # -- database mode (wired by the campaign storage) ------------------------------------
 
 def evaluate_database(args) -> int:
-    """Evaluate the campaign's runs (or ``args.runs``) against the judgments in ``args.db``."""
-    raise ReljudgeError("database mode not available yet; give the judgments with --qrels FILE")
+    """Evaluate the campaign's runs (or ``args.runs``) against the judgments in ``args.db``
+    (aggregated under ``--policy``, or a frozen ``--version``)."""
+    from reljudge.evaluation import evaluate_campaign
+    from reljudge.storage import open_database
+
+    db = open_database(getattr(args, "db", None))
+    try:
+        threshold = int(__import__("reljudge.storage.catalog", fromlist=["x"]).get_settings(db)["rel_threshold"])
+        measures = parse_measures(args.measures, default_rel=threshold)
+        run = None
+        names = None
+        if args.runs:
+            con = duckdb.connect()
+            try:
+                names = _names(list(args.runs))
+                frames = []
+                for i, (path, name) in enumerate(zip(args.runs, names)):
+                    read_run(con, path, f"run_{i}", system=name)
+                    frames.append(con.execute(f"SELECT system, qid, pid, score, rank FROM run_{i}").df())
+                run = pd.concat(frames, ignore_index=True)
+            finally:
+                con.close()
+        stats = args.format != "tsv"
+        ev = evaluate_campaign(db, measures, threshold=threshold, policy=args.policy,
+                               version=args.version, ties=args.ties, dedup=args.dedup, systems=names,
+                               run=run, n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
+    finally:
+        db.close()
+    result = ev.result
+    out = sys.stdout
+    if args.format == "tsv":
+        write_tsv(result, out, per_query=args.per_query)
+    elif args.format == "json":
+        doc = result.to_dict(per_query=args.per_query)
+        doc["qrels"] = ev.qrels_label
+        doc["no_answer_qids"] = ev.no_answer_qids
+        json.dump(doc, out, ensure_ascii=False, indent=1, allow_nan=False)
+        out.write("\n")
+    else:
+        print(f"# qrels: {ev.qrels_label}", file=out)
+        write_table(result, out, per_query=args.per_query)
+    return 0
 
 
 # -- file mode ------------------------------------------------------------------------

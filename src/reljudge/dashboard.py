@@ -1,0 +1,126 @@
+"""What the live dashboard shows, shaped from one campaign evaluation (no Streamlit).
+
+Every table gives counts and shares beside the mean (seed methodology §5), and a
+figure whose top K is not fully judged is marked provisional.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reljudge import adjudication
+from reljudge.evaluation import CampaignEvaluation, evaluate_campaign
+from reljudge.measures import parse_measures
+from reljudge.storage import evaluation_inputs
+from reljudge.storage.db import Database
+
+#: Below this Judged@K the figures of a row are provisional (unjudged counted as not relevant).
+PROVISIONAL_BELOW = 0.9
+
+
+def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "adjudicated",
+                           version: int | None = None, n_boot: int = 1000, n_perm: int = 1000
+                           ) -> CampaignEvaluation:
+    """The measures at one cutoff K (what the dashboard shows), with intervals."""
+    names = [f"RR@{k}", f"R@{k}", f"nDCG@{k}", f"P@{k}", f"Judged@{k}"]
+    return evaluate_campaign(db, parse_measures(names, default_rel=threshold), ks=[k],
+                             threshold=threshold, policy=policy, version=version,
+                             n_boot=n_boot, n_perm=n_perm)
+
+
+def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None,
+                  systems: list[str] | None = None) -> pd.DataFrame:
+    """One row per system × question type (and 'all'): n, each mean with its 95% interval,
+    rank-1 / top-3 / not-found counts and shares, Judged@K, provisional flag."""
+    r = ev.result
+    m = r.means.copy()
+    m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
+    wide = m.pivot_table(index=["system", "qtype"], columns="measure",
+                         values=["mean", "ci_low", "ci_high"], aggfunc="first")
+    rows = []
+    shares = r.shares[(r.shares.k == k) & (r.shares.rel == ev.threshold)].set_index(["system", "qtype"])
+    for (system, qtype), row in wide.iterrows():
+        out = {"system": system, "qtype": qtype}
+        n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
+        out["n"] = n
+        for fam in ("RR", "R", "nDCG", "P", "Judged"):
+            name = f"{fam}@{k}"
+            if ("mean", name) not in row.index:
+                continue
+            label = "MRR" if fam == "RR" else fam
+            out[f"{label}@{k}"] = row[("mean", name)]
+            if fam != "Judged":
+                out[f"{label}@{k} 95% CI"] = _ci(row[("ci_low", name)], row[("ci_high", name)])
+        if (system, qtype) in shares.index:
+            s = shares.loc[(system, qtype)]
+            out["rank 1"] = f"{int(s.n_rank1)} ({_pct(s.rank1)})"
+            out["top 3"] = f"{int(s.n_top3)} ({_pct(s.top3)})"
+            out[f"not found @{k}"] = f"{int(s.n_not_found)} ({_pct(s.not_found)})"
+        judged = out.get(f"Judged@{k}")
+        out["provisional"] = bool(judged is not None and judged == judged and judged < PROVISIONAL_BELOW)
+        rows.append(out)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    if qtypes:
+        table = table[table.qtype.isin(qtypes + ["all"])]
+    if systems:
+        table = table[table.system.isin(systems)]
+    order = {"all": 0}
+    return table.sort_values(["qtype", "system"], key=lambda c: c.map(lambda v: (order.get(v, 1), v))
+                             ).reset_index(drop=True)
+
+
+def _ci(lo: float, hi: float) -> str:
+    if lo != lo or hi != hi:
+        return "—"
+    return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _pct(x: float) -> str:
+    return "—" if x != x else f"{100 * x:.0f}%"
+
+
+def chart_frame(ev: CampaignEvaluation, k: int, family: str = "RR") -> pd.DataFrame:
+    """system, qtype, mean, ci_low, ci_high of one measure (for a bar chart with error bars)."""
+    m = ev.result.means
+    name = f"{family}@{k}"
+    sel = m[m.measure.str.replace(r"\(rel=\d+\)", "", regex=True) == name]
+    return sel[["system", "qtype", "n", "mean", "ci_low", "ci_high"]].reset_index(drop=True)
+
+
+def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
+    a = ev.result.abstention.copy()
+    return a[["system", "qtype", "n_questions", "n_no_answer", "no_answer_rate", "n_appropriate",
+              "appropriate_rate", "n_answerable", "n_false", "false_rate"]]
+
+
+def failure_cases(db: Database, ev: CampaignEvaluation, k: int, system: str | None = None) -> pd.DataFrame:
+    """Questions whose first citable paragraph is not within K, per system, with the
+    question text and what the system returned first (text and its grade)."""
+    f = ev.result.failures
+    f = f[(f.k == k) & (f.rel == ev.threshold)]
+    if system:
+        f = f[f.system == system]
+    if f.empty:
+        return pd.DataFrame(columns=["system", "qid", "qtype", "question", "first_pid", "first_grade",
+                                     "first_text"])
+    questions = evaluation_inputs.question_texts(db)
+    texts = evaluation_inputs.paragraph_texts(db, [p for p in f.first_pid.dropna()])
+    out = f[["system", "qid", "qtype", "first_pid", "first_grade"]].copy()
+    out.insert(3, "question", out.qid.map(questions))
+    out["first_text"] = out.first_pid.map(lambda p: (texts.get(p) or "")[:160] if p else "")
+    return out.reset_index(drop=True)
+
+
+def question_detail(db: Database, ev: CampaignEvaluation, qid: str, k: int) -> pd.DataFrame:
+    """Each system's top-K for one question with the aggregated grade of every paragraph."""
+    qrels = ev.qrels[ev.qrels.qid == qid].set_index("pid")
+    ranked = evaluation_inputs.top_k(db, qid, k, ev.result.policies.get("ties", "trec"))
+    ranked["grade"] = ranked.pid.map(qrels["grade"]) if not qrels.empty else None
+    ranked["provenance"] = ranked.pid.map(qrels["provenance"]) if not qrels.empty else None
+    return ranked
+
+
+def versions(db: Database) -> list[int]:
+    return [int(v) for v in adjudication.versions(db).version]

@@ -1,0 +1,124 @@
+"""The campaign evaluated from the database: same numbers as trec_eval-style file mode,
+duplicates, no-answer questions, abstention, frozen versions, the dashboard tables."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from e2e_support import build_campaign
+from reljudge import adjudication, dashboard, evaluation, export, judging
+from reljudge.storage import open_database
+
+
+def _cli(db_path, *args):
+    return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), *args],
+                          capture_output=True, text=True)
+
+
+@pytest.fixture
+def judged_campaign(tmp_path):
+    camp = build_campaign(tmp_path / "eval.duckdb", tmp_path / "input", n_questions=4, pool_size=12)
+    db = open_database(camp.db_path)
+    grades = [2, 0, 1, 0, 2, 0, 0, 1, 0, 0, 2, 0]
+    for qi, qid in enumerate(camp.qids):
+        for k, pid in enumerate(camp.pool[qid]):
+            judging.grade(db, "annotator1", qid, pid, grades[(k + 3 * qi) % len(grades)])
+    db.close()
+    return camp
+
+
+def _tsv(text):
+    return {tuple(line.split("\t")[:3]): float(line.split("\t")[3]) for line in text.splitlines() if line}
+
+
+def test_database_mode_equals_file_mode_on_exported_qrels(judged_campaign, tmp_path):
+    camp = judged_campaign
+    db = open_database(camp.db_path)
+    export.write_qrels(db, tmp_path / "qrels.txt", "trec")
+    db.close()
+    measures = ["RR(rel=2)@10", "nDCG@10", "R(rel=2)@5", "P(rel=1)@3"]
+    runs = [str(tmp_path / "input" / "a.run"), str(tmp_path / "input" / "b.run")]
+    files = _cli(camp.db_path, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), *runs,
+                 "-m", *measures, "--per-query")
+    assert files.returncode == 0, files.stderr
+    base = _cli(camp.db_path, "evaluate", "-m", *measures, "--per-query")
+    assert base.returncode == 0, base.stderr
+    got, want = _tsv(base.stdout), _tsv(files.stdout)
+    assert set(got) == set(want) and len(got) == 2 * 4 * 5
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, abs=1e-4), key
+    # RUN files in database mode give the same numbers as the imported runs
+    given = _cli(camp.db_path, "evaluate", *runs, "-m", *measures, "--per-query")
+    assert _tsv(given.stdout) == want
+
+
+def test_default_threshold_is_citable_and_named(judged_campaign):
+    r = _cli(judged_campaign.db_path, "evaluate", "-m", "RR@10", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert {m["measure"] for m in doc["means"]} == {"RR(rel=2)@10"}
+    assert doc["qrels"].startswith("live judgments")
+    assert doc["policies"]["ties"] == "trec" and doc["policies"]["dedup"] == "first"
+
+
+def test_duplicates_no_answer_abstention_and_versions(campaign_db):
+    db = campaign_db
+    # q1 pool: p02, p01 (p06, p07 are its copies), p03, p08; bm25 ranks p02, p01, p06, p03
+    for pid, grade in (("p02", 0), ("p01", 2), ("p03", 0), ("p08", 0)):
+        judging.grade(db, "ann", "q1", pid, grade)
+    judging.grade(db, "ann", "q2", "p05", 2)
+    judging.mark_no_answer(db, "ann", "q3", True)
+    ev = evaluation.evaluate_campaign(db, ["RR@10", "R@10"], n_boot=0, n_perm=0)
+    r = ev.result
+    pq = r.per_query.set_index(["system", "qid", "measure"]).value
+    assert pq[("bm25", "q1", "RR(rel=2)@10")] == 0.5          # p01 at 2; its copy p06 is dropped
+    assert pq[("vector", "q1", "RR(rel=2)@10")] == 1.0        # p07 is a copy of p01: citable
+    assert pq[("vector", "q2", "RR(rel=2)@10")] == 1.0
+    assert r.n_questions == {"all": 3, "answerable": 2, "no_answer": 1}
+    assert ev.no_answer_qids == ["q3"]
+    assert r.mean("bm25", "RR(rel=2)@10") == pytest.approx((0.5 + 0.5) / 2)
+    v1 = adjudication.freeze(db, "lee")
+    judging.grade(db, "ann", "q1", "p02", 2)
+    live = evaluation.evaluate_campaign(db, ["RR@10"], n_boot=0, n_perm=0).result
+    frozen = evaluation.evaluate_campaign(db, ["RR@10"], version=v1, n_boot=0, n_perm=0).result
+    assert live.mean("bm25", "RR(rel=2)@10") == 0.75 and frozen.mean("bm25", "RR(rel=2)@10") == 0.5
+
+
+def test_abstention_rates(tmp_path, campaign_db):
+    import json as _json
+    from reljudge import campaign
+    db = campaign_db
+    run = tmp_path / "graph.jsonl"
+    run.write_text("\n".join(_json.dumps(r) for r in [
+        {"qid": "q1", "pid": "p02", "score": 1}, {"qid": "q2", "abstained": True},
+        {"qid": "q3", "abstained": True}]) + "\n", encoding="utf-8")
+    campaign.import_file(db, "run", run, system="graphrag")
+    judging.grade(db, "ann", "q1", "p02", 2)
+    judging.grade(db, "ann", "q2", "p04", 2)
+    judging.mark_no_answer(db, "ann", "q3", True)
+    ev = evaluation.evaluate_campaign(db, ["RR@10"], n_boot=0, n_perm=0)
+    a = ev.result.abstention
+    row = a[(a.system == "graphrag") & (a.qtype == "all")].iloc[0]
+    assert (row.n_appropriate, row.appropriate_rate) == (1, 1.0)       # abstained on q3 (no answer)
+    assert (row.n_false, row.false_rate) == (1, 0.5)                   # and on q2 (answerable)
+    assert row.no_answer_rate == pytest.approx(1 / 3)
+
+
+def test_dashboard_tables(judged_campaign):
+    db = open_database(judged_campaign.db_path)
+    ev = dashboard.evaluate_for_dashboard(db, 5, 2, n_boot=200, n_perm=200)
+    table = dashboard.summary_table(ev, 5)
+    overall = table[table.qtype == "all"].set_index("system")
+    assert set(overall.index) == {"sysA", "sysB"}
+    assert overall.loc["sysA", "n"] == 4
+    assert not overall.provisional.any()                          # every pooled paragraph is judged
+    assert ev.result.mean("sysA", "RR(rel=2)@5") == pytest.approx(overall.loc["sysA", "MRR@5"])
+    fails = dashboard.failure_cases(db, ev, 5)
+    assert set(fails.columns) >= {"question", "first_pid", "first_text"}
+    detail = dashboard.question_detail(db, ev, judged_campaign.qids[0], 3)
+    assert list(detail.groupby("system").size()) == [3, 3] and detail.grade.notna().all()
+    db.close()
