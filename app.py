@@ -21,6 +21,7 @@ session.logout_button(db, user)
 pages = [st.Page("pages/judge.py", title=session.t("nav_judge"), icon="✍️", default=True)]
 if user.is_lead:
     pages += [
+        st.Page("pages/dashboard.py", title=session.t("nav_dashboard"), icon="📈"),
         st.Page("pages/overview.py", title=session.t("nav_overview"), icon="📊"),
         st.Page("pages/import_data.py", title=session.t("nav_import"), icon="📥"),
         st.Page("pages/assign.py", title=session.t("nav_assign"), icon="🗂️"),

@@ -14,7 +14,8 @@ from reljudge.ui import uploads
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pages/audit.py",
-              "pages/assign.py", "pages/agreement.py", "pages/adjudicate.py", "pages/export.py"]
+              "pages/assign.py", "pages/agreement.py", "pages/adjudicate.py", "pages/export.py",
+              "pages/dashboard.py"]
 
 
 @pytest.fixture
@@ -219,3 +220,22 @@ def test_export_page_offers_qrels_downloads(app_db):
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)"]
+
+
+def test_dashboard_page_shows_live_metrics(app_db):
+    _app().run()
+    _two_annotators_judge(_db())
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/dashboard.py").run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert set(table.system) == {"bm25", "vector", "hybrid", "graphrag"}
+    assert "MRR@10" in table.columns and table.provisional.all()   # one question judged: provisional
+    # a new judgment shows up on the next run, no restart
+    before = table[(table.system == "bm25") & (table.qtype == "all")]["n"].iloc[0]
+    db = _db()
+    pid = judging.payload(db, "annotator1", "q02")["items"][0]["pid"]
+    judging.grade(db, "annotator1", "q02", pid, 2)
+    at.run()
+    after = at.dataframe[0].value
+    assert after[(after.system == "bm25") & (after.qtype == "all")]["n"].iloc[0] == before + 1

@@ -122,5 +122,9 @@ def question_detail(db: Database, ev: CampaignEvaluation, qid: str, k: int) -> p
     return ranked
 
 
+def question_types(db: Database) -> list[str]:
+    return sorted(set(evaluation_inputs.questions(db).qtype))
+
+
 def versions(db: Database) -> list[int]:
     return [int(v) for v in adjudication.versions(db).version]

@@ -38,8 +38,14 @@ class CampaignEvaluation:
     version: int | None
     threshold: int
     ks: list[int]
-    qrels: pd.DataFrame
     no_answer_qids: list[str]
+    n_qrels: int
+    db: Database
+
+    @property
+    def qrels(self) -> pd.DataFrame:
+        """The aggregated qrels the figures rest on (read on demand)."""
+        return adjudication.qrels(self.db, self.policy, self.version)
 
     @property
     def qrels_label(self) -> str:
@@ -63,19 +69,21 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
     dedup = dedup or settings["dedup"]
     if measures is None:
         parsed = default_measures(ks, threshold)
+    elif all(isinstance(m, Measure) for m in measures):
+        parsed = list(measures)
     else:
-        parsed = [m if isinstance(m, Measure) else None for m in measures]
-        if any(m is None for m in parsed):
-            parsed = parse_measures([str(m) for m in measures], default_rel=threshold)
-    qrels = adjudication.qrels(db, policy, version)
-    verdicts = adjudication.verdicts(db, policy, threshold, version)
-    no_answer = sorted(verdicts[verdicts.no_answer.astype(bool)].qid)
-    runs = evaluation_inputs.canonical_run(db, run)
+        parsed = parse_measures([str(m) for m in measures], default_rel=threshold)
+    # Everything stays inside DuckDB: the judgments are aggregated into temporary tables
+    # of this thread's cursor and the engine reads them there.
+    cur = db.cursor()
+    qrels_table, verdicts_table = evaluation_inputs.stage(cur, policy, threshold, version)
+    run_table = evaluation_inputs.stage_run(cur, run)
+    no_answer = evaluation_inputs.no_answer_qids(cur, verdicts_table)
     if systems is None:
         systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
-    con = db.cursor()
-    result = evaluate(con, qrels[["qid", "pid", "grade"]], runs, parsed, ties=ties, dedup=dedup,
-                      default_rel=threshold, questions=evaluation_inputs.questions(db),
-                      abstentions=evaluation_inputs.abstentions(db), no_answer_qids=no_answer,
-                      systems=systems, n_boot=n_boot, n_perm=n_perm, seed=seed)
-    return CampaignEvaluation(result, policy, version, threshold, ks, qrels, no_answer)
+    result = evaluate(cur, qrels_table, run_table, parsed, ties=ties, dedup=dedup,
+                      default_rel=threshold, questions="questions", abstentions="run_abstentions",
+                      no_answer_qids=no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
+                      seed=seed)
+    return CampaignEvaluation(result, policy, version, threshold, ks, no_answer,
+                              evaluation_inputs.count(cur, qrels_table), db)

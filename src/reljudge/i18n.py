@@ -160,6 +160,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "import_qrels": ("외부 qrels 가져오기 (TREC / BEIR)", "Import external qrels (TREC / BEIR)"),
     "source_name": ("출처 이름", "Source name"),
     "qrels_imported": ("{n}행을 출처 {source}로 가져왔습니다.", "Imported {n} rows as source {source}."),
+    # dashboard
+    "nav_dashboard": ("평가 지표", "Metrics"),
+    "dashboard_title": ("실시간 평가 지표", "Live evaluation"),
+    "dashboard_caption": ("현재 판정으로 계산합니다 (자동 새로 고침 {s}초). 판정 기준: 등급 ≥ {rel}. qrels: {qrels}. 동점: {ties}. 중복: {dedup}.",
+                          "Computed from the current judgments (refreshes every {s} s). Relevant: grade ≥ {rel}. qrels: {qrels}. Ties: {ties}. Duplicates: {dedup}."),
+    "k": ("K", "K"),
+    "threshold": ("관련 기준 (등급 ≥)", "Relevant when grade ≥"),
+    "qtypes": ("질문 유형", "Question types"),
+    "systems": ("시스템", "Systems"),
+    "qrels_choice": ("판정 집합", "Judgments"),
+    "no_judgments_yet": ("아직 판정이 없습니다.", "No judgments yet."),
+    "provisional_note": ("'provisional' 표시는 상위 K의 판정 비율(Judged@K)이 {p}% 미만이라 값이 잠정적이라는 뜻입니다.",
+                         "'provisional' rows have Judged@K below {p}%: unjudged paragraphs count as not relevant, so the figure may still change."),
+    "means_table": ("시스템 × 질문 유형: 평균(95% 부트스트랩 구간), 1위·상위 3위·미검색 건수와 비율",
+                    "System × question type: means (95% bootstrap interval), rank-1 / top-3 / not-found counts and shares"),
+    "abstention": ("답변 보류 (적절한 보류율 / 잘못된 보류율)", "Abstention (appropriate / false abstention rate)"),
+    "tests": ("시스템 간 차이 (대응 무작위화 검정, Holm 보정)", "Differences between systems (paired randomization test, Holm)"),
+    "failures": ("실패 사례: 상위 K 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within K"),
+    "failure_pick": ("실패 사례 자세히 보기", "Open a failure case"),
+    "no_answer_questions": ("근거 없음 질문 {n}개는 평균에서 빼고 따로 보고합니다.", "{n} no-answer questions are left out of the means and reported separately."),
 }
 
 

@@ -21,6 +21,37 @@ def canonical_run(db: Database, run: pd.DataFrame | None = None) -> pd.DataFrame
             FROM _run r LEFT JOIN paragraphs p USING (pid)""").df()
 
 
+def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str]:
+    """Aggregate the judgments into this cursor's temp tables; returns their names."""
+    from reljudge.storage.team import stage_aggregates
+    stage_aggregates(cur, policy, threshold, version)
+    return "_rj_qrels", "_rj_verdicts"
+
+
+def stage_run(cur, run: pd.DataFrame | None = None) -> str:
+    """A temp view/table ``_rj_run`` (system, qid, pid, score, rank) with pids mapped to
+    their duplicate group's first paragraph: the imported runs, or ``run``."""
+    if run is None:
+        cur.execute("""CREATE OR REPLACE TEMP VIEW _rj_run AS
+                       SELECT r.system, r.qid, p.canonical_pid AS pid, r.score, r.rank
+                       FROM run_entries r JOIN paragraphs p USING (pid)""")
+        return "_rj_run"
+    with registered(cur, "_given_run", run):
+        cur.execute("""CREATE OR REPLACE TEMP TABLE _rj_given AS
+                       SELECT r.system, r.qid, coalesce(p.canonical_pid, r.pid) AS pid, r.score, r.rank
+                       FROM _given_run r LEFT JOIN paragraphs p USING (pid)""")
+    return "_rj_given"
+
+
+def no_answer_qids(cur, verdicts_table: str) -> list[str]:
+    return [r[0] for r in cur.execute(
+        f"SELECT qid FROM {verdicts_table} WHERE no_answer ORDER BY qid").fetchall()]
+
+
+def count(cur, table: str) -> int:
+    return cur.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+
+
 def systems(db: Database) -> list[str]:
     return [r[0] for r in db.cursor().execute("SELECT system FROM runs ORDER BY system").fetchall()]
 
@@ -38,8 +69,9 @@ def question_texts(db: Database) -> dict[str, str]:
 
 
 def paragraph_texts(db: Database, pids: list[str]) -> dict[str, str]:
-    return dict(db.cursor().execute("SELECT pid, text FROM paragraphs WHERE list_contains(?, pid)",
-                                    [list(pids)]).fetchall())
+    return dict(db.cursor().execute("""
+        SELECT p.pid, p.text FROM (SELECT DISTINCT unnest(?::VARCHAR[]) AS pid) w
+        JOIN paragraphs p USING (pid)""", [list(pids)]).fetchall())
 
 
 def top_k(db: Database, qid: str, k: int, ties: str = "trec") -> pd.DataFrame:

@@ -89,35 +89,22 @@ def judgments_per_question(db: Database) -> dict[str, int]:
 
 # -- aggregation ---------------------------------------------------------------------
 
-_GRADE_SOURCE = {
-    "judgments": "SELECT qid, pid, username, grade FROM current_judgments",
-}
-
-
-def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:
-    """One grade per (qid, pid) with provenance and the number of annotators.
+def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[str, list]:
+    """SQL (and parameters) giving qid, pid, grade, provenance, n_annotators.
 
     Policies: ``adjudicated`` (a lead's adjudication if any, else the majority, else the
     lower of the tied grades), ``majority`` (the same without adjudications),
     ``annotator:NAME`` (one annotator's grades). ``version`` reads a frozen version."""
-    cur = db.cursor()
     if version is not None:
-        frame = cur.execute("""
-            SELECT qid, pid, grade, provenance, n_annotators FROM qrels_version_rows
-            WHERE version = ? ORDER BY qid, pid""", [version]).df()
-        if frame.empty and not cur.execute("SELECT count(*) FROM qrels_versions WHERE version = ?",
-                                           [version]).fetchall()[0][0]:
-            raise ReljudgeError(f"no qrels version {version}")
-        return frame
+        return ("""SELECT qid, pid, grade, provenance, n_annotators FROM qrels_version_rows
+                   WHERE version = ?""", [version])
     if policy.startswith("annotator:"):
-        name = policy.split(":", 1)[1]
-        return cur.execute("""
-            SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
-            FROM current_judgments WHERE username = ? ORDER BY qid, pid""", [name]).df()
+        return ("""SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
+                   FROM current_judgments WHERE username = ?""", [policy.split(":", 1)[1]])
     if policy not in ("adjudicated", "majority"):
         raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority or annotator:NAME")
-    use_adj = policy == "adjudicated"
-    return cur.execute(f"""
+    use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
+    return (f"""
         WITH counts AS (
             SELECT qid, pid, grade, count(*) AS n FROM current_judgments GROUP BY ALL),
         stats AS (
@@ -138,44 +125,74 @@ def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | N
                     ELSE 'tie' END AS provenance,
                CAST(coalesce(s.total, 0) AS INTEGER) AS n_annotators
         FROM stats s JOIN winners w ON w.qid = s.qid AND w.pid = s.pid
-        FULL JOIN adj a ON a.qid = s.qid AND a.pid = s.pid
-        ORDER BY 1, 2""").df()
+        FULL JOIN adj a ON a.qid = s.qid AND a.pid = s.pid""", [])
 
 
-def aggregated_verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
-                        version: int | None = None) -> pd.DataFrame:
-    """Final no-answer verdict per question that has any verdict or adjudication.
+def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int = 2,
+                 version: int | None = None) -> tuple[str, list]:
+    """SQL giving qid, no_answer, provenance, n_annotators; ``qrels_table`` holds the
+    aggregated qrels of the same policy.
 
     A question is no-answer when a lead adjudicated so, or else when no paragraph's
     aggregated grade reaches ``threshold`` and at least half of the annotators who gave
     a verdict said "no answer in these results"."""
-    cur = db.cursor()
     if version is not None:
-        return cur.execute("""SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
-                              WHERE version = ? ORDER BY qid""", [version]).df()
-    qrels = aggregated_qrels(db, policy)
-    with registered(cur, "_agg", qrels):
-        if policy.startswith("annotator:"):
-            name = policy.split(":", 1)[1]
-            return cur.execute("""
-                SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM _agg WHERE grade >= ?) AS no_answer,
-                       'single' AS provenance, 1 AS n_annotators
-                FROM current_verdicts WHERE username = ? ORDER BY qid""", [threshold, name]).df()
-        use_adj = policy == "adjudicated"
-        return cur.execute(f"""
-            WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes
-                       FROM current_verdicts GROUP BY qid),
-            adj AS (SELECT qid, no_answer FROM current_adjudications WHERE pid IS NULL AND {use_adj}),
-            cited AS (SELECT DISTINCT qid FROM _agg WHERE grade >= ?)
-            SELECT coalesce(v.qid, a.qid) AS qid,
-                   coalesce(a.no_answer, 2 * v.yes >= v.n AND v.yes > 0
-                            AND v.qid NOT IN (SELECT qid FROM cited)) AS no_answer,
-                   CASE WHEN a.no_answer IS NOT NULL THEN 'adjudicated'
-                        WHEN v.n = 1 THEN 'single'
-                        WHEN v.yes = 0 OR v.yes = v.n THEN 'unanimous'
-                        WHEN 2 * v.yes = v.n THEN 'tie' ELSE 'majority' END AS provenance,
-                   CAST(coalesce(v.n, 0) AS INTEGER) AS n_annotators
-            FROM v FULL JOIN adj a ON a.qid = v.qid ORDER BY 1""", [threshold]).df()
+        return ("""SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
+                   WHERE version = ?""", [version])
+    if policy.startswith("annotator:"):
+        return (f"""SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM {qrels_table} WHERE grade >= ?)
+                           AS no_answer, 'single' AS provenance, 1 AS n_annotators
+                    FROM current_verdicts WHERE username = ?""", [threshold, policy.split(":", 1)[1]])
+    use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
+    return (f"""
+        WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes
+                   FROM current_verdicts GROUP BY qid),
+        adj AS (SELECT qid, no_answer FROM current_adjudications WHERE pid IS NULL AND {use_adj}),
+        cited AS (SELECT DISTINCT qid FROM {qrels_table} WHERE grade >= ?)
+        SELECT coalesce(v.qid, a.qid) AS qid,
+               coalesce(a.no_answer, 2 * v.yes >= v.n AND v.yes > 0
+                        AND v.qid NOT IN (SELECT qid FROM cited)) AS no_answer,
+               CASE WHEN a.no_answer IS NOT NULL THEN 'adjudicated'
+                    WHEN v.n = 1 THEN 'single'
+                    WHEN v.yes = 0 OR v.yes = v.n THEN 'unanimous'
+                    WHEN 2 * v.yes = v.n THEN 'tie' ELSE 'majority' END AS provenance,
+               CAST(coalesce(v.n, 0) AS INTEGER) AS n_annotators
+        FROM v FULL JOIN adj a ON a.qid = v.qid""", [threshold])
+
+
+def _check_version(cur, version: int | None) -> None:
+    if version is not None and not cur.execute(
+            "SELECT count(*) FROM qrels_versions WHERE version = ?", [version]).fetchall()[0][0]:
+        raise ReljudgeError(f"no qrels version {version}")
+
+
+def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:
+    """One grade per (qid, pid) with provenance and the number of annotators (see qrels_sql)."""
+    cur = db.cursor()
+    _check_version(cur, version)
+    sql, params = qrels_sql(policy, version)
+    return cur.execute(f"SELECT * FROM ({sql}) ORDER BY qid, pid", params).df()
+
+
+def aggregated_verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
+                        version: int | None = None) -> pd.DataFrame:
+    """Final no-answer verdict per question that has any verdict or adjudication."""
+    cur = db.cursor()
+    _check_version(cur, version)
+    q_sql, q_params = qrels_sql(policy, version)
+    v_sql, v_params = verdicts_sql("_agg", policy, threshold, version)
+    return cur.execute(f"WITH _agg AS ({q_sql}) SELECT * FROM ({v_sql}) ORDER BY qid",
+                       q_params + v_params).df()
+
+
+def stage_aggregates(cur, policy: str, threshold: int, version: int | None) -> None:
+    """Materialise ``_rj_qrels`` and ``_rj_verdicts`` as temporary tables of this cursor,
+    so the metric engine reads them inside DuckDB without a trip through Python."""
+    _check_version(cur, version)
+    q_sql, q_params = qrels_sql(policy, version)
+    cur.execute(f"CREATE OR REPLACE TEMP TABLE _rj_qrels AS {q_sql}", q_params)
+    v_sql, v_params = verdicts_sql("_rj_qrels", policy, threshold, version)
+    cur.execute(f"CREATE OR REPLACE TEMP TABLE _rj_verdicts AS {v_sql}", v_params)
 
 
 # -- disagreements and adjudication ----------------------------------------------------

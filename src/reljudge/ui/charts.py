@@ -17,3 +17,15 @@ def heatmap(matrix: pd.DataFrame, title: str) -> alt.Chart:
         tooltip=["a", "b", alt.Tooltip("value:Q", format=".3f")])
     labels = base.mark_text().encode(text=alt.Text("value:Q", format=".2f"))
     return cells + labels
+
+
+def means_with_intervals(frame: pd.DataFrame, measure: str) -> alt.Chart:
+    """Bars of a mean per system, one panel per question type, with 95% interval whiskers."""
+    base = alt.Chart(frame).encode(x=alt.X("system:N", title=None))
+    bars = base.mark_bar().encode(
+        y=alt.Y("mean:Q", title=measure, scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("system:N", legend=None),
+        tooltip=["system", "qtype", "n", alt.Tooltip("mean:Q", format=".3f"),
+                 alt.Tooltip("ci_low:Q", format=".3f"), alt.Tooltip("ci_high:Q", format=".3f")])
+    whiskers = base.mark_rule().encode(y="ci_low:Q", y2="ci_high:Q")
+    return (bars + whiskers).properties(width=140, height=180).facet(column=alt.Column("qtype:N", title=None))

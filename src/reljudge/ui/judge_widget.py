@@ -83,7 +83,7 @@ def question_picker(db, username: str, lang: str) -> None:
         return
     current = judging.current_question(db, username)
     labels = {
-        r.qid: f"{'✅' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '⬜'} "
+        r.qid: f"{'●' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '○'} "
                f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
         for r in ov.itertuples()
     }

@@ -84,7 +84,7 @@ export default function (component) {
     }
     const na = el("div", "rj-na");
     na.addEventListener("click", () => G.api.toggleNoAnswer());
-    head.append(na);
+    head.append(na, el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
     data.items.forEach((it, i) => {
@@ -132,7 +132,7 @@ export default function (component) {
       b.addEventListener("click", () => G.api.navigate(to));
       nav.append(b);
     }
-    root.append(nav, el("div", "rj-keys", L.shortcuts));
+    root.append(nav);
     const firstOpen = data.items.findIndex((it) => state[it.pid].grade === null || state[it.pid].grade === undefined);
     G.cursor = firstOpen >= 0 ? firstOpen : 0;
   }

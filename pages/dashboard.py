@@ -1,0 +1,64 @@
+"""Live metrics (lead): every measure per system × question type, with intervals,
+shares, abstention, coverage and the failure cases — recomputed from the judgments."""
+
+import streamlit as st
+
+from reljudge import adjudication, campaign, dashboard, evaluation
+from reljudge.ui import charts, session
+
+user = session.require_role("lead")
+db = session.get_db()
+
+st.title(session.t("dashboard_title"))
+REFRESH_S = 15
+
+ks = evaluation.settings_ks(db)
+cols = st.columns(4)
+k = cols[0].selectbox(session.t("k"), ks, index=len(ks) - 1)
+threshold = cols[1].selectbox(session.t("threshold"), [2, 1])
+choices = [("adjudicated", None), ("majority", None)] + [("adjudicated", v) for v in dashboard.versions(db)]
+policy, version = cols[2].selectbox(
+    session.t("qrels_choice"), choices,
+    format_func=lambda c: session.t("version_n", v=c[1]) if c[1] is not None else adjudication.describe_policy(c[0]))
+qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db))
+systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system))
+
+
+@st.fragment(run_every=REFRESH_S)
+def live():
+    ev = dashboard.evaluate_for_dashboard(db, k, threshold, policy, version)
+    p = ev.result.policies
+    st.caption(session.t("dashboard_caption", s=REFRESH_S, rel=threshold, qrels=ev.qrels_label,
+                         ties=p["ties_rule"], dedup=p["dedup_rule"]))
+    if ev.n_qrels == 0:
+        st.info(session.t("no_judgments_yet"))
+        return
+    if ev.no_answer_qids:
+        st.caption(session.t("no_answer_questions", n=len(ev.no_answer_qids)))
+    st.subheader(session.t("means_table"))
+    table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
+    st.dataframe(table, hide_index=True, width="stretch")
+    st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
+    chart = dashboard.chart_frame(ev, k, "RR")
+    if systems:
+        chart = chart[chart.system.isin(systems)]
+    if qtypes:
+        chart = chart[chart.qtype.isin(qtypes + ["all"])]
+    st.altair_chart(charts.means_with_intervals(chart, f"MRR@{k}"))
+
+    st.subheader(session.t("abstention"))
+    st.dataframe(dashboard.abstention_table(ev), hide_index=True, width="stretch")
+    st.subheader(session.t("tests"))
+    st.dataframe(ev.result.tests, hide_index=True, width="stretch")
+
+    st.subheader(session.t("failures"))
+    fails = dashboard.failure_cases(db, ev, k)
+    if systems:
+        fails = fails[fails.system.isin(systems)]
+    st.dataframe(fails, hide_index=True, width="stretch")
+    if not fails.empty:
+        qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)))
+        st.dataframe(dashboard.question_detail(db, ev, qid, k), hide_index=True, width="stretch")
+
+
+live()
