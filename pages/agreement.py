@@ -4,7 +4,8 @@ import streamlit as st
 
 from reljudge import agreement, judging
 from reljudge.storage import team
-from reljudge.ui import charts, session
+from reljudge import charts
+from reljudge.ui import session
 
 user = session.require_role("lead")
 db = session.get_db()

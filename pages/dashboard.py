@@ -4,7 +4,8 @@ shares, abstention, coverage and the failure cases — recomputed from the judgm
 import streamlit as st
 
 from reljudge import adjudication, campaign, dashboard, evaluation
-from reljudge.ui import charts, session
+from reljudge import charts
+from reljudge.ui import session
 
 user = session.require_role("lead")
 db = session.get_db()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import adjudication, export
+from reljudge import adjudication, export, report
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, uploads
 
@@ -29,6 +29,14 @@ except ReljudgeError as exc:
 
 st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
                    file_name="judgments.jsonl")
+
+st.subheader(session.t("report_title"))
+report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True)
+report_fmt = st.radio(session.t("format"), ["html", "md"], horizontal=True)
+if st.button(session.t("report_title"), key="build_report"):
+    data = report.build(db, policy if not policy.startswith("source:") else "adjudicated", version, report_lang)
+    st.download_button(session.t("download_report", fmt=report_fmt), report.render(data, report_fmt),
+                       file_name=f"report.{report_fmt}", type="primary")
 
 st.subheader(session.t("import_qrels"))
 with st.form("import_qrels", clear_on_submit=True):

@@ -68,11 +68,17 @@ def load_demo(db: Database, with_accounts: bool = True) -> list[ImportSummary]:
     for name, system in DEMO_RUNS:
         out.append(import_file(db, "run", d / "runs" / name, system=system))
     pool(db, 20)
+    catalog.set_setting(db, "demo", "1")
     if with_accounts:
         for username, password, role in DEMO_ACCOUNTS:
             if not auth.accounts.user_exists(db, username):
                 auth.add_user(db, username, password, role)
     return out
+
+
+def is_demo(db: Database) -> bool:
+    """True when the campaign is the bundled synthetic sample."""
+    return catalog.get_settings(db).get("demo") == "1"
 
 
 def ensure_demo(db: Database) -> bool:

@@ -157,6 +157,17 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    from reljudge import report
+    db = _db(args)
+    data = report.build(db, args.policy, args.version, args.lang)
+    text = report.render(data, args.format)
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(text, encoding="utf-8")
+    print(f"report ({args.format}, {args.lang}) -> {args.output}")
+    return 0
+
+
 def cmd_serve(args) -> int:
     app = Path(__file__).resolve().parents[2] / "app.py"
     if not app.exists():
@@ -248,6 +259,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
     p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
     p.add_argument("-o", "--output", required=True, help="output file")
+
+    p = add("report", "write the evaluation report the methodology asks for (Markdown or HTML)",
+            "reljudge report --format html -o judgments/report.html", cmd_report)
+    p.add_argument("--format", choices=["md", "html"], default="md")
+    p.add_argument("--lang", choices=["ko", "en"], default="ko")
+    p.add_argument("--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME")
+    p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
+    p.add_argument("-o", "--output", required=True)
 
     p = add("serve", "start the web app", "reljudge serve --port 8501", cmd_serve)
     p.add_argument("--port", type=int, default=8501)

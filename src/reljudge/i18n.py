@@ -180,6 +180,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "failures": ("실패 사례: 상위 K 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within K"),
     "failure_pick": ("실패 사례 자세히 보기", "Open a failure case"),
     "no_answer_questions": ("근거 없음 질문 {n}개는 평균에서 빼고 따로 보고합니다.", "{n} no-answer questions are left out of the means and reported separately."),
+    "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
+    "report_title": ("평가 보고서", "Evaluation report"),
+    "report_lang": ("보고서 언어", "Report language"),
 }
 
 

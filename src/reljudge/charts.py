@@ -1,4 +1,4 @@
-"""Altair charts shown by the pages."""
+"""Altair charts shared by the pages and the HTML report (no Streamlit here)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,65 @@
+"""The report discloses what the methodology asks, in Korean or English, safely escaped."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from reljudge import campaign, judging, report
+from reljudge.storage import open_database
+
+HOSTILE = "<script>window.x=1</script> | **굵게** [링크](javascript:1)"
+
+
+@pytest.fixture
+def demo_judged(tmp_path):
+    path = tmp_path / "r.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db, with_accounts=False)
+    db.cursor().execute("UPDATE questions SET text = ? WHERE qid = 'q01'", [HOSTILE])
+    for qid in ("q01", "q02", "q07", "q13", "q19"):
+        for k, item in enumerate(judging.payload(db, "a", qid)["items"][:8]):
+            judging.grade(db, "a", qid, item["pid"], [2, 0, 1, 0][k % 4] if qid != "q01" else 0)
+            if k < 4:
+                judging.grade(db, "b", qid, item["pid"], [2, 1, 0, 0][k % 4])
+    judging.mark_no_answer(db, "a", "q06", True)
+    judging.mark_no_answer(db, "b", "q06", True)
+    yield db, path
+    db.close()
+
+
+def test_markdown_report_discloses_the_methodology(demo_judged):
+    db, _ = demo_judged
+    md = report.render(report.build(db, n_boot=200), "md")
+    for needle in ("질문 수와 유형", "24 — ", "'관련' 판정 기준", "등급 ≥ 2", "정답 근거의 단위", "문단",
+                   "검색 상한 K", "1, 3, 5, 10", "동점 처리 규칙", "중복 제거 정책", "판정 집합 (qrels)",
+                   "MRR@10 95% CI", "R@10", "nDCG@10", "rank 1", "top 3", "not found @10", "Judged@10",
+                   "답변 보류", "appropriate_rate", "false_rate", "판정자 간 일치도", "percent_agreement",
+                   "실패 사례", "first_text", "예시 자료", "근거 없는 질문 | 1개"):
+        assert needle in md, needle
+    for system in ("bm25", "vector", "hybrid", "graphrag"):
+        assert f"| {system} | all |" in md
+    assert "<script>" not in md and "\\<script\\>" in md             # corpus text stays plain
+
+
+def test_html_report_has_chart_and_escapes_text(demo_judged):
+    db, _ = demo_judged
+    page = report.render(report.build(db, lang="en", n_boot=200), "html")
+    assert page.startswith("<!doctype html>") and "<svg" in page
+    assert "Relevance criterion" in page and "Failure cases" in page
+    assert "<script>window.x=1</script>" not in page and "&lt;script&gt;" in page
+
+
+def test_report_cli(demo_judged, tmp_path):
+    db, path = demo_judged
+    db.close()
+    out = tmp_path / "out" / "report.html"
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "report", "--format", "html",
+                        "--lang", "en", "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "Retrieval evaluation report" in out.read_text(encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "report", "--version", "7",
+                        "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 2 and "no qrels version 7" in r.stderr
