@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import agreement, judging
+from reljudge import agreement, judging, outcome_agreement
 from reljudge.storage import team
 from reljudge import charts
 from reljudge.ui import session
@@ -31,3 +31,10 @@ matrix = agreement.pairwise_matrix(report.grades, None if weights == "none" else
 if matrix.notna().any().any():
     st.altair_chart(charts.heatmap(matrix, session.t("pairwise")), width="stretch")
 st.dataframe(matrix)
+
+st.subheader(session.t("outcome_title"))
+outcome = outcome_agreement.outcome_agreement(db)
+st.caption(session.t("outcome_caption", measure=outcome.measure))
+st.dataframe(outcome.mrr, width="stretch")
+st.write({pair: None if tau is None else round(tau, 3) for pair, tau in outcome.kendall_tau.items()})
+st.dataframe(outcome.flagged, hide_index=True, width="stretch")

@@ -175,6 +175,7 @@ def test_database_mode(tmp_path, capsys):
     assert out["n_items"] == 4
     assert out["percent_agreement"] == pytest.approx(0.75)
     assert set(out["cohen_kappa"]) == {"a|b"}
+    assert set(out["outcome"]["rankings"]) == {"a", "b"} and "a|b" in out["outcome"]["kendall_tau"]
     args = parser().parse_args(["--db", "x.duckdb", "agreement"])
     assert args.db == "x.duckdb" and args.file is None
 

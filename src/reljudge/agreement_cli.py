@@ -157,6 +157,17 @@ def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
         db.close()
 
 
+def outcome_from_database(args: argparse.Namespace):
+    """System rankings per annotator and the questions that change the winner."""
+    from reljudge.outcome_agreement import outcome_agreement
+    from reljudge.storage import open_database
+    db = open_database(getattr(args, "db", None))
+    try:
+        return outcome_agreement(db)
+    finally:
+        db.close()
+
+
 # --------------------------------------------------------------------------
 # Table output
 # --------------------------------------------------------------------------
@@ -226,13 +237,26 @@ def run_agreement(args: argparse.Namespace) -> int:
         if getattr(args, "file", None):
             grades, question_types = read_grades_csv(args.file)
             report = compute_agreement(grades, question_types=question_types)
+            outcome = None
         else:
-            report = agreement_from_database(args)
+            report, outcome = agreement_from_database(args), outcome_from_database(args)
         if getattr(args, "format", "table") == "json":
-            out = json.dumps(report.to_dict(), ensure_ascii=False, indent=2, allow_nan=False)
+            doc = report.to_dict()
+            if outcome is not None:
+                doc["outcome"] = outcome.to_dict()
+            out = json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False, default=str)
             sys.stdout.write(out + "\n")
         else:
             sys.stdout.write(format_table(report))
+            if outcome is not None:
+                sys.stdout.write(f"\nSystem rankings by {outcome.measure} under each annotator's labels:\n")
+                for name, ranking in outcome.rankings.items():
+                    sys.stdout.write(f"  {name}: {' > '.join(ranking)}\n")
+                for pair, tau in outcome.kendall_tau.items():
+                    sys.stdout.write(f"  Kendall's tau {pair}: {'—' if tau is None else f'{tau:.3f}'}\n")
+                for r in outcome.flagged.itertuples():
+                    sys.stdout.write(f"  question {r.qid}: {r.annotator}'s labels would make "
+                                     f"{r.winner_if_annotator} come first instead of {r.winner}\n")
     except ReljudgeError as exc:
         message = " ".join(str(exc).split())  # always one line
         print(f"reljudge agreement: error: {message}", file=sys.stderr)

@@ -183,6 +183,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
     "report_title": ("평가 보고서", "Evaluation report"),
     "report_lang": ("보고서 언어", "Report language"),
+    "outcome_title": ("결론의 일치도: 판정자별 시스템 순위", "Agreement on outcomes: system rankings per annotator"),
+    "outcome_caption": ("판정자마다 자기 판정만으로 {measure}를 계산해 시스템 순위를 매기고, 순위 사이의 Kendall's tau를 보입니다. 아래 표는 한 판정자의 판정으로 바꾸면 1위 시스템이 달라지는 질문입니다.",
+                        "Each annotator's own labels give {measure} per system; Kendall's tau compares the rankings. The table lists questions where one annotator's labels would change which system comes first."),
 }
 
 
