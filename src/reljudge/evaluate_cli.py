@@ -118,20 +118,8 @@ def evaluate_database(args) -> int:
                                run=run, n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
     finally:
         db.close()
-    result = ev.result
-    out = sys.stdout
-    if args.format == "tsv":
-        write_tsv(result, out, per_query=args.per_query)
-    elif args.format == "json":
-        doc = result.to_dict(per_query=args.per_query)
-        doc["qrels"] = ev.qrels_label
-        doc["no_answer_qids"] = ev.no_answer_qids
-        json.dump(doc, out, ensure_ascii=False, indent=1, allow_nan=False)
-        out.write("\n")
-    else:
-        print(f"# qrels: {ev.qrels_label}", file=out)
-        write_table(result, out, per_query=args.per_query)
-    return 0
+    return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
+                        heading=f"# qrels: {ev.qrels_label}")
 
 
 # -- file mode ------------------------------------------------------------------------
@@ -177,21 +165,28 @@ def evaluate_files(args) -> int:
                           n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
     finally:
         con.close()
+    return write_result(result, args, {"qrels": args.qrels,
+                                       "runs": [{"name": n, "file": f} for n, f in zip(names, args.runs)]})
+
+
+# -- output ---------------------------------------------------------------------------
+
+def write_result(result: EvalResult, args, extra: dict, heading: str | None = None) -> int:
+    """Print ``result`` in ``args.format``; ``extra`` joins the json document."""
     out = sys.stdout
     if args.format == "tsv":
         write_tsv(result, out, per_query=args.per_query)
     elif args.format == "json":
         doc = result.to_dict(per_query=args.per_query)
-        doc["qrels"] = args.qrels
-        doc["runs"] = [{"name": n, "file": f} for n, f in zip(names, args.runs)]
+        doc.update(extra)
         json.dump(doc, out, ensure_ascii=False, indent=1, allow_nan=False)
         out.write("\n")
     else:
+        if heading:
+            print(heading, file=out)
         write_table(result, out, per_query=args.per_query)
     return 0
 
-
-# -- output ---------------------------------------------------------------------------
 
 def write_tsv(result: EvalResult, out, per_query: bool = False) -> None:
     """run<TAB>measure<TAB>qid<TAB>value, per-query lines (if asked) before each mean."""

@@ -186,6 +186,51 @@ STRINGS: dict[str, tuple[str, str]] = {
     "outcome_title": ("결론의 일치도: 판정자별 시스템 순위", "Agreement on outcomes: system rankings per annotator"),
     "outcome_caption": ("판정자마다 자기 판정만으로 {measure}를 계산해 시스템 순위를 매기고, 순위 사이의 Kendall's tau를 보입니다. 아래 표는 한 판정자의 판정으로 바꾸면 1위 시스템이 달라지는 질문입니다.",
                         "Each annotator's own labels give {measure} per system; Kendall's tau compares the rankings. The table lists questions where one annotator's labels would change which system comes first."),
+    # report
+    "report_title": ("검색 평가 보고서", "Retrieval evaluation report"),
+    "report_generated": ("작성", "Generated"),
+    "report_setup": ("평가 설정", "Evaluation set-up"),
+    "report_questions": ("질문 수와 유형", "Questions and types"),
+    "report_criterion": ("'관련' 판정 기준", "Relevance criterion"),
+    "report_criterion_text": (
+        "등급 ≥ {rel}: 질문에 답할 수 있는 원문 근거인지로 판정하며(단순 키워드 일치가 아님), "
+        "2 = 직접 인용 가능한 근거, 1 = 관련 있으나 단독 인용 불가, 0 = 관련 없음.",
+        "grade ≥ {rel}: whether the paragraph answers the question as citable source text "
+        "(not keyword overlap); 2 = directly citable evidence, 1 = related but not citable alone, "
+        "0 = not relevant."),
+    "report_unit": ("정답 근거의 단위", "Evidence unit"),
+    "report_unit_text": ("문단 (pool의 항목 하나 = 문단 하나; 같은 본문의 중복 문단은 하나로 묶음)",
+                  "paragraph (one pool item = one paragraph; duplicates with the same text collapsed)"),
+    "report_k": ("검색 상한 K", "Cutoffs K"),
+    "report_ties": ("동점 처리 규칙", "Tie rule"),
+    "report_dedup": ("중복 제거 정책", "Duplicate policy"),
+    "report_qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
+    "report_pool": ("판정 풀", "Judging pool"),
+    "report_pool_text": ("시스템마다 상위 {d}개의 합집합", "union of every system's top {d}"),
+    "report_unjudged": ("미판정 문단", "Unjudged paragraphs"),
+    "report_unjudged_text": ("관련 없음으로 계산 (Judged@K로 잠정 여부 표시)",
+                      "counted as not relevant (Judged@K shows how provisional a figure is)"),
+    "report_no_answer": ("근거 없는 질문", "No-answer questions"),
+    "report_no_answer_text": ("{n}개: MRR·Recall·nDCG 평균에서 빼고 따로 보고",
+                       "{n}: left out of the MRR/Recall/nDCG means and reported separately"),
+    "report_ci": ("구간", "Intervals"),
+    "report_ci_text": ("질문 단위 퍼센타일 부트스트랩 95% (B = {b}, 모든 시스템에 같은 재표본)",
+                "95% percentile bootstrap over questions (B = {b}, same resamples for every system)"),
+    "report_results": ("시스템 × 질문 유형별 결과 (K = {k})", "Results per system × question type (K = {k})"),
+    "report_mrr_by_k": ("K별 MRR (전체)", "MRR at each K (all questions)"),
+    "report_chart": ("MRR@{k}와 95% 구간", "MRR@{k} with 95% intervals"),
+    "report_abstention": ("답변 보류", "Abstention"),
+    "report_abstention_text": ("적절한 보류율 = 근거 없는 질문 중 보류한 비율; 잘못된 보류율 = 답할 수 있는 질문 중 보류한 비율; "
+                        "no_answer_rate = 판정자들이 근거 없음으로 판정한 질문의 비율.",
+                        "appropriate = share of no-answer questions on which the system abstained; "
+                        "false = share of answerable questions on which it abstained; no_answer_rate = "
+                        "the annotators' own no-answer rate."),
+    "report_tests": ("시스템 간 차이 검정 (대응 무작위화, Holm 보정)", "Paired randomization tests (Holm)"),
+    "report_agreement": ("판정자 간 일치도", "Inter-annotator agreement"),
+    "report_failures": ("실패 사례: 상위 {k} 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within {k}"),
+    "report_first_returned": ("각 시스템이 처음 돌려준 문단", "What each system returned first"),
+    "report_none": ("없음", "none"),
+    "report_sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
 }
 
 

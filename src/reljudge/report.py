@@ -16,62 +16,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import agreement, campaign, dashboard, evaluation
+from reljudge import agreement, campaign, dashboard, evaluation, i18n
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
-TEXT = {
-    "title": ("검색 평가 보고서", "Retrieval evaluation report"),
-    "generated": ("작성", "Generated"),
-    "setup": ("평가 설정", "Evaluation set-up"),
-    "questions": ("질문 수와 유형", "Questions and types"),
-    "criterion": ("'관련' 판정 기준", "Relevance criterion"),
-    "criterion_text": (
-        "등급 ≥ {rel}: 질문에 답할 수 있는 원문 근거인지로 판정하며(단순 키워드 일치가 아님), "
-        "2 = 직접 인용 가능한 근거, 1 = 관련 있으나 단독 인용 불가, 0 = 관련 없음.",
-        "grade ≥ {rel}: whether the paragraph answers the question as citable source text "
-        "(not keyword overlap); 2 = directly citable evidence, 1 = related but not citable alone, "
-        "0 = not relevant."),
-    "unit": ("정답 근거의 단위", "Evidence unit"),
-    "unit_text": ("문단 (pool의 항목 하나 = 문단 하나; 같은 본문의 중복 문단은 하나로 묶음)",
-                  "paragraph (one pool item = one paragraph; duplicates with the same text collapsed)"),
-    "k": ("검색 상한 K", "Cutoffs K"),
-    "ties": ("동점 처리 규칙", "Tie rule"),
-    "dedup": ("중복 제거 정책", "Duplicate policy"),
-    "qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
-    "pool": ("판정 풀", "Judging pool"),
-    "pool_text": ("시스템마다 상위 {d}개의 합집합", "union of every system's top {d}"),
-    "unjudged": ("미판정 문단", "Unjudged paragraphs"),
-    "unjudged_text": ("관련 없음으로 계산 (Judged@K로 잠정 여부 표시)",
-                      "counted as not relevant (Judged@K shows how provisional a figure is)"),
-    "no_answer": ("근거 없는 질문", "No-answer questions"),
-    "no_answer_text": ("{n}개: MRR·Recall·nDCG 평균에서 빼고 따로 보고",
-                       "{n}: left out of the MRR/Recall/nDCG means and reported separately"),
-    "ci": ("구간", "Intervals"),
-    "ci_text": ("질문 단위 퍼센타일 부트스트랩 95% (B = {b}, 모든 시스템에 같은 재표본)",
-                "95% percentile bootstrap over questions (B = {b}, same resamples for every system)"),
-    "results": ("시스템 × 질문 유형별 결과 (K = {k})", "Results per system × question type (K = {k})"),
-    "mrr_by_k": ("K별 MRR (전체)", "MRR at each K (all questions)"),
-    "chart": ("MRR@{k}와 95% 구간", "MRR@{k} with 95% intervals"),
-    "abstention": ("답변 보류", "Abstention"),
-    "abstention_text": ("적절한 보류율 = 근거 없는 질문 중 보류한 비율; 잘못된 보류율 = 답할 수 있는 질문 중 보류한 비율; "
-                        "no_answer_rate = 판정자들이 근거 없음으로 판정한 질문의 비율.",
-                        "appropriate = share of no-answer questions on which the system abstained; "
-                        "false = share of answerable questions on which it abstained; no_answer_rate = "
-                        "the annotators' own no-answer rate."),
-    "tests": ("시스템 간 차이 검정 (대응 무작위화, Holm 보정)", "Paired randomization tests (Holm)"),
-    "agreement": ("판정자 간 일치도", "Inter-annotator agreement"),
-    "failures": ("실패 사례: 상위 {k} 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within {k}"),
-    "first_returned": ("각 시스템이 처음 돌려준 문단", "What each system returned first"),
-    "none": ("없음", "none"),
-    "sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
-}
-
-
 def _t(key: str, lang: str, **kw) -> str:
-    ko, en = TEXT[key]
-    s = en if lang == "en" else ko
-    return s.format(**kw) if kw else s
+    return i18n.t(f"report_{key}", lang, **kw)
 
 
 @dataclass
