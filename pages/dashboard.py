@@ -17,7 +17,7 @@ ks = evaluation.settings_ks(db)
 cols = st.columns(4)
 k = cols[0].selectbox(session.t("k"), ks, index=len(ks) - 1)
 threshold = cols[1].selectbox(session.t("threshold"), [2, 1])
-choices = [("adjudicated", None), ("majority", None)] + [("adjudicated", v) for v in dashboard.versions(db)]
+choices = dashboard.qrels_choices(db)
 policy, version = cols[2].selectbox(
     session.t("qrels_choice"), choices,
     format_func=lambda c: session.t("version_n", v=c[1]) if c[1] is not None else adjudication.describe_policy(c[0]))
@@ -40,12 +40,14 @@ def live():
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
     st.dataframe(table, hide_index=True, width="stretch")
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
-    chart = dashboard.chart_frame(ev, k, "RR")
+    family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
+                      format_func=lambda f: "MRR" if f == "RR" else f)
+    chart = dashboard.chart_frame(ev, k, family)
     if systems:
         chart = chart[chart.system.isin(systems)]
     if qtypes:
         chart = chart[chart.qtype.isin(qtypes + ["all"])]
-    st.altair_chart(charts.means_with_intervals(chart, f"MRR@{k}"))
+    st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
     st.subheader(session.t("abstention"))
     st.dataframe(dashboard.abstention_table(ev), hide_index=True, width="stretch")

@@ -122,3 +122,16 @@ def test_dashboard_tables(judged_campaign):
     detail = dashboard.question_detail(db, ev, judged_campaign.qids[0], 3)
     assert list(detail.groupby("system").size()) == [3, 3] and detail.grade.notna().all()
     db.close()
+
+
+def test_metrics_on_an_imported_source(campaign_db, tmp_path):
+    db = campaign_db
+    f = tmp_path / "ext.qrels"
+    f.write_text("q1 0 p06 2\nq2 0 p05 2\n", encoding="utf-8")       # p06: a copy of p01
+    export.import_qrels(db, f, "ref")
+    ev = evaluation.evaluate_campaign(db, ["RR@10"], policy="source:ref", n_boot=0, n_perm=0)
+    pq = ev.result.per_query.set_index(["system", "qid"]).value
+    assert pq[("bm25", "q1")] == 0.5 and pq[("vector", "q1")] == 1.0 and pq[("vector", "q2")] == 1.0
+    assert ev.qrels_label.endswith("imported qrels source ref")
+    with pytest.raises(Exception, match="already fixed"):
+        adjudication.freeze(db, "lee", policy="source:ref")

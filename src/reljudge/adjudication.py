@@ -22,6 +22,8 @@ POLICY_TEXT = {
 
 
 def describe_policy(policy: str) -> str:
+    if policy.startswith("source:"):
+        return f"imported qrels source {policy.split(':', 1)[1]}"
     if policy.startswith("annotator:"):
         return f"grades of annotator {policy.split(':', 1)[1]} only"
     return POLICY_TEXT.get(policy, policy)
@@ -64,6 +66,8 @@ def verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
 def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | None = None,
            threshold: int = 2) -> int:
     """Freeze the current aggregated judgments as the next numbered qrels version."""
+    if policy.startswith("source:"):
+        raise ReljudgeError("an imported source is already fixed; freeze the team's judgments instead")
     rows = qrels(db, policy)
     if rows.empty:
         raise ReljudgeError("nothing to freeze: no judgments yet")

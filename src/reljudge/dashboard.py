@@ -126,5 +126,14 @@ def question_types(db: Database) -> list[str]:
     return sorted(set(evaluation_inputs.questions(db).qtype))
 
 
+def qrels_choices(db: Database) -> list[tuple[str, int | None]]:
+    """(policy, version) pairs the dashboard can evaluate on: the live policies, every
+    imported source, every frozen version."""
+    from reljudge.storage import qrels_io
+    return ([("adjudicated", None), ("majority", None)]
+            + [(f"source:{s}", None) for s in qrels_io.sources(db)]
+            + [("adjudicated", v) for v in versions(db)])
+
+
 def versions(db: Database) -> list[int]:
     return [int(v) for v in adjudication.versions(db).version]

@@ -231,6 +231,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_first_returned": ("각 시스템이 처음 돌려준 문단", "What each system returned first"),
     "report_none": ("없음", "none"),
     "report_sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
+    "importing": ("{name} 가져오는 중… (큰 파일은 시간이 걸립니다)", "Importing {name}… (large files take a while)"),
+    "building_report": ("보고서를 만드는 중…", "Building the report…"),
+    "chart_measure": ("그래프 지표", "Measure in the chart"),
 }
 
 

@@ -101,8 +101,17 @@ def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[
     if policy.startswith("annotator:"):
         return ("""SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
                    FROM current_judgments WHERE username = ?""", [policy.split(":", 1)[1]])
+    if policy.startswith("source:"):
+        # Judgments made elsewhere, keyed like the team's: by each duplicate group's
+        # first paragraph (a copy's grade counts for its group, the highest if several).
+        return ("""SELECT e.qid, coalesce(p.canonical_pid, e.pid) AS pid,
+                          CAST(max(e.grade) AS TINYINT) AS grade,
+                          'external' AS provenance, 1 AS n_annotators
+                   FROM external_qrels e LEFT JOIN paragraphs p USING (pid)
+                   WHERE e.source = ? GROUP BY ALL""", [policy.split(":", 1)[1]])
     if policy not in ("adjudicated", "majority"):
-        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority or annotator:NAME")
+        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority, annotator:NAME "
+                            "or source:NAME")
     use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
     return (f"""
         WITH counts AS (
@@ -139,6 +148,9 @@ def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int =
     if version is not None:
         return ("""SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
                    WHERE version = ?""", [version])
+    if policy.startswith("source:"):
+        return ("""SELECT NULL::VARCHAR AS qid, NULL::BOOLEAN AS no_answer, NULL::VARCHAR AS provenance,
+                          NULL::INTEGER AS n_annotators WHERE FALSE""", [])
     if policy.startswith("annotator:"):
         return (f"""SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM {qrels_table} WHERE grade >= ?)
                            AS no_answer, 'single' AS provenance, 1 AS n_annotators
