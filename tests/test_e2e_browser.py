@@ -52,7 +52,7 @@ def server_for(tmp_path):
 @pytest.fixture
 def page(browser):
     context = browser.new_context(locale="ko-KR")
-    context.set_default_timeout(20_000)
+    context.set_default_timeout(60_000)
     pg = context.new_page()
     yield pg
     context.close()
@@ -210,7 +210,7 @@ def test_annotator_cannot_reach_lead_pages(server_for, browser):
         lead_ctx = browser.new_context()
         contexts.append(lead_ctx)
         lead = lead_ctx.new_page()
-        lead.set_default_timeout(20_000)
+        lead.set_default_timeout(60_000)
         login(lead, srv.url, *LEAD)
         for path in ("users", "import_data"):
             lead.goto(f"{srv.url}/{path}", wait_until="domcontentloaded")
@@ -219,7 +219,7 @@ def test_annotator_cannot_reach_lead_pages(server_for, browser):
         ann_ctx = browser.new_context()
         contexts.append(ann_ctx)
         ann = ann_ctx.new_page()
-        ann.set_default_timeout(20_000)
+        ann.set_default_timeout(60_000)
         login(ann, srv.url, *ANNOTATOR)
         wait_for_widget(ann)
         for path, title in LEAD_PAGES.items():
