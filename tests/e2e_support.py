@@ -211,7 +211,7 @@ def chromium() -> Iterator:
             browser.close()
 
 
-def login(page, base_url: str, username: str, password: str, timeout: float = 30_000) -> None:
+def login(page, base_url: str, username: str, password: str, timeout: float = 60_000) -> None:
     """Fill the login form (labels in Korean, the default language) and wait for the app."""
     page.goto(base_url, wait_until="domcontentloaded")
     page.get_by_label("사용자 이름").fill(username)
@@ -235,7 +235,7 @@ DEEP_QUERY_JS = """
 """
 
 
-def wait_for_widget(page, timeout: float = 30_000) -> None:
+def wait_for_widget(page, timeout: float = 60_000) -> None:
     """Wait until the judging widget has rendered its cards."""
     page.locator(".rj .rj-item").first.wait_for(state="attached", timeout=timeout)
 
@@ -256,7 +256,7 @@ def widget_state(page) -> dict:
     }""")
 
 
-def wait_saved(page, timeout: float = 20_000) -> dict:
+def wait_saved(page, timeout: float = 60_000) -> dict:
     """Wait until the server has acknowledged every event (outbox empty, all cards saved)."""
     page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
       const root = deepQuery(".rj");
