@@ -25,11 +25,11 @@ else:
     st.text(item.paragraph)              # corpus text: plain, never Markdown/HTML
     if item.changes_first:
         st.caption(session.t("changes_first"))
-    st.write(session.t("grades_given"), list(item.grades))
-    notes = [n for n in item.notes if n]
-    if notes:
-        st.write(session.t("notes_given"))
-        for note in notes:
+    st.markdown(f"**{session.t('grades_given')}**")
+    st.text(item.grades)
+    if item.notes:
+        st.markdown(f"**{session.t('notes_given')}**")
+        for note in item.notes:
             st.text(note)
     with st.form("adjudicate", clear_on_submit=True):
         grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True,

@@ -5,7 +5,7 @@ import streamlit as st
 
 from reljudge import adjudication, campaign, dashboard, evaluation
 from reljudge import charts
-from reljudge.ui import session
+from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -38,7 +38,7 @@ def live():
         st.caption(session.t("no_answer_questions", n=len(ev.no_answer_qids)))
     st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.dataframe(tables.mark_provisional(table), hide_index=True, width="stretch")
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)

@@ -114,7 +114,7 @@ def test_aggregation_provenance_and_adjudication(campaign_db):
     assert list(queue.pid) == ["p01", "p03"]
     shown = {str(v) for col in queue.columns for v in queue[col]} | set(queue.columns)
     assert not {"ann", "bob", "cho", "username"} & shown
-    assert sorted(queue.iloc[0].grades) == [0, 2, 2]
+    assert sorted(queue.iloc[0].grades.split(" · ")) == ["0", "2", "2"]
     adjudication.adjudicate(db, "lee", "q1", "p03", 1, "둘째 문장이 부분 근거")
     q = adjudication.qrels(db).set_index("pid")
     assert q.loc["p03", ["grade", "provenance"]].tolist() == [1, "adjudicated"]

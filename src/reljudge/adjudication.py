@@ -32,7 +32,11 @@ def describe_policy(policy: str) -> str:
 def queue(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
     """Open paragraph disagreements, most consequential first; grades and notes are
     listed without annotator names."""
-    return team.paragraph_disagreements(db, k=k, threshold=threshold)
+    frame = team.paragraph_disagreements(db, k=k, threshold=threshold)
+    # Shown to the lead as plain text, in a random but stable order (no names).
+    frame["grades"] = frame["grades"].map(lambda g: " · ".join(str(int(x)) for x in g))
+    frame["notes"] = frame["notes"].map(lambda n: [str(x) for x in n if x])
+    return frame
 
 
 def verdict_queue(db: Database) -> pd.DataFrame:
