@@ -7,8 +7,8 @@ from reljudge.ui import session
 st.set_page_config(page_title="reljudge", page_icon="⚖️", layout="wide")
 
 db = session.get_db()
-session.language_switch()
 user = session.current_user(db)
+session.language_switch(logged_in=user is not None)
 
 if user is None:
     session.clear_cookie_if_logged_out()

@@ -19,8 +19,8 @@ import pandas as pd
 
 from reljudge.errors import ReljudgeError
 from reljudge.measures import parse_measures
-from reljudge.metrics import ALL, EvalResult, evaluate
-from reljudge.trec_io import read_qrels, read_run, run_name
+from reljudge.metrics import ALL, EvalResult, evaluate, ranking_depth
+from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name
 
 FILE_MODE_REL = 1  # trec_eval's default relevance_level
 CAMPAIGN_REL = 2  # DESIGN.md: relevant = directly citable
@@ -140,12 +140,21 @@ def _names(paths: list[str]) -> list[str]:
     return names
 
 
-def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str]) -> list[str]:
-    """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names."""
+def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str],
+               depth: int | None = None, ties: str = "trec") -> list[str]:
+    """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names.
+
+    With ``depth``, only the top ``depth`` rows of each ranking under ``ties`` are
+    kept (:func:`read_run_top`: every line is still checked), which is all that
+    measures of that :func:`ranking_depth` look at; else every row.
+    """
     read_qrels(con, qrels_path, "qrels")
     names = _names(run_paths)
     for i, (path, name) in enumerate(zip(run_paths, names)):
-        read_run(con, path, f"run_{i}", system=name)
+        if depth is None:
+            read_run(con, path, f"run_{i}", system=name)
+        else:
+            read_run_top(con, path, f"run_{i}", depth, ties=ties, system=name)
     con.execute("CREATE OR REPLACE VIEW runs AS " + " UNION ALL ".join(f"SELECT * FROM run_{i}" for i in range(len(names))))
     return names
 
@@ -158,7 +167,8 @@ def evaluate_files(args) -> int:
     try:
         # file order does not matter to the evaluation; dropping it saves memory on big runs
         con.execute("SET preserve_insertion_order = false")
-        names = load_files(con, args.qrels, list(args.runs))
+        # the run files are read once and only each ranking's top rows are kept
+        names = load_files(con, args.qrels, list(args.runs), depth=ranking_depth(measures), ties=args.ties)
         stats = args.format != "tsv"
         result = evaluate(con, "qrels", "runs", measures, ties=args.ties, dedup=args.dedup,
                           default_rel=FILE_MODE_REL, systems=names,

@@ -202,6 +202,34 @@ _F32 = (
 )
 
 
+def float32_sql(x: str) -> str:
+    """SQL turning the DOUBLE expression ``x`` into the FLOAT trec_eval ranks by."""
+    return _F32.format(x=x)
+
+
+def ranking_depth(measures: Sequence[Measure]) -> int:
+    """How many rows of each ranking :func:`evaluate` looks at: the largest K, at
+    least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1)."""
+    return max([int(m.k) for m in measures] + [3])
+
+
+def top_key_sql(ties: str, score: str, rank: str, pid: str) -> str:
+    """A STRUCT that orders the rows of one ranking, larger = ranked earlier, for
+    rows whose score and rank are never NULL (as in a TREC run file).
+
+    On such rows it orders exactly as :func:`evaluate`'s own key (the NULL
+    terms of that key are then constant), so the top rows it selects are the
+    rows :func:`evaluate` would keep.  Its fields hold the values: ``s`` the
+    score as FLOAT, ``pid``, and under ``ranked`` ``nr`` = -rank.
+    """
+    if ties not in TIES:
+        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIES)}")
+    s = float32_sql(f"({score})::DOUBLE")
+    if ties == "trec":
+        return f"{{'s': {s}, 'pid': ({pid})::VARCHAR}}"
+    return f"{{'nr': -(({rank})::BIGINT), 's': {s}, 'pid': ({pid})::VARCHAR}}"
+
+
 def _measure_sql(m: Measure) -> str:
     k = int(m.k)
     if m.name == "RR":
@@ -230,6 +258,7 @@ def _per_query_sql(
     score = _F32.format(x="score::DOUBLE") if "score" in run_cols else "NULL::FLOAT"
     rank = "rank::BIGINT" if "rank" in run_cols else "NULL::BIGINT"
     key = "coalesce(dup_key::VARCHAR, pid::VARCHAR)" if "dup_key" in run_cols else "pid::VARCHAR"
+    ranked = "position" in run_cols
     ks = sorted({m.k for m in measures})
     hit_ks = sorted({(m.rel, m.k) for m in measures if m.rel is not None})
     judged_ks = sorted({m.k for m in measures if m.name == "Judged"})
@@ -244,27 +273,35 @@ def _per_query_sql(
         # NOT MATERIALIZED: DuckDB would otherwise materialise this multiply-referenced
         # CTE, i.e. copy the whole run; the dedup fallback re-reads only rankings with copies
         f"src AS NOT MATERIALIZED (SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
-        f"{score} AS score, {rank} AS rank, {key} AS dkey FROM {run} "
+        f"{score} AS score, {rank} AS rank, {key} AS dkey{', position::BIGINT AS position' if ranked else ''} FROM {run} "
         f"WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT qid FROM qset))",
-        # top-`depth` per ranking with a bounded heap: far cheaper than sorting whole rankings
-        f"top AS (SELECT system, qid, max_by({{'pid': pid, 'dkey': dkey}}, {okey}, {depth}) AS l "
-        f"FROM src GROUP BY system, qid)",
-        "topu AS (SELECT system, qid, unnest(l) AS x, generate_subscripts(l, 1) AS r FROM top)",
     ]
-    if dedup == "first":
-        # A ranking whose top rows hold no duplicate key is already deduplicated
-        # up to `depth`; only the others need the full per-key pass.
-        ctes += [
-            "dupr AS (SELECT system, qid FROM topu GROUP BY system, qid HAVING count(DISTINCT x.dkey) < count(*))",
-            f"firsts AS (SELECT s.* FROM src s SEMI JOIN dupr USING (system, qid) "
-            f"QUALIFY row_number() OVER (PARTITION BY s.system, s.qid, s.dkey ORDER BY {okey} DESC) = 1)",
-            f"slow AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY {okey} DESC) AS r "
-            f"FROM firsts QUALIFY r <= {depth})",
-            "ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu ANTI JOIN dupr USING (system, qid) "
-            "UNION ALL SELECT system, qid, pid, r FROM slow)",
-        ]
+    if ranked:
+        # the caller ranked and deduplicated each ranking already (trec_io.read_run_top):
+        # a heap over rows that all fit in it, and the duplicate search, would cost
+        # more than everything else here
+        ctes.append(f"ranked AS (SELECT system, qid, pid, position AS r FROM src WHERE position <= {depth})")
     else:
-        ctes.append("ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu)")
+        ctes += [
+            # top-`depth` per ranking with a bounded heap: far cheaper than sorting whole rankings
+            f"top AS (SELECT system, qid, max_by({{'pid': pid, 'dkey': dkey}}, {okey}, {depth}) AS l "
+            f"FROM src GROUP BY system, qid)",
+            "topu AS (SELECT system, qid, unnest(l) AS x, generate_subscripts(l, 1) AS r FROM top)",
+        ]
+        if dedup == "first":
+            # A ranking whose top rows hold no duplicate key is already deduplicated
+            # up to `depth`; only the others need the full per-key pass.
+            ctes += [
+                "dupr AS (SELECT system, qid FROM topu GROUP BY system, qid HAVING count(DISTINCT x.dkey) < count(*))",
+                f"firsts AS (SELECT s.* FROM src s SEMI JOIN dupr USING (system, qid) "
+                f"QUALIFY row_number() OVER (PARTITION BY s.system, s.qid, s.dkey ORDER BY {okey} DESC) = 1)",
+                f"slow AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY {okey} DESC) AS r "
+                f"FROM firsts QUALIFY r <= {depth})",
+                "ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu ANTI JOIN dupr USING (system, qid) "
+                "UNION ALL SELECT system, qid, pid, r FROM slow)",
+            ]
+        else:
+            ctes.append("ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu)")
     ctes.append("j AS (SELECT r.system, r.qid, r.pid, r.r, q.grade FROM ranked r LEFT JOIN qr q USING (qid, pid))")
 
     aggs = ["arg_min(pid, r) AS first_pid", "arg_min(grade, r) AS first_grade", "count(*) AS n_ret"]
@@ -393,7 +430,11 @@ def evaluate(
 
     * qrels: qid, pid, grade (INTEGER; negative grades count as 0 gain)
     * run: system, qid, pid, and score and/or rank; optional dup_key (rows of one
-      ranking with equal dup_key are copies; NULL means "use pid")
+      ranking with equal dup_key are copies; NULL means "use pid"); optional
+      position: 1, 2, ... — each row's place in its ranking, already in the order
+      ``ties`` gives and with no copies (as :func:`reljudge.trec_io.read_run_top`
+      writes it, which rejects repeated documents, so both ``dedup`` policies
+      agree); the rankings are then taken as they are
     * questions: qid, qtype (optional; gives the per-type groups)
     * abstentions: system, qid — the system abstained on that question
     * no_answer_qids: qids finally judged to have no citable evidence (a list/set
@@ -442,7 +483,7 @@ def evaluate(
         rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
         share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR"}) or sorted(
             {(m.rel, m.k) for m in measures if m.rel is not None}) or [(default_rel, max(m.k for m in measures))]
-        depth = max([m.k for m in measures] + [3])  # shares need the top 3 even for RR@1
+        depth = ranking_depth(measures)
         sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql)
         params: dict[str, Any] = {"systems": systems}
         if na_list is not None:

@@ -11,6 +11,10 @@ does a second, slower pass read the file line by line to name the offending
 line; a file that is valid but irregularly spaced (several spaces, trailing
 blanks) is then loaded by splitting each line on whitespace inside DuckDB.
 Documents repeated inside one query are an error in both files.
+
+:func:`read_run` loads every row; :func:`read_run_top` (the ``evaluate
+--qrels`` path) reads the file once into one aggregation per query and keeps
+only the top rows the measures look at, with the same checks.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import duckdb
 import numpy as np
 
 from reljudge.errors import InputError
+from reljudge.metrics import top_key_sql
 
 RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "BIGINT", "score": "DOUBLE", "tag": "VARCHAR"}
 QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "BIGINT"}
@@ -169,6 +174,128 @@ def _first_duplicate(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, s
         f"SELECT qid, pid FROM {_ident(table)} WHERE hash(qid, pid) IN (SELECT unnest($h::UBIGINT[])) "
         "GROUP BY qid, pid HAVING count(*) > 1 ORDER BY qid, pid LIMIT 1",
         {"h": np.unique(same).tolist()}).fetchone()
+
+
+def _repeated_rows(lists) -> np.ndarray:
+    """Indices of the rows of an Arrow list array that hold some value twice (or
+    share a 64-bit hash with a collision; callers check those rows exactly).
+
+    Sorting each row is cheap when the rows are short and alike, as the rankings of
+    a run are: the rows go into one matrix (padded at the end with the largest
+    value) sorted along its rows, in two halves on two threads (numpy's sort
+    releases the GIL).
+    """
+    import pyarrow as pa
+    from concurrent.futures import ThreadPoolExecutor
+
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.chunk(0) if lists.num_chunks == 1 else lists.combine_chunks()
+    if len(lists) == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = lists.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    lengths = np.diff(offsets)
+    values = lists.values.to_numpy(zero_copy_only=False)[offsets[0]:offsets[-1]]
+    offsets -= offsets[0]
+    n, width = len(lengths), int(lengths.max())
+    if width < 2:
+        return np.zeros(0, dtype=np.int64)
+    if n * width > 2 * len(values) + 1_000_000:
+        # very uneven rows: one sort of (row, value) pairs instead of a mostly-padding matrix
+        row = np.repeat(np.arange(n), lengths)
+        order = np.lexsort((values, row))
+        v, r = values[order], row[order]
+        same = (v[1:] == v[:-1]) & (r[1:] == r[:-1])
+        return np.unique(r[1:][same])
+    if (lengths == width).all():
+        m = values.reshape(n, width)  # read-only view of Arrow's buffer: np.sort copies
+    else:
+        m = np.full((n, width), np.iinfo(values.dtype).max, dtype=values.dtype)
+        m[np.repeat(np.arange(n), lengths), np.arange(len(values)) - np.repeat(offsets[:-1], lengths)] = values
+
+    def check(lo: int, hi: int) -> np.ndarray:
+        part = np.sort(m[lo:hi], axis=1)
+        same = part[:, 1:] == part[:, :-1]
+        # the padding is the largest value: only pairs inside a row's own length count
+        same &= np.arange(1, width)[None, :] < lengths[lo:hi, None]
+        return lo + np.nonzero(same.any(axis=1))[0]
+
+    with ThreadPoolExecutor(2) as pool:
+        return np.concatenate(list(pool.map(check, [0, n // 2], [n // 2, n])))
+
+
+def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str, depth: int,
+                 ties: str = "trec", system: str | None = None) -> str:
+    """Load only the top ``depth`` rows of each ranking of a TREC run; returns the system name.
+
+    The same checks as :func:`read_run` cover every line of the file, but the file
+    is read once and never held whole: one aggregation per query keeps the
+    ``depth`` best rows (in :func:`reljudge.metrics.evaluate`'s order for
+    ``ties``, see :func:`reljudge.metrics.top_key_sql`), counts NaN scores and
+    collects a 64-bit hash per document, and a query whose hashes repeat is
+    checked exactly.  Since :func:`reljudge.metrics.evaluate` looks at no more
+    than :func:`reljudge.metrics.ranking_depth` rows of a ranking, evaluating
+    this table with measures of at most that depth gives the figures of the
+    whole run.
+
+    ``table`` is a view (system, qid, pid, score FLOAT[, rank INTEGER under
+    ``ranked``], position BIGINT = 1, 2, ... in that order) over the rows
+    (``<table>__rows``) and the name (``<table>__name``).  Raises InputError
+    as :func:`read_run` does.
+    """
+    path = os.fspath(path)
+    name = system if system is not None else run_name(path)
+    rows, top = f"{table}__rows", f"{table}__top"
+    ranked = ties == "ranked"
+    key = top_key_sql(ties, "score", "rank", "docid")
+    first = _first_line(path)
+    if first is None:
+        cols = "qid VARCHAR, pid VARCHAR, score FLOAT" + (", rank INTEGER" if ranked else "") + ", position BIGINT"
+        con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} ({cols})")
+    else:
+        delim = "\t" if "\t" in first else " "
+
+        def agg(tolerant: bool) -> str:
+            # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
+            # must still be checked, as in read_run's table
+            return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, max({key}, {int(depth)}) AS top, "
+                    "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
+                    f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
+
+        try:
+            con.execute(agg(False))
+            tolerant = False
+        except duckdb.Error as fast_error:
+            _scan(path, "run")  # raises InputError naming the line, if any line is bad
+            try:
+                con.execute(agg(True))
+            except duckdb.Error:
+                raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
+            tolerant = True
+        try:
+            hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
+            suspects = _repeated_rows(hashes.column("h"))
+            qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
+            del hashes
+            if qids:
+                dup = con.execute(
+                    f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
+                    "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
+                if dup:
+                    line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
+                    raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
+            if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
+                line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
+                raise InputError(path, line, "score is NaN, which cannot be ranked")
+            # max(x, n) lists its values largest first: the list index is the position
+            cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
+            con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
+                        f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
+        finally:
+            con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
+    con.execute(f"CREATE OR REPLACE TABLE {_ident(table + '__name')} AS SELECT ?::VARCHAR AS system", [name])
+    con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.* "
+                f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n")
+    return name
 
 
 def read_qrels(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str = "qrels") -> int:

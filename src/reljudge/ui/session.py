@@ -48,6 +48,10 @@ def lang() -> str:
     return "en" if st.session_state.get("lang_en") else "ko"
 
 
+def _remember_language(widget_key: str) -> None:
+    st.session_state["lang_en"] = st.session_state[widget_key]
+
+
 def t(key: str, **kwargs) -> str:
     return i18n.t(key, lang(), **kwargs)
 
@@ -77,8 +81,13 @@ def require_role(*roles: str) -> auth.User:
     return user
 
 
-def language_switch() -> None:
-    st.sidebar.toggle(i18n.t("english"), key="lang_en")
+def language_switch(logged_in: bool) -> None:
+    """Korean first, English on demand. The login screen and the app use separate
+    widgets (sharing one setting): a widget carried across the login's rerun lost
+    its first change in the browser."""
+    key = "lang_toggle_app" if logged_in else "lang_toggle_login"
+    st.sidebar.toggle(i18n.t("english"), key=key, value=bool(st.session_state.get("lang_en")),
+                      on_change=_remember_language, args=(key,))
 
 
 def login_form(db: Database) -> None:

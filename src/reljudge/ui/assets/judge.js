@@ -43,7 +43,7 @@ export default function (component) {
   }
 
   let root = parentElement.querySelector(".rj");
-  const fresh = !root || root.dataset.qid !== data.qid;
+  const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n;
   if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
 
   // Server state merged with what is still waiting in the outbox (newest wins).
@@ -65,6 +65,7 @@ export default function (component) {
 
   if (fresh) {
     root.dataset.qid = data.qid;
+    root.dataset.lang = L.question_n;   // a language switch rebuilds the labels
     root.replaceChildren();
     G.qid = data.qid;
     G.lastAction = performance.now();
@@ -147,8 +148,11 @@ export default function (component) {
     card.querySelector(".rj-badge").textContent = g === null || g === undefined ? L.ungraded : L["grade" + g];
     card.querySelectorAll(".rj-btns button").forEach((b) => b.classList.toggle("sel", String(g) === b.dataset.g));
     const note = card.querySelector(".rj-note"), evid = card.querySelector(".rj-evidence");
-    if (document.activeElement !== note) note.value = s.note || "";
-    if (document.activeElement !== evid) evid.value = s.evidence || "";
+    // While the note panel is open, what is typed there is newer than any server state.
+    if (card.querySelector(".rj-edit").hidden) {
+      note.value = s.note || "";
+      evid.value = s.evidence || "";
+    }
     evid.disabled = g !== 2;
   }
   function paintHeader() {
@@ -222,7 +226,9 @@ export default function (component) {
   if (G.onKey) document.removeEventListener("keydown", G.onKey, true);
   G.onKey = (ev) => {
     if (!root.isConnected) return;
-    const t = ev.target;
+    // Events from inside the shadow root are retargeted to its host: the real
+    // target is the first element of the composed path.
+    const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
     const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable);
     const inRoot = t && root.contains(t);
     if (typing && !inRoot) return;
