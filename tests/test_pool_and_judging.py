@@ -126,3 +126,11 @@ def test_progress_by_annotator(campaign_db):
     prog = judging.progress_by_annotator(campaign_db)
     row = prog[(prog.username == "ann") & (prog.qtype == "사실 확인")].iloc[0]
     assert row.judged == 2 and row.pool_size == 4 and row.median_seconds == 3.0
+
+
+def test_one_bad_event_does_not_block_the_batch(campaign_db):
+    events = [{"id": "ok-1", "kind": "grade", "qid": "q1", "pid": "p02", "grade": 2},
+              {"id": "bad", "kind": "grade", "qid": "q1", "pid": "p05", "grade": 2},   # not pooled
+              {"id": "ok-2", "kind": "verdict", "qid": "q3", "no_answer": True}]
+    acked, rejected = judging.record_each(campaign_db, "ann", events)
+    assert acked == ["ok-1", "ok-2"] and list(rejected) == ["bad"] and "not in the pool" in rejected["bad"]

@@ -234,6 +234,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "importing": ("{name} 가져오는 중… (큰 파일은 시간이 걸립니다)", "Importing {name}… (large files take a while)"),
     "building_report": ("보고서를 만드는 중…", "Building the report…"),
     "chart_measure": ("그래프 지표", "Measure in the chart"),
+    "event_rejected": ("저장하지 못한 판정이 있습니다: {reason}", "A judgment could not be saved: {reason}"),
 }
 
 

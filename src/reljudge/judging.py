@@ -217,6 +217,23 @@ def record(db: Database, username: str, events: list[dict], qid: str | None = No
     return store.append_events(db, username, frame)
 
 
+def record_each(db: Database, username: str, events: list[dict]) -> tuple[list[str], dict[str, str]]:
+    """Like :func:`record`, but one bad event (a paragraph no longer pooled, a question
+    taken away) cannot block the others: returns (acknowledged ids, {rejected id: reason})."""
+    try:
+        return record(db, username, events), {}
+    except ReljudgeError:
+        pass
+    acked, rejected = [], {}
+    for event in events:
+        cid = str(event.get("id")) if isinstance(event, dict) else "?"
+        try:
+            acked += record(db, username, [event])
+        except ReljudgeError as exc:
+            rejected[cid] = str(exc)
+    return acked, rejected
+
+
 def grade(db: Database, username: str, qid: str, pid: str, grade: int | None,
           note: str | None = None, evidence: str | None = None, ms: int | None = None) -> str:
     """Convenience for scripts and tests: one grade event; returns its id."""

@@ -30,6 +30,7 @@ _component = st.components.v2.component(
 _ACKED = "_rj_acked"
 _NAVIGATED = "_rj_navigated"
 _ERROR = "_rj_error"
+_REJECTED = "_rj_rejected"
 
 
 def _on_action(db, username: str) -> None:
@@ -38,8 +39,11 @@ def _on_action(db, username: str) -> None:
     if not action:
         return
     try:
-        acked = judging.record(db, username, list(action.get("events") or []))
-        st.session_state[_ACKED] = acked
+        acked, rejected = judging.record_each(db, username, list(action.get("events") or []))
+        # Rejected events leave the browser's outbox too, or they would be resent forever.
+        st.session_state[_ACKED] = acked + list(rejected)
+        if rejected:
+            st.session_state[_REJECTED] = sorted(set(rejected.values()))
         to = action.get("nav")
         if to in ("next", "prev"):
             judging.step(db, username, 1 if to == "next" else -1)
@@ -66,6 +70,8 @@ def render(db, username: str, lang: str) -> None:
             st.rerun(scope="app")
         if st.session_state.get(_ERROR):
             st.error(st.session_state[_ERROR])
+        for reason in st.session_state.pop(_REJECTED, []):
+            st.warning(i18n.t("event_rejected", lang, reason=reason))
         data = judging.payload(db, username, qid, lang)
         data["user"] = username
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
