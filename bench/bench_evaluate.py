@@ -6,7 +6,9 @@ Generates (once, into bench/data/, git-ignored) a run of queries × docs lines
 with many tied scores and qrels with ~20 judged documents per query, then runs
 each contender in its own subprocess (peak memory = ru_maxrss of that process):
 
-* reljudge: the `evaluate --qrels` file path, in-process (reading, checks, metrics);
+* reljudge: the `evaluate --qrels` file path, in-process (reading, checks, metrics):
+  each run is read once into one DuckDB aggregation per query that keeps the
+  top rows the measures need and a hash of every document (duplicate check);
 * pytrec-eval-terrier: parsing both files into its dicts + evaluation;
 * ranx: Qrels/Run.from_file + evaluate; numba compilation timed apart
   (first evaluate minus a second, warm one);
@@ -243,7 +245,9 @@ def main() -> None:
         f"scores on a 1e-4 grid, so ties); qrels: {judged:,} judgments (~{judged / a.queries:.0f} per query, grades 0–2).",
         "Each tool in its own process, imports not timed, from the files on disk to the three means; "
         "peak memory = ru_maxrss of that process. reljudge = the `evaluate --qrels` code path "
-        "(load, format and duplicate checks, metrics, tsv).",
+        "(load, format and duplicate checks, metrics, tsv): it reads each run once, into one aggregation "
+        "per query keeping the top rows the measures need (here 100) and a 64-bit hash of every document "
+        "for the duplicate check; the whole run is never a table.",
         "",
         *rows,
         "",

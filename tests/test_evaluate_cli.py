@@ -9,6 +9,7 @@ import duckdb
 import numpy as np
 import pytest
 import pytrec_eval
+from pandas.testing import assert_frame_equal
 
 from reljudge.errors import InputError
 from reljudge.evaluate_cli import register
@@ -202,3 +203,101 @@ def test_readers_load_typed_tables(tmp_path):
     with pytest.raises(InputError) as e:
         read_run(con, str(tmp_path), "x")
     assert "directory" in str(e.value)
+
+
+# -- file mode keeps only each ranking's top rows ---------------------------------------
+
+
+@pytest.fixture
+def long_runs(tmp_path):
+    """Rankings of 1-80 rows (so many longer than the measures' depth) with ties at
+    every cut: exact ones (one decimal), ones only in float32, mixed-script ids; the
+    rank column is shuffled so that ``--ties ranked`` orders differently."""
+    rng = np.random.default_rng(5)
+    stems = ["d", "D", "문단", "z_", "10", "1"]
+    qrels, lines = [], []
+    qd, rd = {}, {}
+    for q in range(400):
+        qid = f"q{q}"
+        n = int(rng.integers(1, 81))
+        docs = [f"{stems[j % len(stems)]}{rng.integers(0, 9)}_{j}" for j in range(n)]
+        scores = np.round(rng.random(n) * 3, 1)
+        scores[rng.random(n) < 0.1] += 1e-9  # equal to a neighbour in float32 only
+        ranks = rng.permutation(n) + 1
+        for d, s, r in zip(docs, scores, ranks):
+            lines.append(f"{qid} Q0 {d} {r} {float(s)!r} sys")
+            rd.setdefault(qid, {})[d] = float(s)
+        for j in rng.choice(n, size=min(n, 12), replace=False):
+            g = int(rng.integers(0, 3))
+            qrels.append(f"{qid} 0 {docs[j]} {g}")
+            qd.setdefault(qid, {})[docs[j]] = g
+    rng.shuffle(lines)  # rankings interleaved: nothing may depend on the file's order
+    (tmp_path / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    (tmp_path / "long.run").write_text("\n".join(lines) + "\n")
+    return tmp_path, qd, rd
+
+
+@pytest.mark.parametrize("ties", ["trec", "ranked"])
+def test_top_rows_give_the_figures_of_the_whole_run(long_runs, ties):
+    from reljudge.evaluate_cli import load_files
+    from reljudge.measures import parse_measures
+    from reljudge.metrics import evaluate, ranking_depth
+
+    d, _, _ = long_runs
+    measures = parse_measures(["RR@5", "nDCG@10", "P@3", "R@10", "Judged@10", "RR(rel=2)@10"], default_rel=1)
+    results = {}
+    for cut in (ranking_depth(measures), None):
+        con = duckdb.connect()
+        names = load_files(con, str(d / "qrels.txt"), [str(d / "long.run")], depth=cut, ties=ties)
+        if cut is not None:  # only the top rows were kept
+            n_rows, longest = con.execute("SELECT count(*), max(position) FROM runs").fetchone()
+            assert longest == cut and n_rows < len((d / "long.run").read_text().splitlines()) / 3
+        results[cut] = evaluate(con, "qrels", "runs", measures, ties=ties, default_rel=1, systems=names,
+                                n_boot=0, n_perm=0)
+        con.close()
+    top, whole = results[ranking_depth(measures)], results[None]
+    assert_frame_equal(top.per_query, whole.per_query)
+    assert_frame_equal(top.shares, whole.shares)
+    assert_frame_equal(top.failures, whole.failures)
+    assert whole.per_query["value"].gt(0).mean() > 0.3  # the comparison is not between zeros
+
+
+def test_top_rows_match_trec_eval(long_runs, capsys):
+    d, qd, rd = long_runs
+    code, out, err = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "long.run"),
+                          "-m", "nDCG@10", "P@5", "R@10", "--per-query"], capsys)
+    assert code == 0, err
+    got = _tsv(out)
+    ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10", "P.5", "recall.10"}, relevance_level=1).evaluate(rd)
+    for ours, theirs in [("nDCG@10", "ndcg_cut_10"), ("P(rel=1)@5", "P_5"), ("R(rel=1)@10", "recall_10")]:
+        for q in qd:
+            assert got[("sys", ours, q)] == pytest.approx(ref[q][theirs], abs=5e-5)
+
+
+def test_duplicate_far_below_the_cut_is_found(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 d0 1\nq2 0 d0 1\n")
+    rows = [f"q{q} Q0 d{i} {i + 1} {1000 - i} t" for q in (1, 2, 3) for i in range(300)]
+    rows.insert(700, "q3 Q0 d5 301 0.5 t")  # line 701: d5 again, far below the top 10
+    run = _write(tmp_path, "dup.run", "\n".join(rows) + "\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10"], capsys)
+    assert code == 2 and out == ""
+    assert "line 701: document 'd5' appears twice for query 'q3'" in err
+
+
+def test_repeated_rows_finds_every_row_with_a_repeat():
+    import pyarrow as pa
+
+    from reljudge.trec_io import _repeated_rows
+
+    def rows(lists):
+        return _repeated_rows(pa.array(lists, type=pa.list_(pa.uint64()))).tolist()
+
+    assert rows([]) == [] and rows([[1], [1]]) == []
+    assert rows([[3, 1, 2], [5, 4, 5], [7, 8, 9], [1, 2, 1]]) == [1, 3]  # equal lengths
+    top = np.iinfo(np.uint64).max
+    assert rows([[1, 2], [4, 5, 4], [top, 1], [], [top, top]]) == [1, 4]  # padded: the pad value itself repeats
+    assert rows([[1, 2], [9, 8, 7], [6]]) == []
+    uneven = [[1]] * 2000 + [list(range(5000)) + [17]]  # mostly padding: the (row, value) sort instead
+    assert rows(uneven) == [2000]
+    assert rows(pa.chunked_array([pa.array([[1, 1]], type=pa.list_(pa.uint64())),
+                                  pa.array([[2, 3]], type=pa.list_(pa.uint64()))])) == [0]
