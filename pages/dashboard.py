@@ -42,11 +42,7 @@ def live():
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)
-    chart = dashboard.chart_frame(ev, k, family)
-    if systems:
-        chart = chart[chart.system.isin(systems)]
-    if qtypes:
-        chart = chart[chart.qtype.isin(qtypes + ["all"])]
+    chart = dashboard.chart_frame(ev, k, family, qtypes, systems)
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
     st.subheader(session.t("abstention"))
@@ -55,9 +51,7 @@ def live():
     st.dataframe(ev.result.tests, hide_index=True, width="stretch")
 
     st.subheader(session.t("failures"))
-    fails = dashboard.failure_cases(db, ev, k)
-    if systems:
-        fails = fails[fails.system.isin(systems)]
+    fails = dashboard.failure_cases(db, ev, k, systems or None)
     st.dataframe(fails, hide_index=True, width="stretch")
     if not fails.empty:
         qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)))

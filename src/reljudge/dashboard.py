@@ -81,11 +81,17 @@ def _pct(x: float) -> str:
     return "—" if x != x else f"{100 * x:.0f}%"
 
 
-def chart_frame(ev: CampaignEvaluation, k: int, family: str = "RR") -> pd.DataFrame:
-    """system, qtype, mean, ci_low, ci_high of one measure (for a bar chart with error bars)."""
+def chart_frame(ev: CampaignEvaluation, k: int, family: str = "RR", qtypes: list[str] | None = None,
+                systems: list[str] | None = None) -> pd.DataFrame:
+    """system, qtype, mean, ci_low, ci_high of one measure (for a bar chart with error bars),
+    optionally only some question types (plus 'all') and systems."""
     m = ev.result.means
     name = f"{family}@{k}"
     sel = m[m.measure.str.replace(r"\(rel=\d+\)", "", regex=True) == name]
+    if qtypes:
+        sel = sel[sel.qtype.isin(list(qtypes) + ["all"])]
+    if systems:
+        sel = sel[sel.system.isin(systems)]
     return sel[["system", "qtype", "n", "mean", "ci_low", "ci_high"]].reset_index(drop=True)
 
 
@@ -95,13 +101,13 @@ def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
               "appropriate_rate", "n_answerable", "n_false", "false_rate"]]
 
 
-def failure_cases(db: Database, ev: CampaignEvaluation, k: int, system: str | None = None) -> pd.DataFrame:
+def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[str] | None = None) -> pd.DataFrame:
     """Questions whose first citable paragraph is not within K, per system, with the
     question text and what the system returned first (text and its grade)."""
     f = ev.result.failures
     f = f[(f.k == k) & (f.rel == ev.threshold)]
-    if system:
-        f = f[f.system == system]
+    if systems:
+        f = f[f.system.isin(systems)]
     if f.empty:
         return pd.DataFrame(columns=["system", "qid", "qtype", "question", "first_pid", "first_grade",
                                      "first_text"])
