@@ -235,6 +235,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "building_report": ("보고서를 만드는 중…", "Building the report…"),
     "chart_measure": ("그래프 지표", "Measure in the chart"),
     "event_rejected": ("저장하지 못한 판정이 있습니다: {reason}", "A judgment could not be saved: {reason}"),
+    "report_ties_trec": ("점수 내림차순(trec_eval처럼 float32로 비교), 동점이면 문단 id 내림차순(바이트 순서); 점수가 없는 행만 순위 열 사용",
+                         "score descending (compared as float32, as trec_eval), then paragraph id descending (byte order); the rank column only for rows without a score"),
+    "report_ties_ranked": ("run의 순위 열(as ranked); 같은 순위면 점수 내림차순, 그다음 id 내림차순",
+                           "the run's rank column (as ranked); score descending, then id descending, break ties"),
+    "report_dedup_first": ("첫 사본만 인정: 같은 id 또는 같은 정규화 본문의 뒤 사본은 빼고 순위를 당김",
+                           "first copy counts: later copies (same id or same normalised text) removed and ranks closed up"),
+    "report_dedup_keep": ("모든 사본을 각자의 순위에서 셈", "every copy counts at its own rank"),
+    "report_policy_adjudicated": ("현재 판정 — 조정한 등급, 없으면 다수결, 동수면 낮은 등급",
+                                  "live judgments — adjudicated grade if any, else majority, else the lower tied grade"),
+    "report_policy_majority": ("현재 판정 — 다수결, 동수면 낮은 등급 (조정 무시)",
+                               "live judgments — majority grade, else the lower tied grade (adjudications ignored)"),
+    "report_policy_version": ("동결된 qrels 버전 {v}", "frozen qrels version {v}"),
 }
 
 

@@ -55,9 +55,9 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         (_t("criterion", lang), _t("criterion_text", lang, rel=ev.threshold)),
         (_t("unit", lang), _t("unit_text", lang)),
         (_t("k", lang), ", ".join(str(x) for x in ev.ks)),
-        (_t("ties", lang), r.policies["ties_rule"]),
-        (_t("dedup", lang), r.policies["dedup_rule"]),
-        (_t("qrels", lang), ev.qrels_label),
+        (_t("ties", lang), _t(f"ties_{r.policies['ties']}", lang)),
+        (_t("dedup", lang), _t(f"dedup_{r.policies['dedup']}", lang)),
+        (_t("qrels", lang), _qrels_text(ev, lang)),
         (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
         (_t("unjudged", lang), _t("unjudged_text", lang)),
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
@@ -75,6 +75,14 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), dashboard.abstention_table(ev),
                       tests, agree, failures, is_demo)
+
+
+def _qrels_text(ev, lang: str) -> str:
+    if ev.version is not None:
+        return _t("policy_version", lang, v=ev.version)
+    if ev.policy in ("adjudicated", "majority"):
+        return _t(f"policy_{ev.policy}", lang)
+    return ev.qrels_label
 
 
 def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:
