@@ -60,3 +60,10 @@ def test_cli_users_add_and_list(tmp_path):
     r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "users", "list"],
                        capture_output=True, text=True)
     assert "kim" in r.stdout and "lead" in r.stdout
+
+
+def test_password_change_ends_existing_sessions(db):
+    user = auth.add_user(db, "ann", "password-1", "annotator")
+    token = auth.start_session(db, user)
+    auth.set_password(db, "ann", "password-2")
+    assert auth.user_for_token(db, token) is None

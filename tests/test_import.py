@@ -173,3 +173,23 @@ def test_second_process_gets_clear_lock_message(db_path, db):
 def test_settings_defaults(db):
     s = catalog.get_settings(db)
     assert s["pool_depth"] == "20" and s["rel_threshold"] == "2" and s["ties"] == "trec"
+
+
+def test_out_of_range_numbers_are_input_errors(db, files, tmp_path):
+    big = tmp_path / "big.jsonl"
+    big.write_text('{"pid": "a", "text": "t", "position": 1e30}\n', encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: position 1e\\+30 is out of range"):
+        campaign.import_file(db, "corpus", big)
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    run = tmp_path / "r.trec"
+    run.write_text("q1 Q0 p01 99999999999999999999 1.0 s\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: rank .* is out of range"):
+        campaign.import_file(db, "run", run)
+
+
+def test_demo_loads_only_into_a_brand_new_database(db):
+    from reljudge import auth
+    auth.add_user(db, "boss", "boss-password", "lead")
+    assert campaign.ensure_demo(db) is False
+    assert campaign.counts(db)["questions"] == 0 and campaign.counts(db)["users"] == 1

@@ -18,7 +18,14 @@ def test_pool_is_union_of_top_depth_with_duplicates_collapsed(campaign_db):
     assert _pool(campaign_db, "q2") == {"p04", "p05", "p03"}
 
 
+def test_pool_depth_must_cover_the_largest_k(campaign_db):
+    with pytest.raises(ReljudgeError, match="below the largest K"):
+        campaign.pool(campaign_db, 5)                       # K = 1, 3, 5, 10 by default
+
+
 def test_pool_depth_closes_ranks_after_duplicates(campaign_db):
+    from reljudge.storage import catalog
+    catalog.set_setting(campaign_db, "ks", "1")
     campaign.pool(campaign_db, 2)
     # bm25 top-2 of q1 by score: p02 (9.0), then p06/p01 tie at 8.0 broken by pid desc -> p06,
     # which is p01's copy; vector top-2: p07 (copy of p01), p08.

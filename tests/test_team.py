@@ -162,3 +162,10 @@ def test_verdicts_and_freeze(campaign_db):
     assert not bool(fv.loc["q2", "no_answer"]) and fv.loc["q2", "provenance"] == "adjudicated"
     with pytest.raises(ReljudgeError, match="no qrels version"):
         adjudication.qrels(db, version=99)
+
+
+def test_a_lead_without_assignments_still_sees_every_question(campaign_db):
+    team.replace_assignments(campaign_db, pd.DataFrame({"qid": ["q1"], "username": ["ann"]}), "lee")
+    assert list(judging.overview(campaign_db, "lee").qid) == ["q1", "q2", "q3"]
+    assert list(judging.overview(campaign_db, "bob").qid) == []
+    assert list(judging.all_questions(campaign_db).qid) == ["q1", "q2", "q3"]

@@ -93,7 +93,7 @@ def authenticate(db: Database, username: str, password: str) -> User | None:
     if not row or not row[3]:
         return None
     if _hasher.check_needs_rehash(stored):
-        accounts.update_password_hash(db, row[0], _hasher.hash(password))
+        accounts.update_password_hash(db, row[0], _hasher.hash(password), end_sessions=False)
     return User(row[0], row[2])
 
 

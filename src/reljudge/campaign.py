@@ -6,6 +6,8 @@ The same functions serve the CLI and the lead's import page.
 from __future__ import annotations
 
 from importlib import resources
+
+import duckdb
 from pathlib import Path
 
 from reljudge import auth, importers
@@ -31,6 +33,15 @@ def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
                 repool: bool = False) -> ImportSummary:
     """Import one file, all or nothing. ``display`` names the file in messages (uploads)."""
     src = importers.Source.of(path, display)
+    try:
+        return _import(db, kind, src, fmt, system, repool)
+    except duckdb.Error as exc:
+        # Validation should have caught it; never let a database message become a traceback.
+        raise ReljudgeError(f"{src.display}: could not import ({str(exc).splitlines()[0]}); "
+                            "nothing was written") from None
+
+
+def _import(db: Database, kind: str, src, fmt, system, repool) -> ImportSummary:
     if kind == "corpus":
         summary = catalog.import_corpus(db, importers.corpus_chunks(src, fmt), src.display)
     elif kind == "questions":
@@ -48,12 +59,24 @@ def pool(db: Database, depth: int | None = None) -> int:
     """(Re)build the pool at ``depth`` (default: the campaign's setting)."""
     settings = catalog.get_settings(db)
     depth = int(depth if depth is not None else settings["pool_depth"])
+    largest_k = max(int(k) for k in settings["ks"].split(",") if k.strip())
+    if depth < largest_k:
+        raise ReljudgeError(f"pool depth {depth} is below the largest K reported ({largest_k}): "
+                            f"figures at K={largest_k} would rest on paragraphs nobody can judge")
     return catalog.build_pool(db, depth, settings["ties"])
 
 
 def is_empty(db: Database) -> bool:
     c = catalog.counts(db)
     return c["paragraphs"] == 0 and c["questions"] == 0
+
+
+def is_brand_new(db: Database) -> bool:
+    """Nothing was ever imported and no account exists: the only database the demo may
+    fill on its own (its accounts have published passwords)."""
+    c = catalog.counts(db)
+    return (c["paragraphs"] == 0 and c["questions"] == 0 and c["users"] == 0
+            and catalog.import_count(db) == 0)
 
 
 def demo_dir() -> Path:
@@ -82,8 +105,8 @@ def is_demo(db: Database) -> bool:
 
 
 def ensure_demo(db: Database) -> bool:
-    """On first start with an empty database, load the demo. True if it did."""
-    if not is_empty(db):
+    """On first start with a brand-new database, load the demo. True if it did."""
+    if not is_brand_new(db):
         return False
     load_demo(db)
     return True

@@ -173,9 +173,11 @@ def cmd_serve(args) -> int:
     if not app.exists():
         print(f"error: app.py not found next to the package ({app})", file=sys.stderr)
         return 2
+    from reljudge.storage import default_db_path
     env = dict(os.environ)
-    if args.db:
-        env["RELJUDGE_DB"] = str(Path(args.db).resolve())
+    # The app runs from the repository folder: hand it the absolute path the rest of
+    # the CLI would use from here.
+    env["RELJUDGE_DB"] = str(default_db_path(args.db).resolve())
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
            "--server.headless", "true"]
     return subprocess.call(cmd, env=env, cwd=app.parent)

@@ -148,10 +148,12 @@ def _opt_int(value, name: str, lineno: int, field: str) -> int | None:
         raise InputError(name, lineno, f"{field} must be an integer, got {value!r}")
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(name, lineno, f"{field} must be an integer, got {value!r}") from None
     if not number.is_integer():
         raise InputError(name, lineno, f"{field} must be an integer, got {value!r}")
+    if abs(number) >= 2**63:
+        raise InputError(name, lineno, f"{field} {value!r} is out of range")
     return int(number)
 
 
@@ -162,7 +164,7 @@ def _opt_float(value, name: str, lineno: int, field: str) -> float | None:
         raise InputError(name, lineno, f"{field} must be a number, got {value!r}")
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(name, lineno, f"{field} must be a number, got {value!r}") from None
     if number != number or number in (float("inf"), float("-inf")):
         raise InputError(name, lineno, f"{field} must be a finite number, got {value!r}")

@@ -253,4 +253,5 @@ def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True
 
 history = store.event_history
 progress_by_annotator = store.progress_by_annotator
+all_questions = store.all_questions
 pool_paragraphs = store.pool_paragraphs

@@ -23,9 +23,12 @@ def get_user_row(db: Database, username: str) -> tuple | None:
     ).fetchone()
 
 
-def update_password_hash(db: Database, username: str, password_hash: str) -> None:
+def update_password_hash(db: Database, username: str, password_hash: str,
+                         end_sessions: bool = True) -> None:
     with db.transaction() as cur:
         cur.execute("UPDATE users SET password_hash = ? WHERE username = ?", [password_hash, username])
+        if end_sessions:  # whoever knew the old password is logged out
+            cur.execute("DELETE FROM sessions WHERE username = ?", [username])
 
 
 def set_user_fields(db: Database, username: str, *, role: str | None = None,

@@ -233,6 +233,10 @@ def build_pool(db: Database, depth: int, ties: str = "trec") -> int:
         return cur.execute("SELECT count(*) FROM pool").fetchone()[0]
 
 
+def import_count(db: Database) -> int:
+    return db.cursor().execute("SELECT count(*) FROM import_log").fetchall()[0][0]
+
+
 def pool_version(db: Database) -> int:
     rows = db.cursor().execute("SELECT value FROM settings WHERE key = 'pool_version'").fetchall()
     return int(rows[0][0]) if rows else 0

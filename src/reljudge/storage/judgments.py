@@ -14,10 +14,20 @@ EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", 
 # from the order, and the order does not move between visits.
 _SHUFFLE = "md5(pool.qid || chr(31) || ? || chr(31) || pool.pid)"
 
-# True when the question (column ``qid`` of the outer query) is in the user's queue:
-# every question while no assignment exists, afterwards only their active assignments.
-_ASSIGNED_ONLY = """NOT EXISTS (SELECT 1 FROM assignments WHERE active)
-    OR EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.qid = e.qid AND a.username = {user})"""
+# True when the question (column ``qid`` of ``alias``) is in the user's queue. Parameters:
+# (sees_all, username) — see :func:`sees_all_questions`.
+_IN_QUEUE = """(? OR EXISTS (SELECT 1 FROM assignments a
+                             WHERE a.active AND a.qid = {alias}.qid AND a.username = ?))"""
+
+
+def sees_all_questions(cur, username: str) -> bool:
+    """Every question is in the queue while no assignment exists, and for a lead who has
+    no assignment of their own; otherwise only the user's active assignments are."""
+    return cur.execute("""
+        SELECT NOT EXISTS (SELECT 1 FROM assignments WHERE active)
+            OR (EXISTS (SELECT 1 FROM users WHERE username = ? AND role = 'lead')
+                AND NOT EXISTS (SELECT 1 FROM assignments WHERE active AND username = ?))""",
+        [username, username]).fetchall()[0][0]
 
 
 def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str]:
@@ -37,8 +47,8 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
                        AND (e.pid IS NULL OR EXISTS (
                             SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid)) AS pooled
                 FROM _events e
-                WHERE NOT pooled OR ({_ASSIGNED_ONLY.format(user='?')}) IS NOT TRUE
-                LIMIT 1""", [username]).fetchall()
+                WHERE NOT pooled OR {_IN_QUEUE.format(alias='e')} IS NOT TRUE
+                LIMIT 1""", [sees_all_questions(cur, username), username]).fetchall()
             if bad:
                 qid, pid, pooled = bad[0]
                 if not pooled:
@@ -72,8 +82,8 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
                    WHERE j.username = ? GROUP BY j.qid) js USING (qid)
         LEFT JOIN (SELECT qid, no_answer FROM current_verdicts WHERE username = ?) v USING (qid)
         LEFT JOIN (SELECT qid, count(DISTINCT username) AS n FROM current_judgments GROUP BY qid) o USING (qid)
-        WHERE {_ASSIGNED_ONLY.replace("e.qid", "q.qid").format(user="?")}
-        ORDER BY q.seq""", [username, username, username]).df()
+        WHERE {_IN_QUEUE.format(alias="q")}
+        ORDER BY q.seq""", [username, username, sees_all_questions(db.cursor(), username), username]).df()
 
 
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
@@ -165,6 +175,11 @@ def progress_by_annotator(db: Database) -> pd.DataFrame:
         LEFT JOIN verdicts ON verdicts.username = u.username AND verdicts.qtype = pooled.qtype
         WHERE u.active
         ORDER BY u.username, pooled.qtype""").df()
+
+
+def all_questions(db: Database) -> pd.DataFrame:
+    """Every question of the campaign (for leads' pages), in campaign order."""
+    return db.cursor().execute("SELECT qid, text, qtype FROM questions ORDER BY seq").df()
 
 
 def pool_paragraphs(db: Database, qid: str) -> pd.DataFrame:
