@@ -15,10 +15,10 @@ if queue.empty:
     st.info(session.t("queue_empty"))
 else:
     st.caption(session.t("queue_n", n=len(queue)))
-    pick = st.selectbox(session.t("paragraph"), range(len(queue)),
-                        format_func=lambda i: f"{queue.qid[i]} · {queue.pid[i]} · "
-                        f"{queue.lo[i]}–{queue.hi[i]}" + (" ★" if queue.changes_first[i] else ""))
-    item = queue.iloc[pick]
+    labels = adjudication.queue_labels(queue)
+    # Options are (qid, pid): a queue that moves while the lead reads cannot shift the choice.
+    qid, pid = st.selectbox(session.t("paragraph"), list(labels), format_func=labels.get)
+    item = adjudication.queue_item(queue, qid, pid)
     st.markdown(f"**{session.t('question')}**")
     st.text(item.question)
     st.markdown(f"**{session.t('paragraph')}** `{item.pid}`")

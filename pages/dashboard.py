@@ -27,6 +27,7 @@ systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).syste
 
 @st.fragment(run_every=REFRESH_S)
 def live():
+    session.require_role("lead")          # the refresh reruns only this fragment
     ev = dashboard.evaluate_for_dashboard(db, k, threshold, policy, version)
     p = ev.result.policies
     st.caption(session.t("dashboard_caption", s=REFRESH_S, rel=threshold, qrels=ev.qrels_label,

@@ -35,8 +35,7 @@ report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True)
 report_fmt = st.radio(session.t("format"), ["html", "md"], horizontal=True)
 if st.button(session.t("report_title"), key="build_report"):
     with st.spinner(session.t("building_report")):
-        data = report.build(db, policy if not policy.startswith("source:") else "adjudicated", version,
-                            report_lang)
+        data = report.build(db, policy, version, report_lang)
     st.download_button(session.t("download_report", fmt=report_fmt), report.render(data, report_fmt),
                        file_name=f"report.{report_fmt}", type="primary")
 

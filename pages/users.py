@@ -25,17 +25,21 @@ with st.form("add_user", clear_on_submit=True):
         except ReljudgeError as exc:
             st.error(str(exc))
 
-with st.form("manage_user"):
-    st.subheader(session.t("set_password"))
-    target = st.selectbox(session.t("username"), list(users.username))
+st.subheader(session.t("set_password"))
+target = st.selectbox(session.t("username"), list(users.username), key="manage_target")
+with st.form("set_password"):
     new_password = st.text_input(session.t("password"), type="password", key="new_password")
-    active = st.toggle(session.t("activate"), value=True)
-    if st.form_submit_button(session.t("done")):
+    if st.form_submit_button(session.t("set_password")):
         try:
-            if new_password:
-                auth.set_password(db, target, new_password)
-            if target != user.username:
-                auth.set_active(db, target, active)
+            auth.set_password(db, target, new_password)
             st.success(session.t("done"))
         except ReljudgeError as exc:
             st.error(str(exc))
+if target != user.username:
+    if auth.is_active(db, target):
+        if st.button(session.t("deactivate"), key="deactivate"):
+            auth.set_active(db, target, False)
+            st.rerun()
+    elif st.button(session.t("activate"), key="activate"):
+        auth.set_active(db, target, True)
+        st.rerun()

@@ -103,6 +103,9 @@ def build_campaign(db_path: Path, work_dir: Path, *, n_questions: int = 3,
         campaign.import_file(db, "questions", jsonl("questions.jsonl", questions))
         campaign.import_file(db, "run", work_dir / "a.run", system="sysA")
         campaign.import_file(db, "run", work_dir / "b.run", system="sysB")
+        # A small pool cannot support K = 10: report only the cutoffs it covers.
+        ks = [k for k in (1, 3, 5, 10) if k <= pool_size] or [1]
+        campaign.catalog.set_setting(db, "ks", ",".join(map(str, ks)))
         campaign.pool(db, pool_size)
         for name, (password, role) in accounts.items():
             auth.add_user(db, name, password, role)

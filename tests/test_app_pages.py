@@ -239,3 +239,15 @@ def test_dashboard_page_shows_live_metrics(app_db):
     at.run()
     after = at.dataframe[0].value
     assert after[(after.system == "bm25") & (after.qtype == "all")]["n"].iloc[0] == before + 1
+
+
+def test_users_page_deactivates_and_reactivates_without_touching_others(app_db):
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/users.py").run()
+    at.selectbox(key="manage_target").select("annotator2").run()
+    at.button(key="deactivate").click().run()
+    assert not at.exception
+    db = _db()
+    assert not auth.is_active(db, "annotator2") and auth.is_active(db, "annotator1")
+    at.button(key="activate").click().run()
+    assert auth.is_active(db, "annotator2")

@@ -39,6 +39,16 @@ def queue(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
     return frame
 
 
+def queue_labels(queue: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(qid, pid) -> 'q01 · p0012 · 0–2 ★' (★: decides a system's first citable rank)."""
+    return {(r.qid, r.pid): f"{r.qid} · {r.pid} · {r.lo}–{r.hi}" + (" ★" if r.changes_first else "")
+            for r in queue.itertuples()}
+
+
+def queue_item(queue: pd.DataFrame, qid: str, pid: str):
+    return queue[(queue.qid == qid) & (queue.pid == pid)].iloc[0]
+
+
 def verdict_queue(db: Database) -> pd.DataFrame:
     return team.verdict_disagreements(db)
 

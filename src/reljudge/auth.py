@@ -82,6 +82,11 @@ def set_active(db: Database, username: str, active: bool) -> None:
     accounts.set_user_fields(db, username, active=active)
 
 
+def is_active(db: Database, username: str) -> bool:
+    row = accounts.get_user_row(db, username)
+    return bool(row and row[3])
+
+
 def authenticate(db: Database, username: str, password: str) -> User | None:
     """The user if the password matches an active account, else None."""
     row = accounts.get_user_row(db, (username or "").strip())

@@ -9,6 +9,7 @@ verdict marks "no answer in these results" (근거 없음).
 from __future__ import annotations
 
 import math
+import threading
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -111,16 +112,18 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
 
 _STATIC_CACHE: "OrderedDict[tuple, list[dict]]" = OrderedDict()
 _STATIC_CACHE_SIZE = 512
+_STATIC_LOCK = threading.Lock()  # sessions run in their own threads
 
 
 def _static_items(db: Database, username: str, qid: str, lang: str) -> list[dict]:
     """Texts, sources and neighbours of a question's pool as this annotator sees them;
     cached until the pool is rebuilt, so a save re-reads only the grades."""
     key = (str(db.path), username, qid, lang, catalog.pool_version(db))
-    hit = _STATIC_CACHE.get(key)
-    if hit is not None:
-        _STATIC_CACHE.move_to_end(key)
-        return hit
+    with _STATIC_LOCK:
+        hit = _STATIC_CACHE.get(key)
+        if hit is not None:
+            _STATIC_CACHE.move_to_end(key)
+            return hit
     items = [
         {
             "pid": r.pid,
@@ -132,9 +135,10 @@ def _static_items(db: Database, username: str, qid: str, lang: str) -> list[dict
         }
         for r in store.question_items(db, username, qid).itertuples()
     ]
-    _STATIC_CACHE[key] = items
-    if len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
-        _STATIC_CACHE.popitem(last=False)
+    with _STATIC_LOCK:
+        _STATIC_CACHE[key] = items
+        if len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
+            _STATIC_CACHE.popitem(last=False)
     return items
 
 
@@ -156,6 +160,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     index = list(ov.qid).index(qid)
     return {
         "qid": qid,
+        "pool_version": catalog.pool_version(db),
         "index": index + 1,
         "n_questions": int(len(ov)),
         "question": {"text": q.text, "type": q.qtype, "criteria": q.criteria},
@@ -187,7 +192,7 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     ms = raw.get("ms")
     try:
         ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         ms = None
     if kind == "verdict":
         return {"client_event_id": cid, "qid": qid, "pid": None, "grade": None,

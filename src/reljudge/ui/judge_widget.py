@@ -33,10 +33,20 @@ _ERROR = "_rj_error"
 _REJECTED = "_rj_rejected"
 
 
+def _still_logged_in(db, username: str) -> bool:
+    """A save reruns only the fragment, not app.py: re-check the session here."""
+    from reljudge.ui import session
+    user = session.current_user(db)
+    return user is not None and user.username == username
+
+
 def _on_action(db, username: str) -> None:
     """Runs before the fragment re-renders: save events, then navigate."""
     action = (st.session_state.get("rj_judge") or {}).get("action")
-    if not action:
+    if not isinstance(action, dict) or not action:
+        return
+    if not _still_logged_in(db, username):
+        st.session_state[_ERROR] = "session"
         return
     try:
         acked, rejected = judging.record_each(db, username, list(action.get("events") or []))
@@ -61,6 +71,9 @@ def render(db, username: str, lang: str) -> None:
 
     @st.fragment
     def _fragment():
+        if not _still_logged_in(db, username):
+            st.error(i18n.t("not_logged_in", lang))
+            return
         qid = judging.current_question(db, username)
         if qid is None:
             st.info(i18n.t("no_questions", lang))
@@ -69,7 +82,8 @@ def render(db, username: str, lang: str) -> None:
             # Refresh the whole page (sidebar question list) after moving on.
             st.rerun(scope="app")
         if st.session_state.get(_ERROR):
-            st.error(st.session_state[_ERROR])
+            error = st.session_state.pop(_ERROR)
+            st.error(i18n.t("not_logged_in", lang) if error == "session" else error)
         for reason in st.session_state.pop(_REJECTED, []):
             st.warning(i18n.t("event_rejected", lang, reason=reason))
         data = judging.payload(db, username, qid, lang)

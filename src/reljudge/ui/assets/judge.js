@@ -43,7 +43,9 @@ export default function (component) {
   }
 
   let root = parentElement.querySelector(".rj");
-  const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n;
+  // Rebuild for another question, another language, or a rebuilt pool (other cards).
+  const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
+    root.dataset.pool !== String(data.pool_version);
   if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
 
   // Server state merged with what is still waiting in the outbox (newest wins).
@@ -66,6 +68,7 @@ export default function (component) {
   if (fresh) {
     root.dataset.qid = data.qid;
     root.dataset.lang = L.question_n;   // a language switch rebuilds the labels
+    root.dataset.pool = String(data.pool_version);
     root.replaceChildren();
     G.qid = data.qid;
     G.lastAction = performance.now();
@@ -142,6 +145,7 @@ export default function (component) {
 
   function paintItem(card) {
     const s = state[card.dataset.pid];
+    if (!s) return;
     const g = s.grade;
     card.dataset.grade = g === null || g === undefined ? "" : String(g);
     card.dataset.saved = s.saved ? "1" : "0";
