@@ -78,7 +78,9 @@ def build(path: Path) -> None:
                               "qid": part.qid.values, "pid": part.pid.values, "grade": part.grade.values,
                               "no_answer": pd.array([None] * len(part), dtype="boolean"),
                               "note": None, "evidence": None,
-                              "time_spent_ms": rng.integers(500, 20_000, len(part))})
+                              "time_spent_ms": rng.integers(500, 20_000, len(part)),
+                              "client_id": None,
+                              "base_event_id": pd.array([None] * len(part), dtype="Int64")})
         store.append_events(db, f"a{a}", frame.astype({"grade": "Int8"}))
     db.close()
 

@@ -141,3 +141,23 @@ def test_one_bad_event_does_not_block_the_batch(campaign_db):
               {"id": "ok-2", "kind": "verdict", "qid": "q3", "no_answer": True}]
     acked, rejected = judging.record_each(campaign_db, "ann", events)
     assert acked == ["ok-1", "ok-2"] and list(rejected) == ["bad"] and "not in the pool" in rejected["bad"]
+
+
+def test_a_late_offline_edit_does_not_replace_a_newer_one_from_another_browser(campaign_db):
+    db = campaign_db
+    ev = lambda cid, client, base, grade: {"id": cid, "kind": "grade", "qid": "q1", "pid": "p02",
+                                           "grade": grade, "client": client, "base": base}
+    # browser A grades twice before any acknowledgment: both are its own edits
+    assert sorted(judging.record(db, "ann", [ev("a1", "A", 0, 2), ev("a2", "A", 0, 1)])) == ["a1", "a2"]
+    assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(1,)]
+    latest = judging.payload(db, "ann", "q1")["items"]
+    eid = next(i["eid"] for i in latest if i["pid"] == "p02")
+    # browser B, up to date, changes it to 0
+    assert judging.record(db, "ann", [ev("b1", "B", eid, 0)]) == ["b1"]
+    # browser A's edit made offline on the old state arrives late: refused, B's grade stays
+    acked, rejected = judging.record_each(db, "ann", [ev("a3", "A", eid, 2), ev("a4", "A", 0, 2)])
+    assert acked == [] and set(rejected) == {"a3", "a4"} and "another browser" in rejected["a3"]
+    assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(0,)]
+    # a script without a base is never refused
+    judging.grade(db, "ann", "q1", "p02", 1)
+    assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(1,)]

@@ -153,10 +153,10 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     mine = store.my_latest(db, username, qid)
     items = []
     for item in _static_items(db, username, qid, lang):
-        grade, note, evidence = mine.get(item["pid"], (None, None, None))
+        grade, note, evidence, eid = mine.get(item["pid"], (None, None, None, 0))
         items.append({**item, "grade": None if grade is None else int(grade),
-                      "note": note or "", "evidence": evidence or ""})
-    no_answer, verdict_note = store.question_verdict(db, username, qid)
+                      "note": note or "", "evidence": evidence or "", "eid": int(eid)})
+    no_answer, verdict_note, verdict_eid = store.question_verdict(db, username, qid)
     index = list(ov.qid).index(qid)
     return {
         "qid": qid,
@@ -167,6 +167,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
         "items": items,
         "no_answer": no_answer,
         "verdict_note": verdict_note or "",
+        "verdict_eid": int(verdict_eid or 0),
         "progress": {
             "judged": int(ov.judged.sum()),
             "total": int(ov.pool_size.sum()),
@@ -194,10 +195,17 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
         ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
     except (TypeError, ValueError, OverflowError):
         ms = None
+    client = raw.get("client")
+    client = str(client)[:100] if client else None
+    base = raw.get("base")
+    try:
+        base = None if base is None else max(0, int(base))
+    except (TypeError, ValueError, OverflowError):
+        base = None
     if kind == "verdict":
         return {"client_event_id": cid, "qid": qid, "pid": None, "grade": None,
                 "no_answer": bool(raw.get("no_answer")), "note": note, "evidence": None,
-                "time_spent_ms": ms}
+                "time_spent_ms": ms, "client_id": client, "base_event_id": base}
     if kind != "grade":
         raise ReljudgeError(f"unknown event kind {kind!r}")
     pid = raw.get("pid")
@@ -209,7 +217,19 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     evidence = raw.get("evidence")
     evidence = str(evidence)[:MAX_NOTE] if evidence not in (None, "") and grade == 2 else None
     return {"client_event_id": cid, "qid": qid, "pid": pid, "grade": grade, "no_answer": None,
-            "note": note, "evidence": evidence, "time_spent_ms": ms}
+            "note": note, "evidence": evidence, "time_spent_ms": ms, "client_id": client,
+            "base_event_id": base}
+
+
+STALE_REASON = ("changed in another browser after this edit was made; the newer judgment is kept")
+
+
+class StaleEvents(ReljudgeError):
+    """Some events were older than a judgment stored from another browser; the rest were stored."""
+
+    def __init__(self, stored: list[str], stale: list[str]):
+        self.stored, self.stale = stored, stale
+        super().__init__(f"{len(stale)} judgment(s) {STALE_REASON}")
 
 
 def record(db: Database, username: str, events: list[dict], qid: str | None = None) -> list[str]:
@@ -218,8 +238,11 @@ def record(db: Database, username: str, events: list[dict], qid: str | None = No
         return []
     rows = [_event_row(e, qid) for e in events]
     frame = pd.DataFrame(rows, columns=store.EVENT_COLUMNS).astype(
-        {"grade": "Int8", "time_spent_ms": "Int64", "no_answer": "boolean"})
-    return store.append_events(db, username, frame)
+        {"grade": "Int8", "time_spent_ms": "Int64", "no_answer": "boolean", "base_event_id": "Int64"})
+    stored, stale = store.append_events(db, username, frame)
+    if stale:
+        raise StaleEvents(stored, stale)
+    return stored
 
 
 def record_each(db: Database, username: str, events: list[dict]) -> tuple[list[str], dict[str, str]]:
@@ -227,6 +250,8 @@ def record_each(db: Database, username: str, events: list[dict]) -> tuple[list[s
     taken away) cannot block the others: returns (acknowledged ids, {rejected id: reason})."""
     try:
         return record(db, username, events), {}
+    except StaleEvents as exc:
+        return exc.stored, {cid: STALE_REASON for cid in exc.stale}
     except ReljudgeError:
         pass
     acked, rejected = [], {}
@@ -234,6 +259,8 @@ def record_each(db: Database, username: str, events: list[dict]) -> tuple[list[s
         cid = str(event.get("id")) if isinstance(event, dict) else "?"
         try:
             acked += record(db, username, [event])
+        except StaleEvents:
+            rejected[cid] = STALE_REASON
         except ReljudgeError as exc:
             rejected[cid] = str(exc)
     return acked, rejected

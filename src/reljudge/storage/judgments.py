@@ -8,7 +8,7 @@ from reljudge.errors import ReljudgeError
 from reljudge.storage.db import Database, registered
 
 EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
-                 "time_spent_ms"]
+                 "time_spent_ms", "client_id", "base_event_id"]
 
 # A stable, per-(question, annotator) shuffle: nobody can infer a system or a rank
 # from the order, and the order does not move between visits.
@@ -30,15 +30,19 @@ def sees_all_questions(cur, username: str) -> bool:
         [username, username]).fetchall()[0][0]
 
 
-def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str]:
-    """Insert events (idempotent on client_event_id); returns the ids now stored.
+def append_events(db: Database, username: str, events: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """Insert events (idempotent on client_event_id); returns (ids now stored, stale ids).
+
+    An event is stale when, since the state it was made on (``base_event_id``), another
+    browser (``client_id``) stored a newer event for the same item: the newer one is kept.
 
     Every paragraph event must name a pooled paragraph of its question, so a
     forged request cannot judge something the annotator was never shown."""
     if events.empty:
-        return []
+        return [], []
     with db.transaction() as cur:
-        with registered(cur, "_events", events[EVENT_COLUMNS]):
+        # Events of one batch are stored in the order they were made: the last one wins.
+        with registered(cur, "_events", events[EVENT_COLUMNS].assign(batch_order=range(len(events)))):
             # One pass over the batch: every paragraph must be pooled for its question and,
             # once a lead assigns work, the question must be in this annotator's queue.
             bad = cur.execute(f"""
@@ -54,16 +58,28 @@ def append_events(db: Database, username: str, events: pd.DataFrame) -> list[str
                 if not pooled:
                     raise ReljudgeError(f"paragraph {pid!r} is not in the pool of question {qid!r}")
                 raise ReljudgeError(f"question {qid!r} is not assigned to {username!r}")
+            stale = [r[0] for r in cur.execute("""
+                WITH latest AS (
+                    SELECT qid, pid, max(event_id) AS eid, arg_max(client_id, event_id) AS client
+                    FROM judgment_events WHERE username = ? GROUP BY qid, pid)
+                SELECT e.client_event_id FROM _events e
+                JOIN latest l ON l.qid = e.qid AND l.pid IS NOT DISTINCT FROM e.pid
+                WHERE e.base_event_id IS NOT NULL AND l.eid > e.base_event_id
+                  AND l.client IS DISTINCT FROM e.client_id
+                  AND e.client_event_id NOT IN (SELECT client_event_id FROM judgment_events)""",
+                [username]).fetchall()]
             cur.execute("""
                 INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
-                    no_answer, note, evidence, time_spent_ms)
+                    no_answer, note, evidence, time_spent_ms, client_id, base_event_id)
                 SELECT client_event_id, ?, qid, pid, CAST(grade AS TINYINT), no_answer,
-                       nullif(note, ''), nullif(evidence, ''), CAST(time_spent_ms AS BIGINT)
-                FROM _events""", [username])
+                       nullif(note, ''), nullif(evidence, ''), CAST(time_spent_ms AS BIGINT),
+                       client_id, CAST(base_event_id AS BIGINT)
+                FROM _events WHERE NOT list_contains(?, client_event_id)
+                ORDER BY batch_order""", [username, stale])
             stored = [r[0] for r in cur.execute("""
                 SELECT client_event_id FROM judgment_events
                 WHERE client_event_id IN (SELECT client_event_id FROM _events)""").fetchall()]
-    return stored
+    return stored, stale
 
 
 def question_overview(db: Database, username: str) -> pd.DataFrame:
@@ -112,18 +128,18 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
 
 
 def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
-    """This annotator's latest (grade, note, evidence) per paragraph of a question."""
+    """This annotator's latest (grade, note, evidence, event_id) per paragraph of a question."""
     rows = db.cursor().execute("""
-        SELECT pid, grade, note, evidence FROM latest_paragraph_events
+        SELECT pid, grade, note, evidence, event_id FROM latest_paragraph_events
         WHERE username = ? AND qid = ?""", [username, qid]).fetchall()
     return {r[0]: r[1:] for r in rows}
 
 
-def question_verdict(db: Database, username: str, qid: str) -> tuple[bool, str | None]:
-    row = db.cursor().execute(
-        "SELECT no_answer, note FROM current_verdicts WHERE username = ? AND qid = ?",
-        [username, qid]).fetchone()
-    return (bool(row[0]), row[1]) if row else (False, None)
+def question_verdict(db: Database, username: str, qid: str) -> tuple[bool, str | None, int | None]:
+    rows = db.cursor().execute(
+        "SELECT no_answer, note, event_id FROM current_verdicts WHERE username = ? AND qid = ?",
+        [username, qid]).fetchall()
+    return (bool(rows[0][0]), rows[0][1], rows[0][2]) if rows else (False, None, None)
 
 
 def get_position(db: Database, username: str) -> str | None:

@@ -227,5 +227,15 @@ CREATE TABLE external_qrels(
 );
 """,
     ),
+    (
+        4,
+        "judgment_event_client",
+        r"""
+-- Which browser made an event and which stored state it had seen: an edit made offline
+-- long ago must not replace a newer judgment made elsewhere.
+ALTER TABLE judgment_events ADD COLUMN client_id VARCHAR;
+ALTER TABLE judgment_events ADD COLUMN base_event_id BIGINT;
+""",
+    ),
 ]
 

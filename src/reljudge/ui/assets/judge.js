@@ -7,6 +7,16 @@ const G = (window.__reljudge = window.__reljudge || { outbox: [], qid: null, cur
   lastAction: 0, timer: null, user: null, sent: 0, mounted: null });
 
 function storeKey() { return "reljudge-outbox-" + (G.user || "?"); }
+// One id per browser: the server keeps a newer judgment from another browser over an
+// older edit that waited here (offline) and arrives late.
+function clientId() {
+  if (G.client) return G.client;
+  try {
+    G.client = localStorage.getItem("reljudge-client");
+    if (!G.client) { G.client = uid(); localStorage.setItem("reljudge-client", G.client); }
+  } catch (e) { G.client = G.client || uid(); }
+  return G.client;
+}
 function persist() {
   try { localStorage.setItem(storeKey(), JSON.stringify(G.outbox)); } catch (e) {}
 }
@@ -50,12 +60,12 @@ export default function (component) {
 
   // Server state merged with what is still waiting in the outbox (newest wins).
   const state = {};
-  for (const it of data.items) state[it.pid] = { grade: it.grade, note: it.note, evidence: it.evidence, saved: true };
+  for (const it of data.items) state[it.pid] = { grade: it.grade, note: it.note, evidence: it.evidence, saved: true, eid: it.eid };
   let noAnswer = data.no_answer;
   for (const e of G.outbox) {
     if (e.qid !== data.qid) continue;
     if (e.kind === "verdict") noAnswer = e.no_answer;
-    else if (state[e.pid]) state[e.pid] = { grade: e.grade, note: e.note || "", evidence: e.evidence || "", saved: false };
+    else if (state[e.pid]) state[e.pid] = { grade: e.grade, note: e.note || "", evidence: e.evidence || "", saved: false, eid: state[e.pid].eid };
   }
 
   const send = (extra) => {
@@ -188,7 +198,9 @@ export default function (component) {
     const now = performance.now();
     e.ms = Math.max(0, Math.round(now - G.lastAction));
     G.lastAction = now;
-    e.id = uid(); e.qid = data.qid;
+    e.id = uid(); e.qid = data.qid; e.client = clientId();
+    // The stored state this edit was made on (the server's event id for the item).
+    e.base = e.kind === "verdict" ? data.verdict_eid : (state[e.pid] ? state[e.pid].eid : 0);
     G.outbox.push(e);
     persist();
   }
@@ -198,7 +210,7 @@ export default function (component) {
     const pid = c.dataset.pid;
     const s = state[pid];
     const evidence = g === 2 ? s.evidence : "";
-    state[pid] = { grade: g, note: s.note, evidence, saved: false };
+    state[pid] = { grade: g, note: s.note, evidence, saved: false, eid: s.eid };
     push({ kind: "grade", pid, grade: g, note: s.note || "", evidence });
     paintItem(c); paintHeader();
     send();
@@ -209,7 +221,7 @@ export default function (component) {
     const pid = c.dataset.pid;
     const s = state[pid];
     const note = c.querySelector(".rj-note").value, evidence = c.querySelector(".rj-evidence").value;
-    state[pid] = { grade: s.grade, note, evidence: s.grade === 2 ? evidence : "", saved: false };
+    state[pid] = { grade: s.grade, note, evidence: s.grade === 2 ? evidence : "", saved: false, eid: s.eid };
     push({ kind: "grade", pid, grade: s.grade, note, evidence: state[pid].evidence });
     paintItem(c); paintHeader(); send();
   }
