@@ -267,3 +267,15 @@ def wait_saved(page, timeout: float = 60_000) -> dict:
         [...root.querySelectorAll(".rj-item")].every((c) => c.dataset.saved === "1");
     }""", timeout=timeout)
     return widget_state(page)
+
+
+@contextlib.contextmanager
+def served_in_browser(db_path: Path, log_path: Path) -> Iterator[tuple["StreamlitServer", object]]:
+    """The app on ``db_path`` and a headless chromium; both stopped afterwards. A missing
+    chromium raises RuntimeError (tests turn it into a failure, never a skip)."""
+    server = StreamlitServer(db_path=db_path, log_path=log_path).start()
+    try:
+        with chromium() as browser:
+            yield server, browser
+    finally:
+        server.stop()

@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from e2e_support import StreamlitServer, build_campaign, chromium, login, wait_for_widget, wait_saved
+from e2e_support import build_campaign, login, served_in_browser, wait_for_widget, wait_saved
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -34,47 +34,43 @@ def _current(db_path, pid):
 
 def test_note_evidence_context_and_english(tmp_path):
     camp = build_campaign(tmp_path / "notes.duckdb", tmp_path / "input", n_questions=1, pool_size=4)
-    srv = StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server.log").start()
     try:
-        try:
-            cm = chromium()
-            browser = cm.__enter__()
-        except RuntimeError as exc:
-            pytest.fail(str(exc))
-        try:
-            page = browser.new_page()
-            page.set_default_timeout(60_000)
-            login(page, srv.url, "annotator1", "annotator-pass-1")
-            wait_for_widget(page)
-            first = page.locator(".rj-item").first
-            pid = first.get_attribute("data-pid")
-            assert first.locator(".rj-prev").is_hidden()
-            page.keyboard.press("c")                                  # neighbouring paragraphs
-            assert first.locator(".rj-prev").is_visible() and first.locator(".rj-next").is_visible()
-            page.keyboard.press("2")
-            page.keyboard.press("k")                                  # back to the first card
-            page.keyboard.press("e")
-            note = first.locator(".rj-note")
-            assert note.evaluate("el => el.getRootNode().activeElement === el")
-            note.type(NOTE)
-            page.keyboard.press("Tab")
-            first.locator(".rj-evidence").type(EVIDENCE)
-            page.keyboard.press("Enter")
-            wait_saved(page)
-            assert first.locator(".rj-edit").is_hidden()
-            assert _current(camp.db_path, pid) == [(2, NOTE, EVIDENCE)]
-            page.keyboard.press("1")                                  # shortcuts work again
-            wait_saved(page)
-            page.keyboard.press("k")
-            page.keyboard.press("2")
-            wait_saved(page)
-            # The note stays with the paragraph; the evidence sentence belongs to grade 2 and
-            # was dropped when the grade became 1 (a database constraint).
-            assert _current(camp.db_path, pid) == [(2, NOTE, None)]
-            page.locator('[data-testid="stSidebar"] [data-testid="stCheckbox"] label').click()  # English
-            page.get_by_text("2 directly citable evidence").first.wait_for()
-            page.get_by_text("Keys — ↓/J next paragraph", exact=False).wait_for()
-        finally:
-            cm.__exit__(None, None, None)
+        ctx = served_in_browser(camp.db_path, tmp_path / "server.log")
+        srv, browser = ctx.__enter__()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        first = page.locator(".rj-item").first
+        pid = first.get_attribute("data-pid")
+        assert first.locator(".rj-prev").is_hidden()
+        page.keyboard.press("c")                                  # neighbouring paragraphs
+        assert first.locator(".rj-prev").is_visible() and first.locator(".rj-next").is_visible()
+        page.keyboard.press("2")
+        page.keyboard.press("k")                                  # back to the first card
+        page.keyboard.press("e")
+        note = first.locator(".rj-note")
+        assert note.evaluate("el => el.getRootNode().activeElement === el")
+        note.type(NOTE)
+        page.keyboard.press("Tab")
+        first.locator(".rj-evidence").type(EVIDENCE)
+        page.keyboard.press("Enter")
+        wait_saved(page)
+        assert first.locator(".rj-edit").is_hidden()
+        assert _current(camp.db_path, pid) == [(2, NOTE, EVIDENCE)]
+        page.keyboard.press("1")                                  # shortcuts work again
+        wait_saved(page)
+        page.keyboard.press("k")
+        page.keyboard.press("2")
+        wait_saved(page)
+        # The note stays with the paragraph; the evidence sentence belongs to grade 2 and
+        # was dropped when the grade became 1 (a database constraint).
+        assert _current(camp.db_path, pid) == [(2, NOTE, None)]
+        page.locator('[data-testid="stSidebar"] [data-testid="stCheckbox"] label').click()  # English
+        page.get_by_text("2 directly citable evidence").first.wait_for()
+        page.get_by_text("Keys — ↓/J next paragraph", exact=False).wait_for()
     finally:
-        srv.stop()
+        ctx.__exit__(None, None, None)
