@@ -266,7 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
             "reljudge report --format html -o judgments/report.html", cmd_report)
     p.add_argument("--format", choices=["md", "html"], default="md")
     p.add_argument("--lang", choices=["ko", "en"], default="ko")
-    p.add_argument("--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME")
+    p.add_argument("--policy", default="adjudicated",
+                   help="adjudicated (default), majority, annotator:NAME or source:NAME")
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
     p.add_argument("-o", "--output", required=True)
 

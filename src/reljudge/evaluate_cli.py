@@ -65,7 +65,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="duplicates in a ranking: first copy counts (default) or keep all")
     p.add_argument("--policy", default="adjudicated",
                    help="database mode: how several annotators' grades become one "
-                        "(adjudicated, majority, annotator:NAME)")
+                        "(adjudicated, majority, annotator:NAME), or an imported source:NAME")
     p.add_argument("--version", type=int, help="database mode: a frozen qrels version")
     p.set_defaults(func=run_evaluate)
     return p
