@@ -25,7 +25,7 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_import import cpu_model, write_section  # noqa: E402
+from benchlib import cpu_model, write_section  # noqa: E402
 
 from reljudge import auth, campaign, dashboard  # noqa: E402
 from reljudge.storage import judgments as store  # noqa: E402

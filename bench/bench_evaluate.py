@@ -33,6 +33,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchlib import cpu_model, write_section
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 BEGIN, END = "<!-- evaluate:begin -->", "<!-- evaluate:end -->"
@@ -162,26 +164,12 @@ def run_worker(name: str, run: Path, qrels: Path) -> dict:
 # -- report --------------------------------------------------------------------------------
 
 def machine() -> str:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), {cpu}, Python {platform.python_version()}"
+    return (f"{os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}, "
+            f"Python {platform.python_version()}")
 
 
 def write_results(text: str) -> None:
-    path = HERE / "RESULTS.md"
-    old = path.read_text() if path.exists() else "# Benchmark results\n"
-    block = f"{BEGIN}\n{text.rstrip()}\n{END}"
-    if BEGIN in old and END in old:
-        new = old[: old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-    else:
-        new = old.rstrip() + "\n\n" + block + "\n"
-    path.write_text(new)
+    write_section("evaluate", text)
 
 
 def main() -> None:

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchlib import cpu_model, write_section
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 
@@ -47,16 +49,6 @@ def make_corpus(n: int) -> Path:
     return path
 
 
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo", encoding="utf-8"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     corpus = make_corpus(n)
@@ -82,18 +74,6 @@ def main() -> int:
     write_section("import", section)
     print(section)
     return 0
-
-
-def write_section(name: str, body: str) -> None:
-    results = HERE / "RESULTS.md"
-    text = results.read_text(encoding="utf-8") if results.exists() else "# Benchmark results\n"
-    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    block = f"{begin}\n{body}{end}"
-    if begin in text and end in text:
-        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    results.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
 
 import e2e_support as es  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import cpu_model  # noqa: E402
 
 BEGIN, END = "<!-- judging:begin -->", "<!-- judging:end -->"
 USER, PASSWORD = "annotator1", "annotator-pass-1"
@@ -249,14 +251,7 @@ def summary(xs: list[float]) -> dict:
 
 
 def machine() -> dict:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     import streamlit
 
     return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
@@ -326,16 +321,9 @@ def render(results: dict, info: dict, args) -> str:
 
 
 def write_section(path: Path, section: str) -> None:
-    """Replace only the text between the judging markers (another section belongs to
-    someone else); append the section if the markers are missing."""
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
-        text = head + section + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.write_text(text, encoding="utf-8")
+    """Replace only the judging section (``section`` carries its own markers)."""
+    body = section.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
+    benchlib.write_section("judging", body, path)
 
 
 def main(argv=None) -> int:
