@@ -221,6 +221,17 @@ def login(page, base_url: str, username: str, password: str, timeout: float = 60
     page.get_by_label("비밀번호").fill(password)
     page.get_by_role("button", name="로그인").click()
     page.get_by_label("사용자 이름").wait_for(state="detached", timeout=timeout)
+    wait_for_session_cookie(page, timeout)
+
+
+def wait_for_session_cookie(page, timeout: float = 60_000) -> None:
+    """The login cookie is written by a component after the post-login rerun; a
+    navigation before that would (rightly) land on the login form again."""
+    deadline = time.monotonic() + timeout / 1000
+    while not any(c["name"] == "reljudge_session" for c in page.context.cookies()):
+        if time.monotonic() > deadline:
+            raise AssertionError("the session cookie was never written after login")
+        page.wait_for_timeout(50)
 
 
 # Finds the first element matching a selector, also inside (open) shadow roots:
