@@ -219,7 +219,7 @@ def login(page, base_url: str, username: str, password: str, timeout: float = 60
     page.goto(base_url, wait_until="domcontentloaded")
     page.get_by_label("사용자 이름").fill(username)
     page.get_by_label("비밀번호").fill(password)
-    page.get_by_role("button", name="로그인").click()
+    page.get_by_role("button", name="로그인", exact=True).click()
     page.get_by_label("사용자 이름").wait_for(state="detached", timeout=timeout)
     wait_for_session_cookie(page, timeout)
 

@@ -36,8 +36,8 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
         combo.click()
         combo.fill("annotator1")
         lead.keyboard.press("Enter")
-        lead.get_by_role("button", name="비활성화").click()
-        lead.get_by_role("button", name="활성화").wait_for()
+        lead.get_by_role("button", name="비활성화", exact=True).click()
+        lead.get_by_role("button", name="활성화", exact=True).wait_for()
 
         ann.keyboard.press("0")                           # the open tab tries to save
         ann.get_by_text("먼저 로그인하세요.").first.wait_for()
