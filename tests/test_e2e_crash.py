@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from e2e_support import StreamlitServer, build_campaign, chromium, login, wait_for_widget, wait_saved, widget_state
+from e2e_support import DEEP_QUERY_JS, StreamlitServer, build_campaign, chromium, login, wait_for_widget, wait_saved, widget_state
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,16 @@ def test_sigkill_mid_save_loses_nothing(tmp_path):
             login(page, first.url, "annotator1", "annotator-pass-1")
             wait_for_widget(page)
             grades = [2, 1, 0] * 10
-            for k in range(15):
+            for k in range(5):
+                page.keyboard.press(str(grades[k]))
+                time.sleep(0.03)
+            # Let at least one save be acknowledged (a busy machine may take a while),
+            # then keep typing and kill the server while those saves are in flight.
+            page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
+              const root = deepQuery(".rj");
+              return !!root && root.querySelector('.rj-item[data-saved="1"][data-grade]:not([data-grade=""])') !== null;
+            }""", timeout=60_000)
+            for k in range(5, 15):
                 page.keyboard.press(str(grades[k]))
                 time.sleep(0.03)
             first.proc.kill()                          # SIGKILL while saves are in flight
