@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import (StreamlitServer, build_campaign, chromium, login, wait_for_widget,
+from e2e_support import (DEEP_QUERY_JS, StreamlitServer, build_campaign, chromium, login, wait_for_widget,
                          wait_saved, widget_state)
 from reljudge import judging
 from reljudge.storage import open_database
@@ -65,15 +65,8 @@ def _press(page, key: str) -> dict:
 
 def _wait_question(page, qid: str) -> None:
     page.wait_for_function(
-        """(qid) => {
-          const find = (root) => {
-            const hit = root.querySelector(".rj");
-            if (hit) return hit;
-            for (const el of root.querySelectorAll("*"))
-              if (el.shadowRoot) { const h = find(el.shadowRoot); if (h) return h; }
-            return null;
-          };
-          const root = find(document);
+        """(qid) => {""" + DEEP_QUERY_JS + """
+          const root = deepQuery(".rj");
           return !!root && root.dataset.qid === qid && root.querySelector(".rj-item") !== null;
         }""", arg=qid)
 
@@ -169,19 +162,13 @@ def test_paragraph_html_and_markdown_are_shown_literally(server_for, page):
         login(page, srv.url, *ANNOTATOR)
         wait_for_widget(page)
         result = page.evaluate(
-            """() => {
-              const find = (root) => {
-                const hit = root.querySelector(".rj");
-                if (hit) return hit;
-                for (const el of root.querySelectorAll("*"))
-                  if (el.shadowRoot) { const h = find(el.shadowRoot); if (h) return h; }
-                return null;
-              };
-              const texts = [...find(document).querySelectorAll(".rj-item .rj-text")];
+            """() => {""" + DEEP_QUERY_JS + """
+              const root = deepQuery(".rj");
+              const texts = [...root.querySelectorAll(".rj-item .rj-text")];
               return {
                 texts: texts.map((t) => t.textContent),
                 childElements: texts.reduce((n, t) => n + t.querySelectorAll("*").length, 0),
-                links: find(document).querySelectorAll(".rj-text a, .rj-text script, .rj-text img").length,
+                links: root.querySelectorAll(".rj-text a, .rj-text script, .rj-text img").length,
                 pwned: window.__pwned === undefined ? null : window.__pwned,
               };
             }""")
