@@ -22,8 +22,7 @@ with st.form("import", clear_on_submit=True):
     submitted = st.form_submit_button(session.t("import_button"), type="primary")
 if submitted and upload is not None:
     try:
-        with st.spinner(session.t("importing", name=upload.name)):
-            summary = uploads.import_upload(db, kind, upload, fmt, system)
+        summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang())
         st.success(session.t("import_ok", msg=summary.message()))
     except ReljudgeError as exc:
         st.error(session.t("import_failed", error=str(exc)))

@@ -225,3 +225,53 @@ def test_annotator_cannot_reach_lead_pages(server_for, browser):
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def _wait_uploaded(page, name: str) -> None:
+    page.locator('[data-testid="stFileChipName"]').filter(has_text=name).wait_for()
+    page.locator('[data-testid="stFileChipIconSpinner"]').wait_for(state="detached")
+
+
+def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
+    """The import page in the browser: a malformed upload is refused with the file's
+    name and line (nothing written), a good one is imported and counted."""
+    camp, srv = server_for(n_questions=1, pool_size=3, accounts={LEAD[0]: (LEAD[1], "lead")})
+    bad = tmp_path / "새_문단.jsonl"
+    bad.write_text('{"pid": "u1", "text": "올린 문단 하나"}\n{"pid": "u2", "text": \n', encoding="utf-8")
+    good = tmp_path / "more.jsonl"
+    good.write_text("".join(f'{{"pid": "u{i}", "text": "올린 문단 {i}"}}\n' for i in range(3)),
+                    encoding="utf-8")
+    try:
+        login(page, srv.url, *LEAD)
+        page.goto(f"{srv.url}/import_data", wait_until="domcontentloaded")
+        page.get_by_role("heading", name="자료 가져오기").wait_for()
+        uploader = page.locator('[data-testid="stFileUploader"] input[type="file"]')
+
+        uploader.set_input_files(str(bad))
+        # The upload goes to the server first; the form is submitted once it is listed.
+        _wait_uploaded(page, bad.name)
+        page.get_by_role("button", name="가져오기", exact=True).click()
+        error = page.locator('[data-testid="stAlert"]').filter(has_text="새_문단.jsonl, line 2")
+        error.wait_for()
+        assert "malformed JSON" in error.inner_text() and "아무것도 저장되지 않음" in error.inner_text()
+
+        uploader.set_input_files(str(good))
+        _wait_uploaded(page, good.name)
+        page.get_by_role("button", name="가져오기", exact=True).click()
+        page.locator('[data-testid="stAlert"]').filter(has_text="more.jsonl: 3 added").wait_for()
+        assert page.get_by_text("Traceback").count() == 0
+    except Exception:
+        print(srv.log_tail())
+        raise
+    finally:
+        srv.stop()
+
+    db = open_database(camp.db_path)
+    try:
+        pids = {p for (p,) in db.cursor().execute(
+            "SELECT pid FROM paragraphs WHERE pid LIKE 'u%'").fetchall()}
+        assert pids == {"u0", "u1", "u2"}
+        assert db.cursor().execute("SELECT count(*) FROM import_log WHERE source_file LIKE '%새_문단%'"
+                                   ).fetchone()[0] == 0
+    finally:
+        db.close()

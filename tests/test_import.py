@@ -146,6 +146,26 @@ def test_large_corpus_streams_in_chunks(db, tmp_path, monkeypatch):
     assert campaign.import_file(db, "corpus", f).inserted == 25_000
 
 
+def test_progress_counts_lines_up_to_the_total(db, tmp_path, monkeypatch):
+    from reljudge import importers
+    monkeypatch.setattr(importers, "CHUNK_ROWS", 1000)
+    f = tmp_path / "progress.csv"
+    rows = ["pid,text"] + [f"p{i},문단 {i}" for i in range(4_500)] + ['"p-last","여러 줄에 걸친\n문단"']
+    f.write_text("\n".join(rows), encoding="utf-8")          # no newline at the end
+    assert importers.count_lines(f) == 4_503
+    seen = []
+    summary = campaign.import_file(db, "corpus", f, progress=lambda done, total: seen.append((done, total)))
+    assert summary.inserted == 4_501
+    assert {total for _, total in seen} == {4_503}
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and done[-1] == 4_503 and len(done) >= 5
+
+
+def test_progress_on_a_missing_file_is_the_usual_error(db, tmp_path):
+    with pytest.raises(InputError, match="file not found"):
+        campaign.import_file(db, "corpus", tmp_path / "nope.jsonl", progress=lambda d, t: None)
+
+
 def test_cli_import_errors_exit_nonzero_without_traceback(tmp_path, files):
     db = tmp_path / "cli.duckdb"
     run = lambda *a: subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a],
@@ -160,6 +180,31 @@ def test_cli_import_errors_exit_nonzero_without_traceback(tmp_path, files):
     assert "Traceback" not in r.stderr
     r = run("import", "run", str(tmp_path / "missing.trec"))
     assert r.returncode == 2 and "file not found" in r.stderr
+
+
+def test_cli_shows_progress_at_a_terminal_only(tmp_path, files):
+    import os
+    import pty
+    db = tmp_path / "tty.duckdb"
+    cmd = [sys.executable, "-m", "reljudge", "--db", str(db), "import", "corpus", str(files["corpus"])]
+    piped = subprocess.run(cmd, capture_output=True, text=True)
+    assert piped.returncode == 0 and "lines read" not in piped.stderr and "checking" not in piped.stderr
+    (tmp_path / "tty.duckdb").unlink()
+    primary, secondary = pty.openpty()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=secondary, text=True)
+    os.close(secondary)
+    shown = b""
+    while True:
+        try:
+            block = os.read(primary, 4096)
+        except OSError:       # the terminal is closed once everything was read
+            break
+        if not block:
+            break
+        shown += block
+    os.close(primary)
+    assert proc.returncode == 0 and "added" in proc.stdout
+    assert f"{files['corpus']}: checking and writing" in shown.decode()
 
 
 def test_second_process_gets_clear_lock_message(db_path, db):

@@ -6,6 +6,7 @@ The same functions serve the CLI and the lead's import page.
 from __future__ import annotations
 
 from importlib import resources
+from typing import Callable
 
 import duckdb
 from pathlib import Path
@@ -28,31 +29,50 @@ DEMO_RUNS = (("bm25.tsv", None), ("vector.tsv", None), ("hybrid.tsv", None),
              ("graphrag.jsonl", "graphrag"))
 
 
+Progress = Callable[[int, int], None]
+"""Called as ``progress(lines_read, total_lines)`` while a file is read; once
+``lines_read == total_lines`` the import is validating and writing."""
+
+
 def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
                 system: str | None = None, display: str | None = None,
-                repool: bool = False) -> ImportSummary:
+                repool: bool = False, progress: Progress | None = None) -> ImportSummary:
     """Import one file, all or nothing. ``display`` names the file in messages (uploads)."""
     src = importers.Source.of(path, display)
     try:
-        return _import(db, kind, src, fmt, system, repool)
+        return _import(db, kind, src, fmt, system, repool, progress)
     except duckdb.Error as exc:
         # Validation should have caught it; never let a database message become a traceback.
         raise ReljudgeError(f"{src.display}: could not import ({str(exc).splitlines()[0]}); "
                             "nothing was written") from None
 
 
-def _import(db: Database, kind: str, src, fmt, system, repool) -> ImportSummary:
+def _import(db: Database, kind: str, src, fmt, system, repool, progress) -> ImportSummary:
     if kind == "corpus":
-        summary = catalog.import_corpus(db, importers.corpus_chunks(src, fmt), src.display)
+        chunks, store = importers.corpus_chunks(src, fmt), catalog.import_corpus
     elif kind == "questions":
-        summary = catalog.import_questions(db, importers.question_chunks(src, fmt), src.display)
+        chunks, store = importers.question_chunks(src, fmt), catalog.import_questions
     elif kind == "run":
-        summary = catalog.import_run(db, importers.run_chunks(src, fmt, system), src.display)
+        chunks, store = importers.run_chunks(src, fmt, system), catalog.import_run
     else:
         raise ReljudgeError(f"unknown import kind {kind!r}; choose one of {', '.join(KINDS)}")
+    if progress is not None:
+        chunks = _reporting(chunks, src.path, progress)
+    summary = store(db, chunks, src.display)
     if repool:
         pool(db)
     return summary
+
+
+def _reporting(chunks, path: Path, progress: Progress):
+    total = None
+    for chunk in chunks:
+        if total is None:  # counted only once the reader has checked that the file exists
+            total = importers.count_lines(path)
+        progress(min(int(chunk["line"].iloc[-1]), total), total)
+        yield chunk
+    if total is not None:
+        progress(total, total)
 
 
 def pool(db: Database, depth: int | None = None) -> int:

@@ -60,11 +60,24 @@ def cmd_import(args) -> int:
         n = export.import_qrels(db, args.file, args.source, args.format)
         print(f"qrels {args.file}: {n} rows as source {args.source!r}")
         return 0
-    summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system)
+    summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system,
+                                   progress=_terminal_progress(args.file))
     print(summary.message())
     if args.kind == "run" or campaign.counts(db)["systems"]:
         print(f"pool: {campaign.pool(db)} items")
     return 0
+
+
+def _terminal_progress(name: str):
+    """Lines read so far, on one line of stderr; only for a person at a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        text = (f"{name}: {done:,} / {total:,} lines read ({100 * done // max(total, 1)}%)"
+                if done < total else f"{name}: checking and writing…")
+        print(f"\r\033[K{text}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    return show
 
 
 def cmd_pool(args) -> int:

@@ -232,6 +232,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_none": ("없음", "none"),
     "report_sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
     "importing": ("{name} 가져오는 중… (큰 파일은 시간이 걸립니다)", "Importing {name}… (large files take a while)"),
+    "import_progress": ("{name}: {done:,} / {total:,}줄 읽음", "{name}: {done:,} of {total:,} lines read"),
+    "import_writing": ("{name}: 검사하고 저장하는 중…", "{name}: checking and saving…"),
     "building_report": ("보고서를 만드는 중…", "Building the report…"),
     "chart_measure": ("그래프 지표", "Measure in the chart"),
     "event_rejected": ("저장하지 못한 판정이 있습니다: {reason}", "A judgment could not be saved: {reason}"),

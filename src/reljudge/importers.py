@@ -47,6 +47,17 @@ def _check_file(path: Path) -> None:
         raise InputError(str(path), None, "file is empty / 빈 파일입니다")
 
 
+def count_lines(path: Path) -> int:
+    """Physical lines in ``path`` (a last line without a newline counts), read in
+    blocks: cheap enough to give a progress bar its total."""
+    n, last = 0, b"\n"
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 22):
+            n += block.count(b"\n")
+            last = block[-1:]
+    return n + (last != b"\n")
+
+
 def iter_text_lines(path: Path, display: str | None = None) -> Iterator[tuple[int, str]]:
     """(line number, decoded line) with strict UTF-8; a BOM is tolerated."""
     name = display or str(path)

@@ -8,7 +8,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from reljudge import campaign, export
+import streamlit as st
+
+from reljudge import campaign, export, i18n
 
 
 @contextmanager
@@ -23,11 +25,23 @@ def saved_upload(upload) -> Iterator[str]:
         os.unlink(tmp)
 
 
-def import_upload(db, kind: str, upload, fmt: str | None, system: str | None):
-    """Import an ``st.file_uploader`` file; messages name the uploaded file."""
-    with saved_upload(upload) as tmp:
-        return campaign.import_file(db, kind, tmp, fmt=fmt or None, system=system or None,
-                                    display=upload.name, repool=True)
+def import_upload(db, kind: str, upload, fmt: str | None, system: str | None, lang: str = "ko"):
+    """Import an ``st.file_uploader`` file with a progress bar; messages name the uploaded file."""
+    bar = st.progress(0.0, text=i18n.t("importing", lang, name=upload.name))
+
+    def show(done: int, total: int) -> None:
+        if done < total:
+            bar.progress(done / total, text=i18n.t("import_progress", lang, name=upload.name,
+                                                    done=done, total=total))
+        else:
+            bar.progress(1.0, text=i18n.t("import_writing", lang, name=upload.name))
+
+    try:
+        with saved_upload(upload) as tmp:
+            return campaign.import_file(db, kind, tmp, fmt=fmt or None, system=system or None,
+                                        display=upload.name, repool=True, progress=show)
+    finally:
+        bar.empty()
 
 
 def import_qrels_upload(db, upload, source: str) -> int:
