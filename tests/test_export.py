@@ -57,7 +57,8 @@ def test_rich_formats_carry_provenance_notes_evidence(judged, tmp_path, fmt):
     out = tmp_path / f"q.{fmt}"
     export.write_qrels(judged, out, fmt)
     if fmt == "jsonl":
-        rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+        rows = [json.loads(x, parse_constant=lambda t: pytest.fail(f"non-JSON {t}"))
+                for x in out.read_text(encoding="utf-8").splitlines()]
         frame = pd.DataFrame(rows)
     elif fmt == "csv":
         frame = pd.read_csv(out)
@@ -126,6 +127,14 @@ def _write(path, text):
 def test_export_judgments_history_and_cli(judged, db_path, tmp_path):
     n = export.write_judgments(judged, tmp_path / "events.jsonl")
     assert n == 8
+
+    def strict(token):  # NaN / Infinity are not JSON; other tools' parsers reject them
+        raise ValueError(f"non-JSON token {token}")
+    events = [json.loads(line, parse_constant=strict)
+              for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    verdict = next(e for e in events if e["qid"] == "q3")
+    assert verdict["pid"] is None and verdict["grade"] is None and verdict["no_answer"] is True
+    assert sum(e["note"] == "메모" for e in events) == 1 and sum(e["note"] is None for e in events) == 7
     judged.close()
     r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "qrels",
                         "--format", "trec", "--policy", "nonsense", "-o", str(tmp_path / "x")],

@@ -71,9 +71,11 @@ def _write_frame(frame: pd.DataFrame, path: Path, fmt: str) -> None:
     elif fmt == "parquet":
         frame.to_parquet(path, index=False)
     elif fmt == "jsonl":
+        # Missing values are JSON null: pandas' NaN would be written as the non-JSON token NaN.
+        records = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
         with open(path, "w", encoding="utf-8") as fh:
-            for rec in frame.to_dict(orient="records"):
-                fh.write(json.dumps(rec, ensure_ascii=False, default=_jsonable) + "\n")
+            for rec in records:
+                fh.write(json.dumps(rec, ensure_ascii=False, default=_jsonable, allow_nan=False) + "\n")
     else:
         frame.to_csv(path, index=False, sep="\t", encoding="utf-8")
 
