@@ -156,6 +156,13 @@ def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
         uploads.import_upload(db, "corpus", bad, None, None)
     assert str(err.value) == "내_문단.jsonl, line 2: missing or empty text"
     assert campaign.counts(db) == before
+    for empty_kind in ("corpus", "questions", "run"):
+        with pytest.raises(Exception) as err:
+            uploads.import_upload(db, empty_kind, _Upload("빈파일.jsonl", b""), None, None)
+        assert str(err.value).startswith("빈파일.jsonl: file is empty")
+    with pytest.raises(Exception) as err:
+        uploads.import_upload(db, "corpus", _Upload("문단.xlsx", b"x"), None, None)
+    assert str(err.value).startswith("문단.xlsx: cannot tell the format")
     good = _Upload("more.jsonl", '{"pid": "new1", "text": "새 문단"}\n'.encode())
     assert uploads.import_upload(db, "corpus", good, None, None).inserted == 1
 

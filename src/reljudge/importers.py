@@ -38,13 +38,13 @@ def text_key(text: str) -> str:
 
 # -- low-level readers ---------------------------------------------------------
 
-def _check_file(path: Path) -> None:
+def _check_file(path: Path, name: str) -> None:
     if not path.exists():
-        raise InputError(str(path), None, "file not found / 파일이 없습니다")
+        raise InputError(name, None, "file not found / 파일이 없습니다")
     if path.is_dir():
-        raise InputError(str(path), None, "is a directory, not a file")
+        raise InputError(name, None, "is a directory, not a file")
     if path.stat().st_size == 0:
-        raise InputError(str(path), None, "file is empty / 빈 파일입니다")
+        raise InputError(name, None, "file is empty / 빈 파일입니다")
 
 
 def count_lines(path: Path) -> int:
@@ -61,7 +61,7 @@ def count_lines(path: Path) -> int:
 def iter_text_lines(path: Path, display: str | None = None) -> Iterator[tuple[int, str]]:
     """(line number, decoded line) with strict UTF-8; a BOM is tolerated."""
     name = display or str(path)
-    _check_file(path)
+    _check_file(path, name)
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
             try:
@@ -208,19 +208,19 @@ def _pick(obj: dict, *keys):
     return None
 
 
-def _detect_format(path: Path, fmt: str | None, kind: str) -> str:
+def _detect_format(src: "Source", fmt: str | None, kind: str) -> str:
     if fmt:
         if fmt not in FORMATS:
-            raise InputError(str(path), None, f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+            raise InputError(src.display, None, f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
         return "jsonl" if fmt == "beir" else fmt
-    suffix = path.suffix.lower()
+    suffix = src.path.suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json"):
         return "jsonl"
     if suffix == ".csv":
         return "csv"
     if kind == "run":
         return "trec"
-    raise InputError(str(path), None, f"cannot tell the format from {suffix or 'no extension'!r}; use --format jsonl|csv")
+    raise InputError(src.display, None, f"cannot tell the format from {suffix or 'no extension'!r}; use --format jsonl|csv")
 
 
 def _chunks(rows: Iterator[dict], columns: list[str]) -> Iterator[pd.DataFrame]:
@@ -265,7 +265,7 @@ def _records(src: Source, fmt: str, required_any) -> Iterator[tuple[int, dict]]:
 def corpus_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFrame]:
     """Paragraph chunks: JSONL/CSV with pid,text[,doc_id,title,date,volume,page,position]
     or BEIR corpus.jsonl (_id, title, text, metadata). Other columns are kept as metadata."""
-    kind = _detect_format(src.path, fmt, "corpus")
+    kind = _detect_format(src, fmt, "corpus")
     name = src.display
 
     def rows():
@@ -311,7 +311,7 @@ QUESTION_COLUMNS = ["line", "qid", "text", "qtype", "criteria", "no_answer_expec
 def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFrame]:
     """Questions: JSONL/CSV with qid,text[,type,criteria,no_answer_expected] or BEIR
     queries.jsonl (_id, text, metadata holding the optional fields)."""
-    kind = _detect_format(src.path, fmt, "questions")
+    kind = _detect_format(src, fmt, "questions")
     name = src.display
 
     def rows():
@@ -345,7 +345,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
     """Run rows: TREC (``qid Q0 pid rank score tag``) or JSONL/CSV with qid, pid,
     rank and/or score, optional ``abstained`` (a row with no pid) and tag/system.
     The system name is ``system`` if given, else the row's tag."""
-    kind = _detect_format(src.path, fmt, "run")
+    kind = _detect_format(src, fmt, "run")
     name = src.display
     if system is not None:
         system = system.strip()
