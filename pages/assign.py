@@ -4,7 +4,6 @@ import streamlit as st
 
 from reljudge import assignment
 from reljudge.errors import ReljudgeError
-from reljudge.storage import team
 from reljudge.ui import session
 
 user = session.require_role("lead")
@@ -13,7 +12,7 @@ db = session.get_db()
 st.title(session.t("assign_title"))
 st.caption(session.t("assign_help"))
 
-annotators = team.active_annotators(db)
+annotators = assignment.active_annotators(db)
 with st.form("assign"):
     chosen = st.multiselect(session.t("annotators"), annotators, default=annotators)
     per_question = st.number_input(session.t("per_question"), min_value=1, max_value=10, value=1)
@@ -26,10 +25,10 @@ if preview or apply:
         options = dict(per_question=int(per_question), double_share=double_share, by_type=by_type)
         if apply:
             result = assignment.assign(db, user.username, chosen, **options)
-            st.success(session.t("assigned", msg=result.summary()))
+            st.success(session.t("assigned", msg=result.summary(session.lang())))
         else:
-            result = assignment.plan(team.questions_for_assignment(db), chosen, **options)
-            st.info(result.summary())
+            result = assignment.preview(db, chosen, **options)
+            st.info(result.summary(session.lang()))
         st.dataframe(result.loads, hide_index=True)
     except ReljudgeError as exc:
         st.error(str(exc))

@@ -53,6 +53,48 @@ def test_plan_errors():
         assignment.plan(qs, ["a", "b"], per_question=3)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_plan_keeps_started_work_with_whoever_started_it(seed):
+    rng = __import__("random").Random(seed)
+    qs = _questions()
+    names = [f"a{i}" for i in range(4)]
+    started = pd.DataFrame([(q, a, rng.randint(1, 30)) for q in qs.qid for a in names + ["gone"]
+                            if rng.random() < 0.3], columns=["qid", "username", "n"])
+    per_question = rng.choice([1, 2])
+    p = assignment.plan(qs, names, per_question=per_question, double_share=0.3, seed=seed, started=started)
+    per_q = p.rows.groupby("qid").username.apply(set)
+    assert (p.rows.groupby("qid").size() >= per_question).all() and not p.rows.duplicated().any()
+    kept = 0
+    for qid, group in started[started.username.isin(names)].groupby("qid"):
+        ranked = list(group.sort_values(["n", "username"], ascending=[False, True]).username)
+        must = ranked[:len(per_q[qid])]
+        assert set(must) <= per_q[qid], (qid, must, per_q[qid])
+        kept += len(must)
+    assert p.kept == kept and "gone" not in set(p.rows.username)
+
+
+def test_assigning_keeps_started_questions_and_leaves_out_empty_pools(campaign_db, tmp_path):
+    db = campaign_db
+    extra = tmp_path / "more_questions.jsonl"
+    extra.write_text('{"qid": "q9", "text": "결과가 없는 질문", "type": "사실 확인", "criteria": "-"}\n',
+                     encoding="utf-8")
+    campaign.import_file(db, "questions", extra)
+    judging.grade(db, "bob", "q1", "p02", 2)
+    judging.grade(db, "bob", "q1", "p01", 1)
+    judging.grade(db, "ann", "q1", "p03", 0)
+    judging.mark_no_answer(db, "ann", "q2", True)
+    judging.grade(db, "lee", "q3", "p08", 2)                 # a lead's judgments do not bind
+    result = assignment.assign(db, "lee", per_question=1, seed=5)
+    active = team.active_assignments(db)
+    owner = dict(zip(active.qid, active.username))
+    assert owner["q1"] == "bob" and owner["q2"] == "ann"     # most judged on q1: bob
+    assert "q9" not in owner and result.left_out == ("q9",)
+    assert result.kept == 2
+    assert "q9" in result.summary("ko") and "이미 판정을 시작한 질문 2건" in result.summary("ko")
+    # bob's work on q1 is still his to see and change
+    assert "q1" in set(judging.overview(db, "bob").qid)
+
+
 def test_assigned_annotators_see_and_judge_only_their_queue(campaign_db):
     db = campaign_db
     team.replace_assignments(db, pd.DataFrame({"qid": ["q1", "q2", "q1"], "username": ["ann", "ann", "bob"]}),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from reljudge import i18n
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 from reljudge.storage.db import Database
@@ -23,21 +24,33 @@ from reljudge.storage.db import Database
 class AssignmentPlan:
     rows: pd.DataFrame           # qid, username
     loads: pd.DataFrame          # username, questions, paragraphs
+    kept: int = 0                # assignments that keep an annotator's started work
+    left_out: tuple[str, ...] = ()   # questions with nothing pooled: nothing to judge
 
-    def summary(self) -> str:
-        per = ", ".join(f"{r.username}: {r.questions} questions / {r.paragraphs} paragraphs"
-                        for r in self.loads.itertuples())
-        return f"{len(self.rows)} assignments — {per}"
+    def summary(self, lang: str = "en") -> str:
+        per = ", ".join(i18n.t("assign_load", lang, user=r.username, questions=r.questions,
+                               paragraphs=r.paragraphs) for r in self.loads.itertuples())
+        text = i18n.t("assign_summary", lang, n=len(self.rows), per=per)
+        if self.kept:
+            text += " " + i18n.t("assign_kept", lang, n=self.kept)
+        if self.left_out:
+            text += " " + i18n.t("assign_left_out", lang, qids=", ".join(self.left_out))
+        return text
 
 
 def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 1,
-         double_share: float = 0.0, by_type: bool = False, seed: int = 0) -> AssignmentPlan:
+         double_share: float = 0.0, by_type: bool = False, seed: int = 0,
+         started: pd.DataFrame | None = None) -> AssignmentPlan:
     """Plan assignments.
 
     Every question gets ``per_question`` annotators; additionally a share
     ``double_share`` of the questions (chosen at random, stratified by type when
     ``by_type``) gets at least two, for agreement. Loads are balanced overall and,
-    with ``by_type``, within each question type."""
+    with ``by_type``, within each question type.
+
+    ``started`` (qid, username, n) lists work already done: a question stays with the
+    annotators who have judged most of it, so nothing judged is orphaned; only the
+    remaining places are balanced. Questions with an empty pool are left out."""
     annotators = sorted(set(annotators))
     if not annotators:
         raise ReljudgeError("no annotators to assign to")
@@ -51,8 +64,10 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
         raise ReljudgeError("the double-judged share must be between 0 and 1")
     rng = random.Random(seed)
     qs = questions[["qid", "qtype", "pool_size"]].copy()
+    left_out = tuple(qs.qid[qs.pool_size == 0])
+    qs = qs[qs.pool_size > 0]
     qs["key"] = [rng.random() for _ in range(len(qs))]
-    groups = [g for _, g in qs.groupby("qtype", sort=True)] if by_type else [qs]
+    groups = [g for _, g in qs.groupby("qtype", sort=True, dropna=False)] if by_type else [qs]
 
     need: dict[str, int] = {}
     for g in groups:
@@ -61,29 +76,43 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
         for qid in g.qid:
             need[qid] = max(per_question, 2 if qid in chosen else 1)
 
+    keep: dict[str, list[str]] = {}
+    if started is not None:
+        for r in started.sort_values(["n", "username"], ascending=[False, True]).itertuples():
+            if r.username in annotators and r.qid in need:
+                keep.setdefault(r.qid, []).append(r.username)
     total = {a: 0 for a in annotators}
-    rows = []
+    rows, kept = [], 0
     for g in groups:
         local = {a: 0 for a in annotators}
         # Heaviest first, random among equals: the LPT heuristic.
         for r in g.sort_values(["pool_size", "key"], ascending=[False, True]).itertuples():
-            order = sorted(annotators, key=lambda a: (local[a], total[a], rng.random()))
-            for a in order[:need[r.qid]]:
+            mine = keep.get(r.qid, [])[:need[r.qid]]
+            order = sorted((a for a in annotators if a not in mine),
+                           key=lambda a: (local[a], total[a], rng.random()))
+            kept += len(mine)
+            for a in mine + order[:need[r.qid] - len(mine)]:
                 rows.append((r.qid, a))
-                local[a] += int(r.pool_size) or 1
-                total[a] += int(r.pool_size) or 1
+                local[a] += int(r.pool_size)
+                total[a] += int(r.pool_size)
     frame = pd.DataFrame(rows, columns=["qid", "username"])
     sizes = dict(zip(qs.qid, qs.pool_size))
     loads = (frame.assign(paragraphs=frame.qid.map(sizes))
              .groupby("username").agg(questions=("qid", "count"), paragraphs=("paragraphs", "sum"))
              .reindex(annotators, fill_value=0).reset_index())
-    return AssignmentPlan(frame, loads)
+    return AssignmentPlan(frame, loads, kept, left_out)
+
+
+def preview(db: Database, annotators: list[str] | None = None, **options) -> AssignmentPlan:
+    """The plan ``assign`` would store, without storing it."""
+    return plan(team.questions_for_assignment(db), annotators or team.active_annotators(db),
+                started=team.started_work(db), **options)
 
 
 def assign(db: Database, lead: str, annotators: list[str] | None = None, **options) -> AssignmentPlan:
-    """Replace the campaign's assignments with a new balanced plan."""
-    annotators = annotators or team.active_annotators(db)
-    result = plan(team.questions_for_assignment(db), annotators, **options)
+    """Replace the campaign's assignments with a new balanced plan that keeps every
+    annotator's started questions (see ``plan``)."""
+    result = preview(db, annotators, **options)
     team.replace_assignments(db, result.rows, lead)
     return result
 
@@ -114,3 +143,4 @@ def reassign(db: Database, lead: str, leaving: str, to: list[str] | None = None)
 
 
 active_assignments = team.active_assignments
+active_annotators = team.active_annotators

@@ -77,6 +77,18 @@ def unfinished_assignments(db: Database, username: str) -> list[str]:
         ORDER BY a.qid""", [username, username, username]).fetchall()]
 
 
+def started_work(db: Database) -> pd.DataFrame:
+    """(qid, username, n): how many current judgments (grades and no-answer verdicts)
+    each annotator already has on each question."""
+    return db.cursor().execute("""
+        SELECT qid, username, count(*) AS n FROM (
+            SELECT qid, username FROM current_judgments WHERE grade IS NOT NULL
+            UNION ALL
+            SELECT qid, username FROM current_verdicts WHERE no_answer)
+        JOIN users USING (username) WHERE users.role = 'annotator'
+        GROUP BY qid, username ORDER BY qid, n DESC, username""").df()
+
+
 def active_annotators(db: Database) -> list[str]:
     return [r[0] for r in db.cursor().execute(
         "SELECT username FROM users WHERE active AND role = 'annotator' ORDER BY username").fetchall()]
