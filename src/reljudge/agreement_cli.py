@@ -150,7 +150,7 @@ def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
     """Agreement on the current judgments stored in the database at ``args.db``."""
     from reljudge.agreement import from_database
     from reljudge.storage import open_database
-    db = open_database(getattr(args, "db", None))
+    db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         return from_database(db)
     finally:
@@ -161,7 +161,7 @@ def outcome_from_database(args: argparse.Namespace):
     """System rankings per annotator and the questions that change the winner."""
     from reljudge.outcome_agreement import outcome_agreement
     from reljudge.storage import open_database
-    db = open_database(getattr(args, "db", None))
+    db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         return outcome_agreement(db)
     finally:

@@ -28,16 +28,18 @@ EPILOG = """examples:
 """
 
 
-def _db(args):
+def _db(args, create: bool = False):
+    """The campaign database; only commands that set one up (init, import, users add)
+    may create it."""
     from reljudge.storage import open_database
-    return open_database(args.db)
+    return open_database(args.db, must_exist=not create)
 
 
 # -- handlers ------------------------------------------------------------------------
 
 def cmd_init(args) -> int:
     from reljudge import campaign
-    db = _db(args)
+    db = _db(args, create=True)
     print(f"database: {db.path} (migrations: {', '.join(n for _, n in db.applied_migrations())})")
     if args.demo:
         if not campaign.is_empty(db):
@@ -51,7 +53,7 @@ def cmd_init(args) -> int:
 
 def cmd_import(args) -> int:
     from reljudge import campaign
-    db = _db(args)
+    db = _db(args, create=True)
     if args.kind == "qrels":
         from reljudge import export
         if args.format not in (None, "trec", "beir"):
@@ -107,7 +109,7 @@ def _read_password(args) -> str:
 
 def cmd_users(args) -> int:
     from reljudge import auth
-    db = _db(args)
+    db = _db(args, create=args.action == "add")
     if args.action == "add":
         user = auth.add_user(db, args.name, _read_password(args), args.role)
         print(f"added {user.username} ({user.role})")

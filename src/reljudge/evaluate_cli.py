@@ -93,11 +93,11 @@ def evaluate_database(args) -> int:
     """Evaluate the campaign's runs (or ``args.runs``) against the judgments in ``args.db``
     (aggregated under ``--policy``, or a frozen ``--version``)."""
     from reljudge.evaluation import evaluate_campaign
-    from reljudge.storage import open_database
+    from reljudge.storage import catalog, open_database
 
-    db = open_database(getattr(args, "db", None))
+    db = open_database(getattr(args, "db", None), must_exist=True)
     try:
-        threshold = int(__import__("reljudge.storage.catalog", fromlist=["x"]).get_settings(db)["rel_threshold"])
+        threshold = int(catalog.get_settings(db)["rel_threshold"])
         measures = parse_measures(args.measures, default_rel=threshold)
         run = None
         names = None
@@ -118,6 +118,8 @@ def evaluate_database(args) -> int:
                                run=run, n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
     finally:
         db.close()
+    if not ev.result.n_questions["answerable"] and not ev.result.n_questions["no_answer"]:
+        raise ReljudgeError(f"nothing to evaluate yet: no question has judgments ({ev.qrels_label})")
     return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
                         heading=f"# qrels: {ev.qrels_label}")
 

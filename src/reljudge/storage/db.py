@@ -138,5 +138,12 @@ def registered(cur: duckdb.DuckDBPyConnection, name: str, frame) -> Iterator[Non
             pass
 
 
-def open_database(path: str | os.PathLike | None = None, read_only: bool = False) -> Database:
-    return Database(default_db_path(path), read_only=read_only)
+def open_database(path: str | os.PathLike | None = None, read_only: bool = False,
+                  must_exist: bool = False) -> Database:
+    """Open (and migrate) the database; with ``must_exist`` a missing file is an error
+    rather than a new, empty database (a mistyped --db must not look like a campaign)."""
+    path = default_db_path(path)
+    if must_exist and not path.exists():
+        raise ReljudgeError(f"no database at {path}: check --db / {ENV_VAR}, "
+                            "or create it with `reljudge init`")
+    return Database(path, read_only=read_only)

@@ -1,0 +1,47 @@
+"""The CLI and the database file: a mistyped --db never becomes a new, empty campaign."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def _cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "reljudge", *args], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "-m", "RR@10"], ["agreement"], ["report", "-o", "r.md"],
+    ["export", "qrels", "-o", "q.txt"], ["export", "judgments", "-o", "j.jsonl"], ["pool"],
+    ["users", "list"], ["freeze"], ["assign", "--show"],
+])
+def test_commands_on_a_missing_database_fail_and_create_nothing(tmp_path, command):
+    missing = tmp_path / "typo" / "campaign.duckdb"
+    r = _cli("--db", str(missing), *command, cwd=tmp_path)
+    assert r.returncode == 2
+    assert f"no database at {missing}" in r.stderr and "reljudge init" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert not any(tmp_path.iterdir())          # no database, no folder, no output file
+
+
+def test_setting_up_commands_create_the_database(tmp_path, files):
+    for command in (["init"], ["import", "corpus", str(files["corpus"])]):
+        db = tmp_path / f"{command[0]}.duckdb"
+        assert _cli("--db", str(db), *command).returncode == 0 and db.exists()
+    db = tmp_path / "users.duckdb"
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "users", "add", "boss",
+                        "--role", "lead", "--password-stdin"], input="a-long-password\n",
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and db.exists()
+
+
+def test_evaluate_before_any_judgment_says_so(tmp_path):
+    db = tmp_path / "demo.duckdb"
+    assert _cli("--db", str(db), "init", "--demo").returncode == 0
+    for fmt in ("table", "tsv", "json"):
+        r = _cli("--db", str(db), "evaluate", "-m", "RR@10", "--format", fmt)
+        assert r.returncode == 2 and "nothing to evaluate yet: no question has judgments" in r.stderr
+        assert "nan" not in r.stdout
