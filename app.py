@@ -4,6 +4,21 @@ import streamlit as st
 
 from reljudge.ui import session
 
+# (file in pages/, title key, icon); the URL of each page is its file name.
+ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:")]
+LEAD_PAGES = [
+    ("dashboard", "nav_dashboard", ":material/monitoring:"),
+    ("overview", "nav_overview", ":material/checklist:"),
+    ("import_data", "nav_import", ":material/upload_file:"),
+    ("assign", "nav_assign", ":material/assignment_ind:"),
+    ("agreement", "nav_agreement", ":material/handshake:"),
+    ("adjudicate", "nav_adjudicate", ":material/balance:"),
+    ("export", "nav_export", ":material/download:"),
+    ("users", "nav_users", ":material/group:"),
+    ("audit", "nav_audit", ":material/history:"),
+]
+
+session.route_through_app()
 st.set_page_config(page_title="reljudge", page_icon="⚖️", layout="wide")
 
 db = session.get_db()
@@ -11,24 +26,16 @@ user = session.current_user(db)
 session.language_switch(logged_in=user is not None)
 
 if user is None:
+    # Every address shows the login form; after logging in the user lands on the page
+    # the address names (if their role has it).
     session.clear_cookie_if_logged_out()
-    session.login_form(db)
+    st.navigation(session.login_pages(db, [name for name, _, _ in ANNOTATOR_PAGES + LEAD_PAGES]),
+                  position="hidden").run()
     st.stop()
 
 session.write_session_cookie()
 session.logout_button(db, user)
 
-pages = [st.Page("pages/judge.py", title=session.t("nav_judge"), icon=":material/edit_note:", default=True)]
-if user.is_lead:
-    pages += [
-        st.Page("pages/dashboard.py", title=session.t("nav_dashboard"), icon=":material/monitoring:"),
-        st.Page("pages/overview.py", title=session.t("nav_overview"), icon=":material/checklist:"),
-        st.Page("pages/import_data.py", title=session.t("nav_import"), icon=":material/upload_file:"),
-        st.Page("pages/assign.py", title=session.t("nav_assign"), icon=":material/assignment_ind:"),
-        st.Page("pages/agreement.py", title=session.t("nav_agreement"), icon=":material/handshake:"),
-        st.Page("pages/adjudicate.py", title=session.t("nav_adjudicate"), icon=":material/balance:"),
-        st.Page("pages/export.py", title=session.t("nav_export"), icon=":material/download:"),
-        st.Page("pages/users.py", title=session.t("nav_users"), icon=":material/group:"),
-        st.Page("pages/audit.py", title=session.t("nav_audit"), icon=":material/history:"),
-    ]
-st.navigation(pages).run()
+allowed = ANNOTATOR_PAGES + (LEAD_PAGES if user.is_lead else [])
+st.navigation([st.Page(f"pages/{name}.py", title=session.t(title), icon=icon, default=name == "judge")
+               for name, title, icon in allowed]).run()

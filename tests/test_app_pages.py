@@ -18,6 +18,20 @@ LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pa
               "pages/dashboard.py"]
 
 
+@pytest.fixture(autouse=True)
+def app_routing(monkeypatch):
+    """Route as the server does once running: through app.py's st.navigation. AppTest
+    turns Streamlit's legacy pages/-folder routing back on before every run (a server
+    turns it off for good on its first request: session.route_through_app)."""
+    from streamlit.runtime.pages_manager import PagesManager
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
 @pytest.fixture
 def app_db(tmp_path, monkeypatch):
     path = tmp_path / "app.duckdb"

@@ -49,3 +49,62 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
     n = db.cursor().execute("SELECT count(*) FROM judgment_events WHERE username = 'annotator1'").fetchall()[0][0]
     db.close()
     assert n == 1
+
+
+def _first_request_after_start(tmp_path, name, path, token=None):
+    """Start a fresh server and make ``path`` its very first request (a reloaded tab
+    after a restart), with the login cookie if ``token``; return what the page shows."""
+    camp = build_campaign(tmp_path / f"{name}.duckdb", tmp_path / f"{name}-input", n_questions=1,
+                          pool_size=3, accounts={"lead1": ("lead-pass-0001", "lead")})
+    if token:
+        from reljudge import auth
+        from reljudge.storage import open_database
+        db = open_database(camp.db_path)
+        token = auth.start_session(db, auth.authenticate(db, "lead1", "lead-pass-0001"))
+        db.close()
+    try:
+        ctx = served_in_browser(camp.db_path, tmp_path / f"{name}.log")
+        srv, browser = ctx.__enter__()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        context = browser.new_context()
+        if token:
+            context.add_cookies([{"name": "reljudge_session", "value": token, "url": srv.url}])
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{srv.url}{path}", wait_until="domcontentloaded")
+        return page, ctx
+    except Exception:
+        ctx.__exit__(None, None, None)
+        raise
+
+
+def test_deep_link_as_first_request_runs_through_the_app(tmp_path):
+    """Right after a (re)start, /users opened with a valid cookie shows the page inside
+    the app (menu, language switch, logout), not the bare page file; the login screen
+    never lists the raw files of pages/."""
+    page, ctx = _first_request_after_start(tmp_path, "deep", "/users", token=True)
+    try:
+        page.get_by_role("heading", name="사용자 관리", exact=True).wait_for()
+        page.get_by_role("button", name="로그아웃", exact=True).wait_for()
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        assert "자료 가져오기" in nav.inner_text() and "import data" not in nav.inner_text()
+        assert page.url.endswith("/users")
+    finally:
+        ctx.__exit__(None, None, None)
+
+    # Logged out, the same address shows the login form (no file list, no "page not
+    # found"), and logging in lands on the page the address names.
+    page, ctx = _first_request_after_start(tmp_path, "login", "/users")
+    try:
+        page.get_by_label("사용자 이름").wait_for()
+        assert page.locator('[data-testid="stSidebarNav"]').count() == 0
+        assert page.get_by_text("Page not found").count() == 0
+        page.get_by_label("사용자 이름").fill("lead1")
+        page.get_by_label("비밀번호").fill("lead-pass-0001")
+        page.get_by_role("button", name="로그인", exact=True).click()
+        page.get_by_role("heading", name="사용자 관리", exact=True).wait_for()
+        assert page.url.endswith("/users")
+    finally:
+        ctx.__exit__(None, None, None)

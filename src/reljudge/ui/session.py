@@ -28,6 +28,22 @@ export default function ({ data }) {
 )
 
 
+def route_through_app() -> None:
+    """Run every page through app.py (login, sidebar, menu).
+
+    Streamlit treats a folder named ``pages/`` as its legacy multipage app until the
+    process's first ``st.navigation`` call: right after a server start, a deep link such
+    as /users ran that file alone (no app.py: no menu, no language switch, no logout) and
+    the login screen listed the raw file names. The switch is process-wide and only read
+    when a run starts, so: turn it off, then run again (the page hash is derived from the
+    URL path in both modes, so the rerun lands on the same page). A server never turns
+    the switch back on, so this reruns once per process."""
+    from streamlit.runtime.pages_manager import PagesManager
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 @st.cache_resource(show_spinner=False)
 def _open(path: str) -> Database:
     db = Database(path)
@@ -70,6 +86,7 @@ def current_user(db: Database) -> auth.User | None:
 
 def require_role(*roles: str) -> auth.User:
     """Stop the page unless the logged-in user has one of ``roles`` (checked on the server)."""
+    route_through_app()
     db = get_db()
     user = current_user(db)
     if user is None:
@@ -109,6 +126,15 @@ def login_form(db: Database) -> None:
         st.session_state["token"] = auth.start_session(db, user)
         st.session_state["write_cookie"] = True
         st.rerun()
+
+
+def login_pages(db: Database, url_paths: list[str]) -> list:
+    """The login form under every page address (hidden menu), so a deep link or a
+    reload while logged out shows the form instead of "page not found"."""
+    def form() -> None:
+        login_form(db)
+    return [st.Page(form, title=t("login_title"), url_path=path, default=i == 0)
+            for i, path in enumerate(url_paths)]
 
 
 def write_session_cookie() -> None:
