@@ -275,3 +275,37 @@ def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
                                    ).fetchone()[0] == 0
     finally:
         db.close()
+
+
+def _conflict_text(page) -> str:
+    return page.evaluate("""() => {""" + DEEP_QUERY_JS + """
+      const c = deepQuery(".rj-conflict");
+      return c && !c.hidden ? c.textContent : "";
+    }""")
+
+
+def test_no_answer_beside_a_citable_grade_is_flagged(server_for, page):
+    """The aggregation lets a citable grade win over "no answer"; the annotator sees the
+    contradiction while both stand, and it goes away once one of them is corrected."""
+    camp, srv = server_for(n_questions=1, pool_size=3,
+                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
+    try:
+        login(page, srv.url, *ANNOTATOR)
+        wait_for_widget(page)
+        page.keyboard.press("1")
+        page.keyboard.press("N")
+        assert _conflict_text(page) == ""                   # grade 1 is not citable
+        page.keyboard.press("2")                            # second paragraph: citable
+        assert "근거 없음으로 표시했지만 2점 이상인 문단이 있습니다" in _conflict_text(page)
+        page.keyboard.press("k")
+        page.keyboard.press("0")
+        assert _conflict_text(page) == ""
+        page.keyboard.press("k")
+        page.keyboard.press("2")
+        assert _conflict_text(page) != ""
+        page.keyboard.press("N")                            # no-answer withdrawn
+        assert _conflict_text(page) == ""
+        wait_saved(page)
+    except Exception:
+        print(srv.log_tail())
+        raise

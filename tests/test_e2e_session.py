@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import build_campaign, login, served_in_browser, wait_for_widget, wait_saved
+from e2e_support import DEEP_QUERY_JS, build_campaign, login, served_in_browser, wait_for_widget, wait_saved
 
 pytestmark = pytest.mark.browser
 
@@ -106,5 +106,35 @@ def test_deep_link_as_first_request_runs_through_the_app(tmp_path):
         page.get_by_role("button", name="로그인", exact=True).click()
         page.get_by_role("heading", name="사용자 관리", exact=True).wait_for()
         assert page.url.endswith("/users")
+    finally:
+        ctx.__exit__(None, None, None)
+
+
+def test_question_with_nothing_pooled_explains_itself(tmp_path):
+    camp = build_campaign(tmp_path / "e.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
+    from reljudge import campaign, judging
+    from reljudge.storage import open_database
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text('{"qid": "Q99", "text": "아무 시스템도 답하지 않은 질문", "type": "사실 확인", '
+                     '"criteria": "-"}\n', encoding="utf-8")
+    db = open_database(camp.db_path)
+    campaign.import_file(db, "questions", extra)
+    judging.go_to(db, "annotator1", "Q99")
+    db.close()
+    try:
+        ctx = served_in_browser(camp.db_path, tmp_path / "server.log")
+        srv, browser = ctx.__enter__()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        page.locator(".rj .rj-empty").wait_for()
+        assert "이 질문에는 판정할 문단이 없습니다" in page.locator(".rj .rj-empty").inner_text()
+        page.keyboard.press("N")
+        page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
+          const r = deepQuery(".rj"); return !!r && r.dataset.noAnswer === "1" && r.dataset.pending === "0";
+        }""")
     finally:
         ctx.__exit__(None, None, None)

@@ -41,6 +41,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "grade0": ("0 관련 없음", "0 not relevant"),
     "ungraded": ("미판정", "not judged"),
     "no_answer": ("이 결과에 근거 없음", "No answer in these results"),
+    "na_conflict": ("근거 없음으로 표시했지만 {t}점 이상인 문단이 있습니다. 집계에서는 그 등급이 우선하므로, "
+                    "둘 중 하나를 고쳐 주세요.",
+                    "Marked “no answer”, yet a paragraph has grade {t} or more; the aggregation lets "
+                    "that grade win, so please correct one of them."),
+    "empty_pool": ("이 질문에는 판정할 문단이 없습니다 (어느 시스템도 결과를 내지 않았습니다). "
+                   "근거 없음(N)으로 표시하거나 다음 질문으로 넘어가세요.",
+                   "There is nothing to judge for this question (no system returned results). "
+                   "Mark it “no answer” (N) or go on to the next question."),
     "note": ("메모", "Note"),
     "evidence": ("근거 문장 (2점일 때)", "Evidence sentence (grade 2)"),
     "context_prev": ("앞 문단", "Previous paragraph"),
@@ -54,10 +62,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "saved": ("모두 저장됨", "all saved"),
     "offline": ("저장 대기 {n}건 — 연결되면 자동으로 다시 보냅니다", "{n} waiting to be saved — resent automatically"),
     "shortcuts": (
-        "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 · Backspace 판정 지우기 · "
+        "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 후 다음 문단으로 · Backspace 판정 지우기 · "
         "C 앞뒤 문단 보기 · E 메모·근거 문장 · N 근거 없음 표시 · Enter/] 다음 질문 · [ 이전 질문 · "
         "U 다음 미완료 질문",
-        "Keys — ↓/J next paragraph · ↑/K previous · 2/1/0 grade · Backspace clear · "
+        "Keys — ↓/J next paragraph · ↑/K previous · 2/1/0 grade and move on · Backspace clear · "
         "C neighbouring paragraphs · E note & evidence · N no answer · Enter/] next question · "
         "[ previous question · U next unfinished question"),
     "prev_q": ("◀ 이전 질문", "◀ Previous"),

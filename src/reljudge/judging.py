@@ -161,6 +161,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     return {
         "qid": qid,
         "pool_version": catalog.pool_version(db),
+        "rel_threshold": int(catalog.get_settings(db)["rel_threshold"]),
         "index": index + 1,
         "n_questions": int(len(ov)),
         "question": {"text": q.text, "type": q.qtype, "criteria": q.criteria},

@@ -98,7 +98,7 @@ export default function (component) {
     }
     const na = el("div", "rj-na");
     na.addEventListener("click", () => G.api.toggleNoAnswer());
-    head.append(na, el("div", "rj-keys", L.shortcuts));
+    head.append(na, el("div", "rj-conflict"), el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
     data.items.forEach((it, i) => {
@@ -139,6 +139,7 @@ export default function (component) {
       });
       list.append(card);
     });
+    if (!data.items.length) list.append(el("div", "rj-empty", L.empty_pool));
     root.append(list);
     const nav = el("div", "rj-nav");
     for (const [k, to] of [["prev_q", "prev"], ["next_q", "next"], ["next_open", "next_open"]]) {
@@ -187,6 +188,11 @@ export default function (component) {
     na.textContent = (noAnswer ? "☑ " : "☐ ") + L.no_answer + " (N)";
     na.classList.toggle("on", !!noAnswer);
     root.dataset.noAnswer = noAnswer ? "1" : "0";
+    // The aggregation lets a citable grade win over "no answer": say so while both stand.
+    const cited = data.items.some((it) => state[it.pid].grade >= data.rel_threshold);
+    const conflict = root.querySelector(".rj-conflict");
+    conflict.textContent = noAnswer && cited ? fmt(L.na_conflict, { t: data.rel_threshold }) : "";
+    conflict.hidden = !(noAnswer && cited);
   }
   function paintCursor(scroll) {
     const cs = cards();
