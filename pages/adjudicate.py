@@ -4,7 +4,7 @@ import streamlit as st
 
 from reljudge import adjudication
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session
+from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -32,10 +32,14 @@ else:
         for note in item.notes:
             st.text(note)
     with st.form("adjudicate", clear_on_submit=True):
-        grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True,
+        # No preselected grade: a hurried click must not record a grade nobody chose.
+        grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True, index=None,
                          format_func=lambda g: session.t(f"grade{g}"))
         reason = st.text_input(session.t("reason"))
         if st.form_submit_button(session.t("save_adjudication"), type="primary"):
+            if grade is None:
+                st.error(session.t("choose_grade"))
+                st.stop()
             try:
                 adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
                 st.success(session.t("adjudicated"))
@@ -48,7 +52,7 @@ verdicts = adjudication.verdict_queue(db)
 if verdicts.empty:
     st.info(session.t("queue_empty"))
 else:
-    st.dataframe(verdicts, hide_index=True, width="stretch")
+    tables.dataframe(verdicts)
     with st.form("adjudicate_verdict", clear_on_submit=True):
         qid = st.selectbox(session.t("question"), list(verdicts.qid))
         no_answer = st.checkbox(session.t("final_no_answer"))
@@ -71,4 +75,4 @@ with st.form("freeze"):
         except ReljudgeError as exc:
             st.error(str(exc))
 st.caption(session.t("versions"))
-st.dataframe(adjudication.versions(db), hide_index=True, width="stretch")
+tables.dataframe(adjudication.versions(db))

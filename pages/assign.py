@@ -4,7 +4,7 @@ import streamlit as st
 
 from reljudge import assignment
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session
+from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -29,7 +29,7 @@ if preview or apply:
         else:
             result = assignment.preview(db, chosen, **options)
             st.info(result.summary(session.lang()))
-        st.dataframe(result.loads, hide_index=True)
+        tables.dataframe(result.loads)
     except ReljudgeError as exc:
         st.error(str(exc))
 
@@ -40,7 +40,7 @@ with st.form("reassign"):
         try:
             moved = assignment.reassign(db, user.username, leaving)
             st.success(session.t("reassigned", n=len(moved)))
-            st.dataframe(moved, hide_index=True)
+            tables.dataframe(moved)
         except ReljudgeError as exc:
             st.error(str(exc))
 
@@ -49,4 +49,4 @@ current = assignment.active_assignments(db)
 if current.empty:
     st.info(session.t("no_assignments"))
 else:
-    st.dataframe(current, hide_index=True, width="stretch")
+    tables.dataframe(current)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from reljudge import judging
-from reljudge.ui import session
+from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -23,4 +23,4 @@ events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))
 else:
-    st.dataframe(events, hide_index=True, width="stretch")
+    tables.dataframe(events)

@@ -39,7 +39,7 @@ def live():
         st.caption(session.t("no_answer_questions", n=len(ev.no_answer_qids)))
     st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
-    st.dataframe(tables.mark_provisional(table), hide_index=True, width="stretch")
+    tables.dataframe(tables.mark_provisional(table))
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)
@@ -47,16 +47,16 @@ def live():
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
     st.subheader(session.t("abstention"))
-    st.dataframe(dashboard.abstention_table(ev), hide_index=True, width="stretch")
+    tables.dataframe(dashboard.abstention_table(ev))
     st.subheader(session.t("tests"))
-    st.dataframe(ev.result.tests, hide_index=True, width="stretch")
+    tables.dataframe(ev.result.tests)
 
     st.subheader(session.t("failures"))
     fails = dashboard.failure_cases(db, ev, k, systems or None)
-    st.dataframe(fails, hide_index=True, width="stretch")
+    tables.dataframe(fails)
     if not fails.empty:
         qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)))
-        st.dataframe(dashboard.question_detail(db, ev, qid, k), hide_index=True, width="stretch")
+        tables.dataframe(dashboard.question_detail(db, ev, qid, k))
 
 
 live()

@@ -4,7 +4,7 @@ import streamlit as st
 
 from reljudge import campaign
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session, uploads
+from reljudge.ui import session, tables, uploads
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -33,4 +33,4 @@ if st.button(session.t("rebuild_pool")):
     st.success(session.t("pool_built", n=campaign.pool(db, int(depth))))
 
 st.subheader(session.t("runs_table"))
-st.dataframe(campaign.list_runs(db), hide_index=True, width="stretch")
+tables.dataframe(campaign.list_runs(db))

@@ -3,11 +3,11 @@
 import streamlit as st
 
 from reljudge import campaign, judging
-from reljudge.ui import session
+from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("overview_title"))
 st.caption(session.t("campaign_counts", **campaign.counts(db)))
-st.dataframe(judging.progress_by_annotator(db), hide_index=True, width="stretch")
+tables.dataframe(judging.progress_by_annotator(db))

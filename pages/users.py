@@ -4,14 +4,14 @@ import streamlit as st
 
 from reljudge import auth
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session
+from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("users_title"))
 users = auth.list_users(db)
-st.dataframe(users, hide_index=True, width="stretch")
+tables.dataframe(users)
 
 with st.form("add_user", clear_on_submit=True):
     st.subheader(session.t("add_user"))

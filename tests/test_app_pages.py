@@ -204,6 +204,10 @@ def test_agreement_page_shows_figures_speed_and_heatmap(app_db):
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
 
 
+def adjudication_rows(db) -> int:
+    return db.cursor().execute("SELECT count(*) FROM adjudications").fetchall()[0][0]
+
+
 def test_adjudication_page_resolves_the_top_disagreement(app_db):
     _app().run()
     items = _two_annotators_judge(_db())
@@ -211,6 +215,12 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     at.switch_page("pages/adjudicate.py").run()
     assert not at.exception
     assert at.text[1].value == items[0]["text"]                 # the 2-vs-0 paragraph comes first
+    form = at.get("form")[0]
+    assert form.radio[0].value is None                          # no grade preselected
+    form.text_input[0].input("정의를 직접 서술함")
+    form.button[0].click().run()
+    assert at.error[0].value == "최종 등급을 고르세요."
+    assert adjudication_rows(_db()) == 0
     form = at.get("form")[0]
     form.radio[0].set_value(2)
     form.text_input[0].input("정의를 직접 서술함")
@@ -272,3 +282,32 @@ def test_users_page_deactivates_and_reactivates_without_touching_others(app_db):
     assert not auth.is_active(db, "annotator2") and auth.is_active(db, "annotator1")
     at.button(key="activate").click().run()
     assert auth.is_active(db, "annotator2")
+
+
+def test_every_table_header_on_the_lead_pages_is_korean(app_db):
+    """Each column a lead page shows has a Korean header, except names that are data
+    (annotators, systems) or measure names (RR@10, nDCG@10, Judged@10)."""
+    from reljudge import i18n
+    _app().run()
+    db = _db()
+    _two_annotators_judge(db)
+    judging.mark_no_answer(db, "annotator1", "q02", True)
+    judging.mark_no_answer(db, "annotator2", "q02", False)
+    from reljudge import assignment
+    assignment.assign(db, "lead", per_question=1)
+    data_names = {"annotator1", "annotator2", "bm25", "vector", "hybrid", "graphrag"}
+    untranslated = {}
+    for page in LEAD_PAGES:
+        at = _login(_app().run(), "lead", "demo-lead")
+        at.switch_page(page).run()
+        assert not at.exception
+        for frame in (d.value for d in at.dataframe):
+            for column in map(str, frame.columns):
+                if column in data_names or "@" in column and not column.startswith("not found"):
+                    continue
+                if i18n.column_label(column, "ko") == column:
+                    untranslated.setdefault(page, []).append(column)
+    assert untranslated == {}
+    assert i18n.column_label("RR@10 95% CI", "ko") == "RR@10 95% 구간"
+    assert i18n.column_label("not found @10", "ko") == "10위 안에 없음"
+    assert i18n.column_label("percent_agreement", "en") == "percent agreement"

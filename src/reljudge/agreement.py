@@ -533,6 +533,19 @@ def from_database(db, include_sources: bool = True) -> AgreementReport:
     return compute_agreement(grades, team.current_verdict_rows(db), team.question_types(db))
 
 
+def annotators_from_database(db) -> pd.DataFrame:
+    """``annotator_summary`` of a campaign's current judgments, the annotator as a column."""
+    from reljudge.storage import team
+    summary = annotator_summary(team.current_grades(db), team.current_verdict_rows(db))
+    return summary.rename_axis("annotator").reset_index()
+
+
+def judging_speed(db, fast_ms: int = 2000) -> pd.DataFrame:
+    """Per annotator: median seconds per judgment and judgments faster than ``fast_ms``."""
+    from reljudge.storage import team
+    return team.judging_speed(db, fast_ms)
+
+
 def figures_table(report: AgreementReport) -> pd.DataFrame:
     """One row per (scope, rating kind): the main figures and the items each rests on."""
     rows = []

@@ -153,6 +153,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save_adjudication": ("조정 저장", "Save adjudication"),
     "adjudicated": ("저장했습니다.", "Saved."),
     "verdict_queue": ("근거 없음 판정의 불일치", "Disagreements on no-answer"),
+    "weights_none": ("가중치 없음", "unweighted"),
+    "weights_linear": ("선형 가중 (0/1/2의 거리)", "linear weights (distance on 0/1/2)"),
+    "choose_grade": ("최종 등급을 고르세요.", "Choose the final grade."),
     "final_no_answer": ("최종: 근거 없음", "Final: no answer"),
     "freeze_title": ("qrels 버전 동결", "Freeze a qrels version"),
     "freeze_note": ("메모", "Note"),
@@ -275,3 +278,65 @@ def t(key: str, lang: str = "ko", **kwargs) -> str:
 
 def bundle(keys: list[str], lang: str) -> dict[str, str]:
     return {k: t(k, lang) for k in keys}
+
+
+# Column headers of the tables the pages show (the data keeps its English names, which
+# the CLI, exports and tests use); a column not listed here shows its own name.
+COLUMNS: dict[str, tuple[str, str]] = {
+    "username": ("사용자", "user"), "annotator": ("판정자", "annotator"), "role": ("역할", "role"),
+    "active": ("활성", "active"), "created_at": ("만든 때", "created"), "created_by": ("만든 사람", "created by"),
+    "judgment_events": ("판정 기록 수", "judgment events"), "last_judged_at": ("마지막 판정", "last judged"),
+    "qid": ("질문 id", "question id"), "qtype": ("질문 유형", "question type"), "question": ("질문", "question"),
+    "pid": ("문단 id", "paragraph id"), "text": ("본문", "text"), "system": ("시스템", "system"),
+    "judged": ("판정한 문단", "judged"), "pool_size": ("풀 크기", "pool size"), "percent": ("진행률 %", "% done"),
+    "median_seconds": ("판정당 중앙값(초)", "median s / judgment"), "no_answer": ("근거 없음", "no answer"),
+    "judgments": ("판정 수", "judgments"), "fast": ("너무 빠른 판정", "too fast"),
+    "fast_percent": ("너무 빠른 비율 %", "too fast %"),
+    "n_judgments": ("판정 수", "judgments"), "n_questions": ("질문 수", "questions"),
+    "share_0": ("0점 비율", "share of 0"), "share_1": ("1점 비율", "share of 1"), "share_2": ("2점 비율", "share of 2"),
+    "n_verdicts": ("질문 판정 수", "question verdicts"), "n_no_answer": ("근거 없음 수", "no-answer"),
+    "no_answer_rate": ("근거 없음 비율", "no-answer rate"),
+    "scope": ("범위", "scope"), "rating": ("대상", "rating"), "annotators": ("판정자 수", "annotators"),
+    "items_2plus": ("2명 이상 판정한 항목", "items with 2+ ratings"),
+    "percent_agreement": ("일치율", "percent agreement"), "cohen_kappa_mean": ("Cohen κ 평균", "Cohen's κ (mean)"),
+    "fleiss_kappa": ("Fleiss κ", "Fleiss' κ"), "fleiss_items": ("Fleiss 항목 수", "Fleiss items"),
+    "alpha_nominal": ("Krippendorff α (명목)", "Krippendorff's α (nominal)"),
+    "alpha_ordinal": ("Krippendorff α (서열)", "Krippendorff's α (ordinal)"),
+    "not_computed": ("계산하지 못한 이유", "not computed because"),
+    "pair": ("판정자 쌍", "pair"), "kendall_tau": ("Kendall τ", "Kendall's τ"),
+    "winner": ("1위 시스템 (집계)", "winner (aggregated)"),
+    "winner_if_annotator": ("이 판정자만 따를 때 1위", "winner by this annotator alone"),
+    "source_file": ("파일", "file"), "n_rows": ("행 수", "rows"), "imported_at": ("가져온 때", "imported"),
+    "questions": ("질문 수", "questions"), "abstained": ("보류한 질문", "abstained"),
+    "paragraphs": ("문단 수", "paragraphs"),
+    "n": ("질문 수", "questions"), "provisional": ("잠정", "provisional"),
+    "n_appropriate": ("적절한 보류", "appropriate abstentions"), "appropriate_rate": ("적절한 보류율", "appropriate rate"),
+    "n_answerable": ("답할 수 있는 질문", "answerable"), "n_false": ("잘못된 보류", "false abstentions"),
+    "false_rate": ("잘못된 보류율", "false abstention rate"),
+    "measure": ("지표", "measure"), "system_a": ("시스템 A", "system A"), "system_b": ("시스템 B", "system B"),
+    "mean_a": ("A 평균", "mean A"), "mean_b": ("B 평균", "mean B"), "diff": ("차이 (A−B)", "A − B"),
+    "p_value": ("p 값", "p"), "p_holm": ("p (Holm 보정)", "p (Holm)"),
+    "first_pid": ("첫 결과 문단", "first paragraph"), "first_grade": ("첫 결과 등급", "its grade"),
+    "first_text": ("첫 결과 본문", "its text"), "rank": ("순위", "rank"), "grade": ("등급", "grade"),
+    "provenance": ("출처", "provenance"), "version": ("버전", "version"), "policy": ("집계 정책", "policy"),
+    "note": ("메모", "note"), "notes": ("메모", "notes"), "evidence": ("근거 문장", "evidence"),
+    "event_id": ("기록 번호", "event"), "time_spent_ms": ("걸린 시간(ms)", "time spent (ms)"),
+    "previous_grade": ("이전 등급", "previous grade"), "assigned_at": ("배정한 때", "assigned"),
+    "assigned_by": ("배정한 사람", "assigned by"), "n_annotators": ("판정자 수", "annotators"),
+    "verdicts": ("근거 없음 판정", "verdicts"), "grades": ("등급들", "grades"),
+    "rank 1": ("1위", "rank 1"), "top 3": ("상위 3위 안", "top 3"),
+}
+
+
+def column_label(name: str, lang: str = "ko") -> str:
+    """The header a page shows for the column ``name``; measure-derived names
+    ("RR@10 95% CI", "not found @10") are translated by their pattern."""
+    if name in COLUMNS:
+        ko, en = COLUMNS[name]
+        return en if lang == "en" else ko
+    if lang != "en":
+        if name.endswith(" 95% CI"):
+            return name[: -len(" 95% CI")] + " 95% 구간"
+        if name.startswith("not found @"):
+            return name[len("not found @"):] + "위 안에 없음"
+    return name

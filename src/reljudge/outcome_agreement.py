@@ -46,6 +46,14 @@ class OutcomeAgreement:
     flagged: pd.DataFrame                    # qid, annotator, winner_aggregated, winner_if_annotator
     reasons: dict[str, str] = field(default_factory=dict)
 
+    def tau_table(self) -> pd.DataFrame:
+        """One row per annotator pair: Kendall's tau-b of their system rankings, or why not."""
+        rows = [{"pair": pair.replace("|", " · "), "kendall_tau": None if tau is None else round(tau, 3),
+                 "not_computed": self.reasons.get(pair, "")} for pair, tau in self.kendall_tau.items()]
+        if not rows and "kendall_tau" in self.reasons:
+            rows.append({"pair": "—", "kendall_tau": None, "not_computed": self.reasons["kendall_tau"]})
+        return pd.DataFrame(rows, columns=["pair", "kendall_tau", "not_computed"])
+
     def to_dict(self) -> dict:
         return {"measure": self.measure, "rankings": self.rankings, "kendall_tau": self.kendall_tau,
                 "mrr": {a: {s: float(v) for s, v in row.items()} for a, row in self.mrr.iterrows()},

@@ -189,7 +189,8 @@ def progress_by_annotator(db: Database) -> pd.DataFrame:
         FROM users u CROSS JOIN pooled
         LEFT JOIN judged ON judged.username = u.username AND judged.qtype = pooled.qtype
         LEFT JOIN verdicts ON verdicts.username = u.username AND verdicts.qtype = pooled.qtype
-        WHERE u.active
+        WHERE u.active AND (u.role = 'annotator'
+                            OR u.username IN (SELECT username FROM judgment_events))
         ORDER BY u.username, pooled.qtype""").df()
 
 

@@ -1,8 +1,13 @@
-"""Table styling for the pages."""
+"""Tables on the pages: headers in the user's language, provisional rows shaded."""
 
 from __future__ import annotations
 
 import pandas as pd
+import streamlit as st
+from pandas.io.formats.style import Styler
+
+from reljudge import i18n
+from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
 
@@ -14,3 +19,13 @@ def mark_provisional(table: pd.DataFrame):
     return table.style.apply(
         lambda row: [_PROVISIONAL if row["provisional"] else ""] * len(row), axis=1
     ).format(precision=3)
+
+
+def dataframe(data, *, hide_index: bool = True, **kwargs):
+    """``st.dataframe`` with translated headers (the data keeps its column names)."""
+    frame = data.data if isinstance(data, Styler) else data
+    lang = session.lang()
+    labels = {str(c): i18n.column_label(str(c), lang) for c in frame.columns}
+    config = {c: label for c, label in labels.items() if label != c}
+    kwargs.setdefault("width", "stretch")
+    return st.dataframe(data, hide_index=hide_index, column_config=config, **kwargs)
