@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import adjudication
+from reljudge import adjudication, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
@@ -67,7 +67,7 @@ else:
 st.subheader(session.t("freeze_title"))
 with st.form("freeze"):
     policy = st.selectbox(session.t("policy"), ["adjudicated", "majority"],
-                          format_func=adjudication.describe_policy)
+                          format_func=lambda p: i18n.qrels_label(p, None, session.lang()))
     note = st.text_input(session.t("freeze_note"))
     if st.form_submit_button(session.t("freeze_button")):
         try:

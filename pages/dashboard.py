@@ -3,8 +3,7 @@ shares, abstention, coverage and the failure cases — recomputed from the judgm
 
 import streamlit as st
 
-from reljudge import adjudication, campaign, dashboard, evaluation
-from reljudge import charts
+from reljudge import campaign, charts, dashboard, evaluation, i18n
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -20,7 +19,7 @@ threshold = cols[1].selectbox(session.t("threshold"), [2, 1])
 choices = dashboard.qrels_choices(db)
 policy, version = cols[2].selectbox(
     session.t("qrels_choice"), choices,
-    format_func=lambda c: session.t("version_n", v=c[1]) if c[1] is not None else adjudication.describe_policy(c[0]))
+    format_func=lambda c: i18n.qrels_label(c[0], c[1], session.lang()))
 qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db))
 systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system))
 
@@ -30,8 +29,9 @@ def live():
     session.require_role("lead")          # the refresh reruns only this fragment
     ev = dashboard.evaluate_for_dashboard(db, k, threshold, policy, version)
     p = ev.result.policies
-    st.caption(session.t("dashboard_caption", s=REFRESH_S, rel=threshold, qrels=ev.qrels_label,
-                         ties=p["ties_rule"], dedup=p["dedup_rule"]))
+    st.caption(session.t("dashboard_caption", s=REFRESH_S, rel=threshold,
+                         qrels=i18n.qrels_label(policy, version, session.lang()),
+                         ties=session.t(f"report_ties_{p['ties']}"), dedup=session.t(f"report_dedup_{p['dedup']}")))
     if ev.n_qrels == 0:
         st.info(session.t("no_judgments_yet"))
         return

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import adjudication, export, report
+from reljudge import adjudication, export, i18n, report
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, uploads
 
@@ -13,9 +13,7 @@ st.title(session.t("export_title"))
 choices = export.export_choices(db)
 policy, version = st.selectbox(
     session.t("qrels_source"), choices,
-    format_func=lambda c: session.t("version_n", v=c[1]) if c[1] is not None
-    else f"{adjudication.describe_policy(c[0])} ({session.t('live_state')})"
-    if not c[0].startswith("source:") else c[0])
+    format_func=lambda c: i18n.qrels_label(c[0], c[1], session.lang()))
 fmt = st.selectbox(session.t("format"), export.QRELS_FORMATS)
 min_grade = st.selectbox(session.t("min_grade"), [None, 0, 1, 2], format_func=lambda g: "—" if g is None else str(g))
 try:

@@ -35,9 +35,10 @@ def test_markdown_report_discloses_the_methodology(demo_judged):
     md = report.render(report.build(db, n_boot=200), "md")
     for needle in ("질문 수와 유형", "24 — ", "'관련' 판정 기준", "등급 ≥ 2", "정답 근거의 단위", "문단",
                    "검색 상한 K", "1, 3, 5, 10", "동점 처리 규칙", "중복 제거 정책", "판정 집합 (qrels)",
-                   "MRR@10 95% CI", "R@10", "nDCG@10", "rank 1", "top 3", "not found @10", "Judged@10",
-                   "답변 보류", "appropriate_rate", "false_rate", "판정자 간 일치도", "percent_agreement",
-                   "실패 사례", "first_text", "예시 자료", "근거 없는 질문 | 1개"):
+                   "MRR@10 95% 구간", "R@10", "nDCG@10", "| 1위 |", "상위 3위 안", "10위 안에 없음", "Judged@10",
+                   "답변 보류", "적절한 보류율", "잘못된 보류율", "판정자 간 일치도", "일치율",
+                   "실패 사례", "첫 결과 본문", "예시 자료", "근거 없는 질문 | 1개",
+                   "평가에 쓴 질문 | 판정이 있는 질문 중 답할 수 있는 5개로 평균을 냄"):
         assert needle in md, needle
     for system in ("bm25", "vector", "hybrid", "graphrag"):
         assert f"| {system} | all |" in md

@@ -168,8 +168,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "nav_export": ("내보내기", "Export"),
     "export_title": ("qrels와 판정 기록 내보내기", "Export qrels and judgments"),
     "qrels_source": ("무엇을", "What"),
-    "live_state": ("현재 판정", "live judgments"),
-    "version_n": ("동결 버전 {v}", "frozen version {v}"),
     "min_grade": ("최소 등급", "Minimum grade"),
     "download_qrels": ("qrels 내려받기", "Download qrels"),
     "download_no_answer": ("근거 없음 질문 목록 내려받기", "Download no-answer questions"),
@@ -219,6 +217,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_unit_text": ("문단 (pool의 항목 하나 = 문단 하나; 같은 본문의 중복 문단은 하나로 묶음)",
                   "paragraph (one pool item = one paragraph; duplicates with the same text collapsed)"),
     "report_k": ("검색 상한 K", "Cutoffs K"),
+    "report_evaluated": ("평가에 쓴 질문", "Questions evaluated"),
+    "report_evaluated_text": ("판정이 있는 질문 중 답할 수 있는 {a}개로 평균을 냄 (근거 없는 질문 {n}개는 따로 보고; "
+                              "판정이 없는 질문은 빠짐)",
+                              "means over the {a} answerable questions that have judgments ({n} no-answer "
+                              "questions reported apart; questions without judgments left out)"),
     "report_ties": ("동점 처리 규칙", "Tie rule"),
     "report_dedup": ("중복 제거 정책", "Duplicate policy"),
     "report_qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
@@ -265,6 +268,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                                   "live judgments — adjudicated grade if any, else majority, else the lower tied grade"),
     "report_policy_majority": ("현재 판정 — 다수결, 동수면 낮은 등급 (조정 무시)",
                                "live judgments — majority grade, else the lower tied grade (adjudications ignored)"),
+    "policy_source": ("가져온 외부 판정 {name}", "imported qrels source {name}"),
+    "policy_annotator": ("판정자 {name}의 등급만", "grades of annotator {name} only"),
     "report_policy_version": ("동결된 qrels 버전 {v}", "frozen qrels version {v}"),
 }
 
@@ -326,6 +331,18 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "verdicts": ("근거 없음 판정", "verdicts"), "grades": ("등급들", "grades"),
     "rank 1": ("1위", "rank 1"), "top 3": ("상위 3위 안", "top 3"),
 }
+
+
+def qrels_label(policy: str, version: int | None = None, lang: str = "ko") -> str:
+    """Which judgments a figure rests on, for people (the CLI keeps its English labels)."""
+    if version is not None:
+        return t("report_policy_version", lang, v=version)
+    if policy in ("adjudicated", "majority"):
+        return t(f"report_policy_{policy}", lang)
+    kind, _, name = policy.partition(":")
+    if kind in ("source", "annotator") and name:
+        return t(f"policy_{kind}", lang, name=name)
+    return policy
 
 
 def column_label(name: str, lang: str = "ko") -> str:

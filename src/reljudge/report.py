@@ -52,6 +52,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     setup = [
         (_t("questions", lang), f"{int(qtypes.questions.sum())} — " + ", ".join(
             f"{t} {n}" for t, n in zip(qtypes.type, qtypes.questions))),
+        (_t("evaluated", lang), _t("evaluated_text", lang, a=r.n_questions["answerable"],
+                                    n=r.n_questions["no_answer"])),
         (_t("criterion", lang), _t("criterion_text", lang, rel=ev.threshold)),
         (_t("unit", lang), _t("unit_text", lang)),
         (_t("k", lang), ", ".join(str(x) for x in ev.ks)),
@@ -78,11 +80,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
 
 
 def _qrels_text(ev, lang: str) -> str:
-    if ev.version is not None:
-        return _t("policy_version", lang, v=ev.version)
-    if ev.policy in ("adjudicated", "majority"):
-        return _t(f"policy_{ev.policy}", lang)
-    return ev.qrels_label
+    return i18n.qrels_label(ev.policy, ev.version, lang)
 
 
 def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:
@@ -110,10 +108,10 @@ def _md_cell(v) -> str:
     return text
 
 
-def _md_table(frame: pd.DataFrame) -> str:
+def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "_—_\n"
-    cols = list(frame.columns)
+    cols = [i18n.column_label(str(c), lang) for c in frame.columns]
     lines = ["| " + " | ".join(str(c).replace("|", "/") for c in cols) + " |", "|" + "---|" * len(cols)]
     for row in frame.itertuples(index=False):
         lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
@@ -126,26 +124,26 @@ def render_markdown(data: ReportData) -> str:
     if data.is_demo:
         out.append(f"> {_t('sample', L)}\n")
     out.append(f"## {_t('setup', L)}\n")
-    out.append(_md_table(pd.DataFrame(data.setup, columns=["", ""])))
+    out.append(_md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
     out.append(f"\n## {_t('results', L, k=data.k)}\n")
-    out.append(_md_table(data.results))
+    out.append(_md_table(data.results, L))
     out.append(f"\n## {_t('mrr_by_k', L)}\n")
-    out.append(_md_table(data.mrr_by_k))
+    out.append(_md_table(data.mrr_by_k, L))
     out.append(f"\n## {_t('abstention', L)}\n\n{_t('abstention_text', L)}\n\n")
-    out.append(_md_table(data.abstention))
+    out.append(_md_table(data.abstention, L))
     out.append(f"\n## {_t('tests', L)}\n")
-    out.append(_md_table(data.tests))
+    out.append(_md_table(data.tests, L))
     out.append(f"\n## {_t('agreement', L)}\n")
-    out.append(_md_table(data.agreement))
+    out.append(_md_table(data.agreement, L))
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
-    out.append(_md_table(data.failures))
+    out.append(_md_table(data.failures, L))
     return "\n".join(out)
 
 
-def _html_table(frame: pd.DataFrame) -> str:
+def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "<p>—</p>"
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
     rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
                    for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
@@ -171,15 +169,15 @@ def render_html(data: ReportData) -> str:
              f"<h1>{html.escape(_t('title', L))}</h1><p>{_t('generated', L)}: {html.escape(data.generated)}</p>"]
     if data.is_demo:
         parts.append(f"<p class='note'>{html.escape(_t('sample', L))}</p>")
-    parts.append(f"<h2>{_t('setup', L)}</h2>" + _html_table(pd.DataFrame(data.setup, columns=["", ""])))
-    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results))
+    parts.append(f"<h2>{_t('setup', L)}</h2>" + _html_table(pd.DataFrame(data.setup, columns=["", ""]), L))
+    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results, L))
     parts.append(f"<h3>{html.escape(_t('chart', L, k=data.k))}</h3>" + _chart_svg(data.chart, f"MRR@{data.k}"))
-    parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k))
+    parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k, L))
     parts.append(f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>"
-                 + _html_table(data.abstention))
-    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests))
-    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement))
-    parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures))
+                 + _html_table(data.abstention, L))
+    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L))
+    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L))
+    parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
     parts.append("</body></html>")
     return "\n".join(parts)
 
