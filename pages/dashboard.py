@@ -37,6 +37,9 @@ def live():
         return
     if ev.no_answer_qids:
         st.caption(session.t("no_answer_questions", n=len(ev.no_answer_qids)))
+    contested = dashboard.contested_no_answer(db, threshold)
+    if contested:
+        st.warning(session.t("contested_no_answer", t=threshold, qids=", ".join(contested)))
     st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
     tables.dataframe(tables.mark_provisional(table))

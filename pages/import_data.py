@@ -10,7 +10,7 @@ user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("import_title"))
-st.caption(session.t("campaign_counts", **campaign.counts(db)))
+counts = st.empty()          # filled after the form, so it includes what was just imported
 
 with st.form("import", clear_on_submit=True):
     kind = st.selectbox(session.t("import_kind"), campaign.KINDS,
@@ -20,12 +20,17 @@ with st.form("import", clear_on_submit=True):
                        format_func=lambda f: f or session.t("format_auto"))
     system = st.text_input(session.t("system_name"))
     submitted = st.form_submit_button(session.t("import_button"), type="primary")
+if submitted and upload is None:
+    st.warning(session.t("choose_file"))
 if submitted and upload is not None:
     try:
         summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang())
-        st.success(session.t("import_ok", msg=summary.message()))
+        (st.warning if summary.incomplete else st.success)(
+            session.t("import_ok", msg=summary.message(session.lang())))
     except ReljudgeError as exc:
         st.error(session.t("import_failed", error=str(exc)))
+
+counts.caption(session.t("campaign_counts", **campaign.counts(db)))
 
 depth = st.number_input(session.t("pool_depth"), min_value=1, max_value=1000,
                         value=int(campaign.settings(db)["pool_depth"]))

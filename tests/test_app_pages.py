@@ -270,6 +270,13 @@ def test_dashboard_page_shows_live_metrics(app_db):
     at.run()
     after = at.dataframe[0].value
     assert after[(after.system == "bm25") & (after.qtype == "all")]["n"].iloc[0] == before + 1
+    assert not at.warning
+    # "no answer" beside a citable grade: counted as answerable, and the page says so
+    judging.mark_no_answer(db, "annotator2", "q02", True)
+    at.run()
+    assert [w.value for w in at.warning] == [
+        "'근거 없음' 표시가 있지만 2점 이상 문단도 있어 답할 수 있는 질문으로 계산한 질문: q02. "
+        "조정 화면이나 판정자와 함께 정리하세요."]
 
 
 def test_users_page_deactivates_and_reactivates_without_touching_others(app_db):

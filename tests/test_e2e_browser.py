@@ -258,7 +258,7 @@ def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
         uploader.set_input_files(str(good))
         _wait_uploaded(page, good.name)
         page.get_by_role("button", name="가져오기", exact=True).click()
-        page.locator('[data-testid="stAlert"]').filter(has_text="more.jsonl: 3 added").wait_for()
+        page.locator('[data-testid="stAlert"]').filter(has_text="more.jsonl: 3개 추가").wait_for()
         assert page.get_by_text("Traceback").count() == 0
     except Exception:
         print(srv.log_tail())

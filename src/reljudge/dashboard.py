@@ -18,6 +18,13 @@ from reljudge.storage.db import Database
 PROVISIONAL_BELOW = 0.9
 
 
+def contested_no_answer(db: Database, threshold: int) -> list[str]:
+    """Questions marked "no answer" by someone while a paragraph is graded citable
+    (≥ threshold): the grade wins in the aggregation, the dashboard says so."""
+    from reljudge.storage import team
+    return team.contested_no_answer(db, threshold)
+
+
 def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "adjudicated",
                            version: int | None = None, n_boot: int = 1000, n_perm: int = 1000
                            ) -> CampaignEvaluation:

@@ -194,6 +194,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tests": ("시스템 간 차이 (대응 무작위화 검정, Holm 보정)", "Differences between systems (paired randomization test, Holm)"),
     "failures": ("실패 사례: 상위 K 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within K"),
     "failure_pick": ("실패 사례 자세히 보기", "Open a failure case"),
+    "contested_no_answer": ("'근거 없음' 표시가 있지만 {t}점 이상 문단도 있어 답할 수 있는 질문으로 계산한 질문: {qids}. "
+                            "조정 화면이나 판정자와 함께 정리하세요.",
+                            "Marked “no answer” by someone, yet a paragraph has grade {t} or more, so counted as "
+                            "answerable: {qids}. Settle them on the adjudication page or with the annotators."),
     "no_answer_questions": ("근거 없음 질문 {n}개는 평균에서 빼고 따로 보고합니다.", "{n} no-answer questions are left out of the means and reported separately."),
     "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
     "report_title": ("평가 보고서", "Evaluation report"),
@@ -252,6 +256,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_none": ("없음", "none"),
     "report_sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
     "importing": ("{name} 가져오는 중… (큰 파일은 시간이 걸립니다)", "Importing {name}… (large files take a while)"),
+    "choose_file": ("가져올 파일을 고르세요.", "Choose a file to import."),
+    "summary_added": ("{n}개 추가", "{n} added"),
+    "summary_updated": ("{n}개 수정", "{n} updated"),
+    "summary_unchanged": ("{n}개 그대로", "{n} unchanged"),
+    "summary_systems": ("시스템: {names}", "systems: {names}"),
+    "summary_incomplete": ("주의: 질문 {n}개에 유형이나 판정 기준(criteria)이 없습니다 — 판정자가 무엇을 근거로 "
+                           "볼지 알 수 있게 채워서 다시 가져오세요",
+                           "note: {n} questions have no type or criteria; annotators need the criteria to "
+                           "judge, so fill them in and import again"),
     "import_progress": ("{name}: {done:,} / {total:,}줄 읽음", "{name}: {done:,} of {total:,} lines read"),
     "import_writing": ("{name}: 검사하고 저장하는 중…", "{name}: checking and saving…"),
     "building_report": ("보고서를 만드는 중…", "Building the report…"),

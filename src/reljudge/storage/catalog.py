@@ -33,16 +33,22 @@ class ImportSummary:
     skipped: int = 0
     updated: int = 0
     systems: tuple[str, ...] = ()
+    incomplete: int = 0          # questions without a type or criteria
 
-    def message(self) -> str:
-        parts = [f"{self.inserted} added"]
+    def message(self, lang: str = "en") -> str:
+        from reljudge import i18n
+        parts = [i18n.t("summary_added", lang, n=self.inserted)]
         if self.updated:
-            parts.append(f"{self.updated} updated")
+            parts.append(i18n.t("summary_updated", lang, n=self.updated))
         if self.skipped:
-            parts.append(f"{self.skipped} unchanged")
+            parts.append(i18n.t("summary_unchanged", lang, n=self.skipped))
         if self.systems:
-            parts.append("systems: " + ", ".join(self.systems))
-        return f"{self.kind} {self.source}: " + ", ".join(parts)
+            parts.append(i18n.t("summary_systems", lang, names=", ".join(self.systems)))
+        kind = i18n.t(f"kind_{self.kind}", lang) if lang != "en" else self.kind
+        text = f"{kind} {self.source}: " + ", ".join(parts)
+        if self.incomplete:
+            text += ". " + i18n.t("summary_incomplete", lang, n=self.incomplete)
+        return text
 
 
 def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
@@ -131,6 +137,8 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str) 
             WHERE (q.text, q.qtype, q.criteria, q.no_answer_expected)
                   IS DISTINCT FROM (s.text, s.qtype, s.criteria, s.no_answer_expected)""")[0]
         existing = _first(cur, "SELECT count(*) FROM stage_questions JOIN questions USING (qid)")[0]
+        incomplete = _first(cur, """SELECT count(*) FROM stage_questions
+                                    WHERE coalesce(trim(qtype), '') = '' OR coalesce(trim(criteria), '') = ''""")[0]
         # Questions may be corrected (criteria, typos) after judging started: update in place,
         # keeping their order.
         cur.execute("""
@@ -145,7 +153,7 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str) 
                     [source, n])
         cur.execute("DROP TABLE stage_questions")
     return ImportSummary("questions", source, n - existing, updated=updated,
-                         skipped=existing - updated)
+                         skipped=existing - updated, incomplete=incomplete)
 
 
 # -- runs ---------------------------------------------------------------------------

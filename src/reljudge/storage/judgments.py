@@ -177,7 +177,7 @@ def progress_by_annotator(db: Database) -> pd.DataFrame:
                         JOIN questions q USING (qid) GROUP BY q.qtype),
         judged AS (
             SELECT j.username, q.qtype, count(*) AS judged,
-                   median(j.time_spent_ms) / 1000.0 AS median_seconds
+                   round(median(j.time_spent_ms) / 1000.0, 1) AS median_seconds
             FROM current_judgments j JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
             JOIN questions q ON q.qid = j.qid GROUP BY ALL),
         verdicts AS (

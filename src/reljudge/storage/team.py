@@ -77,6 +77,16 @@ def unfinished_assignments(db: Database, username: str) -> list[str]:
         ORDER BY a.qid""", [username, username, username]).fetchall()]
 
 
+def contested_no_answer(db: Database, threshold: int = 2) -> list[str]:
+    """Questions someone marked "no answer" although a paragraph has a current grade
+    ≥ ``threshold``; the aggregation counts them as answerable."""
+    return [r[0] for r in db.cursor().execute("""
+        SELECT v.qid FROM (SELECT DISTINCT qid FROM current_verdicts WHERE no_answer) v
+        JOIN questions q USING (qid)
+        WHERE v.qid IN (SELECT qid FROM current_judgments WHERE grade >= ?)
+        ORDER BY q.seq""", [threshold]).fetchall()]
+
+
 def started_work(db: Database) -> pd.DataFrame:
     """(qid, username, n): how many current judgments (grades and no-answer verdicts)
     each annotator already has on each question."""
