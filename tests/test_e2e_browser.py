@@ -309,3 +309,33 @@ def test_no_answer_beside_a_citable_grade_is_flagged(server_for, page):
     except Exception:
         print(srv.log_tail())
         raise
+
+
+def test_header_stays_visible_and_the_current_card_clear_of_it(server_for, page):
+    """On a long pool the question, progress and save state stay on screen while moving
+    with the keyboard, and the current card is never hidden under them."""
+    camp, srv = server_for(n_questions=1, pool_size=30,
+                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
+    geometry = """() => {""" + DEEP_QUERY_JS + """
+      const q = deepQuery(".rj-qtext").getBoundingClientRect();
+      const save = deepQuery(".rj-save").getBoundingClientRect();
+      const head = deepQuery(".rj-head").getBoundingClientRect();
+      const bar = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect();
+      const cur = deepQuery(".rj-item.cur").getBoundingClientRect();
+      return {qTop: q.top, saveTop: save.top, headBottom: head.bottom, barBottom: bar.bottom,
+              curTop: cur.top, curBottom: cur.bottom, height: window.innerHeight};
+    }"""
+    try:
+        page.set_viewport_size({"width": 1200, "height": 800})
+        login(page, srv.url, *ANNOTATOR)
+        wait_for_widget(page)
+        for key, presses in (("j", 25), ("k", 20)):
+            for _ in range(presses):
+                page.keyboard.press(key)
+            page.wait_for_timeout(300)
+            g = page.evaluate(geometry)
+            assert g["saveTop"] >= g["barBottom"] and g["qTop"] >= g["barBottom"], g
+            assert g["curTop"] >= g["headBottom"] - 1 and g["curBottom"] <= g["height"] + 1, (key, g)
+    except Exception:
+        print(srv.log_tail())
+        raise

@@ -61,6 +61,8 @@ def test_note_evidence_context_and_english(tmp_path):
         wait_saved(page)
         assert first.locator(".rj-edit").is_hidden()
         assert _current(camp.db_path, pid) == [(2, NOTE, EVIDENCE)]
+        assert first.locator(".rj-has-note").inner_text() == "✎ 메모 · 근거 문장"   # visible on the card
+        assert page.locator(".rj-item").nth(1).locator(".rj-has-note").inner_text() == ""
         page.keyboard.press("1")                                  # shortcuts work again
         wait_saved(page)
         page.keyboard.press("k")

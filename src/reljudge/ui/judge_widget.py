@@ -18,7 +18,8 @@ _ASSETS = Path(__file__).parent / "assets"
 _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
                "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
-               "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool"]
+               "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
+               "edit_hint"]
 
 _component = st.components.v2.component(
     "reljudge_judge",

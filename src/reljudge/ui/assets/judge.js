@@ -109,7 +109,7 @@ export default function (component) {
       const meta = el("div", "rj-meta");
       meta.append(el("span", "rj-num", "#" + (i + 1)), el("span", "rj-src", it.source || ""));
       if (it.copies > 1) meta.append(el("span", "rj-copies", fmt(L.copies, { n: it.copies })));
-      meta.append(el("span", "rj-badge"));
+      meta.append(el("span", "rj-has-note"), el("span", "rj-badge"));
       const prev = el("div", "rj-ctx rj-prev", L.context_prev + ": " + (it.prev || L.no_context));
       const next = el("div", "rj-ctx rj-next", L.context_next + ": " + (it.next || L.no_context));
       prev.hidden = next.hidden = true;
@@ -130,7 +130,7 @@ export default function (component) {
           edit.hidden = true; card.focus({ preventScroll: true });
         }
       });
-      edit.append(note, evid);
+      edit.append(note, evid, el("div", "rj-edit-hint", L.edit_hint));
       edit.hidden = true;
       card.append(meta, prev, el("div", "rj-text", it.text), next, btns, edit);
       card.addEventListener("click", (ev) => {
@@ -161,6 +161,8 @@ export default function (component) {
     card.dataset.grade = g === null || g === undefined ? "" : String(g);
     card.dataset.saved = s.saved ? "1" : "0";
     card.querySelector(".rj-badge").textContent = g === null || g === undefined ? L.ungraded : L["grade" + g];
+    const marks = [s.note ? L.note : "", s.evidence ? L.evidence_short : ""].filter(Boolean);
+    card.querySelector(".rj-has-note").textContent = marks.length ? "✎ " + marks.join(" · ") : "";
     card.querySelectorAll(".rj-btns button").forEach((b) => b.classList.toggle("sel", String(g) === b.dataset.g));
     const note = card.querySelector(".rj-note"), evid = card.querySelector(".rj-evidence");
     // While the note panel is open, what is typed there is newer than any server state.
@@ -198,7 +200,12 @@ export default function (component) {
     const cs = cards();
     cs.forEach((c, i) => c.classList.toggle("cur", i === G.cursor));
     const c = cs[G.cursor];
-    if (c && scroll) c.scrollIntoView({ block: "nearest" });
+    if (c && scroll) {
+      // Keep the card clear of the sticky header (and Streamlit's bar above it).
+      const head = root.querySelector(".rj-head").getBoundingClientRect();
+      c.style.scrollMarginTop = Math.ceil(head.bottom - Math.min(head.top, 0) + 8) + "px";
+      c.scrollIntoView({ block: "nearest" });
+    }
   }
   function push(e) {
     const now = performance.now();
