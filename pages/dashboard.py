@@ -20,8 +20,8 @@ choices = dashboard.qrels_choices(db)
 policy, version = cols[2].selectbox(
     session.t("qrels_choice"), choices,
     format_func=lambda c: i18n.qrels_label(c[0], c[1], session.lang()))
-qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db))
-systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system))
+qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db), placeholder=session.t("all"))
+systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system), placeholder=session.t("all"))
 
 
 @st.fragment(run_every=REFRESH_S)

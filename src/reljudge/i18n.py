@@ -259,6 +259,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_none": ("없음", "none"),
     "report_sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
     "importing": ("{name} 가져오는 중… (큰 파일은 시간이 걸립니다)", "Importing {name}… (large files take a while)"),
+    "all": ("전체", "all"),
     "choose_file": ("가져올 파일을 고르세요.", "Choose a file to import."),
     "summary_added": ("{n}개 추가", "{n} added"),
     "summary_updated": ("{n}개 수정", "{n} updated"),
