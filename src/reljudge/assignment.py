@@ -24,8 +24,8 @@ from reljudge.storage.db import Database
 class AssignmentPlan:
     rows: pd.DataFrame           # qid, username
     loads: pd.DataFrame          # username, questions, paragraphs
-    kept: int = 0                # assignments that keep an annotator's started work
-    left_out: tuple[str, ...] = ()   # questions with nothing pooled: nothing to judge
+    kept: int = 0                # questions kept with the annotators who started them
+    empty: tuple[str, ...] = ()  # questions with nothing pooled: only a verdict to give
 
     def summary(self, lang: str = "en") -> str:
         per = ", ".join(i18n.t("assign_load", lang, user=r.username, questions=r.questions,
@@ -33,8 +33,8 @@ class AssignmentPlan:
         text = i18n.t("assign_summary", lang, n=len(self.rows), per=per)
         if self.kept:
             text += " " + i18n.t("assign_kept", lang, n=self.kept)
-        if self.left_out:
-            text += " " + i18n.t("assign_left_out", lang, qids=", ".join(self.left_out))
+        if self.empty:
+            text += " " + i18n.t("assign_empty", lang, qids=", ".join(self.empty))
         return text
 
 
@@ -48,9 +48,12 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
     ``by_type``) gets at least two, for agreement. Loads are balanced overall and,
     with ``by_type``, within each question type.
 
-    ``started`` (qid, username, n) lists work already done: a question stays with the
-    annotators who have judged most of it, so nothing judged is orphaned; only the
-    remaining places are balanced. Questions with an empty pool are left out."""
+    ``started`` (qid, username, n) lists work already done: every annotator (among
+    ``annotators``) who has judged part of a question keeps it, so nothing judged is
+    orphaned — a question started by two counts towards the double-judged share first,
+    and keeps both even beyond its share. Kept work is placed first and counted in the
+    loads; the remaining places are balanced around it. A question with an empty pool
+    costs one unit of work (its annotator only says whether there is an answer)."""
     annotators = sorted(set(annotators))
     if not annotators:
         raise ReljudgeError("no annotators to assign to")
@@ -62,45 +65,56 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
             f"only {len(annotators)} available")
     if not 0.0 <= double_share <= 1.0:
         raise ReljudgeError("the double-judged share must be between 0 and 1")
-    rng = random.Random(seed)
     qs = questions[["qid", "qtype", "pool_size"]].copy()
-    left_out = tuple(qs.qid[qs.pool_size == 0])
-    qs = qs[qs.pool_size > 0]
+    if qs.empty or not (qs.pool_size > 0).any():
+        raise ReljudgeError("nothing is pooled yet: import the runs and build the pool before assigning")
+    rng = random.Random(seed)
+    qs["work"] = qs.pool_size.clip(lower=1).astype(int)
     qs["key"] = [rng.random() for _ in range(len(qs))]
     groups = [g for _, g in qs.groupby("qtype", sort=True, dropna=False)] if by_type else [qs]
+
+    keep: dict[str, list[str]] = {}
+    if started is not None:
+        known = set(qs.qid)
+        for r in started.sort_values(["n", "username"], ascending=[False, True]).itertuples():
+            if r.username in annotators and r.qid in known:
+                keep.setdefault(r.qid, []).append(r.username)
 
     need: dict[str, int] = {}
     for g in groups:
         n_double = round(double_share * len(g))
-        chosen = set(g.sort_values("key").qid.head(n_double))
+        # Questions already judged by two count first: their overlap exists already.
+        by_start = g.assign(doubled=[-min(len(keep.get(q, [])), 2) for q in g.qid])
+        chosen = set(by_start.sort_values(["doubled", "key"]).qid.head(n_double))
         for qid in g.qid:
-            need[qid] = max(per_question, 2 if qid in chosen else 1)
+            need[qid] = max(per_question, 2 if qid in chosen else 1, len(keep.get(qid, [])))
 
-    keep: dict[str, list[str]] = {}
-    if started is not None:
-        for r in started.sort_values(["n", "username"], ascending=[False, True]).itertuples():
-            if r.username in annotators and r.qid in need:
-                keep.setdefault(r.qid, []).append(r.username)
+    work = dict(zip(qs.qid, qs.work))
     total = {a: 0 for a in annotators}
-    rows, kept = [], 0
-    for g in groups:
-        local = {a: 0 for a in annotators}
+    local = [{a: 0 for a in annotators} for _ in groups]
+    group_of = {qid: gi for gi, g in enumerate(groups) for qid in g.qid}
+    rows = []
+    for qid, people in keep.items():
+        for a in people:
+            rows.append((qid, a))
+            local[group_of[qid]][a] += work[qid]
+            total[a] += work[qid]
+    for gi, g in enumerate(groups):
         # Heaviest first, random among equals: the LPT heuristic.
-        for r in g.sort_values(["pool_size", "key"], ascending=[False, True]).itertuples():
-            mine = keep.get(r.qid, [])[:need[r.qid]]
-            order = sorted((a for a in annotators if a not in mine),
-                           key=lambda a: (local[a], total[a], rng.random()))
-            kept += len(mine)
-            for a in mine + order[:need[r.qid] - len(mine)]:
+        for r in g.sort_values(["work", "key"], ascending=[False, True]).itertuples():
+            have = keep.get(r.qid, [])
+            order = sorted((a for a in annotators if a not in have),
+                           key=lambda a: (local[gi][a], total[a], rng.random()))
+            for a in order[:need[r.qid] - len(have)]:
                 rows.append((r.qid, a))
-                local[a] += int(r.pool_size)
-                total[a] += int(r.pool_size)
+                local[gi][a] += r.work
+                total[a] += r.work
     frame = pd.DataFrame(rows, columns=["qid", "username"])
-    sizes = dict(zip(qs.qid, qs.pool_size))
+    sizes = dict(zip(qs.qid, qs.pool_size.astype(int)))
     loads = (frame.assign(paragraphs=frame.qid.map(sizes))
              .groupby("username").agg(questions=("qid", "count"), paragraphs=("paragraphs", "sum"))
-             .reindex(annotators, fill_value=0).reset_index())
-    return AssignmentPlan(frame, loads, kept, left_out)
+             .reindex(annotators, fill_value=0).astype(int).reset_index())
+    return AssignmentPlan(frame, loads, len(keep), tuple(qs.qid[qs.pool_size == 0]))
 
 
 def preview(db: Database, annotators: list[str] | None = None, **options) -> AssignmentPlan:
