@@ -37,7 +37,7 @@ def live():
         return
     if ev.no_answer_qids:
         st.caption(session.t("no_answer_questions", n=len(ev.no_answer_qids)))
-    contested = dashboard.contested_no_answer(db, threshold)
+    contested = dashboard.contested_no_answer(db, policy, version, threshold)
     if contested:
         st.warning(session.t("contested_no_answer", t=threshold, qids=", ".join(contested)))
     st.subheader(session.t("means_table"))

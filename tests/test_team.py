@@ -231,3 +231,23 @@ def test_a_lead_without_assignments_still_sees_every_question(campaign_db):
     assert list(judging.overview(campaign_db, "lee").qid) == ["q1", "q2", "q3"]
     assert list(judging.overview(campaign_db, "bob").qid) == []
     assert list(judging.all_questions(campaign_db).qid) == ["q1", "q2", "q3"]
+
+
+def test_contested_no_answer_follows_the_aggregation(campaign_db):
+    db = campaign_db
+    auth.add_user(db, "cho", "password-cho", "annotator")
+    # 1 vs 2: the aggregated grade is 0, the question really is no-answer: nothing to flag
+    judging.grade(db, "ann", "q1", "p02", 2)
+    for who in ("bob", "cho"):
+        judging.grade(db, who, "q1", "p02", 0)
+        judging.mark_no_answer(db, who, "q1", True)
+    assert team.contested_no_answer(db) == []
+    # 2 vs 1: the paragraph is citable after aggregation, yet someone said "no answer"
+    judging.grade(db, "bob", "q1", "p02", 2)
+    assert team.contested_no_answer(db) == ["q1"]
+    assert team.contested_no_answer(db, threshold=1) == ["q1"]
+    assert team.contested_no_answer(db, "annotator:ann") == []
+    # a lead's ruling settles it (under the adjudicated policy, not under plain majority)
+    adjudication.adjudicate_verdict(db, "lee", "q1", False, "2점 근거가 있음")
+    assert team.contested_no_answer(db) == []
+    assert team.contested_no_answer(db, "majority") == ["q1"]

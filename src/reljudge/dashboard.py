@@ -18,11 +18,12 @@ from reljudge.storage.db import Database
 PROVISIONAL_BELOW = 0.9
 
 
-def contested_no_answer(db: Database, threshold: int) -> list[str]:
-    """Questions marked "no answer" by someone while a paragraph is graded citable
-    (≥ threshold): the grade wins in the aggregation, the dashboard says so."""
+def contested_no_answer(db: Database, policy: str, version: int | None, threshold: int) -> list[str]:
+    """Questions marked "no answer" by an annotator although the aggregated grades hold a
+    citable paragraph (and no lead ruled): the grade wins, the dashboard says so. Frozen
+    versions and imported sources are settled already: nothing to flag."""
     from reljudge.storage import team
-    return team.contested_no_answer(db, threshold)
+    return [] if version is not None else team.contested_no_answer(db, policy, threshold)
 
 
 def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "adjudicated",

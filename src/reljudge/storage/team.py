@@ -77,14 +77,22 @@ def unfinished_assignments(db: Database, username: str) -> list[str]:
         ORDER BY a.qid""", [username, username, username]).fetchall()]
 
 
-def contested_no_answer(db: Database, threshold: int = 2) -> list[str]:
-    """Questions someone marked "no answer" although a paragraph has a current grade
-    ≥ ``threshold``; the aggregation counts them as answerable."""
-    return [r[0] for r in db.cursor().execute("""
+def contested_no_answer(db: Database, policy: str = "adjudicated", threshold: int = 2) -> list[str]:
+    """Live questions that an annotator marked "no answer" but the aggregation counts as
+    answerable because a paragraph's *aggregated* grade reaches ``threshold``, with no
+    lead ruling on the question (under ``policy``, adjudicated or majority)."""
+    if policy not in ("adjudicated", "majority"):
+        return []
+    qrels, params = qrels_sql(policy)
+    ruled = ("SELECT qid FROM current_adjudications WHERE pid IS NULL" if policy == "adjudicated"
+             else "SELECT NULL::VARCHAR AS qid WHERE FALSE")
+    return [r[0] for r in db.cursor().execute(f"""
+        WITH agg AS ({qrels})
         SELECT v.qid FROM (SELECT DISTINCT qid FROM current_verdicts WHERE no_answer) v
         JOIN questions q USING (qid)
-        WHERE v.qid IN (SELECT qid FROM current_judgments WHERE grade >= ?)
-        ORDER BY q.seq""", [threshold]).fetchall()]
+        WHERE v.qid IN (SELECT qid FROM agg WHERE grade >= ?)
+          AND v.qid NOT IN ({ruled})
+        ORDER BY q.seq""", [*params, threshold]).fetchall()]
 
 
 def started_work(db: Database) -> pd.DataFrame:
