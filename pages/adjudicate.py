@@ -31,21 +31,25 @@ else:
         st.markdown(f"**{session.t('notes_given')}**")
         for note in item.notes:
             st.text(note)
-    with st.form("adjudicate", clear_on_submit=True):
-        # No preselected grade: a hurried click must not record a grade nobody chose.
+    # Keyed by the item, so what was typed stays after a refused save and the next
+    # item starts empty; no preselected grade: a hurried click must not record a grade
+    # nobody chose.
+    with st.form("adjudicate"):
         grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True, index=None,
-                         format_func=lambda g: session.t(f"grade{g}"))
-        reason = st.text_input(session.t("reason"))
+                         format_func=lambda g: session.t(f"grade{g}"), key=f"adj_grade_{qid}_{pid}")
+        reason = st.text_input(session.t("reason"), key=f"adj_reason_{qid}_{pid}")
         if st.form_submit_button(session.t("save_adjudication"), type="primary"):
             if grade is None:
                 st.error(session.t("choose_grade"))
-                st.stop()
-            try:
-                adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
-                st.success(session.t("adjudicated"))
-                st.rerun()
-            except ReljudgeError as exc:
-                st.error(str(exc))
+            elif not reason.strip():
+                st.error(session.t("reason_needed"))
+            else:
+                try:
+                    adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
+                    st.success(session.t("adjudicated"))
+                    st.rerun()
+                except ReljudgeError as exc:
+                    st.error(str(exc))
 
 st.subheader(session.t("verdict_queue"))
 verdicts = adjudication.verdict_queue(db)
@@ -58,11 +62,14 @@ else:
         no_answer = st.checkbox(session.t("final_no_answer"))
         reason = st.text_input(session.t("reason"))
         if st.form_submit_button(session.t("save_adjudication")):
-            try:
-                adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
-                st.success(session.t("adjudicated"))
-            except ReljudgeError as exc:
-                st.error(str(exc))
+            if not reason.strip():
+                st.error(session.t("reason_needed"))
+            else:
+                try:
+                    adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
+                    st.success(session.t("adjudicated"))
+                except ReljudgeError as exc:
+                    st.error(str(exc))
 
 st.subheader(session.t("freeze_title"))
 with st.form("freeze"):

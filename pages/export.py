@@ -30,7 +30,7 @@ st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
 
 st.subheader(session.t("report_title"))
 report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True,
-                       format_func=lambda code: {"ko": "한국어", "en": "English"}[code])
+                       format_func=lambda code: session.t(f"lang_{code}"))
 report_fmt = st.radio(session.t("format"), ["html", "md"], horizontal=True)
 if st.button(session.t("report_title"), key="build_report"):
     with st.spinner(session.t("building_report")):

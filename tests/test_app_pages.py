@@ -10,12 +10,10 @@ from streamlit.testing.v1 import AppTest
 
 from reljudge import auth, campaign, judging
 from reljudge.storage import open_database
-from reljudge.ui import uploads
+from reljudge.ui import navigation, uploads
 
 ROOT = Path(__file__).resolve().parents[1]
-LEAD_PAGES = ["pages/overview.py", "pages/import_data.py", "pages/users.py", "pages/audit.py",
-              "pages/assign.py", "pages/agreement.py", "pages/adjudicate.py", "pages/export.py",
-              "pages/dashboard.py"]
+LEAD_PAGES = [f"pages/{name}.py" for name, _, _ in navigation.LEAD_PAGES]
 
 
 @pytest.fixture(autouse=True)
@@ -222,7 +220,12 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     assert at.error[0].value == "최종 등급을 고르세요."
     assert adjudication_rows(_db()) == 0
     form = at.get("form")[0]
+    assert form.text_input[0].value == "정의를 직접 서술함"      # the typed reason is kept
     form.radio[0].set_value(2)
+    form.text_input[0].input("  ")
+    form.button[0].click().run()
+    assert at.error[0].value == "조정 이유를 적어 주세요." and adjudication_rows(_db()) == 0
+    form = at.get("form")[0]
     form.text_input[0].input("정의를 직접 서술함")
     form.button[0].click().run()
     assert not at.exception
@@ -318,3 +321,18 @@ def test_every_table_header_on_the_lead_pages_is_korean(app_db):
     assert i18n.column_label("RR@10 95% CI", "ko") == "RR@10 95% 구간"
     assert i18n.column_label("not found @10", "ko") == "10위 안에 없음"
     assert i18n.column_label("percent_agreement", "en") == "percent agreement"
+
+
+def test_every_page_checks_the_role_before_anything_else():
+    """The server-side guard is each page's first statement (a page can be run on its
+    own, e.g. by Streamlit's legacy pages/ routing before app.py has run)."""
+    import ast
+    files = sorted((ROOT / "pages").glob("*.py"))
+    assert sorted(p.stem for p in files) == sorted(navigation.all_addresses())   # all in the menu
+    for path in files:
+        body = [node for node in ast.parse(path.read_text(encoding="utf-8")).body
+                if not isinstance(node, (ast.Import, ast.ImportFrom))
+                and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+        first = body[0]
+        call = first.value if isinstance(first, (ast.Assign, ast.Expr)) else None
+        assert isinstance(call, ast.Call) and ast.unparse(call.func) == "session.require_role", path.name

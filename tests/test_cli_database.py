@@ -43,5 +43,18 @@ def test_evaluate_before_any_judgment_says_so(tmp_path):
     assert _cli("--db", str(db), "init", "--demo").returncode == 0
     for fmt in ("table", "tsv", "json"):
         r = _cli("--db", str(db), "evaluate", "-m", "RR@10", "--format", fmt)
-        assert r.returncode == 2 and "nothing to evaluate yet: no question has judgments" in r.stderr
+        assert r.returncode == 2 and "nothing to evaluate yet: no answerable question has judgments" in r.stderr
         assert "nan" not in r.stdout
+
+
+def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
+    db_path = tmp_path / "demo.duckdb"
+    assert _cli("--db", str(db_path), "init", "--demo").returncode == 0
+    from reljudge import judging
+    from reljudge.storage import open_database
+    db = open_database(db_path)
+    judging.mark_no_answer(db, "annotator1", "q03", True)
+    db.close()
+    r = _cli("--db", str(db_path), "evaluate", "-m", "RR@10")
+    assert r.returncode == 2 and "no answerable question has judgments (1 no-answer questions)" in r.stderr
+    assert "nan" not in r.stdout

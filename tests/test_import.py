@@ -163,6 +163,7 @@ def test_progress_counts_lines_up_to_the_total(db, tmp_path, monkeypatch):
     assert {total for _, total in seen} == {4_503}
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == 4_503 and len(done) >= 5
+    assert done.count(4_503) == 1                              # "checking and writing" once
 
 
 def test_progress_on_a_missing_file_is_the_usual_error(db, tmp_path):

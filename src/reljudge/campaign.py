@@ -65,13 +65,14 @@ def _import(db: Database, kind: str, src, fmt, system, repool, progress) -> Impo
 
 
 def _reporting(chunks, path: Path, progress: Progress):
-    total = None
+    total, done = None, None
     for chunk in chunks:
         if total is None:  # counted only once the reader has checked that the file exists
             total = importers.count_lines(path)
-        progress(min(int(chunk["line"].iloc[-1]), total), total)
+        done = min(int(chunk["line"].iloc[-1]), total)
+        progress(done, total)
         yield chunk
-    if total is not None:
+    if total is not None and done != total:   # trailing blank lines
         progress(total, total)
 
 

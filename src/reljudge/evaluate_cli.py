@@ -118,8 +118,11 @@ def evaluate_database(args) -> int:
                                run=run, n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
     finally:
         db.close()
-    if not ev.result.n_questions["answerable"] and not ev.result.n_questions["no_answer"]:
-        raise ReljudgeError(f"nothing to evaluate yet: no question has judgments ({ev.qrels_label})")
+    n = ev.result.n_questions
+    if not n["answerable"]:
+        raise ReljudgeError("nothing to evaluate yet: no answerable question has judgments"
+                            + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
+                            + f" ({ev.qrels_label})")
     return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
                         heading=f"# qrels: {ev.qrels_label}")
 
