@@ -90,6 +90,10 @@ def test_question_picker_moves_and_is_remembered(app_db):
     at.sidebar.selectbox[0].select("q05").run()
     assert not at.exception
     assert judging.current_question(_db(), "annotator1") == "q05"
+    picker = at.sidebar.selectbox[0]
+    # the open question's count is in the widget (always live), not in the sidebar
+    assert picker.format_func("q05") == "▶ q05 · 사실 확인"
+    assert picker.format_func("q01").startswith("○ q01 · 사실 확인 · 0/")
 
 
 def test_english_switch(app_db):

@@ -103,8 +103,11 @@ def question_picker(db, username: str, lang: str) -> None:
     if ov.empty:
         return
     current = judging.current_question(db, username)
+    # The open question's own count lives in the widget's header (saves rerun only the
+    # widget, not this sidebar), so its label leaves the count out rather than go stale.
     labels = {
-        r.qid: f"{'●' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '○'} "
+        r.qid: f"▶ {r.qid} · {r.qtype}" if r.qid == current else
+               f"{'●' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '○'} "
                f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
         for r in ov.itertuples()
     }
