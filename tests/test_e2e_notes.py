@@ -34,12 +34,7 @@ def _current(db_path, pid):
 
 def test_note_evidence_context_and_english(tmp_path):
     camp = build_campaign(tmp_path / "notes.duckdb", tmp_path / "input", n_questions=1, pool_size=4)
-    try:
-        ctx = served_in_browser(camp.db_path, tmp_path / "server.log")
-        srv, browser = ctx.__enter__()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    try:
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         page = browser.new_page()
         page.set_default_timeout(60_000)
         login(page, srv.url, "annotator1", "annotator-pass-1")
@@ -74,5 +69,3 @@ def test_note_evidence_context_and_english(tmp_path):
         page.locator('[data-testid="stSidebar"] [data-testid="stCheckbox"] label').click()  # English
         page.get_by_text("2 directly citable evidence").first.wait_for()
         page.get_by_text("Keys — ↓/J next paragraph", exact=False).wait_for()
-    finally:
-        ctx.__exit__(None, None, None)

@@ -14,12 +14,7 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
     camp = build_campaign(tmp_path / "s.duckdb", tmp_path / "input", n_questions=1, pool_size=4,
                           accounts={"annotator1": ("annotator-pass-1", "annotator"),
                                     "lead1": ("lead-pass-0001", "lead")})
-    try:
-        ctx = served_in_browser(camp.db_path, tmp_path / "server.log")
-        srv, browser = ctx.__enter__()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    try:
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         ann = browser.new_context().new_page()
         ann.set_default_timeout(60_000)
         login(ann, srv.url, "annotator1", "annotator-pass-1")
@@ -42,8 +37,6 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
         ann.keyboard.press("0")                           # the open tab tries to save
         ann.get_by_text("먼저 로그인하세요.").first.wait_for()
         assert ann.locator(".rj-item").count() == 0       # the widget is gone
-    finally:
-        ctx.__exit__(None, None, None)
     from reljudge.storage import open_database
     db = open_database(camp.db_path)
     n = db.cursor().execute("SELECT count(*) FROM judgment_events WHERE username = 'annotator1'").fetchall()[0][0]
@@ -62,11 +55,8 @@ def _first_request_after_start(tmp_path, name, path, token=None):
         db = open_database(camp.db_path)
         token = auth.start_session(db, auth.authenticate(db, "lead1", "lead-pass-0001"))
         db.close()
-    try:
-        ctx = served_in_browser(camp.db_path, tmp_path / f"{name}.log")
-        srv, browser = ctx.__enter__()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
+    ctx = served_in_browser(camp.db_path, tmp_path / f"{name}.log")
+    srv, browser = ctx.__enter__()
     try:
         context = browser.new_context()
         if token:
@@ -121,12 +111,7 @@ def test_question_with_nothing_pooled_explains_itself(tmp_path):
     campaign.import_file(db, "questions", extra)
     judging.go_to(db, "annotator1", "Q99")
     db.close()
-    try:
-        ctx = served_in_browser(camp.db_path, tmp_path / "server.log")
-        srv, browser = ctx.__enter__()
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    try:
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         page = browser.new_page()
         page.set_default_timeout(60_000)
         login(page, srv.url, "annotator1", "annotator-pass-1")
@@ -136,5 +121,3 @@ def test_question_with_nothing_pooled_explains_itself(tmp_path):
         page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
           const r = deepQuery(".rj"); return !!r && r.dataset.noAnswer === "1" && r.dataset.pending === "0";
         }""")
-    finally:
-        ctx.__exit__(None, None, None)
