@@ -81,10 +81,11 @@ def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | Non
            threshold: int = 2) -> int:
     """Freeze the current aggregated judgments as the next numbered qrels version."""
     if policy.startswith("source:"):
-        raise ReljudgeError("an imported source is already fixed; freeze the team's judgments instead")
+        raise ReljudgeError("an imported source is already fixed; freeze the team's judgments instead / "
+                            "가져온 외부 판정은 동결할 수 없습니다")
     rows = qrels(db, policy)
     if rows.empty:
-        raise ReljudgeError("nothing to freeze: no judgments yet")
+        raise ReljudgeError("nothing to freeze: no judgments yet / 동결할 판정이 아직 없습니다")
     return team.freeze(db, lead, policy, note, rows, verdicts(db, policy, threshold))
 
 
