@@ -251,3 +251,23 @@ def test_contested_no_answer_follows_the_aggregation(campaign_db):
     adjudication.adjudicate_verdict(db, "lee", "q1", False, "2점 근거가 있음")
     assert team.contested_no_answer(db) == []
     assert team.contested_no_answer(db, "majority") == ["q1"]
+
+
+def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
+    """Found in a walkthrough: only pressed N's were verdicts, so one annotator's N made
+    a question no-answer and the no-answer rate was always 100 %."""
+    from reljudge import agreement
+    db = campaign_db
+    judging.grade(db, "ann", "q1", "p02", 0)
+    judging.mark_no_answer(db, "ann", "q1", True)
+    judging.grade(db, "bob", "q1", "p02", 1)                  # graded, no N: has an answer
+    judging.grade(db, "ann", "q2", "p04", 1)
+    rows = team.current_verdict_rows(db).set_index(["annotator", "qid"]).no_answer
+    assert rows.to_dict() == {("ann", "q1"): True, ("ann", "q2"): False, ("bob", "q1"): False}
+    assert list(team.verdict_disagreements(db).qid) == ["q1"]
+    verdicts = adjudication.verdicts(db).set_index("qid")
+    assert verdicts.loc["q1", "no_answer"] and verdicts.loc["q1", "provenance"] == "tie"
+    summary = agreement.annotators_from_database(db).set_index("annotator")
+    assert summary.loc["ann", "no_answer_rate"] == 0.5 and summary.loc["bob", "no_answer_rate"] == 0.0
+    judging.grade(db, "lee", "q1", "p02", 1)                  # a third voice: 1 of 3 says no answer
+    assert not adjudication.verdicts(db).set_index("qid").loc["q1", "no_answer"]

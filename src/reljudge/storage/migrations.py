@@ -237,5 +237,22 @@ ALTER TABLE judgment_events ADD COLUMN client_id VARCHAR;
 ALTER TABLE judgment_events ADD COLUMN base_event_id BIGINT;
 """,
     ),
+    (
+        5,
+        "effective_verdicts",
+        r"""
+-- The question-level verdict of every annotator who worked on a question: "no answer"
+-- only where they said so (N); anyone who graded a paragraph and did not say so holds
+-- that the question has an answer. Agreement, the disagreement queue and the majority
+-- rule read this view, so a silent annotator is not left out of the count.
+CREATE VIEW effective_verdicts AS
+WITH touched AS (
+    SELECT username, qid, max(created_at) AS created_at FROM current_judgments GROUP BY ALL)
+SELECT coalesce(v.username, t.username) AS username, coalesce(v.qid, t.qid) AS qid,
+       coalesce(v.no_answer, FALSE) AS no_answer, v.note,
+       coalesce(greatest(v.created_at, t.created_at), v.created_at, t.created_at) AS created_at
+FROM current_verdicts v FULL JOIN touched t ON t.username = v.username AND t.qid = v.qid;
+""",
+    ),
 ]
 

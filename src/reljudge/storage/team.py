@@ -173,8 +173,9 @@ def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int =
     aggregated qrels of the same policy.
 
     A question is no-answer when a lead adjudicated so, or else when no paragraph's
-    aggregated grade reaches ``threshold`` and at least half of the annotators who gave
-    a verdict said "no answer in these results"."""
+    aggregated grade reaches ``threshold`` and at least half of the annotators who worked
+    on the question said "no answer in these results" (``effective_verdicts``: grading
+    without saying so counts as "has an answer")."""
     if version is not None:
         return ("""SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
                    WHERE version = ?""", [version])
@@ -184,11 +185,11 @@ def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int =
     if policy.startswith("annotator:"):
         return (f"""SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM {qrels_table} WHERE grade >= ?)
                            AS no_answer, 'single' AS provenance, 1 AS n_annotators
-                    FROM current_verdicts WHERE username = ?""", [threshold, policy.split(":", 1)[1]])
+                    FROM effective_verdicts WHERE username = ?""", [threshold, policy.split(":", 1)[1]])
     use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
     return (f"""
         WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes
-                   FROM current_verdicts GROUP BY qid),
+                   FROM effective_verdicts GROUP BY qid),
         adj AS (SELECT qid, no_answer FROM current_adjudications WHERE pid IS NULL AND {use_adj}),
         cited AS (SELECT DISTINCT qid FROM {qrels_table} WHERE grade >= ?)
         SELECT coalesce(v.qid, a.qid) AS qid,
@@ -285,7 +286,7 @@ def verdict_disagreements(db: Database) -> pd.DataFrame:
         WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes,
                           max(created_at) AS last, list(no_answer ORDER BY md5(username || qid)) AS verdicts,
                           list(coalesce(note, '') ORDER BY md5(username || qid)) AS notes
-                   FROM current_verdicts GROUP BY qid HAVING count(*) >= 2
+                   FROM effective_verdicts GROUP BY qid HAVING count(*) >= 2
                      AND count(*) FILTER (WHERE no_answer) NOT IN (0, count(*)))
         SELECT v.qid, q.text AS question, v.n AS n_annotators, v.yes AS n_no_answer, v.verdicts, v.notes
         FROM v JOIN questions q USING (qid)
@@ -336,7 +337,7 @@ def current_grades(db: Database, username: str | None = None) -> pd.DataFrame:
 
 def current_verdict_rows(db: Database) -> pd.DataFrame:
     return db.cursor().execute("""SELECT username AS annotator, qid, no_answer
-                                  FROM current_verdicts ORDER BY 1, 2""").df()
+                                  FROM effective_verdicts ORDER BY 1, 2""").df()
 
 
 def question_types(db: Database) -> dict[str, str]:
