@@ -10,6 +10,7 @@ user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("adjudicate_title"))
+session.show_flash()
 queue = adjudication.queue(db)
 if queue.empty:
     st.info(session.t("queue_empty"))
@@ -46,7 +47,8 @@ else:
             else:
                 try:
                     adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
-                    st.success(session.t("adjudicated"))
+                    session.flash(session.t("adjudicated", item=f"{item.qid} · {item.pid}",
+                                            ruling=session.t(f"grade{int(grade)}")))
                     st.rerun()
                 except ReljudgeError as exc:
                     st.error(str(exc))
@@ -67,7 +69,9 @@ else:
             else:
                 try:
                     adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
-                    st.success(session.t("adjudicated"))
+                    session.flash(session.t("adjudicated", item=qid, ruling=session.t(
+                        "ruling_no_answer" if no_answer else "ruling_has_answer")))
+                    st.rerun()
                 except ReljudgeError as exc:
                     st.error(str(exc))
 

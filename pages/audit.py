@@ -1,8 +1,9 @@
-"""Audit (lead): every event on a paragraph or a question verdict, oldest first."""
+"""Audit (lead): every event on a paragraph or a question verdict, oldest first, and
+the lead's adjudications with their reasons."""
 
 import streamlit as st
 
-from reljudge import judging
+from reljudge import adjudication, judging
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -15,12 +16,19 @@ if questions.empty:
     st.stop()
 qid = st.selectbox(session.t("question"), list(questions.qid),
                    format_func=lambda q: f"{q} · {questions.set_index('qid').text[q][:60]}")
-paragraphs = judging.pool_paragraphs(db, qid)
-pid = st.selectbox(session.t("paragraph"), [None] + list(paragraphs.pid),
-                   format_func=lambda p: session.t("no_answer") if p is None else
-                   f"{p} · {paragraphs.set_index('pid').text[p]}")
+labels, start = judging.audit_choices(db, qid, session.lang())
+pid = st.selectbox(session.t("paragraph"), list(labels), index=start, format_func=labels.get)
 events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))
 else:
     tables.dataframe(events)
+
+st.subheader(session.t("adjudication_history"))
+rulings = adjudication.history_table(db, qid, session.lang())
+if rulings.empty:
+    st.info(session.t("no_adjudications"))
+else:
+    tables.dataframe(rulings)
+with st.expander(session.t("all_adjudications")):
+    tables.dataframe(adjudication.history_table(db, None, session.lang()))

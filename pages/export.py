@@ -27,6 +27,8 @@ except ReljudgeError as exc:
 
 st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
                    file_name="judgments.jsonl")
+st.download_button(session.t("download_adjudications"), export.adjudications_bytes(db),
+                   file_name="adjudications.jsonl")
 
 st.subheader(session.t("report_title"))
 report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True,

@@ -152,9 +152,15 @@ def test_audit_page_shows_history(app_db):
     judging.grade(db, "annotator1", "q01", pid, 2)
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("pages/audit.py").run()
-    at.selectbox[1].select(pid).run()
+    assert not at.exception
+    assert at.selectbox[1].value == pid            # opens on the paragraph that has a history
+    assert at.selectbox[1].format_func(pid).endswith("(2건)")
     frame = at.dataframe[0].value
     assert list(frame.grade) == [1, 2] and list(frame.username) == ["annotator1", "annotator1"]
+    assert list(frame.previous_grade.fillna(-1)) == [-1, 1]
+    at.selectbox[1].select(judging.VERDICT).run()  # the no-answer verdict: nothing recorded
+    assert at.info[0].value == "기록이 없습니다."
+    assert at.info[1].value == "이 질문에는 조정 기록이 없습니다."
 
 
 class _Upload(io.BytesIO):
@@ -233,9 +239,38 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     form.text_input[0].input("정의를 직접 서술함")
     form.button[0].click().run()
     assert not at.exception
+    pid = items[0]["pid"]
+    # the confirmation survives the rerun that refreshes the queue
+    assert at.success[0].value == f"조정을 저장했습니다: q01 · {pid} → 2 직접 인용 가능한 근거"
     from reljudge import adjudication
     q = adjudication.qrels(_db()).set_index("pid")
-    assert q.loc[items[0]["pid"], "provenance"] == "adjudicated" and q.loc[items[0]["pid"], "grade"] == 2
+    assert q.loc[pid, "provenance"] == "adjudicated" and q.loc[pid, "grade"] == 2
+    # the ruling and its reason are on the audit page
+    at.switch_page("pages/audit.py").run()
+    rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
+    assert rulings[["lead", "qid", "pid", "ruling", "reason", "in_force"]].values.tolist() == [
+        ["lead", "q01", pid, "2 직접 인용 가능한 근거", "정의를 직접 서술함", True]]
+
+
+def test_verdict_adjudication_is_confirmed_and_audited(app_db):
+    _app().run()
+    db = _db()
+    judging.mark_no_answer(db, "annotator1", "q02", True)
+    judging.mark_no_answer(db, "annotator2", "q02", False)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/adjudicate.py").run()
+    form = next(f for f in at.get("form") if f.checkbox)        # the verdict form
+    form.selectbox[0].select("q02")
+    form.checkbox[0].check()
+    form.text_input[0].input("어느 문단도 질문에 답하지 않음")
+    form.button[0].click().run()
+    assert not at.exception
+    assert at.success[0].value == "조정을 저장했습니다: q02 → 근거 없음"
+    at.switch_page("pages/audit.py").run()
+    at.selectbox[0].select("q02").run()
+    rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
+    assert rulings[["pid", "ruling", "reason"]].values.tolist() == [
+        ["(질문 전체: 근거 유무)", "근거 없음", "어느 문단도 질문에 답하지 않음"]]
 
 
 def test_assign_page_gives_annotators_their_own_queue(app_db):
@@ -257,7 +292,8 @@ def test_export_page_offers_qrels_downloads(app_db):
     at.switch_page("pages/export.py").run()
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]
-    assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)"]
+    assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)",
+                      "조정 기록 내려받기 (JSONL)"]
 
 
 def test_dashboard_page_shows_live_metrics(app_db):

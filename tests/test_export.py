@@ -146,3 +146,20 @@ def test_export_judgments_history_and_cli(judged, db_path, tmp_path):
     with pytest.raises(ReljudgeError):
         export.qrels_table(__import__("reljudge.storage", fromlist=["open_database"]).open_database(db_path),
                            policy="source:missing")
+
+
+def test_adjudications_export_keeps_every_ruling_with_its_reason(judged, db_path, tmp_path):
+    adjudication.adjudicate(judged, "lee", "q1", "p01", 1, "관련은 있으나 정의가 없음")
+    adjudication.adjudicate(judged, "kim", "q1", "p01", 2, "둘째 문장이 정의를 직접 서술함")
+    adjudication.adjudicate_verdict(judged, "lee", "q3", False, "p09가 답을 담고 있음")
+    assert export.write_adjudications(judged, tmp_path / "adj.jsonl") == 3
+    rows = [json.loads(line) for line in (tmp_path / "adj.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["lead"], r["qid"], r["pid"], r["grade"], r["no_answer"], r["in_force"]) for r in rows] == [
+        ("lee", "q1", "p01", 1, None, False), ("kim", "q1", "p01", 2, None, True),
+        ("lee", "q3", None, None, False, True)]
+    assert rows[1]["reason"] == "둘째 문장이 정의를 직접 서술함" and rows[0]["created_at"]
+    judged.close()
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "adjudications",
+                        "--format", "csv", "-o", str(tmp_path / "adj.csv")], capture_output=True, text=True)
+    assert r.returncode == 0 and "3 adjudications" in r.stdout
+    assert list(pd.read_csv(tmp_path / "adj.csv").reason)[0] == "관련은 있으나 정의가 없음"

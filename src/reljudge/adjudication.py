@@ -91,3 +91,23 @@ def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | Non
 
 versions = team.list_versions
 history = team.adjudication_history
+
+
+def history_table(db: Database, qid: str | None = None, lang: str = "ko") -> pd.DataFrame:
+    """The lead's rulings for people: when, who, on what, the ruling in words, the
+    reason, and whether it is still in force (a later ruling on the same item
+    replaces it; the old one stays on record)."""
+    from reljudge import i18n
+    frame = history(db, qid)
+
+    def ruling(row) -> str:
+        if pd.isna(row.pid):
+            return i18n.t("ruling_no_answer" if row.no_answer else "ruling_has_answer", lang)
+        return i18n.t(f"grade{int(row.grade)}", lang)
+
+    out = pd.DataFrame({
+        "created_at": frame.created_at, "lead": frame.lead, "qid": frame.qid,
+        "pid": frame.pid.map(lambda p: i18n.t("question_verdict", lang) if pd.isna(p) else p),
+        "ruling": [ruling(r) for r in frame.itertuples()] if len(frame) else [],
+        "reason": frame.reason, "in_force": frame.in_force.astype(bool)})
+    return out

@@ -166,6 +166,10 @@ def cmd_export(args) -> int:
         n = export.write_judgments(db, args.output, fmt)
         print(f"{n} judgment events -> {args.output}")
         return 0
+    if args.what == "adjudications":
+        n = export.write_adjudications(db, args.output, args.format or "jsonl")
+        print(f"{n} adjudications -> {args.output}")
+        return 0
     summary = export.write_qrels(db, args.output, args.format or "trec", args.policy, args.version,
                                  args.min_grade)
     print(summary.message())
@@ -266,11 +270,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--note")
     p.add_argument("--lead", default="cli", help="name recorded as the author")
 
-    p = add("export", "export qrels (aggregated, per annotator or a frozen version) or the raw history",
+    p = add("export", "export qrels (aggregated, per annotator or a frozen version), the raw "
+            "judgment history, or the lead's adjudications with their reasons",
             "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt", cmd_export)
-    p.add_argument("what", choices=["qrels", "judgments"])
+    p.add_argument("what", choices=["qrels", "judgments", "adjudications"])
     p.add_argument("--format", choices=["trec", "beir", "jsonl", "csv", "parquet"],
-                   help="qrels: trec (default), beir, jsonl, csv, parquet; judgments: jsonl (default), csv, parquet")
+                   help="qrels: trec (default), beir, jsonl, csv, parquet; "
+                        "judgments, adjudications: jsonl (default), csv, parquet")
     p.add_argument("--policy", default="adjudicated",
                    help="adjudicated (default), majority, annotator:NAME or source:NAME")
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")

@@ -131,6 +131,18 @@ def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
     return len(events)
 
 
+def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
+    """Every lead adjudication with its reason, oldest first (a later ruling on the same
+    paragraph or question replaces the earlier one; ``in_force`` marks the latest)."""
+    if fmt not in JUDGMENT_FORMATS:
+        raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
+    from reljudge.storage import team
+    rulings = team.adjudication_history(db)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    _write_frame(rulings, Path(path), fmt)
+    return len(rulings)
+
+
 # -- import -------------------------------------------------------------------------
 
 def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.DataFrame:
@@ -206,9 +218,17 @@ def export_choices(db: Database) -> list[tuple[str, int | None]]:
     return choices
 
 
-def judgments_bytes(db: Database) -> bytes:
+def _jsonl_bytes(write, db: Database) -> bytes:
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "judgments.jsonl"
-        write_judgments(db, path, "jsonl")
+        path = Path(tmp) / "export.jsonl"
+        write(db, path, "jsonl")
         return path.read_bytes()
+
+
+def judgments_bytes(db: Database) -> bytes:
+    return _jsonl_bytes(write_judgments, db)
+
+
+def adjudications_bytes(db: Database) -> bytes:
+    return _jsonl_bytes(write_adjudications, db)

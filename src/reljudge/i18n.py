@@ -113,6 +113,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "question": ("질문", "Question"),
     "paragraph": ("문단", "Paragraph"),
     "no_history": ("기록이 없습니다.", "No events."),
+    "adjudication_history": ("책임자의 조정 기록", "Lead adjudications"),
+    "all_adjudications": ("모든 질문의 조정 기록", "Adjudications on every question"),
+    "no_adjudications": ("이 질문에는 조정 기록이 없습니다.", "No adjudications on this question."),
+    "ruling_no_answer": ("근거 없음", "no answer"),
+    "ruling_has_answer": ("근거 있음", "has an answer"),
+    "question_verdict": ("(질문 전체: 근거 유무)", "(whole question: answer or not)"),
+    "n_events": ("{n}건", "{n} events"),
+    "download_adjudications": ("조정 기록 내려받기 (JSONL)", "Download adjudications (JSONL)"),
     # team
     "nav_assign": ("작업 배정", "Assignments"),
     "nav_agreement": ("일치도", "Agreement"),
@@ -154,7 +162,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "final_grade": ("최종 판정", "Final grade"),
     "reason": ("이유", "Reason"),
     "save_adjudication": ("조정 저장", "Save adjudication"),
-    "adjudicated": ("저장했습니다.", "Saved."),
+    "adjudicated": ("조정을 저장했습니다: {item} → {ruling}", "Adjudication saved: {item} → {ruling}"),
     "verdict_queue": ("근거 없음 판정의 불일치", "Disagreements on no-answer"),
     "weights_none": ("가중치 없음", "unweighted"),
     "weights_linear": ("선형 가중 (0/1/2의 거리)", "linear weights (distance on 0/1/2)"),
@@ -349,6 +357,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "previous_grade": ("이전 등급", "previous grade"), "assigned_at": ("배정한 때", "assigned"),
     "assigned_by": ("배정한 사람", "assigned by"), "n_annotators": ("판정자 수", "annotators"),
     "verdicts": ("근거 없음 판정", "verdicts"), "grades": ("등급들", "grades"),
+    "lead": ("조정한 책임자", "lead"), "ruling": ("조정 결과", "ruling"), "reason": ("이유", "reason"),
+    "in_force": ("현재 적용", "in force"), "adjudication_id": ("조정 번호", "adjudication"),
     "rank 1": ("1위", "rank 1"), "top 3": ("상위 3위 안", "top 3"),
 }
 

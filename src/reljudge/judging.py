@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from reljudge import i18n
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import judgments as store
@@ -284,7 +285,28 @@ def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True
     return cid
 
 
-history = store.event_history
+def history(db: Database, qid: str, pid: str | None = None) -> pd.DataFrame:
+    """Every event on a paragraph, or on the question verdict (pid None or VERDICT)."""
+    return store.event_history(db, qid, pid or None)
+
+
+event_counts = store.event_counts
+
+
+VERDICT = ""  # the audit choice for a question's no-answer verdict (paragraph ids are never empty)
+
+
+def audit_choices(db: Database, qid: str, lang: str = "ko") -> tuple[dict, int]:
+    """Labels of a question's audit choices (VERDICT: the no-answer verdict, then each
+    pooled paragraph) with their event counts, and the index of the first choice
+    that has any history, so the audit page does not open on an empty table."""
+    counts = {VERDICT if p is None else p: n for p, n in event_counts(db, qid).items()}
+    paragraphs = store.pool_paragraphs(db, qid)
+    labels = {VERDICT: i18n.t("no_answer", lang)}
+    labels.update({p: f"{p} · {text[:80]}" for p, text in zip(paragraphs.pid, paragraphs.text)})
+    labels = {p: f"{label} ({i18n.t('n_events', lang, n=counts.get(p, 0))})" for p, label in labels.items()}
+    start = next((i for i, p in enumerate(labels) if counts.get(p)), 0)
+    return labels, start
 progress_by_annotator = store.progress_by_annotator
 all_questions = store.all_questions
 pool_paragraphs = store.pool_paragraphs

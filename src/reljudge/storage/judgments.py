@@ -165,6 +165,12 @@ def event_history(db: Database, qid: str, pid: str | None = None) -> pd.DataFram
         FROM judgment_events WHERE qid = ? AND {cond} ORDER BY event_id""", params).df()
 
 
+def event_counts(db: Database, qid: str) -> dict[str | None, int]:
+    """Number of events per paragraph of a question (None: the question verdict)."""
+    return dict(db.cursor().execute(
+        "SELECT pid, count(*) FROM judgment_events WHERE qid = ? GROUP BY pid", [qid]).fetchall())
+
+
 def all_events(db: Database) -> pd.DataFrame:
     return db.cursor().execute("SELECT * FROM judgment_events ORDER BY event_id").df()
 

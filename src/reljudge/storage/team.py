@@ -301,8 +301,14 @@ def insert_adjudication(db: Database, lead: str, qid: str, pid: str | None, grad
                        VALUES (?, ?, ?, ?, ?, ?)""", [qid, pid, grade, no_answer, reason, lead])
 
 
-def adjudication_history(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("SELECT * FROM adjudications ORDER BY adjudication_id").df()
+def adjudication_history(db: Database, qid: str | None = None) -> pd.DataFrame:
+    """Every adjudication, oldest first; ``in_force`` marks the latest ruling on its
+    paragraph (or question verdict), the one qrels use."""
+    cond, params = ("WHERE qid = ?", [qid]) if qid is not None else ("", [])
+    return db.cursor().execute(f"""
+        SELECT adjudication_id, created_at, lead, qid, pid, grade, no_answer, reason,
+               row_number() OVER (PARTITION BY qid, pid ORDER BY adjudication_id DESC) = 1 AS in_force
+        FROM adjudications {cond} ORDER BY adjudication_id""", params).df()
 
 
 # -- frozen versions ----------------------------------------------------------------

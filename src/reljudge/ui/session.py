@@ -98,6 +98,18 @@ def require_role(*roles: str) -> auth.User:
     return user
 
 
+def flash(message: str) -> None:
+    """Show ``message`` as a success on the next run: ``st.rerun()`` drops what the
+    current run drew, so a confirmation shown before it would never be seen."""
+    st.session_state["_flash"] = message
+
+
+def show_flash() -> None:
+    message = st.session_state.pop("_flash", None)
+    if message:
+        st.success(message)
+
+
 def language_switch(logged_in: bool) -> None:
     """Korean first, English on demand. The login screen and the app use separate
     widgets (sharing one setting): a widget carried across the login's rerun lost
