@@ -230,7 +230,28 @@ def test_randomization_test():
     assert randomization_test(np.array([[0.3]]), 99, seed=0)[0] == 1.0
     # exact p for n = 4: 16 equally likely sign patterns, |mean| >= observed in 2 of them
     d = np.array([[1.0], [1.0], [1.0], [1.0]])
-    assert randomization_test(d, 200_000, seed=0)[0] == pytest.approx(2 / 16, abs=0.005)
+    assert randomization_test(d, 200_000, seed=0)[0] == 2 / 16
+    # by hand, d = (3, -1, 1), T = 3: the eight sums are 3, 1, 5, 3, -3, -5, -1, -3 -> 6 of 8
+    d = np.array([[3.0, 1.0], [-1.0, 1.0], [1.0, 1.0]])
+    assert list(randomization_test(d, 1000, seed=0)) == [6 / 8, 2 / 8]
+
+
+def test_randomization_test_is_exact_for_few_questions_whatever_the_permutations():
+    """The dashboard (1,000 permutations) and the report (10,000) must print the same p
+    for a small campaign: up to 16 questions every sign pattern is enumerated."""
+    rng = np.random.default_rng(7)
+    for n in (2, 5, 9, 13, 16):
+        d = rng.normal(0.1, 0.3, size=(n, 3))
+        exact = randomization_test(d, 1000, seed=1)
+        assert (exact == randomization_test(d, 10_000, seed=99)).all()
+        # brute force over every sign pattern
+        signs = np.array(np.meshgrid(*[[-1.0, 1.0]] * n)).reshape(n, -1).T
+        brute = (np.abs(signs @ d) >= np.abs(d.sum(axis=0)) - 1e-12).mean(axis=0)
+        assert exact == pytest.approx(brute, abs=1e-15)
+    # beyond 16 questions it samples, and stays close to the exact value's neighbourhood
+    d = rng.normal(0.0, 1.0, size=(40, 1))
+    p1, p2 = randomization_test(d, 20_000, seed=1)[0], randomization_test(d, 20_000, seed=2)[0]
+    assert p1 != p2 and abs(p1 - p2) < 0.03
 
 
 def test_report_extras_in_evaluate():

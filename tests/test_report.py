@@ -64,3 +64,21 @@ def test_report_cli(demo_judged, tmp_path):
     r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "report", "--version", "7",
                         "-o", str(out)], capture_output=True, text=True)
     assert r.returncode == 2 and "no qrels version 7" in r.stderr
+
+
+def test_report_and_dashboard_print_the_same_p_values_for_a_small_campaign(demo_judged):
+    """The report asks for 10,000 permutations and the dashboard for 1,000; with this
+    few questions both enumerate every sign pattern, so a lead never sees two p's."""
+    from reljudge import dashboard
+    db, _ = demo_judged
+    data = report.build(db, n_boot=50)
+    live = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=50).result.tests
+    live = live[live.measure.str.startswith("RR")]
+    cols = ["system_a", "system_b", "p_value", "p_holm"]
+    assert len(data.tests) == 6
+    merged = data.tests[cols].merge(live[cols], on=["system_a", "system_b"], suffixes=("_report", "_live"))
+    assert len(merged) == 6
+    assert (merged.p_value_report == merged.p_value_live).all()
+    assert (merged.p_holm_report == merged.p_holm_live).all()
+    text = report.render(data, "md")
+    assert "2^n가지 부호를 모두 세는 정확한 p" in text and "무작위 10,000회" in text

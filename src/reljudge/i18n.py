@@ -252,6 +252,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_ci": ("구간", "Intervals"),
     "report_ci_text": ("질문 단위 퍼센타일 부트스트랩 95% (B = {b}, 모든 시스템에 같은 재표본)",
                 "95% percentile bootstrap over questions (B = {b}, same resamples for every system)"),
+    "report_test": ("검정", "Tests"),
+    "report_test_text": ("대응 무작위화(부호 뒤집기) 양측 검정: 질문이 {exact}개 이하면 2^n가지 부호를 모두 세는 정확한 p, "
+                         "그보다 많으면 무작위 {r}회; 각 지표의 시스템 쌍마다 Holm 보정",
+                         "paired randomization (sign-flip), two-sided: exact over all 2^n sign patterns up to "
+                         "{exact} questions, else {r} random flips; Holm over the system pairs of each measure"),
     "report_results": ("시스템 × 질문 유형별 결과 (K = {k})", "Results per system × question type (K = {k})"),
     "report_mrr_by_k": ("K별 MRR (전체)", "MRR at each K (all questions)"),
     "report_chart": ("MRR@{k}와 95% 구간", "MRR@{k} with 95% intervals"),

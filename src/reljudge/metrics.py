@@ -34,7 +34,9 @@ Intervals: percentile bootstrap (Efron & Tibshirani 1993, ch. 13) over questions
 the same resampled questions for every system and measure.  Tests: paired
 randomization (sign-flip) test of the mean difference (Smucker, Allan &
 Carterette, CIKM 2007) over all answerable questions, Holm's step-down
-correction (Holm 1979) over the system pairs of each measure.
+correction (Holm 1979) over the system pairs of each measure.  With at most
+EXACT_SIGN_FLIPS_MAX_N questions all 2^n sign patterns are enumerated, so the
+p-value is exact and the same whatever number of permutations is asked for.
 """
 
 from __future__ import annotations
@@ -379,18 +381,26 @@ def bootstrap_ci(values: np.ndarray, n_boot: int, seed: int, label: str = ALL, l
     return lo, hi
 
 
+EXACT_SIGN_FLIPS_MAX_N = 16   # 2^16 = 65,536 patterns: cheaper than 10,000 random ones at this n
+
+
 def randomization_test(diffs: np.ndarray, n_perm: int, seed: int, label: str = ALL) -> np.ndarray:
     """Two-sided paired randomization test of mean(diffs) = 0 for each column.
 
-    Random sign flips of the per-question differences; p = (1 + #{|T*| >= |T|}) / (1 + R).
+    n <= EXACT_SIGN_FLIPS_MAX_N: exact, p = #{s in {-1,+1}^n : |sum s_i d_i| >= |T|} / 2^n.
+    Otherwise R random sign flips; p = (1 + #{|T*| >= |T|}) / (1 + R).
     """
     n, c = diffs.shape
     if n == 0 or n_perm <= 0:
         return np.full(c, np.nan)
-    rng = _rng(seed, "perm:" + label)
     obs = np.abs(diffs.sum(axis=0))
     total = diffs.sum(axis=0)
     tol = 1e-12 * np.maximum(1.0, np.abs(diffs).sum(axis=0))  # float noise must not turn a tie into a miss
+    if n <= EXACT_SIGN_FLIPS_MAX_N:
+        patterns = np.arange(2 ** n, dtype=np.uint32)[:, None] >> np.arange(n, dtype=np.uint32) & 1
+        t = 2.0 * (patterns.astype(np.float64) @ diffs) - total
+        return (np.abs(t) >= obs - tol).sum(axis=0) / 2 ** n
+    rng = _rng(seed, "perm:" + label)
     hits = np.zeros(c)
     block = max(1, min(n_perm, 8_000_000 // max(n, 1)))
     for start in range(0, n_perm, block):
@@ -624,7 +634,9 @@ def evaluate(
         "abstentions_given": abst is not None,
         "bootstrap": {"method": "percentile", "level": 0.95, "resamples": n_boot, "seed": seed,
                       "same questions for every system": True},
-        "randomization_test": {"method": "paired sign-flip, two-sided", "permutations": n_perm, "seed": seed,
+        "randomization_test": {"method": "paired sign-flip, two-sided; exact (all 2^n sign patterns) "
+                                         f"when n <= {EXACT_SIGN_FLIPS_MAX_N} questions",
+                               "permutations": n_perm, "seed": seed,
                                "correction": "Holm over the system pairs of each measure",
                                "questions": "all answerable questions (not per type)"},
         "shares": [{"rel": r, "k": k} for r, k in share_keys],

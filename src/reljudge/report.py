@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import agreement, campaign, dashboard, evaluation, i18n
+from reljudge import agreement, campaign, dashboard, evaluation, i18n, metrics
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -41,9 +41,12 @@ class ReportData:
     is_demo: bool
 
 
+N_PERM = 10_000
+
+
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
           lang: str = "ko", n_boot: int = 1000) -> ReportData:
-    ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot, n_perm=10000)
+    ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot, n_perm=N_PERM)
     settings = campaign.settings(db)
     k = max(ev.ks)
     r = ev.result
@@ -64,6 +67,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         (_t("unjudged", lang), _t("unjudged_text", lang)),
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
         (_t("ci", lang), _t("ci_text", lang, b=n_boot)),
+        (_t("test", lang), _t("test_text", lang, exact=metrics.EXACT_SIGN_FLIPS_MAX_N, r=f"{N_PERM:,}")),
     ]
     results = dashboard.summary_table(ev, k)
     means = r.means[(r.means.qtype == "all") & r.means.measure.str.startswith("RR")]
