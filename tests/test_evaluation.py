@@ -108,6 +108,24 @@ def test_abstention_rates(tmp_path, campaign_db):
     assert row.no_answer_rate == pytest.approx(1 / 3)
 
 
+def test_a_short_but_fully_judged_run_is_not_provisional(judged_campaign, tmp_path):
+    """GraphRAG returns two paragraphs per question, both judged: Judged@10 = 0.2 as
+    trec_eval counts it, yet nothing it returned is unjudged, so it is not provisional."""
+    from reljudge import campaign
+    camp = judged_campaign
+    db = open_database(camp.db_path)
+    run = tmp_path / "graph.jsonl"
+    run.write_text("".join(json.dumps({"qid": q, "pid": p, "score": 2 - i}) + "\n"
+                           for q in camp.qids for i, p in enumerate(camp.pool[q][:2])), encoding="utf-8")
+    campaign.import_file(db, "run", run, system="graphrag")
+    ev = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=0, n_perm=0)
+    overall = dashboard.summary_table(ev, 10).query("qtype == 'all'").set_index("system")
+    assert overall.loc["graphrag", "Judged@10"] == pytest.approx(0.2)
+    assert overall.loc["graphrag", "judged_returned"] == 1.0
+    assert not overall.loc["graphrag", "provisional"]
+    db.close()
+
+
 def test_dashboard_tables(judged_campaign):
     db = open_database(judged_campaign.db_path)
     ev = dashboard.evaluate_for_dashboard(db, 5, 2, n_boot=200, n_perm=200)

@@ -72,6 +72,24 @@ def test_measures_by_hand():
     })
 
 
+def test_judged_share_of_what_was_returned():
+    """A system returning 3 paragraphs, all judged, has Judged@10 = 0.3 (trec_eval divides
+    by K) but 100% of what it returned is judged: that, not Judged@K, says whether
+    its figures can still move."""
+    qrels = _qrels([("q1", "a", 2), ("q1", "b", 0), ("q1", "c", 1), ("q2", "d", 2), ("q3", "x", 0)])
+    run = pd.concat([_run([("q1", "a", 3), ("q1", "b", 2), ("q1", "c", 1), ("q2", "d", 1)], "short"),
+                     _run([("q1", "a", 3), ("q1", "u1", 2), ("q1", "u2", 1), ("q2", "d", 2), ("q2", "u3", 1),
+                           ("q3", "u4", 1)], "deep")])
+    res = _ev(qrels, run, ["RR@10", "Judged@10", "Judged@2"], no_answer_qids=["q3"])
+    cov = res.coverage.set_index(["system", "qtype", "k"])
+    assert res.mean("short", "Judged@10") == pytest.approx((3 / 10 + 1 / 10) / 2)
+    # answerable questions only (q3 is a no-answer question)
+    assert tuple(cov.loc[("short", ALL, 10)]) == (4, 4, 1.0)
+    assert tuple(cov.loc[("deep", ALL, 10)]) == (5, 2, 0.4)
+    assert tuple(cov.loc[("deep", ALL, 2)]) == (4, 2, 0.5)        # q1: a, u1; q2: d, u3
+    assert tuple(cov.loc[("short", ALL, 2)]) == (3, 3, 1.0)
+
+
 def test_query_without_relevant_documents_scores_zero_and_counts():
     qrels = _qrels([("q1", "a", 2), ("q2", "b", 0), ("q2", "c", 1)])
     run = _run([("q1", "a", 1), ("q2", "b", 2), ("q2", "c", 1)])

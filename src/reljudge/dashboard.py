@@ -1,11 +1,13 @@
 """What the live dashboard shows, shaped from one campaign evaluation (no Streamlit).
 
 Every table gives counts and shares beside the mean (seed methodology §5), and a
-figure whose top K is not fully judged is marked provisional.
+row is marked provisional when less than PROVISIONAL_BELOW of what its systems
+returned within K is judged.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from reljudge import adjudication
@@ -14,7 +16,8 @@ from reljudge.measures import parse_measures
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
-#: Below this Judged@K the figures of a row are provisional (unjudged counted as not relevant).
+#: Below this judged share of the returned top K, a row's figures are provisional
+#: (unjudged paragraphs count as not relevant, so the figures can still move).
 PROVISIONAL_BELOW = 0.9
 
 
@@ -44,9 +47,11 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
     m = r.means.copy()
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
     wide = m.pivot_table(index=["system", "qtype"], columns="measure",
-                         values=["mean", "ci_low", "ci_high"], aggfunc="first")
+                         values=["mean", "ci_low", "ci_high"], aggfunc="first", dropna=False)
     rows = []
     shares = r.shares[(r.shares.k == k) & (r.shares.rel == ev.threshold)].set_index(["system", "qtype"])
+    coverage = (r.coverage[r.coverage.k == k].set_index(["system", "qtype"]).judged_share
+                if not r.coverage.empty else pd.Series(dtype=float))
     for (system, qtype), row in wide.iterrows():
         out = {"system": system, "qtype": qtype}
         n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
@@ -64,8 +69,11 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
             out["rank 1"] = f"{int(s.n_rank1)} ({_pct(s.rank1)})"
             out["top 3"] = f"{int(s.n_top3)} ({_pct(s.top3)})"
             out[f"not found @{k}"] = f"{int(s.n_not_found)} ({_pct(s.not_found)})"
-        judged = out.get(f"Judged@{k}")
-        out["provisional"] = bool(judged is not None and judged == judged and judged < PROVISIONAL_BELOW)
+        # Judged@K divides by K; a system that returned fewer than K paragraphs must not
+        # look provisional for it, so the flag uses the judged share of what it returned.
+        judged = coverage.get((system, qtype), np.nan)
+        out["judged_returned"] = judged
+        out["provisional"] = bool(judged == judged and judged < PROVISIONAL_BELOW)
         rows.append(out)
     table = pd.DataFrame(rows)
     if table.empty:

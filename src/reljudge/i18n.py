@@ -198,8 +198,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "systems": ("시스템", "Systems"),
     "qrels_choice": ("판정 집합", "Judgments"),
     "no_judgments_yet": ("아직 판정이 없습니다.", "No judgments yet."),
-    "provisional_note": ("'provisional' 표시는 상위 K의 판정 비율(Judged@K)이 {p}% 미만이라 값이 잠정적이라는 뜻입니다.",
-                         "'provisional' rows have Judged@K below {p}%: unjudged paragraphs count as not relevant, so the figure may still change."),
+    "provisional_note": ("'잠정' 표시는 시스템이 상위 K 안에 내놓은 문단 중 판정된 비율이 {p}% 미만이라는 뜻입니다: "
+                         "판정하지 않은 문단은 관련 없음으로 세므로 값이 아직 바뀔 수 있습니다. "
+                         "(Judged@K는 trec_eval처럼 K로 나누므로, K개보다 적게 내놓은 시스템은 1에 이르지 못합니다.)",
+                         "'Provisional' rows: less than {p}% of what the systems returned within K is judged; "
+                         "unjudged paragraphs count as not relevant, so the figure may still change. "
+                         "(Judged@K divides by K, as trec_eval, so a system returning fewer than K never reaches 1.)"),
     "means_table": ("시스템 × 질문 유형: 평균(95% 부트스트랩 구간), 1위·상위 3위·미검색 건수와 비율",
                     "System × question type: means (95% bootstrap interval), rank-1 / top-3 / not-found counts and shares"),
     "abstention": ("답변 보류 (적절한 보류율 / 잘못된 보류율)", "Abstention (appropriate / false abstention rate)"),
@@ -348,6 +352,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "questions": ("질문 수", "questions"), "abstained": ("보류한 질문", "abstained"),
     "paragraphs": ("문단 수", "paragraphs"),
     "n": ("질문 수", "questions"), "provisional": ("잠정", "provisional"),
+    "judged_returned": ("반환된 상위 K 중 판정 비율", "judged share of returned top K"),
     "n_appropriate": ("적절한 보류", "appropriate abstentions"), "appropriate_rate": ("적절한 보류율", "appropriate rate"),
     "n_answerable": ("답할 수 있는 질문", "answerable"), "n_false": ("잘못된 보류", "false abstentions"),
     "false_rate": ("잘못된 보류율", "false abstention rate"),

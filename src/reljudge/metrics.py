@@ -81,6 +81,10 @@ class EvalResult:
     tests:           qtype, measure, system_a, system_b, mean_a, mean_b, diff, n, p_value, p_holm
     abstention:      system, qtype, n_questions, n_no_answer, no_answer_rate (annotators'),
                      n_appropriate, appropriate_rate, n_answerable, n_false, false_rate
+    coverage:        system, qtype, k, n_returned, n_judged, judged_share — for each Judged@K:
+                     of what the system actually returned within K (answerable questions),
+                     how much is judged.  Judged@K divides by K (ir_measures), so a run that
+                     returns fewer than K paragraphs can never reach 1 there; this share can.
     """
 
     measures: list[Measure]
@@ -94,6 +98,7 @@ class EvalResult:
     abstention: pd.DataFrame
     n_questions: dict[str, int]
     policies: dict[str, Any] = field(default_factory=dict)
+    coverage: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def mean(self, system: str, measure: Measure | str, qtype: str = ALL) -> float:
         """The mean of one measure for one system (overall unless ``qtype`` given)."""
@@ -123,6 +128,7 @@ class EvalResult:
             "failures": records(self.failures),
             "tests": records(self.tests),
             "abstention": records(self.abstention),
+            "coverage": records(self.coverage),
         }
         if per_query:
             out["per_query"] = records(self.per_query)
@@ -603,6 +609,21 @@ def evaluate(
     shares = pd.DataFrame(share_rows, columns=["system", "qtype", "rel", "k", "n", "n_rank1", "n_top3", "n_not_found", "rank1", "top3", "not_found"])
     failures = pd.concat(fail_frames, ignore_index=True) if fail_frames else pd.DataFrame()
 
+    # how much of what each system returned within K is judged (the "provisional" signal)
+    cov_rows = []
+    n_ret = wide["n_ret"].to_numpy(dtype=float).reshape(S, Q) if S else np.zeros((0, Q))
+    for mi, m in enumerate(measures):
+        if m.name != "Judged":
+            continue
+        returned = np.minimum(n_ret, m.k)
+        judged = np.rint(values[:, :, mi] * m.k)       # Judged@K * K = judged paragraphs within K
+        for g in groups:
+            sel = (np.ones(Q, bool) if g == ALL else (qtypes == g)) & ~no_answer
+            for s in range(S):
+                nr, nj = int(returned[s, sel].sum()), int(judged[s, sel].sum())
+                cov_rows.append((systems[s], g, m.k, nr, nj, nj / nr if nr else np.nan))
+    coverage = pd.DataFrame(cov_rows, columns=["system", "qtype", "k", "n_returned", "n_judged", "judged_share"])
+
     # abstention
     ab_rows = []
     for g in groups:
@@ -645,5 +666,5 @@ def evaluate(
         measures=measures, systems=systems, per_query=per_query, means=means, means_no_answer=means_no_answer,
         shares=shares, failures=failures, tests=tests, abstention=abstention,
         n_questions={"all": Q, "answerable": int((~no_answer).sum()), "no_answer": int(no_answer.sum())},
-        policies=policies,
+        policies=policies, coverage=coverage,
     )
