@@ -121,3 +121,26 @@ def test_question_with_nothing_pooled_explains_itself(tmp_path):
         page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
           const r = deepQuery(".rj"); return !!r && r.dataset.noAnswer === "1" && r.dataset.pending === "0";
         }""")
+
+
+def test_english_switch_survives_a_reload_and_a_new_login(tmp_path):
+    """The language is a browser preference (a cookie): a reload, or logging out and in
+    again, keeps English; switching back to Korean is kept the same way."""
+    camp = build_campaign(tmp_path / "l.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        page.get_by_role("heading", name="근거 판정", exact=True).wait_for()
+        page.get_by_text("English", exact=True).click()
+        page.get_by_role("heading", name="Relevance judging", exact=True).wait_for()
+        page.wait_for_function("document.cookie.includes('reljudge_lang=en')")
+        page.reload(wait_until="domcontentloaded")
+        page.get_by_role("heading", name="Relevance judging", exact=True).wait_for()
+        page.get_by_role("button", name="Log out", exact=True).click()
+        page.get_by_label("Username").wait_for()                 # the login form in English too
+        page.get_by_text("English", exact=True).click()          # back to Korean, on the login screen
+        page.get_by_label("사용자 이름").wait_for()
+        page.wait_for_function("document.cookie.includes('reljudge_lang=ko')")
+        page.reload(wait_until="domcontentloaded")
+        page.get_by_label("사용자 이름").wait_for()

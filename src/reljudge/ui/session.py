@@ -14,17 +14,21 @@ from reljudge.errors import ReljudgeError
 from reljudge.storage.db import Database, default_db_path
 
 COOKIE = "reljudge_session"
+LANG_COOKIE = "reljudge_lang"
+LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
 
+# Writes (value) or deletes (no value) one cookie in the browser: Streamlit can read
+# cookies (st.context.cookies) but not set them.
 _cookie_writer = st.components.v2.component(
     "reljudge_cookie",
     js="""
 export default function ({ data }) {
-  if (!data) return;
+  if (!data || !data.name) return;
   const attrs = "; path=/; SameSite=Strict";
-  if (data.token) document.cookie = "%s=" + data.token + "; max-age=" + data.max_age + attrs;
-  else document.cookie = "%s=; max-age=0" + attrs;
+  if (data.value) document.cookie = data.name + "=" + data.value + "; max-age=" + data.max_age + attrs;
+  else document.cookie = data.name + "=; max-age=0" + attrs;
 }
-""" % (COOKIE, COOKIE),
+""",
 )
 
 
@@ -61,11 +65,15 @@ def get_db() -> Database:
 
 
 def lang() -> str:
-    return "en" if st.session_state.get("lang_en") else "ko"
+    if "lang_en" not in st.session_state:
+        # a new browser session (reload, new tab): the language chosen last time
+        st.session_state["lang_en"] = st.context.cookies.get(LANG_COOKIE) == "en"
+    return "en" if st.session_state["lang_en"] else "ko"
 
 
 def _remember_language(widget_key: str) -> None:
     st.session_state["lang_en"] = st.session_state[widget_key]
+    st.session_state["write_lang_cookie"] = True
 
 
 def t(key: str, **kwargs) -> str:
@@ -115,8 +123,11 @@ def language_switch(logged_in: bool) -> None:
     widgets (sharing one setting): a widget carried across the login's rerun lost
     its first change in the browser."""
     key = "lang_toggle_app" if logged_in else "lang_toggle_login"
-    st.sidebar.toggle(i18n.t("english"), key=key, value=bool(st.session_state.get("lang_en")),
+    st.sidebar.toggle(i18n.t("english"), key=key, value=lang() == "en",
                       on_change=_remember_language, args=(key,))
+    if st.session_state.pop("write_lang_cookie", False):
+        _cookie_writer(data={"name": LANG_COOKIE, "value": lang(), "max_age": LANG_COOKIE_MAX_AGE},
+                       key="rj_lang_cookie")
 
 
 def login_form(db: Database) -> None:
@@ -153,7 +164,7 @@ def write_session_cookie() -> None:
     """Keep the login across reloads: the browser stores the session token."""
     token = st.session_state.get("token")
     if token:
-        _cookie_writer(data={"token": token, "max_age": auth.SESSION_HOURS * 3600},
+        _cookie_writer(data={"name": COOKIE, "value": token, "max_age": auth.SESSION_HOURS * 3600},
                        key="rj_cookie")
 
 
@@ -167,4 +178,4 @@ def logout_button(db: Database, user: auth.User) -> None:
 
 def clear_cookie_if_logged_out() -> None:
     if st.session_state.pop("cleared_cookie", False):
-        _cookie_writer(data={"token": None}, key="rj_cookie_clear")
+        _cookie_writer(data={"name": COOKIE, "value": None}, key="rj_cookie_clear")
