@@ -271,3 +271,16 @@ def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
     assert summary.loc["ann", "no_answer_rate"] == 0.5 and summary.loc["bob", "no_answer_rate"] == 0.0
     judging.grade(db, "lee", "q1", "p02", 1)                  # a third voice: 1 of 3 says no answer
     assert not adjudication.verdicts(db).set_index("qid").loc["q1", "no_answer"]
+
+
+def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
+    from reljudge import agreement
+    db = campaign_db
+    judging.grade(db, "ann", "q1", "p01", 2, ms=6000)
+    judging.grade(db, "ann", "q1", "p01", 2, note="정의가 둘째 문장에 있음", ms=500)   # note only
+    judging.grade(db, "ann", "q1", "p01", 2, note="정의가 둘째 문장에 있음", evidence="감사의 생활이란", ms=400)
+    judging.grade(db, "ann", "q1", "p02", 0, ms=1000)
+    judging.grade(db, "ann", "q1", "p02", 1, ms=3000)                               # a changed grade
+    speed = agreement.judging_speed(db, fast_ms=2000).set_index("username")
+    assert speed.loc["ann", "judgments"] == 3
+    assert speed.loc["ann", "fast"] == 1 and speed.loc["ann", "median_seconds"] == 3.0
