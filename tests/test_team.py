@@ -219,7 +219,12 @@ def test_verdicts_and_freeze(campaign_db):
     assert len(frozen) == 1 and frozen.iloc[0].provenance == "tie"
     assert len(adjudication.qrels(db)) == 2
     assert adjudication.freeze(db, "lee") == v1 + 1
-    assert list(adjudication.versions(db).version) == [1, 2]
+    versions = adjudication.versions(db).set_index("version")
+    assert list(versions.index) == [1, 2]
+    # p01 stands for its copies p06 and p07: the listed row count is what the export writes
+    from reljudge import export
+    assert (versions.loc[2, "n_judged"], versions.loc[2, "n_qrels_rows"]) == (2, 4)
+    assert len(export.qrels_table(db, version=2)[0]) == 4
     fv = adjudication.verdicts(db, version=v1).set_index("qid")
     assert not bool(fv.loc["q2", "no_answer"]) and fv.loc["q2", "provenance"] == "adjudicated"
     with pytest.raises(ReljudgeError, match="no qrels version"):

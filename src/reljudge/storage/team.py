@@ -328,9 +328,13 @@ def freeze(db: Database, lead: str, policy: str, note: str | None, rows: pd.Data
 
 
 def list_versions(db: Database) -> pd.DataFrame:
+    """Frozen versions: ``n_judged`` judged paragraphs, ``n_qrels_rows`` qrels rows as exported
+    (every duplicate copy gets its canonical paragraph's row)."""
     return db.cursor().execute("""
         SELECT v.version, v.created_by, v.created_at, v.policy, v.note,
-               (SELECT count(*) FROM qrels_version_rows r WHERE r.version = v.version) AS n_rows
+               (SELECT count(*) FROM qrels_version_rows r WHERE r.version = v.version) AS n_judged,
+               (SELECT count(*) FROM qrels_version_rows r JOIN paragraphs p ON p.canonical_pid = r.pid
+                WHERE r.version = v.version) AS n_qrels_rows
         FROM qrels_versions v ORDER BY v.version""").df()
 
 
