@@ -427,3 +427,34 @@ def test_no_grades_at_all():
     d = strict_json(report.to_dict())
     assert d["reasons"]["percent_agreement"] == "fewer than two annotators"
     assert d["by_type"]["t"]["no_answer"]["n_items"] == 1
+
+
+def test_reasons_are_shown_in_korean_on_the_pages_and_report():
+    """Every reason the library gives (in English, for the CLI and JSON) has a Korean
+    text: a Korean lead must never read 'fewer than two annotators'."""
+    import re
+    from reljudge.agreement import figures_table
+    from reljudge.i18n import reason_text
+    cases = [
+        compute_agreement(long_grades([[0], [1], [2]], ["solo"]),
+                          pd.DataFrame({"annotator": ["solo"], "qid": ["q0"], "no_answer": [True]})),
+        compute_agreement(long_grades([[2, 2], [2, 2], [2, NAN]], ["A", "B"]),
+                          pd.DataFrame({"annotator": ["A", "B"], "qid": ["q0", "q0"], "no_answer": [True, True]})),
+        compute_agreement(long_grades([[0, NAN], [1, NAN], [NAN, 2]], ["A", "B"]),
+                          pd.DataFrame({"annotator": ["A", "B", "C"], "qid": ["q0", "q0", "q0"],
+                                        "no_answer": [True, False, True]}), {"q0": "사실", "q1": "정의"}),
+    ]
+    seen = set()
+    for report in cases:
+        for lang in ("ko", "en"):
+            table = figures_table(report, lang)
+            text = " ".join(table.not_computed)
+            if lang == "en":
+                assert "annotators" in text or "category" in text
+                continue
+            words = set(re.findall(r"[A-Za-z]{3,}", text)) - {"Cohen", "Fleiss", "Krippendorff", "kappa", "alpha"}
+            assert not words, (words, text)
+            seen |= {r for r in table.not_computed if r}
+    assert len(seen) >= 3
+    assert reason_text("a ranking has all systems tied") == "한 판정자의 순위에서 모든 시스템이 동률입니다"
+    assert reason_text("something new") == "something new"          # unknown text shown as it is

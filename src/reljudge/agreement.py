@@ -546,8 +546,10 @@ def judging_speed(db, fast_ms: int = 2000) -> pd.DataFrame:
     return team.judging_speed(db, fast_ms)
 
 
-def figures_table(report: AgreementReport) -> pd.DataFrame:
-    """One row per (scope, rating kind): the main figures and the items each rests on."""
+def figures_table(report: AgreementReport, lang: str = "en") -> pd.DataFrame:
+    """One row per (scope, rating kind): the main figures and the items each rests on;
+    ``not_computed`` says why a figure is missing, in ``lang``."""
+    from reljudge import i18n
     rows = []
     scopes = [("전체 / all", report.grades, report.no_answer)] + [
         (t, g, v) for t, (g, v) in sorted(report.by_type.items())]
@@ -564,6 +566,7 @@ def figures_table(report: AgreementReport) -> pd.DataFrame:
                 "fleiss_kappa": _clean(res.fleiss_kappa), "fleiss_items": res.fleiss_n,
                 "alpha_nominal": _clean(res.krippendorff_alpha_nominal),
                 "alpha_ordinal": _clean(res.krippendorff_alpha_ordinal),
-                "not_computed": "; ".join(f"{k}: {v}" for k, v in res.reasons.items()),
+                "not_computed": "; ".join(f"{i18n.figure_name(k, lang)}: {i18n.reason_text(v, lang)}"
+                                          for k, v in res.reasons.items()),
             })
     return pd.DataFrame(rows)

@@ -375,6 +375,53 @@ COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
+# Why an agreement figure is not computed: the library writes English (CLI, JSON);
+# pages and the Korean report show these.
+_FIGURE_NAMES_KO = {
+    "percent_agreement": "일치율", "cohen_kappa": "Cohen κ", "cohen_kappa_linear": "Cohen κ (선형 가중)",
+    "fleiss_kappa": "Fleiss κ", "krippendorff_alpha_nominal": "Krippendorff α (명목)",
+    "krippendorff_alpha_ordinal": "Krippendorff α (서열)", "kendall_tau": "Kendall τ",
+    "grades": "문단 판정", "no_answer": "근거 없음 판정",
+}
+_REASONS_KO = [
+    (r"no item was rated by two or more annotators", "두 명 이상이 판정한 항목이 없습니다"),
+    (r"all ratings on the (\d+) items with (\d+) raters fall in one category: chance agreement is 1, "
+     r"kappa is undefined", r"판정자 \2명이 본 항목 \1개의 판정이 모두 한 범주여서 우연 일치가 1이므로 kappa를 정의할 수 없습니다"),
+    (r"every pairable rating is in one category: expected disagreement is 0, alpha is undefined",
+     "비교할 수 있는 판정이 모두 한 범주여서 기대 불일치가 0이므로 alpha를 정의할 수 없습니다"),
+    (r"the two annotators rated no item in common", "두 판정자가 함께 판정한 항목이 없습니다"),
+    (r"both annotators put all (\d+) common items in the same single category: chance agreement is 1, "
+     r"kappa is undefined", r"두 판정자가 공통 항목 \1개를 모두 같은 한 범주에 넣어 우연 일치가 1이므로 kappa를 정의할 수 없습니다"),
+    (r"fewer than two annotators", "판정자가 두 명보다 적습니다"),
+    (r"not applicable: the categories are not ordered \(on a yes/no verdict it equals the unweighted kappa\)",
+     "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 가중치 없는 kappa와 같습니다)"),
+    (r"not applicable: the categories are not ordered \(on a yes/no verdict it equals nominal alpha\)",
+     "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 명목 alpha와 같습니다)"),
+    (r"a ranking has all systems tied", "한 판정자의 순위에서 모든 시스템이 동률입니다"),
+    (r"no paragraph grades for this type", "이 유형에는 문단 판정이 없습니다"),
+    (r"no question-level no-answer verdicts", "질문 단위 근거 없음 판정이 없습니다"),
+]
+
+
+def reason_text(reason: str, lang: str = "ko") -> str:
+    """A library reason ("fewer than two annotators") in ``lang``; unknown text unchanged."""
+    if lang == "en" or not reason:
+        return reason
+    import re
+    for pattern, korean in _REASONS_KO:
+        if re.fullmatch(pattern, reason):
+            return re.sub(pattern, korean, reason)
+    return reason
+
+
+def figure_name(name: str, lang: str = "ko") -> str:
+    """``cohen_kappa[A|B]`` -> ``Cohen κ [A|B]`` (a pair's figure keeps its pair)."""
+    if lang == "en":
+        return name
+    base, bracket, pair = name.partition("[")
+    return _FIGURE_NAMES_KO.get(base, base) + (f" [{pair}" if bracket else "")
+
+
 def qrels_label(policy: str, version: int | None = None, lang: str = "ko") -> str:
     """Which judgments a figure rests on, for people (the CLI keeps its English labels)."""
     if version is not None:

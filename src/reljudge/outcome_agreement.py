@@ -46,12 +46,16 @@ class OutcomeAgreement:
     flagged: pd.DataFrame                    # qid, annotator, winner_aggregated, winner_if_annotator
     reasons: dict[str, str] = field(default_factory=dict)
 
-    def tau_table(self) -> pd.DataFrame:
-        """One row per annotator pair: Kendall's tau-b of their system rankings, or why not."""
+    def tau_table(self, lang: str = "en") -> pd.DataFrame:
+        """One row per annotator pair: Kendall's tau-b of their system rankings, or why not
+        (the reason in ``lang``)."""
+        from reljudge.i18n import reason_text
         rows = [{"pair": pair.replace("|", " · "), "kendall_tau": None if tau is None else round(tau, 3),
-                 "not_computed": self.reasons.get(pair, "")} for pair, tau in self.kendall_tau.items()]
+                 "not_computed": reason_text(self.reasons.get(pair, ""), lang)}
+                for pair, tau in self.kendall_tau.items()]
         if not rows and "kendall_tau" in self.reasons:
-            rows.append({"pair": "—", "kendall_tau": None, "not_computed": self.reasons["kendall_tau"]})
+            rows.append({"pair": "—", "kendall_tau": None,
+                         "not_computed": reason_text(self.reasons["kendall_tau"], lang)})
         return pd.DataFrame(rows, columns=["pair", "kendall_tau", "not_computed"])
 
     def to_dict(self) -> dict:
