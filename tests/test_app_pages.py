@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -51,6 +52,12 @@ def _login(at: AppTest, username: str, password: str) -> AppTest:
     at.text_input(key="login_password").input(password)
     at.button[0].click().run()
     return at
+
+
+def _displayed(table) -> pd.DataFrame:
+    """The cell texts a table shows (its styler's display values)."""
+    import pyarrow as pa
+    return pa.ipc.open_stream(table.proto.arrow_data.styler.display_values).read_all().to_pandas()
 
 
 def _token(username: str, password: str) -> str:
@@ -158,6 +165,8 @@ def test_audit_page_shows_history(app_db):
     frame = at.dataframe[0].value
     assert list(frame.grade) == [1, 2] and list(frame.username) == ["annotator1", "annotator1"]
     assert list(frame.previous_grade.fillna(-1)) == [-1, 1]
+    shown = _displayed(at.dataframe[0])                # what the browser draws in each cell
+    assert list(shown.previous_grade) == ["—", "1"] and set(shown.note) == {"—"}
     at.selectbox[1].select(judging.VERDICT).run()  # the no-answer verdict: nothing recorded
     assert at.info[0].value == "기록이 없습니다."
     assert at.info[1].value == "이 질문에는 조정 기록이 없습니다."
