@@ -195,7 +195,10 @@ def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
         uploads.import_upload(db, "corpus", _Upload("문단.xlsx", b"x"), None, None)
     assert str(err.value).startswith("문단.xlsx: cannot tell the format")
     good = _Upload("more.jsonl", '{"pid": "new1", "text": "새 문단"}\n'.encode())
-    assert uploads.import_upload(db, "corpus", good, None, None).inserted == 1
+    summary = uploads.import_upload(db, "corpus", good, None, None)
+    assert summary.inserted == 1
+    pooled = db.cursor().execute("SELECT count(*) FROM pool").fetchall()[0][0]
+    assert summary.pooled == pooled and summary.message("ko").endswith(f"판정 풀을 다시 만들었습니다: 항목 {pooled}개")
 
 
 def _two_annotators_judge(db, qid="q01", n=6):

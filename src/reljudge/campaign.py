@@ -60,7 +60,7 @@ def _import(db: Database, kind: str, src, fmt, system, repool, progress) -> Impo
         chunks = _reporting(chunks, src.path, progress)
     summary = store(db, chunks, src.display)
     if repool:
-        pool(db)
+        summary.pooled = pool(db)
     return summary
 
 

@@ -285,6 +285,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "summary_updated": ("{n}개 수정", "{n} updated"),
     "summary_unchanged": ("{n}개 그대로", "{n} unchanged"),
     "summary_systems": ("시스템: {names}", "systems: {names}"),
+    "summary_pooled": ("판정 풀을 다시 만들었습니다: 항목 {n}개", "judging pool rebuilt: {n} items"),
     "summary_incomplete": ("주의: 질문 {n}개에 유형이나 판정 기준(criteria)이 없습니다 — 판정자가 무엇을 근거로 "
                            "볼지 알 수 있게 채워서 다시 가져오세요",
                            "note: {n} questions have no type or criteria; annotators need the criteria to "

@@ -34,6 +34,7 @@ class ImportSummary:
     updated: int = 0
     systems: tuple[str, ...] = ()
     incomplete: int = 0          # questions without a type or criteria
+    pooled: int | None = None    # pool size after the import rebuilt it (None: not rebuilt)
 
     def message(self, lang: str = "en") -> str:
         from reljudge import i18n
@@ -46,6 +47,8 @@ class ImportSummary:
             parts.append(i18n.t("summary_systems", lang, names=", ".join(self.systems)))
         kind = i18n.t(f"kind_{self.kind}", lang) if lang != "en" else self.kind
         text = f"{kind} {self.source}: " + ", ".join(parts)
+        if self.pooled is not None:
+            text += ". " + i18n.t("summary_pooled", lang, n=self.pooled)
         if self.incomplete:
             text += ". " + i18n.t("summary_incomplete", lang, n=self.incomplete)
         return text
