@@ -13,10 +13,13 @@ st.title(session.t("assign_title"))
 st.caption(session.t("assign_help"))
 
 annotators = assignment.active_annotators(db)
+# Outside the form, so the share below can switch off at once: with two or more
+# annotators on every question, every question is double-judged already.
+per_question = st.number_input(session.t("per_question"), min_value=1, max_value=10, value=1)
 with st.form("assign"):
     chosen = st.multiselect(session.t("annotators"), annotators, default=annotators)
-    per_question = st.number_input(session.t("per_question"), min_value=1, max_value=10, value=1)
-    double_share = st.slider(session.t("double_share"), 0.0, 1.0, 0.2, 0.05)
+    double_share = st.slider(session.t("double_share"), 0.0, 1.0, 0.2, 0.05, disabled=per_question > 1,
+                             help=session.t("double_share_off") if per_question > 1 else None)
     by_type = st.checkbox(session.t("by_type"), value=True)
     preview = st.form_submit_button(session.t("preview"))
     apply = st.form_submit_button(session.t("apply"), type="primary")

@@ -297,6 +297,17 @@ def test_assign_page_gives_annotators_their_own_queue(app_db):
     assert q1 and q2 and not q1 & q2 and len(q1 | q2) == 24
 
 
+def test_assign_page_switches_the_double_share_off_when_everyone_doubles(app_db):
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/assign.py").run()
+    assert not at.slider[0].disabled
+    at.number_input[0].set_value(2).run()
+    assert at.slider[0].disabled
+    at.get("form")[0].button[1].click().run()                  # "assign", two annotators per question
+    assert not at.exception and at.success
+    assert all(len(set(judging.overview(_db(), a).qid)) == 24 for a in ("annotator1", "annotator2"))
+
+
 def test_export_page_offers_qrels_downloads(app_db):
     _app().run()
     _two_annotators_judge(_db())

@@ -131,6 +131,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "annotators": ("판정자", "Annotators"),
     "per_question": ("질문당 판정자 수", "Annotators per question"),
     "double_share": ("두 명이 판정할 질문 비율", "Share of questions double-judged"),
+    "double_share_off": ("질문마다 두 명 이상이 판정하므로 모든 질문이 이미 중복 판정됩니다.",
+                         "Every question already has two or more annotators."),
     "by_type": ("질문 유형별로 고르게", "Balance within each question type"),
     "preview": ("미리 보기", "Preview"),
     "apply": ("배정하기", "Assign"),
