@@ -146,3 +146,24 @@ def test_english_switch_survives_a_reload_and_a_new_login(tmp_path):
         page.wait_for_function("document.cookie.includes('reljudge_lang=ko')")
         page.reload(wait_until="domcontentloaded")
         page.get_by_label("사용자 이름").wait_for()
+
+
+def test_moving_on_from_the_last_question_says_what_is_left(tmp_path):
+    """Enter on the last question used to do nothing visible: it now says how many
+    questions are unfinished, or that everything is done."""
+    camp = build_campaign(tmp_path / "end.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.keyboard.press("2")
+        wait_saved(page)
+        page.keyboard.press("Enter")
+        page.get_by_text("더 넘어갈 질문이 없습니다. 아직 끝나지 않은 질문이 1개 있습니다", exact=False).wait_for()
+        wait_for_widget(page)
+        for key in ("0", "1"):
+            page.keyboard.press(key)
+        assert all(c["grade"] is not None for c in wait_saved(page)["cards"])
+        page.keyboard.press("Enter")
+        page.get_by_text("모든 질문을 마쳤습니다", exact=False).wait_for()

@@ -86,6 +86,13 @@ def _least_judged_open(ov: pd.DataFrame) -> str | None:
     return str(open_.sort_values(["n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
 
 
+def open_questions(db: Database, username: str) -> int:
+    """How many of the annotator's questions are not finished (paragraphs left to
+    grade, and not marked 'no answer')."""
+    ov = overview(db, username)
+    return int(((ov.judged < ov.pool_size) & ~ov.no_answer).sum()) if not ov.empty else 0
+
+
 def go_to(db: Database, username: str, qid: str) -> None:
     ov = overview(db, username)
     if qid not in set(ov.qid):

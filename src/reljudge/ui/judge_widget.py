@@ -32,6 +32,7 @@ _ACKED = "_rj_acked"
 _NAVIGATED = "_rj_navigated"
 _ERROR = "_rj_error"
 _REJECTED = "_rj_rejected"
+_AT_END = "_rj_at_end"          # moving on found no further question: how many are still open
 
 
 def _still_logged_in(db, username: str) -> bool:
@@ -56,12 +57,13 @@ def _on_action(db, username: str) -> None:
         if rejected:
             st.session_state[_REJECTED] = sorted(set(rejected.values()))
         to = action.get("nav")
-        if to in ("next", "prev"):
-            judging.step(db, username, 1 if to == "next" else -1)
+        if to in ("next", "prev", "next_open"):
+            before = judging.current_question(db, username)
+            target = judging.step(db, username, -1 if to == "prev" else 1, only_open=to == "next_open")
             st.session_state[_NAVIGATED] = True
-        elif to == "next_open":
-            judging.step(db, username, 1, only_open=True)
-            st.session_state[_NAVIGATED] = True
+            if to != "prev" and target == before:
+                # Say so instead of silently staying put: done, or where work is left.
+                st.session_state[_AT_END] = judging.open_questions(db, username)
         st.session_state.pop(_ERROR, None)
     except ReljudgeError as exc:
         st.session_state[_ERROR] = str(exc)
@@ -85,6 +87,11 @@ def render(db, username: str, lang: str) -> None:
         if st.session_state.get(_ERROR):
             error = st.session_state.pop(_ERROR)
             st.error(i18n.t("not_logged_in", lang) if error == "session" else error)
+        left = st.session_state.pop(_AT_END, None)
+        if left == 0:
+            st.success(i18n.t("all_done", lang))
+        elif left is not None:
+            st.info(i18n.t("no_further_question", lang, n=left))
         for reason in st.session_state.pop(_REJECTED, []):
             st.warning(i18n.t("event_rejected", lang, reason=reason))
         data = judging.payload(db, username, qid, lang)
