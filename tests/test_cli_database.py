@@ -44,6 +44,7 @@ def test_evaluate_before_any_judgment_says_so(tmp_path):
     for fmt in ("table", "tsv", "json"):
         r = _cli("--db", str(db), "evaluate", "-m", "RR@10", "--format", fmt)
         assert r.returncode == 2 and "nothing to evaluate yet: no answerable question has judgments" in r.stderr
+        assert "아직 평가할 것이 없습니다" in r.stderr
         assert "nan" not in r.stdout
 
 

@@ -77,6 +77,18 @@ def test_run_formats_and_abstention(db, files, tmp_path):
     cur = db.cursor()
     assert cur.execute("SELECT count(*) FROM run_entries WHERE system='graphrag'").fetchone()[0] == 2
     assert cur.execute("SELECT qid FROM run_abstentions").fetchall() == [("q3",)]
+    # a system that retrieved and then abstained: its rows are ranked and it abstained
+    f.write_text("\n".join(json.dumps(r) for r in [
+        {"qid": "q1", "pid": "p02", "score": 2, "abstained": True},
+        {"qid": "q1", "pid": "p05", "score": 1, "abstained": True},
+        {"qid": "q2", "pid": "p04", "score": 1, "abstained": False},
+        {"qid": "q3", "abstained": True},
+    ]) + "\n", encoding="utf-8")
+    campaign.import_file(db, "run", f, system="graphrag")
+    assert cur.execute("SELECT qid, pid FROM run_entries WHERE system='graphrag' ORDER BY 1, 2").fetchall() == [
+        ("q1", "p02"), ("q1", "p05"), ("q2", "p04")]
+    assert cur.execute("SELECT qid FROM run_abstentions ORDER BY 1").fetchall() == [("q1",), ("q3",)]
+    assert cur.execute("SELECT n_rows FROM runs WHERE system='graphrag'").fetchone()[0] == 4   # lines
     # CSV run, system from the tag column
     c = tmp_path / "r.csv"
     c.write_text("qid,pid,score,tag\nq1,p01,1.0,sparse\nq2,p04,0.5,sparse\n", encoding="utf-8")

@@ -122,7 +122,7 @@ def evaluate_database(args) -> int:
     if not n["answerable"]:
         raise ReljudgeError("nothing to evaluate yet: no answerable question has judgments"
                             + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
-                            + f" ({ev.qrels_label})")
+                            + f" ({ev.qrels_label}) / 아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다")
     return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
                         heading=f"# qrels: {ev.qrels_label}")
 

@@ -343,7 +343,9 @@ RUN_COLUMNS = ["line", "system", "qid", "pid", "rank", "score", "abstained"]
 def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
                ) -> Iterator[pd.DataFrame]:
     """Run rows: TREC (``qid Q0 pid rank score tag``) or JSONL/CSV with qid, pid,
-    rank and/or score, optional ``abstained`` (a row with no pid) and tag/system.
+    rank and/or score, optional ``abstained`` (true: the system abstained on the
+    question; a row without a pid says only that, a row with one is also ranked) and
+    tag/system.
     The system name is ``system`` if given, else the row's tag."""
     kind = _detect_format(src, fmt, "run")
     name = src.display
@@ -380,11 +382,12 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
                 raise InputError(name, lineno, "no system name: give --system NAME or a 'tag' column")
             raw_pid = _pick(obj, "pid", "docid", "doc_id", "corpus-id")
             if abstained:
-                if raw_pid is not None and str(raw_pid).strip():
-                    raise InputError(name, lineno, "an abstained row must not carry a pid")
+                # The system declined to answer this question. A row that also names a
+                # paragraph is a ranking row too: a RAG system can retrieve and still abstain.
                 yield {"line": lineno, "system": sys_name, "qid": qid, "pid": None,
                        "rank": None, "score": None, "abstained": True}
-                continue
+                if raw_pid is None or not str(raw_pid).strip():
+                    continue
             pid = _id(raw_pid, name, lineno, "pid")
             rank = _opt_int(obj.get("rank"), name, lineno, "rank")
             score = _opt_float(obj.get("score"), name, lineno, "score")

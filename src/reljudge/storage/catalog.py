@@ -197,7 +197,7 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
             INSERT INTO run_abstentions SELECT DISTINCT system, qid FROM stage_run WHERE abstained""")
         cur.execute("""
             INSERT INTO runs(system, source_file, n_rows)
-            SELECT system, ?, count(*) FROM stage_run GROUP BY system""", [source])
+            SELECT system, ?, count(DISTINCT line) FROM stage_run GROUP BY system""", [source])
         cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('run', ?, ?, ?)",
                     [source, n, ",".join(systems)])
         cur.execute("DROP TABLE stage_run")
