@@ -27,7 +27,7 @@ weights = st.radio(session.t("weights"), ["none", "linear"], horizontal=True,
                    format_func=lambda w: session.t(f"weights_{w}"))
 matrix = agreement.pairwise_matrix(report.grades, None if weights == "none" else "linear")
 if matrix.notna().any().any():
-    st.altair_chart(charts.heatmap(matrix, session.t("pairwise")), width="stretch")
+    st.altair_chart(charts.heatmap(matrix, session.t("pairwise")), width="content")
 tables.dataframe(matrix, hide_index=False)
 
 st.subheader(session.t("outcome_title"))

@@ -221,7 +221,10 @@ def test_agreement_page_shows_figures_speed_and_heatmap(app_db):
     figures = next(f for f in frames if "percent_agreement" in f.columns)
     overall = figures[(figures.rating == "grades")].iloc[0]
     assert overall.items_2plus == 6 and abs(overall.percent_agreement - 5 / 6) < 1e-9
-    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    chart = (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))[0]
+    import json
+    spec = json.loads(chart.proto.spec)
+    assert spec["width"] == spec["height"] == 2 * 64          # square cells for two annotators
 
 
 def adjudication_rows(db) -> int:
