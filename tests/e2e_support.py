@@ -224,6 +224,14 @@ def login(page, base_url: str, username: str, password: str, timeout: float = 60
     wait_for_session_cookie(page, timeout)
 
 
+def logged_in_page(browser, base_url: str, username: str, password: str):
+    """A new page (60 s default timeout) logged in as ``username``."""
+    page = browser.new_page()
+    page.set_default_timeout(60_000)
+    login(page, base_url, username, password)
+    return page
+
+
 def wait_for_session_cookie(page, timeout: float = 60_000) -> None:
     """The login cookie is written by a component after the post-login rerun; a
     navigation before that would (rightly) land on the login form again."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import DEEP_QUERY_JS, build_campaign, login, served_in_browser, wait_for_widget, wait_saved
+from e2e_support import (DEEP_QUERY_JS, build_campaign, logged_in_page, login, served_in_browser,
+                         wait_for_widget, wait_saved)
 
 pytestmark = pytest.mark.browser
 
@@ -129,9 +130,7 @@ def test_english_switch_survives_a_reload_and_a_new_login(tmp_path):
     again, keeps English; switching back to Korean is kept the same way."""
     camp = build_campaign(tmp_path / "l.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
-        page = browser.new_page()
-        page.set_default_timeout(60_000)
-        login(page, srv.url, "annotator1", "annotator-pass-1")
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
         page.get_by_role("heading", name="근거 판정", exact=True).wait_for()
         # by the widget's key: while a run replaces the screen, the old toggle can linger
         page.locator(".st-key-lang_toggle_app").get_by_text("English", exact=True).click()
@@ -153,9 +152,7 @@ def test_moving_on_from_the_last_question_says_what_is_left(tmp_path):
     questions are unfinished, or that everything is done."""
     camp = build_campaign(tmp_path / "end.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
-        page = browser.new_page()
-        page.set_default_timeout(60_000)
-        login(page, srv.url, "annotator1", "annotator-pass-1")
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
         wait_for_widget(page)
         page.keyboard.press("2")
         wait_saved(page)

@@ -121,26 +121,24 @@ def qrels_bytes(db: Database, fmt: str, policy: str = "adjudicated", version: in
         return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
 
 
-def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
-    """The full, append-only event history (for archiving and audit)."""
+def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
     if fmt not in JUDGMENT_FORMATS:
         raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
-    events = qrels_io.raw_events(db)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    _write_frame(events, Path(path), fmt)
-    return len(events)
+    _write_frame(frame, Path(path), fmt)
+    return len(frame)
+
+
+def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
+    """The full, append-only event history (for archiving and audit)."""
+    return _write_history(qrels_io.raw_events(db), path, fmt)
 
 
 def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
     """Every lead adjudication with its reason, oldest first (a later ruling on the same
     paragraph or question replaces the earlier one; ``in_force`` marks the latest)."""
-    if fmt not in JUDGMENT_FORMATS:
-        raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
     from reljudge.storage import team
-    rulings = team.adjudication_history(db)
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    _write_frame(rulings, Path(path), fmt)
-    return len(rulings)
+    return _write_history(team.adjudication_history(db), path, fmt)
 
 
 # -- import -------------------------------------------------------------------------
