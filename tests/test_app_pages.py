@@ -325,13 +325,13 @@ def test_dashboard_page_shows_live_metrics(app_db):
     assert set(table.system) == {"bm25", "vector", "hybrid", "graphrag"}
     assert "MRR@10" in table.columns and table.provisional.all()   # one question judged: provisional
     # a new judgment shows up on the next run, no restart
-    before = table[(table.system == "bm25") & (table.qtype == "all")]["n"].iloc[0]
+    before = table[(table.system == "bm25") & (table.qtype == "전체")]["n"].iloc[0]
     db = _db()
     pid = judging.payload(db, "annotator1", "q02")["items"][0]["pid"]
     judging.grade(db, "annotator1", "q02", pid, 2)
     at.run()
     after = at.dataframe[0].value
-    assert after[(after.system == "bm25") & (after.qtype == "all")]["n"].iloc[0] == before + 1
+    assert after[(after.system == "bm25") & (after.qtype == "전체")]["n"].iloc[0] == before + 1
     assert not at.warning
     # "no answer" beside a citable grade: counted as answerable, and the page says so
     judging.mark_no_answer(db, "annotator2", "q02", True)

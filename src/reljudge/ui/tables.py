@@ -7,17 +7,26 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from reljudge import i18n
+from reljudge.metrics import ALL
 from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
 MISSING = "—"   # st.dataframe writes the English word "None" in empty cells otherwise
 
 
+def _localized(frame: pd.DataFrame) -> pd.DataFrame:
+    """The overall group is called "all" in the data (CLI, exports); pages say it in
+    the user's language."""
+    if "qtype" in frame.columns and (frame["qtype"] == ALL).any():
+        frame = frame.assign(qtype=frame["qtype"].replace({ALL: session.t("all")}))
+    return frame
+
+
 def mark_provisional(table: pd.DataFrame):
     """Shade the rows marked provisional (too little of the returned top K judged)."""
     if table.empty or "provisional" not in table.columns:
         return table
-    return table.style.apply(
+    return _localized(table).style.apply(
         lambda row: [_PROVISIONAL if row["provisional"] else ""] * len(row), axis=1
     ).format(precision=3, na_rep=MISSING)
 
@@ -25,6 +34,8 @@ def mark_provisional(table: pd.DataFrame):
 def dataframe(data, *, hide_index: bool = True, **kwargs):
     """``st.dataframe`` with translated headers (the data keeps its column names) and
     "—" in empty cells."""
+    if isinstance(data, pd.DataFrame):
+        data = _localized(data)
     frame = data.data if isinstance(data, Styler) else data
     lang = session.lang()
     labels = {str(c): i18n.column_label(str(c), lang) for c in frame.columns}
