@@ -25,7 +25,8 @@ with st.form("assign"):
     apply = st.form_submit_button(session.t("apply"), type="primary")
 if preview or apply:
     try:
-        options = dict(per_question=int(per_question), double_share=double_share, by_type=by_type)
+        options = dict(per_question=int(per_question), double_share=0.0 if per_question > 1 else double_share,
+                       by_type=by_type)
         if apply:
             result = assignment.assign(db, user.username, chosen, **options)
             st.success(session.t("assigned", msg=result.summary(session.lang())))

@@ -17,7 +17,10 @@ if questions.empty:
 qid = st.selectbox(session.t("question"), list(questions.qid),
                    format_func=lambda q: f"{q} · {questions.set_index('qid').text[q][:60]}")
 labels, start = judging.audit_choices(db, qid, session.lang())
-pid = st.selectbox(session.t("paragraph"), list(labels), index=start, format_func=labels.get)
+# Keyed per question: the labels carry event counts, and a judgment saved meanwhile
+# must not reset the lead's choice.
+pid = st.selectbox(session.t("paragraph"), list(labels), index=start, format_func=labels.get,
+                   key=f"audit_pid_{qid}")
 events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))

@@ -212,7 +212,7 @@ def test_agreement_page_shows_figures_speed_and_heatmap(app_db):
     speed = next(f for f in frames if "fast_percent" in f.columns).set_index("username")
     assert speed.loc["annotator2", "fast"] == 6 and speed.loc["annotator1", "fast"] == 0
     figures = next(f for f in frames if "percent_agreement" in f.columns)
-    overall = figures[(figures.rating == "grades")].iloc[0]
+    overall = figures[(figures.rating == "문단 판정")].iloc[0]
     assert overall.items_2plus == 6 and abs(overall.percent_agreement - 5 / 6) < 1e-9
     chart = (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))[0]
     import json

@@ -157,7 +157,7 @@ def test_moving_on_from_the_last_question_says_what_is_left(tmp_path):
         page.keyboard.press("2")
         wait_saved(page)
         page.keyboard.press("Enter")
-        page.get_by_text("더 넘어갈 질문이 없습니다. 아직 끝나지 않은 질문이 1개 있습니다", exact=False).wait_for()
+        page.get_by_text("남은 질문은 이것뿐입니다: 아직 판정하지 않은 문단이 2개 있습니다.", exact=False).wait_for()
         wait_for_widget(page)
         for key in ("0", "1"):
             page.keyboard.press(key)

@@ -84,7 +84,7 @@ def test_run_formats_and_abstention(db, files, tmp_path):
         {"qid": "q2", "pid": "p04", "score": 1, "abstained": False},
         {"qid": "q3", "abstained": True},
     ]) + "\n", encoding="utf-8")
-    campaign.import_file(db, "run", f, system="graphrag")
+    assert campaign.import_file(db, "run", f, system="graphrag").inserted == 4                 # lines
     assert cur.execute("SELECT qid, pid FROM run_entries WHERE system='graphrag' ORDER BY 1, 2").fetchall() == [
         ("q1", "p02"), ("q1", "p05"), ("q2", "p04")]
     assert cur.execute("SELECT qid FROM run_abstentions ORDER BY 1").fetchall() == [("q1",), ("q3",)]

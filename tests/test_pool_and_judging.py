@@ -161,3 +161,18 @@ def test_a_late_offline_edit_does_not_replace_a_newer_one_from_another_browser(c
     # a script without a base is never refused
     judging.grade(db, "ann", "q1", "p02", 1)
     assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(1,)]
+
+
+def test_work_left_counts_other_questions_and_what_is_left_here(campaign_db):
+    db = campaign_db
+    pool = {q: [it["pid"] for it in judging.payload(db, "ann", q)["items"]] for q in ("q1", "q2", "q3")}
+    others, here = judging.work_left(db, "ann", "q1")
+    assert (others, here) == (sum(1 for q in ("q2", "q3") if pool[q]), len(pool["q1"]))
+    judging.grade(db, "ann", "q1", pool["q1"][0], 2)
+    assert judging.work_left(db, "ann", "q1")[1] == len(pool["q1"]) - 1
+    for q in ("q2", "q3"):
+        judging.mark_no_answer(db, "ann", q, True)          # 'no answer' finishes a question
+    assert judging.work_left(db, "ann", "q1")[0] == 0
+    for pid in pool["q1"][1:]:
+        judging.grade(db, "ann", "q1", pid, 0)
+    assert judging.work_left(db, "ann", "q1") == (0, 0)

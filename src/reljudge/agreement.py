@@ -551,7 +551,7 @@ def figures_table(report: AgreementReport, lang: str = "en") -> pd.DataFrame:
     ``not_computed`` says why a figure is missing, in ``lang``."""
     from reljudge import i18n
     rows = []
-    scopes = [("전체 / all", report.grades, report.no_answer)] + [
+    scopes = [(i18n.t("all", lang), report.grades, report.no_answer)] + [
         (t, g, v) for t, (g, v) in sorted(report.by_type.items())]
     for scope, grades, verdicts in scopes:
         for kind, res in (("grades", grades), ("no_answer", verdicts)):
@@ -559,7 +559,7 @@ def figures_table(report: AgreementReport, lang: str = "en") -> pd.DataFrame:
                 continue
             pairs = [v for v in res.cohen_kappa.values() if v is not None]
             rows.append({
-                "scope": scope, "rating": kind, "annotators": len(res.annotators),
+                "scope": scope, "rating": i18n.figure_name(kind, lang), "annotators": len(res.annotators),
                 "items_2plus": res.n_items,
                 "percent_agreement": _clean(res.percent_agreement),
                 "cohen_kappa_mean": float(np.mean(pairs)) if pairs else None,

@@ -31,8 +31,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "nav_audit": ("판정 이력", "Audit"),
     # judging
     "all_done": ("모든 질문을 마쳤습니다. 수고하셨습니다!", "Every question is done. Thank you!"),
-    "no_further_question": ("더 넘어갈 질문이 없습니다. 아직 끝나지 않은 질문이 {n}개 있습니다 (U: 다음 미완료 질문).",
-                            "No further question. {n} questions are not finished yet (U: next unfinished question)."),
+    "no_further_question": ("더 넘어갈 질문이 없습니다. 아직 끝나지 않은 다른 질문이 {n}개 있습니다 (U: 다음 미완료 질문).",
+                            "No further question. {n} other questions are not finished yet (U: next unfinished question)."),
+    "last_open_question": ("남은 질문은 이것뿐입니다: 아직 판정하지 않은 문단이 {n}개 있습니다.",
+                           "This is the only unfinished question: {n} paragraphs are still ungraded."),
     "judge_title": ("근거 판정", "Relevance judging"),
     "no_questions": ("판정할 질문이 없습니다. 책임자가 자료를 가져와야 합니다.",
                      "No questions to judge yet: a lead must import data first."),

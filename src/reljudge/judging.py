@@ -86,11 +86,16 @@ def _least_judged_open(ov: pd.DataFrame) -> str | None:
     return str(open_.sort_values(["n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
 
 
-def open_questions(db: Database, username: str) -> int:
-    """How many of the annotator's questions are not finished (paragraphs left to
-    grade, and not marked 'no answer')."""
+def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
+    """(unfinished questions other than ``qid``, paragraphs of ``qid`` still ungraded);
+    a question marked 'no answer' is finished."""
     ov = overview(db, username)
-    return int(((ov.judged < ov.pool_size) & ~ov.no_answer).sum()) if not ov.empty else 0
+    if ov.empty:
+        return 0, 0
+    unfinished = (ov.judged < ov.pool_size) & ~ov.no_answer
+    here = ov.qid == qid
+    left_here = int((ov.pool_size - ov.judged)[here & unfinished].sum())
+    return int((unfinished & ~here).sum()), left_here
 
 
 def go_to(db: Database, username: str, qid: str) -> None:

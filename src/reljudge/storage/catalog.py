@@ -167,6 +167,8 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
         n = _stage(cur, "stage_run",
                    "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, "
                    "score DOUBLE, abstained BOOLEAN", chunks)
+        # a line with a pid and abstained=true is staged as two rows (ranked + abstention)
+        n = cur.execute("SELECT count(DISTINCT line) FROM stage_run").fetchall()[0][0] if n else 0
         bad = _first(cur, """
             SELECT line, qid FROM stage_run WHERE qid NOT IN (SELECT qid FROM questions)
             ORDER BY line LIMIT 1""")

@@ -362,10 +362,10 @@ def judging_speed(db: Database, fast_ms: int = 2000) -> pd.DataFrame:
         WITH graded AS (
             SELECT username, grade, time_spent_ms,
                    lag(grade) OVER (PARTITION BY username, qid, pid ORDER BY event_id) AS before
-            FROM judgment_events WHERE pid IS NOT NULL AND grade IS NOT NULL)
+            FROM judgment_events WHERE pid IS NOT NULL)
         SELECT username, count(*) AS judgments,
                round(median(time_spent_ms) / 1000.0, 1) AS median_seconds,
                count(*) FILTER (WHERE time_spent_ms < ?) AS fast,
                round(100.0 * count(*) FILTER (WHERE time_spent_ms < ?) / count(*), 1) AS fast_percent
-        FROM graded WHERE before IS DISTINCT FROM grade
+        FROM graded WHERE grade IS NOT NULL AND before IS DISTINCT FROM grade
         GROUP BY username ORDER BY username""", [fast_ms, fast_ms]).df()

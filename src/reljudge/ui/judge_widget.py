@@ -32,7 +32,7 @@ _ACKED = "_rj_acked"
 _NAVIGATED = "_rj_navigated"
 _ERROR = "_rj_error"
 _REJECTED = "_rj_rejected"
-_AT_END = "_rj_at_end"          # moving on found no further question: how many are still open
+_AT_END = "_rj_at_end"          # moving on found no further question: (other open questions, left here)
 
 
 def _still_logged_in(db, username: str) -> bool:
@@ -63,7 +63,7 @@ def _on_action(db, username: str) -> None:
             st.session_state[_NAVIGATED] = True
             if to != "prev" and target == before:
                 # Say so instead of silently staying put: done, or where work is left.
-                st.session_state[_AT_END] = judging.open_questions(db, username)
+                st.session_state[_AT_END] = judging.work_left(db, username, before)
         st.session_state.pop(_ERROR, None)
     except ReljudgeError as exc:
         st.session_state[_ERROR] = str(exc)
@@ -87,11 +87,13 @@ def render(db, username: str, lang: str) -> None:
         if st.session_state.get(_ERROR):
             error = st.session_state.pop(_ERROR)
             st.error(i18n.t("not_logged_in", lang) if error == "session" else error)
-        left = st.session_state.pop(_AT_END, None)
-        if left == 0:
+        at_end = st.session_state.pop(_AT_END, None)
+        if at_end == (0, 0):
             st.success(i18n.t("all_done", lang))
-        elif left is not None:
-            st.info(i18n.t("no_further_question", lang, n=left))
+        elif at_end is not None and at_end[0] == 0:
+            st.info(i18n.t("last_open_question", lang, n=at_end[1]))
+        elif at_end is not None:
+            st.info(i18n.t("no_further_question", lang, n=at_end[0]))
         for reason in st.session_state.pop(_REJECTED, []):
             st.warning(i18n.t("event_rejected", lang, reason=reason))
         data = judging.payload(db, username, qid, lang)
