@@ -143,6 +143,8 @@ def test_lead_adds_a_user_in_the_app(app_db):
     assert not at.exception
     assert at.success[0].value == "새판정자 추가됨"
     assert auth.authenticate(_db(), "새판정자", "long-password-1").role == "annotator"
+    users = at.dataframe[0].value.set_index("username")
+    assert users.loc["lead", "role"] == "책임자" and users.loc["annotator1", "role"] == "판정자"
 
 
 def test_audit_page_shows_history(app_db):

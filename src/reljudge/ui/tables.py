@@ -15,10 +15,13 @@ MISSING = "—"   # st.dataframe writes the English word "None" in empty cells o
 
 
 def _localized(frame: pd.DataFrame) -> pd.DataFrame:
-    """The overall group is called "all" in the data (CLI, exports); pages say it in
-    the user's language."""
+    """Values the data keeps in English for the CLI and exports (the overall group
+    "all", account roles), in the user's language."""
     if "qtype" in frame.columns and (frame["qtype"] == ALL).any():
         frame = frame.assign(qtype=frame["qtype"].replace({ALL: session.t("all")}))
+    if "role" in frame.columns:
+        frame = frame.assign(role=frame["role"].map(lambda r: session.t(f"role_{r}")
+                                                    if f"role_{r}" in i18n.STRINGS else r))
     return frame
 
 
