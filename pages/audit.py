@@ -14,8 +14,11 @@ questions = judging.all_questions(db)
 if questions.empty:
     st.info(session.t("no_questions"))
     st.stop()
-qid = st.selectbox(session.t("question"), list(questions.qid),
-                   format_func=lambda q: f"{q} · {questions.set_index('qid').text[q][:60]}")
+qids = list(questions.qid)
+latest = judging.last_judged_question(db)        # open where the latest work happened
+# Keyed: the default follows new work, but the lead's choice must not move with it.
+qid = st.selectbox(session.t("question"), qids, index=qids.index(latest) if latest in qids else 0,
+                   key="audit_qid", format_func=lambda q: f"{q} · {questions.set_index('qid').text[q][:60]}")
 labels, start = judging.audit_choices(db, qid, session.lang())
 # Keyed per question: the labels carry event counts, and a judgment saved meanwhile
 # must not reset the lead's choice.

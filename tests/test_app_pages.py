@@ -165,6 +165,16 @@ def test_audit_page_shows_history(app_db):
     at.selectbox[1].select(judging.VERDICT).run()  # the no-answer verdict: nothing recorded
     assert at.info[0].value == "기록이 없습니다."
     assert at.info[1].value == "이 질문에는 조정 기록이 없습니다."
+    # the page opens on the question of the latest judgment
+    judging.grade(db, "annotator2", "q05", judging.payload(db, "annotator2", "q05")["items"][0]["pid"], 0)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("pages/audit.py").run()
+    assert at.selectbox[0].value == "q05" and len(at.dataframe[0].value) == 1
+    # ... and stays where the lead chose while annotators keep working elsewhere
+    at.selectbox[0].select("q03").run()
+    judging.grade(db, "annotator2", "q07", judging.payload(db, "annotator2", "q07")["items"][0]["pid"], 1)
+    at.run()
+    assert at.selectbox[0].value == "q03"
 
 
 class _Upload(io.BytesIO):

@@ -303,6 +303,7 @@ def history(db: Database, qid: str, pid: str | None = None) -> pd.DataFrame:
 
 
 event_counts = store.event_counts
+last_judged_question = store.last_judged_question
 
 
 VERDICT = ""  # the audit choice for a question's no-answer verdict (paragraph ids are never empty)

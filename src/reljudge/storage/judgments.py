@@ -165,6 +165,12 @@ def event_history(db: Database, qid: str, pid: str | None = None) -> pd.DataFram
         FROM judgment_events WHERE qid = ? AND {cond} ORDER BY event_id""", params).df()
 
 
+def last_judged_question(db: Database) -> str | None:
+    """The question of the most recent judgment event, if any."""
+    row = db.cursor().execute("SELECT qid FROM judgment_events ORDER BY event_id DESC LIMIT 1").fetchall()
+    return row[0][0] if row else None
+
+
 def event_counts(db: Database, qid: str) -> dict[str | None, int]:
     """Number of events per paragraph of a question (None: the question verdict)."""
     return dict(db.cursor().execute(
