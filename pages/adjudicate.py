@@ -76,7 +76,7 @@ else:
                     st.error(str(exc))
 
 st.subheader(session.t("freeze_title"))
-with st.form("freeze"):
+with st.form("freeze", clear_on_submit=True):      # an empty note after a freeze: no accidental twin
     policy = st.selectbox(session.t("policy"), ["adjudicated", "majority"],
                           format_func=lambda p: i18n.qrels_label(p, None, session.lang()))
     note = st.text_input(session.t("freeze_note"))

@@ -152,6 +152,21 @@ def test_least_judged_first(campaign_db):
     assert judging.current_question(db, "ann") == "q3"            # nobody has judged q3 yet
 
 
+
+def test_next_unfinished_resumes_started_work_first(campaign_db):
+    """U (next unfinished) goes to a question this annotator has started before any
+    untouched one, even if others have judged it more; then least-judged-first."""
+    db = campaign_db
+    pool = {q: [it["pid"] for it in judging.payload(db, "ann", q)["items"]] for q in ("q1", "q2", "q3")}
+    judging.grade(db, "bob", "q2", pool["q2"][0], 2)          # q2 is judged by someone else
+    judging.go_to(db, "ann", "q3")
+    judging.grade(db, "ann", "q2", pool["q2"][0], 1)          # ann started q2
+    assert judging.step(db, "ann", 1, only_open=True) == "q2"   # not q1 (untouched, least judged)
+    for pid in pool["q2"]:
+        judging.grade(db, "ann", "q2", pid, 0)
+    assert judging.step(db, "ann", 1, only_open=True) == "q1"
+
+
 def _judge(db, table):
     for user, qid, pid, grade in table:
         judging.grade(db, user, qid, pid, grade)

@@ -142,7 +142,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "preview": ("미리 보기", "Preview"),
     "apply": ("배정하기", "Assign"),
     "assign_load": ("{user}: 질문 {questions}개 / 문단 {paragraphs}개", "{user}: {questions} questions / {paragraphs} paragraphs"),
-    "assign_summary": ("배정 {n}건 — {per}", "{n} assignments — {per}"),
+    "assign_summary": ("배정 {n}건 — {per}.", "{n} assignments — {per}."),
     "assign_kept": ("이미 판정을 시작한 질문 {n}개는 시작한 판정자에게 그대로 두었습니다.",
                     "{n} questions already started stay with the annotators who started them."),
     "assign_empty": ("풀이 빈 질문(판정자는 근거 없음 여부만 표시): {qids}",

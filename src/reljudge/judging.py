@@ -78,12 +78,15 @@ def current_question(db: Database, username: str) -> str | None:
 
 
 def _least_judged_open(ov: pd.DataFrame) -> str | None:
-    """Least-judged-first: among unfinished questions, the one the fewest annotators
-    have judged so far (then campaign order), so overlap builds up evenly."""
+    """The next unfinished question: one this annotator has started comes first (work
+    in progress is finished before new work begins), then least-judged-first — the
+    question the fewest annotators have judged so far, so overlap builds up evenly —
+    then campaign order."""
     open_ = ov[(ov.judged < ov.pool_size) & ~ov.no_answer]
     if open_.empty:
         return None
-    return str(open_.sort_values(["n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
+    return str(open_.assign(fresh=open_.judged == 0)
+               .sort_values(["fresh", "n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
 
 
 def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:

@@ -116,7 +116,7 @@ def question_picker(db, username: str, lang: str) -> None:
     # widget, not this sidebar), so its label leaves the count out rather than go stale.
     labels = {
         r.qid: f"▶ {r.qid} · {r.qtype}" if r.qid == current else
-               f"{'●' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '○'} "
+               f"{'●' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '◐' if r.judged else '○'} "
                f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
         for r in ov.itertuples()
     }
