@@ -11,7 +11,8 @@ HEATMAP_CELL_PX = 64
 
 def heatmap(matrix: pd.DataFrame, title: str) -> alt.Chart:
     """Annotator × annotator heat map of a square DataFrame (NaN cells left blank), with
-    square cells: stretched to the page width, two annotators gave flat slivers."""
+    square cells of HEATMAP_CELL_PX (stretched to the page width, two annotators gave
+    flat slivers)."""
     long = (matrix.rename_axis("a").reset_index()
             .melt(id_vars="a", var_name="b", value_name="value").dropna())
     base = alt.Chart(long, title=title).encode(
@@ -20,8 +21,9 @@ def heatmap(matrix: pd.DataFrame, title: str) -> alt.Chart:
         color=alt.Color("value:Q", scale=alt.Scale(domain=[-1, 1], scheme="redblue"), title="κ"),
         tooltip=["a", "b", alt.Tooltip("value:Q", format=".3f")])
     labels = base.mark_text().encode(text=alt.Text("value:Q", format=".2f"))
-    side = HEATMAP_CELL_PX * max(len(matrix), 1)
-    return (cells + labels).properties(width=side, height=side)
+    # Sized per cell (a step), not as a whole: Streamlit draws fixed pixel sizes of a
+    # layered chart at "content" width as a collapsed strip (seen in the browser).
+    return (cells + labels).properties(width=alt.Step(HEATMAP_CELL_PX), height=alt.Step(HEATMAP_CELL_PX))
 
 
 def means_with_intervals(frame: pd.DataFrame, measure: str) -> alt.Chart:
