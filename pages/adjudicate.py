@@ -54,7 +54,7 @@ else:
                     st.error(str(exc))
 
 st.subheader(session.t("verdict_queue"))
-verdicts = adjudication.verdict_queue(db)
+verdicts = adjudication.verdict_queue(db, session.lang())
 if verdicts.empty:
     st.info(session.t("queue_empty"))
 else:

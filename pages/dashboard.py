@@ -35,8 +35,8 @@ def live():
     if ev.n_qrels == 0:
         st.info(session.t("no_judgments_yet"))
         return
-    if ev.no_answer_qids:
-        st.caption(session.t("no_answer_questions", n=len(ev.no_answer_qids)))
+    used = dashboard.questions_used(db, ev)
+    (st.info if used["unjudged"] else st.caption)(session.t("questions_used", **used))
     contested = dashboard.contested_no_answer(db, policy, version, threshold)
     if contested:
         st.warning(session.t("contested_no_answer", t=threshold, qids=", ".join(contested)))
@@ -46,13 +46,13 @@ def live():
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)
-    chart = dashboard.chart_frame(ev, k, family, qtypes, systems)
+    chart = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
     st.subheader(session.t("abstention"))
     tables.dataframe(dashboard.abstention_table(ev))
     st.subheader(session.t("tests"))
-    tables.dataframe(ev.result.tests)
+    tables.dataframe(dashboard.tests_table(ev))
 
     st.subheader(session.t("failures"))
     fails = dashboard.failure_cases(db, ev, k, systems or None)

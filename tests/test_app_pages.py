@@ -279,6 +279,8 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
     judging.mark_no_answer(db, "annotator2", "q02", False)
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("pages/adjudicate.py").run()
+    queue = next(d.value for d in at.dataframe if "verdicts" in d.value.columns)
+    assert set(queue.verdicts[0].split(" · ")) == {"근거 없음", "근거 있음"}
     form = next(f for f in at.get("form") if f.checkbox)        # the verdict form
     form.selectbox[0].select("q02")
     form.checkbox[0].check()
@@ -286,6 +288,13 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
     form.button[0].click().run()
     assert not at.exception
     assert at.success[0].value == "조정을 저장했습니다: q02 → 근거 없음"
+    judging.grade(db, "annotator1", "q03", judging.payload(db, "annotator1", "q03")["items"][0]["pid"], 1)
+    freeze = next(f for f in at.get("form") if f.selectbox and not f.checkbox and not f.radio)
+    freeze.text_input[0].input("1차 동결")
+    freeze.button[0].click().run()
+    assert at.success[0].value.startswith("버전 1")
+    versions = at.dataframe[-1].value
+    assert list(versions.policy) == ["조정 우선 (조정 → 다수결 → 동수면 낮은 등급)"]
     at.switch_page("pages/audit.py").run()
     at.selectbox[0].select("q02").run()
     rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
@@ -336,6 +345,9 @@ def test_dashboard_page_shows_live_metrics(app_db):
     table = at.dataframe[0].value
     assert set(table.system) == {"bm25", "vector", "hybrid", "graphrag"}
     assert "MRR@10" in table.columns and table.provisional.all()   # one question judged: provisional
+    # the page says how few questions the means rest on
+    assert at.info[0].value.startswith("평균은 전체 질문 24개 중 판정된, 답할 수 있는 질문 1개에 근거합니다")
+    assert "판정이 아직 없는 질문 23개는 빠짐" in at.info[0].value
     # a new judgment shows up on the next run, no restart
     before = table[(table.system == "bm25") & (table.qtype == "전체")]["n"].iloc[0]
     db = _db()

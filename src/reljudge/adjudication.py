@@ -49,8 +49,15 @@ def queue_item(queue: pd.DataFrame, qid: str, pid: str):
     return queue[(queue.qid == qid) & (queue.pid == pid)].iloc[0]
 
 
-def verdict_queue(db: Database) -> pd.DataFrame:
-    return team.verdict_disagreements(db)
+def verdict_queue(db: Database, lang: str = "en") -> pd.DataFrame:
+    """Questions whose annotators disagree on 'no answer'; ``verdicts`` in words,
+    anonymous, in a stable random order."""
+    from reljudge import i18n
+    frame = team.verdict_disagreements(db)
+    frame["verdicts"] = frame["verdicts"].map(lambda vs: " · ".join(
+        i18n.t("ruling_no_answer" if v else "ruling_has_answer", lang) for v in vs))
+    frame["notes"] = frame["notes"].map(lambda n: " · ".join(str(x) for x in n if x))
+    return frame
 
 
 def adjudicate(db: Database, lead: str, qid: str, pid: str, grade: int, reason: str) -> None:

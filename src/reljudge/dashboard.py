@@ -39,6 +39,22 @@ def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "
                              n_boot=n_boot, n_perm=n_perm)
 
 
+def tests_table(ev: CampaignEvaluation) -> pd.DataFrame:
+    """The system comparisons on the quality measures (Judged@K is coverage, not quality)."""
+    t = ev.result.tests
+    return t[~t.measure.str.startswith("Judged")].reset_index(drop=True)
+
+
+def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
+    """How many questions the figures rest on: answerable (in the means), no-answer
+    (reported apart), not judged yet (left out), of all questions in the campaign."""
+    from reljudge import campaign
+    total = int(campaign.counts(db)["questions"])
+    n = ev.result.n_questions
+    return {"answerable": int(n["answerable"]), "no_answer": int(n["no_answer"]), "total": total,
+            "unjudged": max(total - int(n["all"]), 0)}
+
+
 def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None,
                   systems: list[str] | None = None) -> pd.DataFrame:
     """One row per system × question type (and 'all'): n, each mean with its 95% interval,

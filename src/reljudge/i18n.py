@@ -121,6 +121,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "adjudication_history": ("책임자의 조정 기록", "Lead adjudications"),
     "all_adjudications": ("모든 질문의 조정 기록", "Adjudications on every question"),
     "no_adjudications": ("이 질문에는 조정 기록이 없습니다.", "No adjudications on this question."),
+    "policy_short_adjudicated": ("조정 우선 (조정 → 다수결 → 동수면 낮은 등급)", "adjudicated, else majority, else lower tied grade"),
+    "policy_short_majority": ("다수결 (조정 무시, 동수면 낮은 등급)", "majority (adjudications ignored), else lower tied grade"),
+    "provenance_unanimous": ("만장일치", "unanimous"), "provenance_majority": ("다수결", "majority"),
+    "provenance_adjudicated": ("조정", "adjudicated"), "provenance_single": ("판정자 한 명", "single annotator"),
+    "provenance_tie": ("동수 (낮은 등급)", "tie (lower grade)"),
     "ruling_no_answer": ("근거 없음", "no answer"),
     "ruling_has_answer": ("근거 있음", "has an answer"),
     "question_verdict": ("(질문 전체: 근거 유무)", "(whole question: answer or not)"),
@@ -222,6 +227,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                             "Marked “no answer” by someone, yet a paragraph has grade {t} or more, so counted as "
                             "answerable: {qids}. Settle them on the adjudication page or with the annotators."),
     "no_answer_questions": ("근거 없음 질문 {n}개는 평균에서 빼고 따로 보고합니다.", "{n} no-answer questions are left out of the means and reported separately."),
+    "questions_used": ("평균은 전체 질문 {total}개 중 판정된, 답할 수 있는 질문 {answerable}개에 근거합니다 "
+                       "(근거 없음 {no_answer}개는 따로, 판정이 아직 없는 질문 {unjudged}개는 빠짐).",
+                       "The means rest on {answerable} judged, answerable questions of {total} "
+                       "({no_answer} no-answer questions apart; {unjudged} questions not judged yet are left out)."),
     "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
     "report_title": ("평가 보고서", "Evaluation report"),
     "report_lang": ("보고서 언어", "Report language"),

@@ -14,11 +14,18 @@ _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
 MISSING = "—"   # st.dataframe writes the English word "None" in empty cells otherwise
 
 
-def _localized(frame: pd.DataFrame) -> pd.DataFrame:
+def localized(frame: pd.DataFrame) -> pd.DataFrame:
     """Values the data keeps in English for the CLI and exports (the overall group
-    "all", account roles), in the user's language."""
+    "all", provenance, qrels policy, account roles), in the user's language."""
     if "qtype" in frame.columns and (frame["qtype"] == ALL).any():
         frame = frame.assign(qtype=frame["qtype"].replace({ALL: session.t("all")}))
+    if "provenance" in frame.columns:
+        frame = frame.assign(provenance=frame["provenance"].map(
+            lambda v: session.t(f"provenance_{v}") if f"provenance_{v}" in i18n.STRINGS else v))
+    if "policy" in frame.columns:
+        frame = frame.assign(policy=frame["policy"].map(
+            lambda p: session.t(f"policy_short_{p}") if f"policy_short_{p}" in i18n.STRINGS
+            else i18n.qrels_label(p, None, session.lang())))
     if "role" in frame.columns:
         frame = frame.assign(role=frame["role"].map(lambda r: session.t(f"role_{r}")
                                                     if f"role_{r}" in i18n.STRINGS else r))
@@ -29,7 +36,7 @@ def mark_provisional(table: pd.DataFrame):
     """Shade the rows marked provisional (too little of the returned top K judged)."""
     if table.empty or "provisional" not in table.columns:
         return table
-    return _localized(table).style.apply(
+    return localized(table).style.apply(
         lambda row: [_PROVISIONAL if row["provisional"] else ""] * len(row), axis=1
     ).format(precision=3, na_rep=MISSING)
 
@@ -38,7 +45,7 @@ def dataframe(data, *, hide_index: bool = True, **kwargs):
     """``st.dataframe`` with translated headers (the data keeps its column names) and
     "—" in empty cells."""
     if isinstance(data, pd.DataFrame):
-        data = _localized(data)
+        data = localized(data)
     frame = data.data if isinstance(data, Styler) else data
     lang = session.lang()
     labels = {str(c): i18n.column_label(str(c), lang) for c in frame.columns}
