@@ -22,6 +22,9 @@ else:
     item = adjudication.queue_item(queue, qid, pid)
     st.markdown(f"**{session.t('question')}**")
     st.text(item.question)
+    if item.criteria:
+        st.markdown(f"**{session.t('criteria')}**")
+        st.text(item.criteria)
     st.markdown(f"**{session.t('paragraph')}** `{item.pid}`")
     st.text(item.paragraph)              # corpus text: plain, never Markdown/HTML
     if item.changes_first:
@@ -32,6 +35,10 @@ else:
         st.markdown(f"**{session.t('notes_given')}**")
         for note in item.notes:
             st.text(note)
+    if item.evidence:
+        st.markdown(f"**{session.t('evidence_given')}**")
+        for span in item.evidence:
+            st.text(span)
     # Keyed by the item, so what was typed stays after a refused save and the next
     # item starts empty; no preselected grade: a hurried click must not record a grade
     # nobody chose.

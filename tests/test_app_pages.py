@@ -239,10 +239,15 @@ def adjudication_rows(db) -> int:
 def test_adjudication_page_resolves_the_top_disagreement(app_db):
     _app().run()
     items = _two_annotators_judge(_db())
+    judging.grade(_db(), "annotator1", "q01", items[0]["pid"], 2, evidence="감사는 마음의 태도입니다")
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("pages/adjudicate.py").run()
     assert not at.exception
-    assert at.text[1].value == items[0]["text"]                 # the 2-vs-0 paragraph comes first
+    texts = [t.value for t in at.text]
+    assert texts[2] == items[0]["text"]                         # the 2-vs-0 paragraph comes first
+    # the lead decides with the question's criteria and the evidence an annotator marked
+    criteria = _db().cursor().execute("SELECT criteria FROM questions WHERE qid = 'q01'").fetchall()[0][0]
+    assert texts[1] == criteria and "감사는 마음의 태도입니다" in texts
     form = at.get("form")[0]
     assert form.radio[0].value is None                          # no grade preselected
     form.text_input[0].input("정의를 직접 서술함")

@@ -36,6 +36,8 @@ def queue(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
     # Shown to the lead as plain text, in a random but stable order (no names).
     frame["grades"] = frame["grades"].map(lambda g: " · ".join(str(int(x)) for x in g))
     frame["notes"] = frame["notes"].map(lambda n: [str(x) for x in n if x])
+    frame["evidence"] = frame["evidence"].map(lambda n: [str(x) for x in n if x])
+    frame["criteria"] = frame["criteria"].fillna("")
     return frame
 
 

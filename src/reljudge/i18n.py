@@ -171,6 +171,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                 "{n} open disagreements (2 vs 0 first, then those that change a system's first citable rank)"),
     "grades_given": ("판정 (이름 없이)", "Grades given (anonymous)"),
     "notes_given": ("메모", "Notes"),
+    "evidence_given": ("판정자가 고른 근거 문장", "Evidence sentences the annotators marked"),
     "final_grade": ("최종 판정", "Final grade"),
     "reason": ("이유", "Reason"),
     "save_adjudication": ("조정 저장", "Save adjudication"),

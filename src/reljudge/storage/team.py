@@ -250,7 +250,8 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2) -> pd
             SELECT j.qid, j.pid, min(j.grade) AS lo, max(j.grade) AS hi, count(*) AS n,
                    max(j.created_at) AS last_judged,
                    list(j.grade ORDER BY md5(j.username || j.qid || j.pid)) AS grades,
-                   list(coalesce(j.note, '') ORDER BY md5(j.username || j.qid || j.pid)) AS notes
+                   list(coalesce(j.note, '') ORDER BY md5(j.username || j.qid || j.pid)) AS notes,
+                   list(coalesce(j.evidence, '') ORDER BY md5(j.username || j.qid || j.pid)) AS evidence
             FROM current_judgments j GROUP BY j.qid, j.pid HAVING count(*) >= 2 AND min(j.grade) <> max(j.grade)),
         open_items AS (
             SELECT g.* FROM g LEFT JOIN current_adjudications a ON a.qid = g.qid AND a.pid = g.pid
@@ -272,9 +273,10 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2) -> pd
             LEFT JOIN firsts f ON f.system = r.system AND f.qid = r.qid
             WHERE o.hi >= ? AND o.lo < ? AND r.rk <= ? AND r.rk < coalesce(f.first_sure, 1e9)
             GROUP BY ALL)
-        SELECT o.qid, q.text AS question, o.pid, p.text AS paragraph, o.lo, o.hi, o.hi - o.lo AS spread,
+        SELECT o.qid, q.text AS question, q.criteria, o.pid, p.text AS paragraph, o.lo, o.hi,
+               o.hi - o.lo AS spread,
                coalesce(d.n_systems, 0) > 0 AS changes_first, coalesce(d.n_systems, 0) AS n_systems,
-               o.n AS n_annotators, o.grades, o.notes
+               o.n AS n_annotators, o.grades, o.notes, o.evidence
         FROM open_items o JOIN questions q USING (qid) JOIN paragraphs p ON p.pid = o.pid
         LEFT JOIN decides d ON d.qid = o.qid AND d.pid = o.pid
         ORDER BY spread DESC, changes_first DESC, n_systems DESC, q.seq, o.pid""",
