@@ -302,8 +302,8 @@ def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
     judging.grade(db, "ann", "q1", "p02", 0, ms=1000)
     judging.grade(db, "ann", "q1", "p02", 1, ms=3000)                               # a changed grade
     speed = agreement.judging_speed(db, fast_ms=2000).set_index("username")
-    assert speed.loc["ann", "judgments"] == 3
+    assert speed.loc["ann", "grade_decisions"] == 3
     assert speed.loc["ann", "fast"] == 1 and speed.loc["ann", "median_seconds"] == 3.0
     judging.grade(db, "ann", "q1", "p02", None, ms=800)                              # cleared
     judging.grade(db, "ann", "q1", "p02", 1, ms=7000)                                # and decided again
-    assert agreement.judging_speed(db).set_index("username").loc["ann", "judgments"] == 4
+    assert agreement.judging_speed(db).set_index("username").loc["ann", "grade_decisions"] == 4

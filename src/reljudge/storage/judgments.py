@@ -160,7 +160,8 @@ def event_history(db: Database, qid: str, pid: str | None = None) -> pd.DataFram
     cond = "pid = ?" if pid is not None else "pid IS NULL"
     params = [qid] + ([pid] if pid is not None else [])
     return db.cursor().execute(f"""
-        SELECT event_id, username, grade, no_answer, note, evidence, time_spent_ms, created_at,
+        SELECT event_id, username, grade, no_answer, note, evidence,
+               round(time_spent_ms / 1000.0, 1) AS seconds_spent, created_at,
                lag(grade) OVER (PARTITION BY username ORDER BY event_id) AS previous_grade
         FROM judgment_events WHERE qid = ? AND {cond} ORDER BY event_id""", params).df()
 

@@ -365,7 +365,7 @@ def judging_speed(db: Database, fast_ms: int = 2000) -> pd.DataFrame:
             SELECT username, grade, time_spent_ms,
                    lag(grade) OVER (PARTITION BY username, qid, pid ORDER BY event_id) AS before
             FROM judgment_events WHERE pid IS NOT NULL)
-        SELECT username, count(*) AS judgments,
+        SELECT username, count(*) AS grade_decisions,
                round(median(time_spent_ms) / 1000.0, 1) AS median_seconds,
                count(*) FILTER (WHERE time_spent_ms < ?) AS fast,
                round(100.0 * count(*) FILTER (WHERE time_spent_ms < ?) / count(*), 1) AS fast_percent
