@@ -41,7 +41,7 @@ def test_markdown_report_discloses_the_methodology(demo_judged):
                    "평가에 쓴 질문 | 판정이 있는 질문 중 답할 수 있는 5개로 평균을 냄"):
         assert needle in md, needle
     for system in ("bm25", "vector", "hybrid", "graphrag"):
-        assert f"| {system} | all |" in md
+        assert f"| {system} | 전체 |" in md
     assert "<script>" not in md and "\\<script\\>" in md             # corpus text stays plain
 
 
@@ -82,3 +82,18 @@ def test_report_and_dashboard_print_the_same_p_values_for_a_small_campaign(demo_
     assert (merged.p_holm_report == merged.p_holm_live).all()
     text = report.render(data, "md")
     assert "2^n가지 부호를 모두 세는 정확한 p" in text and "무작위 10,000회" in text
+
+
+def test_korean_report_has_no_english_cells(demo_judged):
+    """'all', True/False and column names are data for the CLI; the Korean report says
+    them in Korean (system names, measure names and trec_eval terms stay as they are)."""
+    import re
+    db, _ = demo_judged
+    text = report.render(report.build(db, n_boot=50, lang="ko"), "md")
+    words = set(re.findall(r"\b[a-z_]{3,}\b", text)) - {"bm25", "vector", "hybrid", "graphrag", "qrels",
+                                                          "rel", "trec", "eval", "ndcg", "cut", "float",
+                                                          "script", "window", "javascript"}   # HOSTILE text
+    assert not words, words
+    assert "| True |" not in text and "| False |" not in text
+    english = report.render(report.build(db, n_boot=50, lang="en"), "md")
+    assert "| all |" in english

@@ -123,6 +123,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_adjudications": ("이 질문에는 조정 기록이 없습니다.", "No adjudications on this question."),
     "policy_short_adjudicated": ("조정 우선 (조정 → 다수결 → 동수면 낮은 등급)", "adjudicated, else majority, else lower tied grade"),
     "policy_short_majority": ("다수결 (조정 무시, 동수면 낮은 등급)", "majority (adjudications ignored), else lower tied grade"),
+    "yes": ("예", "yes"), "no": ("아니오", "no"),
     "provenance_unanimous": ("만장일치", "unanimous"), "provenance_majority": ("다수결", "majority"),
     "provenance_adjudicated": ("조정", "adjudicated"), "provenance_single": ("판정자 한 명", "single annotator"),
     "provenance_tie": ("동수 (낮은 등급)", "tie (lower grade)"),
@@ -283,7 +284,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_chart": ("MRR@{k}와 95% 구간", "MRR@{k} with 95% intervals"),
     "report_abstention": ("답변 보류", "Abstention"),
     "report_abstention_text": ("적절한 보류율 = 근거 없는 질문 중 보류한 비율; 잘못된 보류율 = 답할 수 있는 질문 중 보류한 비율; "
-                        "no_answer_rate = 판정자들이 근거 없음으로 판정한 질문의 비율.",
+                        "근거 없음 비율 = 판정자들이 근거 없음으로 판정한 질문의 비율.",
                         "appropriate = share of no-answer questions on which the system abstained; "
                         "false = share of answerable questions on which it abstained; no_answer_rate = "
                         "the annotators' own no-answer rate."),

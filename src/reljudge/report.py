@@ -78,9 +78,23 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     agree = agreement.figures_table(agreement.from_database(db), lang)
     tests = r.tests[r.tests.measure.str.startswith("RR") & r.tests.measure.str.endswith(f"@{k}")]
     is_demo = campaign.is_demo(db)
+    results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)
+    tests = _localized(tests, lang)
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
-                      mrr_by_k, dashboard.chart_frame(ev, k, "RR"), dashboard.abstention_table(ev),
+                      mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
                       tests, agree, failures, is_demo)
+
+
+def _localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """The overall group and yes/no cells in the report's language (the data says
+    "all" and True/False for the CLI and exports)."""
+    frame = frame.copy()
+    if "qtype" in frame.columns:
+        frame["qtype"] = frame["qtype"].replace({"all": i18n.t("all", lang)})
+    for col in frame.columns:
+        if frame[col].dtype == bool:
+            frame[col] = frame[col].map({True: i18n.t("yes", lang), False: i18n.t("no", lang)})
+    return frame
 
 
 def _qrels_text(ev, lang: str) -> str:
