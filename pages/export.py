@@ -34,7 +34,7 @@ st.subheader(session.t("report_title"))
 report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True,
                        format_func=lambda code: session.t(f"lang_{code}"))
 report_fmt = st.radio(session.t("format"), ["html", "md"], horizontal=True)
-if st.button(session.t("report_title"), key="build_report"):
+if st.button(session.t("build_report"), key="build_report"):
     with st.spinner(session.t("building_report")):
         data = report.build(db, policy, version, report_lang)
     st.download_button(session.t("download_report", fmt=report_fmt), report.render(data, report_fmt),

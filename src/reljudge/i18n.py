@@ -233,6 +233,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "(근거 없음 {no_answer}개는 따로, 판정이 아직 없는 질문 {unjudged}개는 빠짐).",
                        "The means rest on {answerable} judged, answerable questions of {total} "
                        "({no_answer} no-answer questions apart; {unjudged} questions not judged yet are left out)."),
+    "build_report": ("보고서 만들기", "Build the report"),
     "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
     "report_title": ("평가 보고서", "Evaluation report"),
     "report_lang": ("보고서 언어", "Report language"),
