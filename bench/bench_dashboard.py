@@ -103,6 +103,8 @@ def main() -> int:
         dashboard.failure_cases(db, ev, 10)
         dashboard.abstention_table(ev)
         dashboard.contested_no_answer(db, "adjudicated", None, 2)
+        dashboard.questions_used(db, ev)
+        dashboard.tests_table(ev)
         if i >= 2:                                    # two warm-up runs
             times.append((time.perf_counter() - t) * 1000)
     med = statistics.median(times)
@@ -114,7 +116,7 @@ def main() -> int:
         "One refresh = aggregate the events into qrels and no-answer verdicts (adjudicated policy), "
         "evaluate RR, R, nDCG, P, Judged at K=10 for every system with 95% bootstrap intervals "
         "(B=1000) and paired randomization tests (1000 permutations, Holm), shape the summary, "
-        "abstention and failure tables, find the overruled 'no answer' marks.\n\n"
+        "abstention, test and failure tables, count the questions used, find the overruled 'no answer' marks.\n\n"
         f"| figure | value |\n|---|---|\n"
         f"| median | {med:.0f} ms |\n"
         f"| p90 | {np.percentile(times, 90):.0f} ms |\n"
