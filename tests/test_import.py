@@ -102,6 +102,8 @@ def test_run_formats_and_abstention(db, files, tmp_path):
 
 BAD_CASES = [
     ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b", "text": \n', 2, "malformed JSON"),
+    ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b", "text": "no closing brace"\n', 2,
+     "malformed JSON: Expecting ',' delimiter (column 40)"),   # just past the end
     ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "a", "text": "again"}\n', 2, "duplicate pid"),
     ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b", "text": "\xff\xfe"}\n', 2, "invalid UTF-8"),
     ("corpus", "bad.jsonl", b'{"pid": "a", "text": "ok"}\n{"pid": "b"}\n', 2, "missing or empty text"),

@@ -82,7 +82,8 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            # without its line break, so the column counts from the start of this line
+            obj = json.loads(line.rstrip("\r\n"))
         except json.JSONDecodeError as exc:
             raise InputError(name, lineno, f"malformed JSON: {exc.msg} (column {exc.colno})") from None
         if not isinstance(obj, dict):
