@@ -76,8 +76,8 @@ else:
             else:
                 try:
                     adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
-                    session.flash(session.t("adjudicated", item=qid, ruling=session.t(
-                        "ruling_no_answer" if no_answer else "ruling_has_answer")))
+                    session.flash(session.t("adjudicated", item=qid,
+                                            ruling=i18n.verdict_text(no_answer, session.lang())))
                     st.rerun()
                 except ReljudgeError as exc:
                     st.error(str(exc))

@@ -56,8 +56,7 @@ def verdict_queue(db: Database, lang: str = "en") -> pd.DataFrame:
     anonymous, in a stable random order."""
     from reljudge import i18n
     frame = team.verdict_disagreements(db)
-    frame["verdicts"] = frame["verdicts"].map(lambda vs: " · ".join(
-        i18n.t("ruling_no_answer" if v else "ruling_has_answer", lang) for v in vs))
+    frame["verdicts"] = frame["verdicts"].map(lambda vs: " · ".join(i18n.verdict_text(v, lang) for v in vs))
     frame["notes"] = frame["notes"].map(lambda n: " · ".join(str(x) for x in n if x))
     return frame
 
@@ -111,7 +110,7 @@ def history_table(db: Database, qid: str | None = None, lang: str = "ko") -> pd.
 
     def ruling(row) -> str:
         if pd.isna(row.pid):
-            return i18n.t("ruling_no_answer" if row.no_answer else "ruling_has_answer", lang)
+            return i18n.verdict_text(row.no_answer, lang)
         return i18n.t(f"grade{int(row.grade)}", lang)
 
     out = pd.DataFrame({

@@ -425,6 +425,34 @@ _REASONS_KO = [
 ]
 
 
+def verdict_text(no_answer: bool, lang: str = "ko") -> str:
+    """A question-level verdict in words: "근거 없음" / "근거 있음"."""
+    return t("ruling_no_answer" if no_answer else "ruling_has_answer", lang)
+
+
+def localized_values(frame, lang: str = "ko", booleans: bool = False):
+    """A copy of ``frame`` whose English data values read in ``lang``: the overall
+    group "all", provenance, qrels policy, account roles and (``booleans``) True/False.
+    The data keeps English for the CLI and exports; pages and reports show this."""
+    def by_key(prefix: str, fallback=lambda v: v):
+        return lambda v: t(f"{prefix}{v}", lang) if f"{prefix}{v}" in STRINGS else fallback(v)
+
+    frame = frame.copy()
+    if "qtype" in frame.columns:
+        frame["qtype"] = frame["qtype"].replace({"all": t("all", lang)})
+    if "provenance" in frame.columns:
+        frame["provenance"] = frame["provenance"].map(by_key("provenance_"))
+    if "policy" in frame.columns:
+        frame["policy"] = frame["policy"].map(by_key("policy_short_", lambda p: qrels_label(p, None, lang)))
+    if "role" in frame.columns:
+        frame["role"] = frame["role"].map(by_key("role_"))
+    if booleans:
+        for col in frame.columns:
+            if frame[col].dtype == bool:
+                frame[col] = frame[col].map({True: t("yes", lang), False: t("no", lang)})
+    return frame
+
+
 def reason_text(reason: str, lang: str = "ko") -> str:
     """A library reason ("fewer than two annotators") in ``lang``; unknown text unchanged."""
     if lang == "en" or not reason:

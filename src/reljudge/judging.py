@@ -77,12 +77,17 @@ def current_question(db: Database, username: str) -> str | None:
     return qid
 
 
+def _unfinished(ov: pd.DataFrame) -> pd.Series:
+    """Questions with paragraphs left to grade and not marked 'no answer'."""
+    return (ov.judged < ov.pool_size) & ~ov.no_answer
+
+
 def _least_judged_open(ov: pd.DataFrame) -> str | None:
     """The next unfinished question: one this annotator has started comes first (work
     in progress is finished before new work begins), then least-judged-first — the
     question the fewest annotators have judged so far, so overlap builds up evenly —
     then campaign order."""
-    open_ = ov[(ov.judged < ov.pool_size) & ~ov.no_answer]
+    open_ = ov[_unfinished(ov)]
     if open_.empty:
         return None
     return str(open_.assign(fresh=open_.judged == 0)
@@ -95,7 +100,7 @@ def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
     ov = overview(db, username)
     if ov.empty:
         return 0, 0
-    unfinished = (ov.judged < ov.pool_size) & ~ov.no_answer
+    unfinished = _unfinished(ov)
     here = ov.qid == qid
     left_here = int((ov.pool_size - ov.judged)[here & unfinished].sum())
     return int((unfinished & ~here).sum()), left_here
@@ -323,6 +328,8 @@ def audit_choices(db: Database, qid: str, lang: str = "ko") -> tuple[dict, int]:
     labels = {p: f"{label} ({i18n.t('n_events', lang, n=counts.get(p, 0))})" for p, label in labels.items()}
     start = next((i for i, p in enumerate(labels) if counts.get(p)), 0)
     return labels, start
+
+
 progress_by_annotator = store.progress_by_annotator
 all_questions = store.all_questions
 pool_paragraphs = store.pool_paragraphs

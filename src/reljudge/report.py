@@ -86,15 +86,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
 
 
 def _localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
-    """The overall group and yes/no cells in the report's language (the data says
-    "all" and True/False for the CLI and exports)."""
-    frame = frame.copy()
-    if "qtype" in frame.columns:
-        frame["qtype"] = frame["qtype"].replace({"all": i18n.t("all", lang)})
-    for col in frame.columns:
-        if frame[col].dtype == bool:
-            frame[col] = frame[col].map({True: i18n.t("yes", lang), False: i18n.t("no", lang)})
-    return frame
+    return i18n.localized_values(frame, lang, booleans=True)
 
 
 def _qrels_text(ev, lang: str) -> str:

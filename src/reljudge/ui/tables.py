@@ -7,7 +7,6 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from reljudge import i18n
-from reljudge.metrics import ALL
 from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
@@ -15,21 +14,9 @@ MISSING = "—"   # st.dataframe writes the English word "None" in empty cells o
 
 
 def localized(frame: pd.DataFrame) -> pd.DataFrame:
-    """Values the data keeps in English for the CLI and exports (the overall group
-    "all", provenance, qrels policy, account roles), in the user's language."""
-    if "qtype" in frame.columns and (frame["qtype"] == ALL).any():
-        frame = frame.assign(qtype=frame["qtype"].replace({ALL: session.t("all")}))
-    if "provenance" in frame.columns:
-        frame = frame.assign(provenance=frame["provenance"].map(
-            lambda v: session.t(f"provenance_{v}") if f"provenance_{v}" in i18n.STRINGS else v))
-    if "policy" in frame.columns:
-        frame = frame.assign(policy=frame["policy"].map(
-            lambda p: session.t(f"policy_short_{p}") if f"policy_short_{p}" in i18n.STRINGS
-            else i18n.qrels_label(p, None, session.lang())))
-    if "role" in frame.columns:
-        frame = frame.assign(role=frame["role"].map(lambda r: session.t(f"role_{r}")
-                                                    if f"role_{r}" in i18n.STRINGS else r))
-    return frame
+    """``frame`` with its English data values in the user's language (booleans stay:
+    st.dataframe draws them as check boxes)."""
+    return i18n.localized_values(frame, session.lang())
 
 
 def mark_provisional(table: pd.DataFrame):
