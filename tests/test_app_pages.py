@@ -19,7 +19,7 @@ LEAD_PAGES = [f"pages/{name}.py" for name, _, _ in navigation.LEAD_PAGES]
 
 @pytest.fixture(autouse=True)
 def app_routing(monkeypatch):
-    """Route as the server does once running: through app.py's st.navigation. AppTest
+    """Route as the server does once running: through workbench.py's st.navigation. AppTest
     turns Streamlit's legacy pages/-folder routing back on before every run (a server
     turns it off for good on its first request: session.route_through_app)."""
     from streamlit.runtime.pages_manager import PagesManager
@@ -38,7 +38,7 @@ def app_db(tmp_path, monkeypatch):
     return path
 
 
-def _app(script="app.py") -> AppTest:
+def _app(script="workbench.py") -> AppTest:
     return AppTest.from_file(str(ROOT / script), default_timeout=60)
 
 
@@ -417,7 +417,7 @@ def test_every_table_header_on_the_lead_pages_is_korean(app_db):
 
 def test_every_page_checks_the_role_before_anything_else():
     """The server-side guard is each page's first statement (a page can be run on its
-    own, e.g. by Streamlit's legacy pages/ routing before app.py has run)."""
+    own, e.g. by Streamlit's legacy pages/ routing before workbench.py has run)."""
     import ast
     files = sorted((ROOT / "pages").glob("*.py"))
     assert sorted(p.stem for p in files) == sorted(navigation.all_addresses())   # all in the menu

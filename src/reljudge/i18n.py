@@ -68,6 +68,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "questions_done": ("완료한 질문 {d}/{n}", "questions done {d}/{n}"),
     "saving": ("저장 중…", "saving…"),
     "saved": ("모두 저장됨", "all saved"),
+    "save_login": ("저장 대기 {n}건 — 로그인이 끝났습니다. 다시 로그인하면 이 브라우저에 보관된 판정이 저장됩니다",
+                   "{n} waiting — your login has ended; log in again and this browser saves them"),
     "offline": ("저장 대기 {n}건 — 연결되면 자동으로 다시 보냅니다", "{n} waiting to be saved — resent automatically"),
     "shortcuts": (
         "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 후 다음 문단으로 · Backspace 판정 지우기 · "

@@ -200,6 +200,16 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     }
 
 
+def _bounded_text(value, what: str) -> str | None:
+    """A note or evidence sentence; refused (never cut short) beyond MAX_NOTE characters."""
+    if value in (None, ""):
+        return None
+    text = str(value)
+    if len(text) > MAX_NOTE:
+        raise ReljudgeError(f"{what} longer than {MAX_NOTE} characters ({len(text)})")
+    return text
+
+
 def _event_row(raw: dict, qid_default: str | None) -> dict:
     if not isinstance(raw, dict):
         raise ReljudgeError("malformed event")
@@ -210,8 +220,7 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     if not isinstance(qid, str) or not qid:
         raise ReljudgeError("event without a question")
     kind = raw.get("kind", "grade")
-    note = raw.get("note")
-    note = str(note)[:MAX_NOTE] if note not in (None, "") else None
+    note = _bounded_text(raw.get("note"), "note")
     ms = raw.get("ms")
     try:
         ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
@@ -236,8 +245,7 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     grade = raw.get("grade")
     if grade is not None and grade not in GRADES:
         raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
-    evidence = raw.get("evidence")
-    evidence = str(evidence)[:MAX_NOTE] if evidence not in (None, "") and grade == 2 else None
+    evidence = _bounded_text(raw.get("evidence"), "evidence") if grade == 2 else None
     return {"client_event_id": cid, "qid": qid, "pid": pid, "grade": grade, "no_answer": None,
             "note": note, "evidence": evidence, "time_spent_ms": ms, "client_id": client,
             "base_event_id": base}
@@ -249,43 +257,51 @@ STALE_REASON = ("changed in another browser after this edit was made; the newer 
 class StaleEvents(ReljudgeError):
     """Some events were older than a judgment stored from another browser; the rest were stored."""
 
-    def __init__(self, stored: list[str], stale: list[str]):
-        self.stored, self.stale = stored, stale
+    def __init__(self, stored: list[str], stale: list[str], eids: dict[str, int] | None = None):
+        self.stored, self.stale, self.eids = stored, stale, eids or {}
         super().__init__(f"{len(stale)} judgment(s) {STALE_REASON}")
+
+
+def _record(db: Database, username: str, events: list[dict], qid: str | None = None) -> dict[str, int]:
+    """Store events; returns {client event id: stored event id} (raises StaleEvents)."""
+    if not events:
+        return {}
+    rows = [_event_row(e, qid) for e in events]
+    stored, stale = store.append_events(db, username, rows)
+    if stale:
+        raise StaleEvents(list(stored), stale, stored)
+    return stored
 
 
 def record(db: Database, username: str, events: list[dict], qid: str | None = None) -> list[str]:
     """Store the widget's events (append-only, idempotent); returns the acknowledged ids."""
-    if not events:
-        return []
-    rows = [_event_row(e, qid) for e in events]
-    frame = pd.DataFrame(rows, columns=store.EVENT_COLUMNS).astype(
-        {"grade": "Int8", "time_spent_ms": "Int64", "no_answer": "boolean", "base_event_id": "Int64"})
-    stored, stale = store.append_events(db, username, frame)
-    if stale:
-        raise StaleEvents(stored, stale)
-    return stored
+    return list(_record(db, username, events, qid))
 
 
-def record_each(db: Database, username: str, events: list[dict]) -> tuple[list[str], dict[str, str]]:
+def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False):
     """Like :func:`record`, but one bad event (a paragraph no longer pooled, a question
-    taken away) cannot block the others: returns (acknowledged ids, {rejected id: reason})."""
+    taken away) cannot block the others: returns (acknowledged ids, {rejected id: reason}),
+    and with ``with_ids`` also {acknowledged id: stored event id}."""
+    def result(eids: dict[str, int], rejected: dict[str, str]):
+        return (list(eids), rejected, eids) if with_ids else (list(eids), rejected)
+
     try:
-        return record(db, username, events), {}
+        return result(_record(db, username, events), {})
     except StaleEvents as exc:
-        return exc.stored, {cid: STALE_REASON for cid in exc.stale}
+        return result(exc.eids, {cid: STALE_REASON for cid in exc.stale})
     except ReljudgeError:
         pass
-    acked, rejected = [], {}
+    eids, rejected = {}, {}
     for event in events:
         cid = str(event.get("id")) if isinstance(event, dict) else "?"
         try:
-            acked += record(db, username, [event])
-        except StaleEvents:
+            eids.update(_record(db, username, [event]))
+        except StaleEvents as exc:
+            eids.update(exc.eids)
             rejected[cid] = STALE_REASON
         except ReljudgeError as exc:
             rejected[cid] = str(exc)
-    return acked, rejected
+    return result(eids, rejected)
 
 
 def grade(db: Database, username: str, qid: str, pid: str, grade: int | None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import Database, registered
+from reljudge.storage.db import Database
 
 EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
                  "time_spent_ms", "client_id", "base_event_id"]
@@ -30,55 +30,70 @@ def sees_all_questions(cur, username: str) -> bool:
         [username, username]).fetchall()[0][0]
 
 
-def append_events(db: Database, username: str, events: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """Insert events (idempotent on client_event_id); returns (ids now stored, stale ids).
+def _values(rows: list[dict]) -> tuple[str, list]:
+    """The batch as an inline ``VALUES`` table with its order (bound parameters): for the
+    few events of one save this is cheaper than registering a DataFrame."""
+    cols = EVENT_COLUMNS + ["batch_order"]
+    row_sql = "(" + ", ".join("?" for _ in cols) + ")"
+    params = [value for i, row in enumerate(rows) for value in [row[c] for c in EVENT_COLUMNS] + [i]]
+    return f"(VALUES {', '.join(row_sql for _ in rows)}) AS e({', '.join(cols)})", params
+
+
+def append_events(db: Database, username: str, rows: list[dict]) -> tuple[dict[str, int], list[str]]:
+    """Insert events (idempotent on client_event_id); returns ({id now stored: its
+    event_id}, stale ids).
 
     An event is stale when, since the state it was made on (``base_event_id``), another
     browser (``client_id``) stored a newer event for the same item: the newer one is kept.
 
     Every paragraph event must name a pooled paragraph of its question, so a
     forged request cannot judge something the annotator was never shown."""
-    if events.empty:
-        return [], []
+    if not rows:
+        return {}, []
+    events_sql, params = _values(rows)
     with db.transaction() as cur:
+        # One pass over the batch: every paragraph must be pooled for its question and,
+        # once a lead assigns work, the question must be in this annotator's queue.
+        bad = cur.execute(f"""
+            SELECT e.qid, e.pid,
+                   e.qid IN (SELECT qid FROM questions)
+                   AND (e.pid IS NULL OR EXISTS (
+                        SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid)) AS pooled
+            FROM {events_sql}
+            WHERE NOT pooled OR {_IN_QUEUE.format(alias='e')} IS NOT TRUE
+            LIMIT 1""", params + [sees_all_questions(cur, username), username]).fetchall()
+        if bad:
+            qid, pid, pooled = bad[0]
+            if not pooled:
+                raise ReljudgeError(f"paragraph {pid!r} is not in the pool of question {qid!r}")
+            raise ReljudgeError(f"question {qid!r} is not assigned to {username!r}")
+        # Only the items of this batch are looked at (the latest event per item).
+        stale = [r[0] for r in cur.execute(f"""
+            WITH batch AS (SELECT * FROM {events_sql}),
+            latest AS (
+                SELECT j.qid, j.pid, max(j.event_id) AS eid, arg_max(j.client_id, j.event_id) AS client
+                FROM judgment_events j
+                WHERE j.username = ? AND j.qid IN (SELECT qid FROM batch)
+                GROUP BY j.qid, j.pid)
+            SELECT e.client_event_id FROM batch e
+            JOIN latest l ON l.qid = e.qid AND l.pid IS NOT DISTINCT FROM e.pid
+            WHERE e.base_event_id IS NOT NULL AND l.eid > CAST(e.base_event_id AS BIGINT)
+              AND l.client IS DISTINCT FROM e.client_id
+              AND e.client_event_id NOT IN (SELECT client_event_id FROM judgment_events)""",
+            params + [username]).fetchall()]
         # Events of one batch are stored in the order they were made: the last one wins.
-        with registered(cur, "_events", events[EVENT_COLUMNS].assign(batch_order=range(len(events)))):
-            # One pass over the batch: every paragraph must be pooled for its question and,
-            # once a lead assigns work, the question must be in this annotator's queue.
-            bad = cur.execute(f"""
-                SELECT e.qid, e.pid,
-                       e.qid IN (SELECT qid FROM questions)
-                       AND (e.pid IS NULL OR EXISTS (
-                            SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid)) AS pooled
-                FROM _events e
-                WHERE NOT pooled OR {_IN_QUEUE.format(alias='e')} IS NOT TRUE
-                LIMIT 1""", [sees_all_questions(cur, username), username]).fetchall()
-            if bad:
-                qid, pid, pooled = bad[0]
-                if not pooled:
-                    raise ReljudgeError(f"paragraph {pid!r} is not in the pool of question {qid!r}")
-                raise ReljudgeError(f"question {qid!r} is not assigned to {username!r}")
-            stale = [r[0] for r in cur.execute("""
-                WITH latest AS (
-                    SELECT qid, pid, max(event_id) AS eid, arg_max(client_id, event_id) AS client
-                    FROM judgment_events WHERE username = ? GROUP BY qid, pid)
-                SELECT e.client_event_id FROM _events e
-                JOIN latest l ON l.qid = e.qid AND l.pid IS NOT DISTINCT FROM e.pid
-                WHERE e.base_event_id IS NOT NULL AND l.eid > e.base_event_id
-                  AND l.client IS DISTINCT FROM e.client_id
-                  AND e.client_event_id NOT IN (SELECT client_event_id FROM judgment_events)""",
-                [username]).fetchall()]
-            cur.execute("""
-                INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
-                    no_answer, note, evidence, time_spent_ms, client_id, base_event_id)
-                SELECT client_event_id, ?, qid, pid, CAST(grade AS TINYINT), no_answer,
-                       nullif(note, ''), nullif(evidence, ''), CAST(time_spent_ms AS BIGINT),
-                       client_id, CAST(base_event_id AS BIGINT)
-                FROM _events WHERE NOT list_contains(?, client_event_id)
-                ORDER BY batch_order""", [username, stale])
-            stored = [r[0] for r in cur.execute("""
-                SELECT client_event_id FROM judgment_events
-                WHERE client_event_id IN (SELECT client_event_id FROM _events)""").fetchall()]
+        cur.execute(f"""
+            INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
+                no_answer, note, evidence, time_spent_ms, client_id, base_event_id)
+            SELECT client_event_id, ?, qid, pid, CAST(grade AS TINYINT),
+                   CAST(no_answer AS BOOLEAN), nullif(note, ''), nullif(evidence, ''),
+                   CAST(time_spent_ms AS BIGINT), client_id, CAST(base_event_id AS BIGINT)
+            FROM {events_sql} WHERE NOT list_contains(?, e.client_event_id)
+            ORDER BY batch_order""", [username] + params + [stale])
+        ids = [row["client_event_id"] for row in rows]
+        stored = dict(cur.execute(
+            "SELECT client_event_id, event_id FROM judgment_events WHERE list_contains(?, client_event_id)",
+            [ids]).fetchall())
     return stored, stale
 
 

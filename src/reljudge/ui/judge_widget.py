@@ -1,8 +1,10 @@
 """The keyboard judging widget: a Streamlit v2 component inside a fragment.
 
-A keypress is painted in the browser at once; the event travels to the server,
-which appends it to DuckDB and acknowledges its id on the fragment's next render.
-Only the fragment reruns, so a save costs one small round trip, not a page.
+A keypress is painted in the browser at once; the widget posts the event to the JSON
+route ``/api/events`` (reljudge.api), which appends it to the database and answers with
+the acknowledged ids: a save costs one short transaction, no Streamlit rerun. The
+fragment reruns only to move to another question (the outbox travels along and is
+stored first) or to take the server's state after an edit was refused.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
                "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
                "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
-               "edit_hint"]
+               "edit_hint", "save_login", "event_rejected"]
 
 _component = st.components.v2.component(
     "reljudge_judge",
@@ -36,7 +38,7 @@ _AT_END = "_rj_at_end"          # moving on found no further question: (other op
 
 
 def _still_logged_in(db, username: str) -> bool:
-    """A save reruns only the fragment, not app.py: re-check the session here."""
+    """A move to another question reruns only the fragment, not workbench.py: re-check the session here."""
     from reljudge.ui import session
     user = session.current_user(db)
     return user is not None and user.username == username
@@ -100,6 +102,7 @@ def render(db, username: str, lang: str) -> None:
         data["user"] = username
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
         data["acked"] = st.session_state.get(_ACKED, [])
+        data["max_note"] = judging.MAX_NOTE
         _component(data=data, key="rj_judge",
                    on_action_change=lambda: _on_action(db, username))
 

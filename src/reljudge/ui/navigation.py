@@ -1,4 +1,4 @@
-"""Which pages exist and who may see them: app.py builds the menu from this, the tests
+"""Which pages exist and who may see them: workbench.py builds the menu from this, the tests
 check every lead page from it."""
 
 from __future__ import annotations

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from reljudge import auth, campaign, i18n
+from reljudge import api, auth, campaign, i18n
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import Database, default_db_path
+from reljudge.storage.db import Database
 
-COOKIE = "reljudge_session"
+COOKIE = api.COOKIE
 LANG_COOKIE = "reljudge_lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 3600
 
 # Writes (value) or deletes (no value) one cookie in the browser: Streamlit can read
-# cookies (st.context.cookies) but not set them.
+# cookies (st.context.cookies) but not set them. Only for the language: the login cookie
+# is HttpOnly and set by a route (see _post_from_browser).
 _cookie_writer = st.components.v2.component(
     "reljudge_cookie",
     js="""
@@ -32,12 +33,31 @@ export default function ({ data }) {
 )
 
 
+# Posts a small JSON body to one of reljudge's routes from the browser (retrying a few
+# times), so that the route's Set-Cookie reaches the browser: the login grant is swapped
+# for the HttpOnly session cookie, and logging out clears it.
+_post_from_browser = st.components.v2.component(
+    "reljudge_post",
+    js="""
+export default function ({ data }) {
+  if (!data || !data.url) return;
+  const post = (attempt) => fetch(data.url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify(data.body || {}) })
+    .then((r) => { if (r.status >= 500) throw new Error(String(r.status)); })
+    .catch(() => { if (attempt < 5) setTimeout(() => post(attempt + 1), 300 * 2 ** attempt); });
+  post(0);
+}
+""",
+)
+
+
 def route_through_app() -> None:
-    """Run every page through app.py (login, sidebar, menu).
+    """Run every page through workbench.py (login, sidebar, menu).
 
     Streamlit treats a folder named ``pages/`` as its legacy multipage app until the
     process's first ``st.navigation`` call: right after a server start, a deep link such
-    as /users ran that file alone (no app.py: no menu, no language switch, no logout) and
+    as /users ran that file alone (no workbench.py: no menu, no language switch, no logout) and
     the login screen listed the raw file names. The switch is process-wide and only read
     when a run starts, so: turn it off, then run again (the page hash is derived from the
     URL path in both modes, so the rerun lands on the same page). A server never turns
@@ -48,17 +68,11 @@ def route_through_app() -> None:
         st.rerun()
 
 
-@st.cache_resource(show_spinner=False)
-def _open(path: str) -> Database:
-    db = Database(path)
-    campaign.ensure_demo(db)
-    return db
-
-
 def get_db() -> Database:
-    """The process-wide database (one connection; each thread uses its own cursor)."""
+    """The process-wide database (one connection, shared with the JSON routes; each
+    thread uses its own cursor)."""
     try:
-        return _open(str(default_db_path().resolve()))
+        return api.database()
     except ReljudgeError as exc:
         st.error(i18n.t("db_locked", lang(), error=str(exc)))
         st.stop()
@@ -147,7 +161,7 @@ def login_form(db: Database) -> None:
             st.error(t("login_failed"))
             return
         st.session_state["token"] = auth.start_session(db, user)
-        st.session_state["write_cookie"] = True
+        st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
         st.rerun()
 
 
@@ -161,11 +175,13 @@ def login_pages(db: Database, url_paths: list[str]) -> list:
 
 
 def write_session_cookie() -> None:
-    """Keep the login across reloads: the browser stores the session token."""
-    token = st.session_state.get("token")
-    if token:
-        _cookie_writer(data={"name": COOKIE, "value": token, "max_age": auth.SESSION_HOURS * 3600},
-                       key="rj_cookie")
+    """Keep the login across reloads and let the browser post judgments: right after
+    logging in, the browser swaps a one-time grant for the HttpOnly session cookie."""
+    grant = st.session_state.get("login_grant")
+    if grant and api.grant_pending(grant):
+        _post_from_browser(data={"url": "/api/session", "body": {"grant": grant}}, key="rj_cookie")
+    else:
+        st.session_state.pop("login_grant", None)
 
 
 def logout_button(db: Database, user: auth.User) -> None:
@@ -178,4 +194,4 @@ def logout_button(db: Database, user: auth.User) -> None:
 
 def clear_cookie_if_logged_out() -> None:
     if st.session_state.pop("cleared_cookie", False):
-        _cookie_writer(data={"name": COOKIE, "value": None}, key="rj_cookie_clear")
+        _post_from_browser(data={"url": "/api/logout"}, key="rj_cookie_clear")

@@ -1,10 +1,47 @@
 // reljudge judging widget (Streamlit components v2).
 // Grades are shown the moment a key is pressed; events wait in an outbox
 // (mirrored to localStorage, so a reload or a lost connection loses nothing)
-// until the server acknowledges their ids. Corpus text is only ever set with
-// textContent: never interpreted as HTML.
+// until the server acknowledges their ids. Saves go to the JSON route
+// POST /api/events (fetch, retried with backoff), not through Streamlit reruns;
+// the widget reruns only to move between questions or to take the server's newer
+// state. Corpus text is only ever set with textContent: never interpreted as HTML.
 const G = (window.__reljudge = window.__reljudge || { outbox: [], qid: null, cursor: 0,
-  lastAction: 0, timer: null, user: null, sent: 0, mounted: null });
+  lastAction: 0, timer: null, user: null, sent: 0, inflight: false, failures: 0,
+  parked: [], path: null });
+const EVENTS_URL = "/api/events";
+const BATCH = 500;
+
+// Send the outbox to the server; on failure (server down, restarting, logged out) keep
+// everything and try again with backoff (0.5 s doubling to 10 s), or at once when the
+// browser comes back online.
+function flush() {
+  clearTimeout(G.timer);
+  if (G.inflight || !G.outbox.length) return;
+  G.inflight = true;
+  const batch = G.outbox.slice(0, BATCH);
+  fetch(EVENTS_URL, { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ events: batch }) })
+    .then((r) => {
+      G.status = r.status;
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    })
+    .then((res) => {
+      G.inflight = false; G.failures = 0; G.status = 200;
+      const done = new Set([...(res.acked || []), ...Object.keys(res.rejected || {})]);
+      G.outbox = G.outbox.filter((e) => !done.has(e.id));
+      persist();
+      if (G.onAck) G.onAck(batch, res);
+      if (G.outbox.length) flush();
+    })
+    .catch(() => {
+      G.inflight = false;
+      const delay = Math.min(10000, 500 * 2 ** Math.min(G.failures++, 5));
+      if (G.onAck) G.onAck(batch, null);
+      G.timer = setTimeout(flush, delay);
+    });
+}
+window.addEventListener("online", () => { G.failures = 0; flush(); });
 
 function storeKey() { return "reljudge-outbox-" + (G.user || "?"); }
 // One id per browser: the server keeps a newer judgment from another browser over an
@@ -45,7 +82,7 @@ export default function (component) {
   const L = data.labels;
   if (G.user !== data.user) { G.user = data.user; G.outbox = []; restore(); }
 
-  // Acknowledged events leave the outbox.
+  // Events a navigation carried were stored by the rerun: they leave the outbox.
   if (data.acked && data.acked.length) {
     const acked = new Set(data.acked);
     G.outbox = G.outbox.filter((e) => !acked.has(e.id));
@@ -68,11 +105,11 @@ export default function (component) {
     else if (state[e.pid]) state[e.pid] = { grade: e.grade, note: e.note || "", evidence: e.evidence || "", saved: false, eid: state[e.pid].eid };
   }
 
-  const send = (extra) => {
-    clearTimeout(G.timer);
-    const payload = Object.assign({ events: G.outbox.slice(0, 500), n: ++G.sent }, extra || {});
-    setTriggerValue("action", payload);
-    if (G.outbox.length) G.timer = setTimeout(() => G.api.send(), 2500);
+  const send = () => flush();
+  // A rerun of the widget: to move to another question (the outbox travels with it, so
+  // nothing typed is left behind) or to take the server's state after a refusal.
+  const rerun = (extra) => {
+    setTriggerValue("action", Object.assign({ events: G.outbox.slice(0, BATCH), n: ++G.sent }, extra));
   };
 
   if (fresh) {
@@ -98,7 +135,7 @@ export default function (component) {
     }
     const na = el("div", "rj-na");
     na.addEventListener("click", () => G.api.toggleNoAnswer());
-    head.append(na, el("div", "rj-conflict"), el("div", "rj-keys", L.shortcuts));
+    head.append(na, el("div", "rj-conflict"), el("div", "rj-warn"), el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
     data.items.forEach((it, i) => {
@@ -123,6 +160,7 @@ export default function (component) {
       const edit = el("div", "rj-edit");
       const note = el("input"); note.placeholder = L.note; note.className = "rj-note";
       const evid = el("input"); evid.placeholder = L.evidence; evid.className = "rj-evidence";
+      note.maxLength = evid.maxLength = data.max_note;
       for (const inp of [note, evid]) inp.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === "Escape") {
           ev.preventDefault(); ev.stopPropagation();
@@ -184,7 +222,8 @@ export default function (component) {
     const sv = root.querySelector(".rj-save");
     const waiting = G.outbox.length;
     sv.className = "rj-save " + (waiting ? "pending" : "ok");
-    sv.textContent = waiting ? (waiting > 3 ? fmt(L.offline, { n: waiting }) : L.saving) : L.saved;
+    sv.textContent = !waiting ? L.saved : G.status === 401 ? fmt(L.save_login, { n: waiting })
+      : (waiting > 3 || G.failures) ? fmt(L.offline, { n: waiting }) : L.saving;
     root.dataset.pending = String(waiting);
     const na = root.querySelector(".rj-na");
     na.textContent = (noAnswer ? "☑ " : "☐ ") + L.no_answer + " (N)";
@@ -243,18 +282,59 @@ export default function (component) {
     push({ kind: "verdict", no_answer: noAnswer });
     paintHeader(); send();
   }
-  function navigate(to) { send({ nav: to }); }
+  function navigate(to) { rerun({ nav: to }); }
 
+  // The server's answer to a save (null: it failed and will be retried).
+  G.onAck = (batch, res) => {
+    if (res) {
+      for (const e of batch) {
+        const eid = res.eids && res.eids[e.id];
+        if (eid && e.qid === data.qid && e.kind !== "verdict" && state[e.pid]) state[e.pid].eid = eid;
+      }
+      for (const pid of Object.keys(state))
+        state[pid].saved = !G.outbox.some((e) => e.qid === data.qid && e.pid === pid);
+      const reasons = [...new Set(Object.values(res.rejected || {}))];
+      const warn = root.querySelector(".rj-warn");
+      warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: r })).join("\n");
+      warn.hidden = !reasons.length;
+      // Refused edits (e.g. a newer judgment from another browser): show the server's state.
+      if (reasons.length) rerun({ refresh: true });
+      G.authLost = false;
+    } else if (G.status === 401 && !G.authLost) {
+      // The login ended (logged out elsewhere, deactivated, expired): the page says so;
+      // the outbox stays in this browser and is sent after the next login.
+      G.authLost = true;
+      rerun({ refresh: true });
+    }
+    cards().forEach(paintItem);
+    paintHeader();
+  };
   G.api = { setGrade, saveNote, toggleNoAnswer, navigate, paintCursor, send };
   cards().forEach(paintItem);
   paintHeader();
   paintCursor(fresh);
-  if (G.outbox.length) { clearTimeout(G.timer); G.timer = setTimeout(() => G.api.send(), 1000); }
+  G.path = window.location.pathname;
+  flush();
+
+  // Keys pressed while the widget was being replaced (a reconnect re-renders it) were
+  // parked by the previous handler: apply them now, in order, to this question.
+  const parked = G.parked.filter((p) => p.qid === data.qid && performance.now() - p.at < 30000);
+  G.parked = [];
 
   // One keyboard handler for the page, replaced on each render so it sees this render's data.
   if (G.onKey) document.removeEventListener("keydown", G.onKey, true);
   G.onKey = (ev) => {
-    if (!root.isConnected) return;
+    if (!root.isConnected) {
+      // Between two renders of the judging page (e.g. while it reconnects to a restarted
+      // server) the cards are gone for a moment: keep the key for the next render rather
+      // than drop it. Keys on other pages (another address) are not kept.
+      if (window.location.pathname === G.path && /^[012nN]$|^Backspace$|^Delete$/.test(ev.key) &&
+          !(ev.ctrlKey || ev.metaKey || ev.altKey)) {
+        G.parked.push({ key: ev.key, qid: data.qid, pid: (cards()[G.cursor] || {}).dataset?.pid, at: performance.now() });
+        ev.preventDefault(); ev.stopPropagation();
+      }
+      return;
+    }
     // Events from inside the shadow root are retargeted to its host: the real
     // target is the first element of the composed path.
     const t = ev.composedPath ? ev.composedPath()[0] : ev.target;
@@ -283,5 +363,13 @@ export default function (component) {
     if (handled) { ev.preventDefault(); ev.stopPropagation(); }
   };
   document.addEventListener("keydown", G.onKey, true);
-  return () => { document.removeEventListener("keydown", G.onKey, true); G.onKey = null; };
+  for (const p of parked) {
+    const i = [...cards()].findIndex((c) => c.dataset.pid === p.pid);
+    if (i >= 0) { G.cursor = i; paintCursor(true); }
+    if (p.key === "n" || p.key === "N") toggleNoAnswer();
+    else setGrade(p.key === "Backspace" || p.key === "Delete" ? null : Number(p.key));
+  }
+  // The handler stays installed when the widget unmounts (see above); the next render
+  // replaces it.
+  return () => {};
 }

@@ -1,0 +1,214 @@
+"""The small JSON routes served beside the Streamlit pages (Streamlit's ``st.App``).
+
+Saves do not go through Streamlit reruns: the judging widget posts its outbox to
+``POST /api/events`` and gets the acknowledged ids back from one short transaction.
+
+Routes (all ``POST``, JSON bodies, same origin only):
+
+``/api/login``    ``{"username", "password"}`` → sets the HttpOnly session cookie (scripts,
+                  load tests; the browser logs in through the Streamlit form and then
+                  calls ``/api/session``).
+``/api/session``  ``{"grant"}`` → swaps a one-time grant, issued by the Streamlit login
+                  form to the browser that logged in, for the HttpOnly session cookie.
+``/api/logout``   ends the cookie's session and clears the cookie.
+``/api/events``   ``{"events": [...]}`` → ``{"acked": [ids], "rejected": {id: reason},
+                  "eids": {id: stored event id}}``. The session, role, assignment and
+                  pool are checked on every call, exactly as on the pages.
+
+The cookie is HttpOnly (page scripts cannot read it) and SameSite=Strict; a request
+whose ``Origin`` names another site, or whose body is not JSON, is refused, so another
+site cannot make a browser post judgments.
+
+This module does not import Streamlit: Starlette comes with it and is all it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from reljudge import auth, campaign, judging
+from reljudge.errors import ReljudgeError
+from reljudge.storage.db import Database, default_db_path
+
+COOKIE = "reljudge_session"
+MAX_BODY_BYTES = 1_000_000
+MAX_EVENTS = 500
+GRANT_SECONDS = 120
+
+_DATABASES: dict[str, Database] = {}
+_DB_LOCK = threading.Lock()
+
+
+def database(path: str | Path | None = None) -> Database:
+    """The process-wide database for ``path`` (default: ``--db``/``$RELJUDGE_DB``/the
+    default file), opened once and shared by the pages and the routes: DuckDB allows one
+    process per file, so both must use the same connection. A brand-new file gets the
+    demo campaign."""
+    key = str(default_db_path(path).resolve())
+    with _DB_LOCK:
+        db = _DATABASES.get(key)
+        if db is None:
+            db = Database(key)
+            campaign.ensure_demo(db)
+            _DATABASES[key] = db
+        return db
+
+
+# -- one-time grants: the Streamlit login form → the browser's HttpOnly cookie --------
+_GRANTS: dict[str, tuple[str, float]] = {}
+_GRANT_LOCK = threading.Lock()
+
+
+def issue_grant(token: str) -> str:
+    """A random single-use code that ``/api/session`` swaps for a cookie holding
+    ``token``. The Streamlit server cannot set cookies on its websocket, so the form
+    hands the browser this code, never the token itself."""
+    grant = secrets.token_urlsafe(24)
+    now = time.monotonic()
+    with _GRANT_LOCK:
+        for code in [c for c, (_, t) in _GRANTS.items() if t < now]:
+            del _GRANTS[code]
+        _GRANTS[grant] = (token, now + GRANT_SECONDS)
+    return grant
+
+
+def grant_pending(grant: str | None) -> bool:
+    with _GRANT_LOCK:
+        hit = _GRANTS.get(grant or "")
+    return hit is not None and hit[1] >= time.monotonic()
+
+
+def _redeem(grant) -> str | None:
+    if not isinstance(grant, str):
+        return None
+    with _GRANT_LOCK:
+        token, expires = _GRANTS.pop(grant, (None, 0.0))
+    return token if token and expires >= time.monotonic() else None
+
+
+# -- request helpers ---------------------------------------------------------------------
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _refusal(request: Request) -> JSONResponse | None:
+    """Refuse cross-site and non-JSON posts before anything else is read."""
+    origin = request.headers.get("origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
+        return _error(403, "cross_origin", "requests from another site are refused")
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _error(415, "not_json", "send a JSON body (Content-Type: application/json)")
+    return None
+
+
+async def _json_body(request: Request) -> tuple[dict | None, JSONResponse | None]:
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None, _error(413, "too_large", f"the body exceeds {MAX_BODY_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            return None, _error(413, "too_large", f"the body exceeds {MAX_BODY_BYTES} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return None, _error(400, "bad_json", "the body is not valid JSON")
+    if not isinstance(data, dict):
+        return None, _error(400, "bad_json", "the body must be a JSON object")
+    return data, None
+
+
+def _with_cookie(response: JSONResponse, token: str) -> JSONResponse:
+    response.set_cookie(COOKIE, token, max_age=auth.SESSION_HOURS * 3600, path="/",
+                        httponly=True, samesite="strict")
+    return response
+
+
+def _run(func, *args):
+    from starlette.concurrency import run_in_threadpool
+    return run_in_threadpool(func, *args)
+
+
+# -- routes ------------------------------------------------------------------------------
+async def login(request: Request) -> JSONResponse:
+    refused = _refusal(request)
+    if refused:
+        return refused
+    data, bad = await _json_body(request)
+    if bad:
+        return bad
+    db = database()
+    user = await _run(auth.authenticate, db, str(data.get("username") or ""), str(data.get("password") or ""))
+    if user is None:
+        return _error(401, "login_failed", "wrong username or password, or the account is inactive")
+    token = await _run(auth.start_session, db, user)
+    return _with_cookie(JSONResponse({"username": user.username, "role": user.role}), token)
+
+
+async def session(request: Request) -> JSONResponse:
+    refused = _refusal(request)
+    if refused:
+        return refused
+    data, bad = await _json_body(request)
+    if bad:
+        return bad
+    token = _redeem(data.get("grant"))
+    user = token and await _run(auth.user_for_token, database(), token)
+    if not user:
+        return _error(401, "bad_grant", "unknown or expired login grant")
+    return _with_cookie(JSONResponse({"username": user.username, "role": user.role}), token)
+
+
+async def logout(request: Request) -> JSONResponse:
+    refused = _refusal(request)
+    if refused:
+        return refused
+    await _run(auth.end_session, database(), request.cookies.get(COOKIE))
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    return response
+
+
+def _save(token: str | None, events) -> JSONResponse:
+    db = database()
+    user = auth.user_for_token(db, token)
+    if user is None:
+        return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
+    if user.role not in auth.ROLES:
+        return _error(403, "forbidden", "this account may not judge")
+    acked, rejected, eids = judging.record_each(db, user.username, events, with_ids=True)
+    return JSONResponse({"acked": acked, "rejected": rejected, "eids": eids})
+
+
+async def events(request: Request) -> JSONResponse:
+    refused = _refusal(request)
+    if refused:
+        return refused
+    data, bad = await _json_body(request)
+    if bad:
+        return bad
+    batch = data.get("events")
+    if not isinstance(batch, list):
+        return _error(400, "bad_events", "'events' must be a list")
+    if len(batch) > MAX_EVENTS:
+        return _error(413, "too_many_events", f"send at most {MAX_EVENTS} events at a time")
+    return await _run(_save, request.cookies.get(COOKIE), batch)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/session", session, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/events", events, methods=["POST"]),
+    ]

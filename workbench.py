@@ -1,0 +1,27 @@
+"""reljudge — the Streamlit script (served by app.py): login, then the pages the user's
+role may see."""
+
+import streamlit as st
+
+from reljudge.ui import navigation, session
+
+session.route_through_app()
+st.set_page_config(page_title="reljudge", page_icon="⚖️", layout="wide")
+
+db = session.get_db()
+user = session.current_user(db)
+session.language_switch(logged_in=user is not None)
+
+if user is None:
+    # Every address shows the login form; after logging in the user lands on the page
+    # the address names (if their role has it).
+    session.clear_cookie_if_logged_out()
+    st.navigation(session.login_pages(db, navigation.all_addresses()), position="hidden").run()
+    st.stop()
+
+session.write_session_cookie()
+session.logout_button(db, user)
+
+st.navigation([st.Page(f"pages/{name}.py", title=session.t(title), icon=icon,
+                       default=name == navigation.DEFAULT_PAGE)
+               for name, title, icon in navigation.pages_for(user.is_lead)]).run()
