@@ -4,10 +4,75 @@ leaving the other benchmarks' sections alone)."""
 
 from __future__ import annotations
 
+import json
 import platform
+import uuid
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "RESULTS.md"
+
+# The campaign-sized database of the dashboard and load benchmarks.
+N_Q, SYSTEMS, DEPTH, N_EVENTS, N_ANNOT = 1000, ("bm25", "vector", "hybrid", "graphrag"), 20, 50_000, 5
+TYPES = ("사실 확인", "개념 관계", "시대 변화", "전역 주제")
+PASSWORD = "bench-password"
+
+
+def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
+    """1,000 questions × 4 systems × depth 20 (pooled), annotators a0…a{n-1} (password
+    PASSWORD) and 50,000 judgment events spread over the first N_ANNOT of them, stored
+    through the same save path the app uses (batches of 500)."""
+    import numpy as np
+
+    from reljudge import auth, campaign
+    from reljudge.storage import judgments as store
+    from reljudge.storage import open_database
+
+    rng = np.random.default_rng(7)
+    data = HERE / "data" / "dashboard"
+    data.mkdir(parents=True, exist_ok=True)
+    per_q = 40
+    with open(data / "corpus.jsonl", "w", encoding="utf-8") as fh:
+        for q in range(N_Q):
+            for j in range(per_q):
+                fh.write(json.dumps({"pid": f"p{q:04d}_{j:02d}", "doc_id": f"d{q:04d}", "position": j,
+                                     "text": f"질문 {q}의 후보 문단 {j}: 합성 자료입니다."}, ensure_ascii=False) + "\n")
+    with open(data / "questions.jsonl", "w", encoding="utf-8") as fh:
+        for q in range(N_Q):
+            fh.write(json.dumps({"qid": f"q{q:04d}", "text": f"합성 질문 {q}", "type": TYPES[q % 4],
+                                 "no_answer_expected": q % 50 == 0}, ensure_ascii=False) + "\n")
+    for s in SYSTEMS:
+        with open(data / f"{s}.trec", "w", encoding="utf-8") as fh:
+            for q in range(N_Q):
+                picks = rng.choice(per_q, DEPTH, replace=False)
+                scores = np.round(np.sort(rng.random(DEPTH))[::-1], 2)   # 2 decimals: ties
+                for r, (j, sc) in enumerate(zip(picks, scores), 1):
+                    fh.write(f"q{q:04d} Q0 p{q:04d}_{j:02d} {r} {sc} {s}\n")
+    for suffix in ("", ".wal"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    db = open_database(path)
+    campaign.import_file(db, "corpus", data / "corpus.jsonl")
+    campaign.import_file(db, "questions", data / "questions.jsonl")
+    for s in SYSTEMS:
+        campaign.import_file(db, "run", data / f"{s}.trec")
+    campaign.pool(db, DEPTH)
+    pool = db.cursor().execute("SELECT qid, pid FROM pool").df()
+    for a in range(max(n_annotators, N_ANNOT)):
+        auth.add_user(db, f"a{a}", PASSWORD, "annotator")
+    # 50,000 events: each annotator judges a share of the pool, some paragraphs twice.
+    idx = rng.integers(0, len(pool), N_EVENTS)
+    events = pool.iloc[idx].reset_index(drop=True)
+    events["grade"] = rng.choice([0, 0, 0, 1, 2], N_EVENTS)
+    events["ms"] = rng.integers(500, 20_000, N_EVENTS)
+    users = rng.integers(0, N_ANNOT, N_EVENTS)
+    for a in range(N_ANNOT):
+        part = events[users == a]
+        rows = [{"client_event_id": str(uuid.uuid4()), "qid": r.qid, "pid": r.pid, "grade": int(r.grade),
+                 "no_answer": None, "note": None, "evidence": None, "time_spent_ms": int(r.ms),
+                 "client_id": None, "base_event_id": None} for r in part.itertuples()]
+        for i in range(0, len(rows), 500):
+            store.append_events(db, f"a{a}", rows[i:i + 500])
+    db.close()
 
 
 def cpu_model() -> str:

@@ -176,3 +176,25 @@ def test_work_left_counts_other_questions_and_what_is_left_here(campaign_db):
     for pid in pool["q1"][1:]:
         judging.grade(db, "ann", "q1", pid, 0)
     assert judging.work_left(db, "ann", "q1") == (0, 0)
+
+
+def test_a_cleared_grade_counts_as_ungraded_everywhere_the_annotator_looks(campaign_db):
+    db = campaign_db
+    judging.grade(db, "ann", "q1", "p02", 2, note="근거")
+    judging.grade(db, "ann", "q1", "p02", None)             # cleared: the latest event has no grade
+    item = next(i for i in judging.payload(db, "ann", "q1")["items"] if i["pid"] == "p02")
+    assert item["grade"] is None and item["note"] == ""
+    assert judging.overview(db, "ann").set_index("qid").loc["q1", "judged"] == 0
+
+
+def test_an_offline_edit_does_not_replace_a_newer_judgment_made_by_a_script(campaign_db):
+    """A script's event carries no browser id; it is still newer than the browser's state."""
+    db = campaign_db
+    judging.record(db, "ann", [{"id": "a1", "kind": "grade", "qid": "q1", "pid": "p02", "grade": 2,
+                                "client": "A", "base": 0}])
+    base = next(i["eid"] for i in judging.payload(db, "ann", "q1")["items"] if i["pid"] == "p02")
+    judging.grade(db, "ann", "q1", "p02", 0)                 # a script, no client id
+    acked, rejected = judging.record_each(db, "ann", [{"id": "a2", "kind": "grade", "qid": "q1",
+                                                        "pid": "p02", "grade": 1, "client": "A", "base": base}])
+    assert acked == [] and list(rejected) == ["a2"]
+    assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(0,)]

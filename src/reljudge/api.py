@@ -186,7 +186,7 @@ def _save(token: str | None, events) -> JSONResponse:
         return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
     if user.role not in auth.ROLES:
         return _error(403, "forbidden", "this account may not judge")
-    acked, rejected, eids = judging.record_each(db, user.username, events, with_ids=True)
+    acked, rejected, eids = judging.record_each(db, user.username, events, with_ids=True, codes=True)
     return JSONResponse({"acked": acked, "rejected": rejected, "eids": eids})
 
 

@@ -58,8 +58,40 @@ class QuestionNav:
         return self.qids.index(self.current) if self.current in self.qids else -1
 
 
+class _LruCache:
+    """A small thread-safe least-recently-used cache (sessions run in their own threads)."""
+
+    def __init__(self, size: int = 512):
+        self._items: "OrderedDict[tuple, object]" = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, compute):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = compute()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+
+# Keyed on the database's write counter (Database.version): a move to another question
+# asks for the same queue overview several times (the action, the fragment, the
+# sidebar); it is computed once until something is written.
+_BY_VERSION = _LruCache(256)
+# Keyed on the pool version: texts, sources and neighbours change only with the pool.
+_BY_POOL = _LruCache(512)
+
+
 def overview(db: Database, username: str) -> pd.DataFrame:
-    return store.question_overview(db, username)
+    """The annotator's queue (see storage.judgments.question_overview); callers must not
+    modify the frame, it is shared until the next write."""
+    return _BY_VERSION.get(("overview", id(db), db.version, username),
+                           lambda: store.question_overview(db, username))
 
 
 def current_question(db: Database, username: str) -> str | None:
@@ -70,7 +102,7 @@ def current_question(db: Database, username: str) -> str | None:
     qid = store.get_position(db, username)
     if qid in set(ov.qid):
         return qid
-    qid = _least_judged_open(ov) or str(ov.iloc[0].qid)
+    qid = _least_judged_open(db, ov) or str(ov.iloc[0].qid)
     # Remember it, so the question does not change under the annotator's hands
     # when it becomes complete.
     store.set_position(db, username, qid)
@@ -82,7 +114,7 @@ def _unfinished(ov: pd.DataFrame) -> pd.Series:
     return (ov.judged < ov.pool_size) & ~ov.no_answer
 
 
-def _least_judged_open(ov: pd.DataFrame) -> str | None:
+def _least_judged_open(db: Database, ov: pd.DataFrame) -> str | None:
     """The next unfinished question: one this annotator has started comes first (work
     in progress is finished before new work begins), then least-judged-first — the
     question the fewest annotators have judged so far, so overlap builds up evenly —
@@ -90,7 +122,10 @@ def _least_judged_open(ov: pd.DataFrame) -> str | None:
     open_ = ov[_unfinished(ov)]
     if open_.empty:
         return None
-    return str(open_.assign(fresh=open_.judged == 0)
+    judging_now = _BY_VERSION.get(("annotators", id(db), db.version),
+                                  lambda: store.annotators_per_question(db))
+    return str(open_.assign(fresh=open_.judged == 0,
+                            n_annotators_judging=open_.qid.map(judging_now).fillna(0))
                .sort_values(["fresh", "n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
 
 
@@ -123,7 +158,7 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     cur = current_question(db, username)
     i = qids.index(cur) if cur in qids else 0
     if only_open:
-        target = _least_judged_open(ov[ov.qid != cur]) or cur
+        target = _least_judged_open(db, ov[ov.qid != cur]) or cur
         store.set_position(db, username, target)
         return target
     j = min(max(i + delta, 0), len(qids) - 1)
@@ -131,36 +166,22 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     return qids[j]
 
 
-_STATIC_CACHE: "OrderedDict[tuple, list[dict]]" = OrderedDict()
-_STATIC_CACHE_SIZE = 512
-_STATIC_LOCK = threading.Lock()  # sessions run in their own threads
-
-
 def _static_items(db: Database, username: str, qid: str, lang: str) -> list[dict]:
     """Texts, sources and neighbours of a question's pool as this annotator sees them;
     cached until the pool is rebuilt, so a save re-reads only the grades."""
-    key = (str(db.path), username, qid, lang, catalog.pool_version(db))
-    with _STATIC_LOCK:
-        hit = _STATIC_CACHE.get(key)
-        if hit is not None:
-            _STATIC_CACHE.move_to_end(key)
-            return hit
-    items = [
-        {
-            "pid": r.pid,
-            "text": r.text,
-            "source": source_line(r.title, r.date, r.volume, r.page, lang),
-            "prev": _clean(r.prev_text),
-            "next": _clean(r.next_text),
-            "copies": int(r.n_copies),
-        }
-        for r in store.question_items(db, username, qid).itertuples()
-    ]
-    with _STATIC_LOCK:
-        _STATIC_CACHE[key] = items
-        if len(_STATIC_CACHE) > _STATIC_CACHE_SIZE:
-            _STATIC_CACHE.popitem(last=False)
-    return items
+    def compute() -> list[dict]:
+        return [
+            {
+                "pid": r.pid,
+                "text": r.text,
+                "source": source_line(r.title, r.date, r.volume, r.page, lang),
+                "prev": _clean(r.prev_text),
+                "next": _clean(r.next_text),
+                "copies": int(r.n_copies),
+            }
+            for r in store.question_items(db, username, qid).itertuples()
+        ]
+    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db)), compute)
 
 
 def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
@@ -252,6 +273,20 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
 
 
 STALE_REASON = ("changed in another browser after this edit was made; the newer judgment is kept")
+STALE = store.STALE
+# Why an event was refused: a code (translated by the pages, i18n "rejected_<code>") and
+# the English sentence that scripts and the CLI see.
+REJECTION_CODES = ("stale", "not_pooled", "not_assigned", "unknown_question", "held_back", "malformed")
+
+
+def rejection_text(code: str, detail: str | None, qid: str | None = None, username: str | None = None) -> str:
+    return {
+        "stale": STALE_REASON,
+        "not_pooled": f"paragraph {detail!r} is not in the pool of question {qid!r}",
+        "not_assigned": f"question {qid!r} is not assigned to {username!r}",
+        "unknown_question": f"unknown question {qid!r}",
+        "held_back": "not stored: another event of the same save was refused",
+    }.get(code, detail or code)
 
 
 class StaleEvents(ReljudgeError):
@@ -262,46 +297,95 @@ class StaleEvents(ReljudgeError):
         super().__init__(f"{len(stale)} judgment(s) {STALE_REASON}")
 
 
-def _record(db: Database, username: str, events: list[dict], qid: str | None = None) -> dict[str, int]:
-    """Store events; returns {client event id: stored event id} (raises StaleEvents)."""
-    if not events:
-        return {}
-    rows = [_event_row(e, qid) for e in events]
-    stored, stale = store.append_events(db, username, rows)
-    if stale:
-        raise StaleEvents(list(stored), stale, stored)
-    return stored
+class _GroupCommit:
+    """Saves that arrive while a transaction runs are stored together in the next one.
+
+    The first caller to find no transaction running leads: it takes every waiting save,
+    stores them in one transaction (one set of checks, one commit), hands each caller its
+    own result and steps down; one of those still waiting leads the next group. Under
+    load the groups grow, so the cost per save falls as annotators are added instead of
+    every save queueing for its own transaction."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._waiting: list[dict] = []
+        self._leading = False
+
+    def submit(self, db: Database, username: str, rows: list[dict], all_or_nothing: bool):
+        entry = {"batch": (username, rows, all_or_nothing), "done": False, "result": None}
+        with self._cond:
+            self._waiting.append(entry)
+            while not entry["done"] and self._leading:
+                self._cond.wait()
+            if not entry["done"]:
+                self._leading = True
+                group, self._waiting = self._waiting, []
+        if not entry["done"]:
+            try:
+                results = store.append_event_batches(db, [e["batch"] for e in group])
+            except BaseException as exc:        # every save of the group learns of the failure
+                results = [exc] * len(group)
+            with self._cond:
+                for item, result in zip(group, results):
+                    item["result"], item["done"] = result, True
+                self._leading = False
+                self._cond.notify_all()
+        if isinstance(entry["result"], BaseException):
+            raise entry["result"]
+        return entry["result"]
+
+
+_GROUPS: dict[int, _GroupCommit] = {}
+_GROUPS_LOCK = threading.Lock()
+
+
+def _group(db: Database) -> _GroupCommit:
+    with _GROUPS_LOCK:
+        return _GROUPS.setdefault(id(db), _GroupCommit())
+
+
+def _store(db: Database, username: str, rows: list[dict], all_or_nothing: bool):
+    if not rows:
+        return {}, {}
+    return _group(db).submit(db, username, rows, all_or_nothing)
 
 
 def record(db: Database, username: str, events: list[dict], qid: str | None = None) -> list[str]:
-    """Store the widget's events (append-only, idempotent); returns the acknowledged ids."""
-    return list(_record(db, username, events, qid))
+    """Store events (append-only, idempotent on their ids) all or nothing; returns the
+    acknowledged ids. A refused event raises ReljudgeError and nothing is stored; edits
+    refused as stale (StaleEvents) leave the others of the batch stored."""
+    rows = [_event_row(e, qid) for e in events]
+    stored, refused = _store(db, username, rows, True)
+    problems = {cid: r for cid, r in refused.items() if r[0] not in (STALE, "held_back")}
+    if problems:
+        cid, (code, detail) = next(iter(problems.items()))
+        row = next(r for r in rows if r["client_event_id"] == cid)
+        raise ReljudgeError(rejection_text(code, detail, row["qid"], username))
+    stale = [cid for cid, r in refused.items() if r[0] == STALE]
+    if stale:
+        raise StaleEvents(list(stored), stale, stored)
+    return list(stored)
 
 
-def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False):
+def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False,
+                codes: bool = False):
     """Like :func:`record`, but one bad event (a paragraph no longer pooled, a question
-    taken away) cannot block the others: returns (acknowledged ids, {rejected id: reason}),
-    and with ``with_ids`` also {acknowledged id: stored event id}."""
-    def result(eids: dict[str, int], rejected: dict[str, str]):
-        return (list(eids), rejected, eids) if with_ids else (list(eids), rejected)
-
-    try:
-        return result(_record(db, username, events), {})
-    except StaleEvents as exc:
-        return result(exc.eids, {cid: STALE_REASON for cid in exc.stale})
-    except ReljudgeError:
-        pass
-    eids, rejected = {}, {}
+    taken away, a malformed event) cannot block the others: returns (acknowledged ids,
+    {refused id: reason}), and with ``with_ids`` also {acknowledged id: stored event id}.
+    With ``codes`` the reasons are codes (REJECTION_CODES) for the pages to translate."""
+    rows, refused = [], {}
     for event in events:
-        cid = str(event.get("id")) if isinstance(event, dict) else "?"
         try:
-            eids.update(_record(db, username, [event]))
-        except StaleEvents as exc:
-            eids.update(exc.eids)
-            rejected[cid] = STALE_REASON
+            rows.append(_event_row(event, None))
         except ReljudgeError as exc:
-            rejected[cid] = str(exc)
-    return result(eids, rejected)
+            cid = str(event.get("id")) if isinstance(event, dict) and event.get("id") else "?"
+            refused[cid] = ("malformed", str(exc), None)
+    stored, problems = _store(db, username, rows, False)
+    qid_of = {r["client_event_id"]: r["qid"] for r in rows}
+    refused.update({cid: (code, detail, qid_of.get(cid)) for cid, (code, detail) in problems.items()})
+    reasons = {cid: code if codes else rejection_text(code, detail, qid, username)
+               for cid, (code, detail, qid) in refused.items()}
+    return (list(stored), reasons, stored) if with_ids else (list(stored), reasons)
 
 
 def grade(db: Database, username: str, qid: str, pid: str, grade: int | None,

@@ -58,6 +58,9 @@ class Database:
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
         self._write_lock = threading.RLock()
         self._local = threading.local()
+        # Counts committed writes of this process: a cache keyed on it is exact, because
+        # DuckDB lets only this process write the file.
+        self.version = 0
         if not read_only:
             self.migrate()
 
@@ -83,6 +86,7 @@ class Database:
                     cur.rollback()
                     raise
                 cur.commit()
+                self.version += 1
             finally:
                 cur.close()
 

@@ -14,107 +14,141 @@ EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", 
 # from the order, and the order does not move between visits.
 _SHUFFLE = "md5(pool.qid || chr(31) || ? || chr(31) || pool.pid)"
 
-# True when the question (column ``qid`` of ``alias``) is in the user's queue. Parameters:
-# (sees_all, username) — see :func:`sees_all_questions`.
-_IN_QUEUE = """(? OR EXISTS (SELECT 1 FROM assignments a
-                             WHERE a.active AND a.qid = {alias}.qid AND a.username = ?))"""
+# True when question {qid} is in {user}'s queue (both SQL expressions): every question
+# while no assignment exists, and for a lead who has no assignment of their own;
+# otherwise only the user's active assignments.
+_IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM assignments WHERE active)
+    OR EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.qid = {qid} AND a.username = {user})
+    OR (EXISTS (SELECT 1 FROM users u WHERE u.username = {user} AND u.role = 'lead')
+        AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.username = {user})))"""
 
 
-def sees_all_questions(cur, username: str) -> bool:
-    """Every question is in the queue while no assignment exists, and for a lead who has
-    no assignment of their own; otherwise only the user's active assignments are."""
-    return cur.execute("""
-        SELECT NOT EXISTS (SELECT 1 FROM assignments WHERE active)
-            OR (EXISTS (SELECT 1 FROM users WHERE username = ? AND role = 'lead')
-                AND NOT EXISTS (SELECT 1 FROM assignments WHERE active AND username = ?))""",
-        [username, username]).fetchall()[0][0]
+STALE = "stale"  # the rejection code of an edit older than another browser's newer judgment
 
 
-def _values(rows: list[dict]) -> tuple[str, list]:
-    """The batch as an inline ``VALUES`` table with its order (bound parameters): for the
-    few events of one save this is cheaper than registering a DataFrame."""
-    cols = EVENT_COLUMNS + ["batch_order"]
-    row_sql = "(" + ", ".join("?" for _ in cols) + ")"
-    params = [value for i, row in enumerate(rows) for value in [row[c] for c in EVENT_COLUMNS] + [i]]
-    return f"(VALUES {', '.join(row_sql for _ in rows)}) AS e({', '.join(cols)})", params
+def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool]]
+                         ) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
+    """Store several saves in ONE transaction (group commit), with the result each would
+    have had alone, in order. ``batches``: (username, event rows, all_or_nothing).
 
+    Returns per batch ({client event id: stored event_id}, {refused id: (code, detail)}).
+    Codes: ``unknown_question``, ``not_pooled`` (detail: the paragraph), ``not_assigned``,
+    ``held_back`` (all_or_nothing and another event of the batch was refused) and
+    ``STALE``: since the state the edit was made on (``base_event_id``), another browser
+    (``client_id``) stored a newer event for the same item; the newer one is kept.
+    Resending an id that is stored already is acknowledged, not stored twice.
 
-def append_events(db: Database, username: str, rows: list[dict]) -> tuple[dict[str, int], list[str]]:
-    """Insert events (idempotent on client_event_id); returns ({id now stored: its
-    event_id}, stale ids).
-
-    An event is stale when, since the state it was made on (``base_event_id``), another
-    browser (``client_id``) stored a newer event for the same item: the newer one is kept.
-
-    Every paragraph event must name a pooled paragraph of its question, so a
-    forged request cannot judge something the annotator was never shown."""
+    Every paragraph event must name a pooled paragraph of its question, and once a lead
+    assigns work the question must be in the annotator's queue, so a forged request
+    cannot judge what the annotator was never shown. The checks are a few set-wise
+    lookups for the whole group: their cost is shared by every save waiting for it."""
+    rows = [(b, username, row) for b, (username, events, _) in enumerate(batches) for row in events]
+    results: list[tuple[dict, dict]] = [({}, {}) for _ in batches]
     if not rows:
-        return {}, []
-    events_sql, params = _values(rows)
+        return results
+    users = sorted({u for _, u, _ in rows})
+    qids = sorted({r["qid"] for _, _, r in rows})
+    pids = sorted({r["pid"] for _, _, r in rows if r["pid"] is not None})
+    ids = [r["client_event_id"] for _, _, r in rows]
     with db.transaction() as cur:
-        # One pass over the batch: every paragraph must be pooled for its question and,
-        # once a lead assigns work, the question must be in this annotator's queue.
-        bad = cur.execute(f"""
-            SELECT e.qid, e.pid,
-                   e.qid IN (SELECT qid FROM questions)
-                   AND (e.pid IS NULL OR EXISTS (
-                        SELECT 1 FROM pool p WHERE p.qid = e.qid AND p.pid = e.pid)) AS pooled
-            FROM {events_sql}
-            WHERE NOT pooled OR {_IN_QUEUE.format(alias='e')} IS NOT TRUE
-            LIMIT 1""", params + [sees_all_questions(cur, username), username]).fetchall()
-        if bad:
-            qid, pid, pooled = bad[0]
-            if not pooled:
-                raise ReljudgeError(f"paragraph {pid!r} is not in the pool of question {qid!r}")
-            raise ReljudgeError(f"question {qid!r} is not assigned to {username!r}")
-        # Only the items of this batch are looked at (the latest event per item).
-        stale = [r[0] for r in cur.execute(f"""
-            WITH batch AS (SELECT * FROM {events_sql}),
-            latest AS (
-                SELECT j.qid, j.pid, max(j.event_id) AS eid, arg_max(j.client_id, j.event_id) AS client
-                FROM judgment_events j
-                WHERE j.username = ? AND j.qid IN (SELECT qid FROM batch)
-                GROUP BY j.qid, j.pid)
-            SELECT e.client_event_id FROM batch e
-            JOIN latest l ON l.qid = e.qid AND l.pid IS NOT DISTINCT FROM e.pid
-            WHERE e.base_event_id IS NOT NULL AND l.eid > CAST(e.base_event_id AS BIGINT)
-              AND l.client IS DISTINCT FROM e.client_id
-              AND e.client_event_id NOT IN (SELECT client_event_id FROM judgment_events)""",
-            params + [username]).fetchall()]
-        # Events of one batch are stored in the order they were made: the last one wins.
-        cur.execute(f"""
-            INSERT OR IGNORE INTO judgment_events(client_event_id, username, qid, pid, grade,
-                no_answer, note, evidence, time_spent_ms, client_id, base_event_id)
-            SELECT client_event_id, ?, qid, pid, CAST(grade AS TINYINT),
-                   CAST(no_answer AS BOOLEAN), nullif(note, ''), nullif(evidence, ''),
-                   CAST(time_spent_ms AS BIGINT), client_id, CAST(base_event_id AS BIGINT)
-            FROM {events_sql} WHERE NOT list_contains(?, e.client_event_id)
-            ORDER BY batch_order""", [username] + params + [stale])
-        ids = [row["client_event_id"] for row in rows]
-        stored = dict(cur.execute(
+        pairs = sorted({(u, r["qid"]) for _, u, r in rows})
+        queue = {(u, q): (known, in_queue) for u, q, known, in_queue in cur.execute(f"""
+            SELECT b.username, b.qid, b.qid IN (SELECT qid FROM questions) AS known,
+                   {_IN_QUEUE.format(user="b.username", qid="b.qid")} AS in_queue
+            FROM (SELECT unnest(?::VARCHAR[]) AS username, unnest(?::VARCHAR[]) AS qid) b""",
+            [[u for u, _ in pairs], [q for _, q in pairs]]).fetchall()}
+        pooled = set(cur.execute(
+            "SELECT qid, pid FROM pool WHERE list_contains(?, qid) AND list_contains(?, pid)",
+            [qids, pids]).fetchall()) if pids else set()
+        stored_before = {r[0] for r in cur.execute(
+            "SELECT client_event_id FROM judgment_events WHERE list_contains(?, client_event_id)",
+            [ids]).fetchall()}
+        latest = {}
+        if any(r["base_event_id"] is not None for _, _, r in rows):
+            latest = {(u, q, p): (eid, client) for u, q, p, eid, client in cur.execute("""
+                SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
+                FROM judgment_events WHERE list_contains(?, username) AND list_contains(?, qid)
+                GROUP BY ALL""", [users, qids]).fetchall()}
+        problems: dict[int, dict[str, tuple[str, str | None]]] = {}
+        for b, username, row in rows:
+            known, in_queue = queue[(username, row["qid"])]
+            problem = (("unknown_question", None) if not known else
+                       ("not_pooled", row["pid"]) if row["pid"] is not None and (row["qid"], row["pid"]) not in pooled else
+                       ("not_assigned", None) if not in_queue else None)
+            if problem:
+                problems.setdefault(b, {})[row["client_event_id"]] = problem
+        to_insert, seen = [], set(stored_before)
+        for b, username, row in rows:
+            cid = row["client_event_id"]
+            if cid in problems.get(b, {}):
+                results[b][1][cid] = problems[b][cid]
+                continue
+            if batches[b][2] and problems.get(b):
+                results[b][1][cid] = ("held_back", None)
+                continue
+            if cid in seen:
+                continue                       # resent: acknowledged below, stored once
+            item = (username, row["qid"], row["pid"])
+            newest = latest.get(item)
+            base = row["base_event_id"]
+            if (base is not None and newest is not None and newest[0] > base
+                    and newest[1] != row["client_id"]):
+                results[b][1][cid] = (STALE, None)
+                continue
+            seen.add(cid)
+            to_insert.append((username, row))
+            # Later events of this group compare with this one: it is newer than any base.
+            latest[item] = (float("inf"), row["client_id"])
+        if to_insert:
+            # Events are stored in the order they were made: the last one wins.
+            cur.execute(
+                "INSERT INTO judgment_events(client_event_id, username, qid, pid, grade, no_answer, "
+                "note, evidence, time_spent_ms, client_id, base_event_id) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in to_insert),
+                [value for username, row in to_insert for value in (
+                    row["client_event_id"], username, row["qid"], row["pid"], row["grade"],
+                    row["no_answer"], row["note"] or None, row["evidence"] or None,
+                    row["time_spent_ms"], row["client_id"], row["base_event_id"])])
+        eids = dict(cur.execute(
             "SELECT client_event_id, event_id FROM judgment_events WHERE list_contains(?, client_event_id)",
             [ids]).fetchall())
-    return stored, stale
+    for b, _, row in rows:
+        cid = row["client_event_id"]
+        if cid in eids and cid not in results[b][1]:
+            results[b][0][cid] = eids[cid]
+    return results
 
 
 def question_overview(db: Database, username: str) -> pd.DataFrame:
     """One row per question of the user's queue, in campaign order: pool size, this
-    annotator's judged count and no-answer verdict, how many annotators judged it."""
+    annotator's judged count and no-answer verdict. Only this annotator's events are
+    aggregated (their latest event per item), not everyone's."""
     return db.cursor().execute(f"""
+        WITH mine AS (
+            SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
+            WHERE username = $user AND pid IS NOT NULL GROUP BY qid, pid),
+        verdict AS (
+            SELECT qid, arg_max_null(no_answer, event_id) AS no_answer FROM judgment_events
+            WHERE username = $user AND pid IS NULL GROUP BY qid)
         SELECT q.qid, q.text, q.qtype, q.criteria, q.seq,
                coalesce(ps.n, 0) AS pool_size,
                coalesce(js.n, 0) AS judged,
-               coalesce(v.no_answer, FALSE) AS no_answer,
-               coalesce(o.n, 0) AS n_annotators_judging
+               coalesce(v.no_answer, FALSE) AS no_answer
         FROM questions q
         LEFT JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) ps USING (qid)
-        LEFT JOIN (SELECT j.qid, count(*) AS n FROM current_judgments j
-                   JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
-                   WHERE j.username = ? GROUP BY j.qid) js USING (qid)
-        LEFT JOIN (SELECT qid, no_answer FROM current_verdicts WHERE username = ?) v USING (qid)
-        LEFT JOIN (SELECT qid, count(DISTINCT username) AS n FROM current_judgments GROUP BY qid) o USING (qid)
-        WHERE {_IN_QUEUE.format(alias="q")}
-        ORDER BY q.seq""", [username, username, sees_all_questions(db.cursor(), username), username]).df()
+        LEFT JOIN (SELECT m.qid, count(*) AS n FROM mine m
+                   JOIN pool p ON p.qid = m.qid AND p.pid = m.pid
+                   WHERE m.grade IS NOT NULL GROUP BY m.qid) js USING (qid)
+        LEFT JOIN verdict v USING (qid)
+        CROSS JOIN (SELECT $user::VARCHAR AS username) me
+        WHERE {_IN_QUEUE.format(user="me.username", qid="q.qid")}
+        ORDER BY q.seq""", {"user": username}).df()
+
+
+def annotators_per_question(db: Database) -> dict[str, int]:
+    """How many annotators have a current grade on some paragraph of each question."""
+    return dict(db.cursor().execute("""
+        SELECT qid, count(DISTINCT username) FROM current_judgments GROUP BY qid""").fetchall())
 
 
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
@@ -143,10 +177,13 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
 
 
 def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
-    """This annotator's latest (grade, note, evidence, event_id) per paragraph of a question."""
+    """This annotator's latest (grade, note, evidence, event_id) per paragraph of a question
+    (aggregated from their own events of that question only)."""
     rows = db.cursor().execute("""
-        SELECT pid, grade, note, evidence, event_id FROM latest_paragraph_events
-        WHERE username = ? AND qid = ?""", [username, qid]).fetchall()
+        SELECT pid, arg_max_null(grade, event_id), arg_max_null(note, event_id),
+               arg_max_null(evidence, event_id), max(event_id)
+        FROM judgment_events WHERE username = ? AND qid = ? AND pid IS NOT NULL
+        GROUP BY pid""", [username, qid]).fetchall()
     return {r[0]: r[1:] for r in rows}
 
 

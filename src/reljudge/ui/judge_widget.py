@@ -21,7 +21,8 @@ _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
                "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
                "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
-               "edit_hint", "save_login", "event_rejected"]
+               "edit_hint", "save_login", "event_rejected",
+               *(f"rejected_{code}" for code in judging.REJECTION_CODES)]
 
 _component = st.components.v2.component(
     "reljudge_judge",
@@ -53,7 +54,7 @@ def _on_action(db, username: str) -> None:
         st.session_state[_ERROR] = "session"
         return
     try:
-        acked, rejected = judging.record_each(db, username, list(action.get("events") or []))
+        acked, rejected = judging.record_each(db, username, list(action.get("events") or []), codes=True)
         # Rejected events leave the browser's outbox too, or they would be resent forever.
         st.session_state[_ACKED] = acked + list(rejected)
         if rejected:
@@ -96,8 +97,8 @@ def render(db, username: str, lang: str) -> None:
             st.info(i18n.t("last_open_question", lang, n=at_end[1]))
         elif at_end is not None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
-        for reason in st.session_state.pop(_REJECTED, []):
-            st.warning(i18n.t("event_rejected", lang, reason=reason))
+        for code in st.session_state.pop(_REJECTED, []):
+            st.warning(i18n.t("event_rejected", lang, reason=i18n.t(f"rejected_{code}", lang)))
         data = judging.payload(db, username, qid, lang)
         data["user"] = username
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)

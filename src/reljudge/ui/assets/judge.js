@@ -135,7 +135,9 @@ export default function (component) {
     }
     const na = el("div", "rj-na");
     na.addEventListener("click", () => G.api.toggleNoAnswer());
-    head.append(na, el("div", "rj-conflict"), el("div", "rj-warn"), el("div", "rj-keys", L.shortcuts));
+    const warn = el("div", "rj-warn");
+    warn.hidden = true;
+    head.append(na, el("div", "rj-conflict"), warn, el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
     data.items.forEach((it, i) => {
@@ -295,7 +297,7 @@ export default function (component) {
         state[pid].saved = !G.outbox.some((e) => e.qid === data.qid && e.pid === pid);
       const reasons = [...new Set(Object.values(res.rejected || {}))];
       const warn = root.querySelector(".rj-warn");
-      warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: r })).join("\n");
+      warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: L["rejected_" + r] || r })).join("\n");
       warn.hidden = !reasons.length;
       // Refused edits (e.g. a newer judgment from another browser): show the server's state.
       if (reasons.length) rerun({ refresh: true });
