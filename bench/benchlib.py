@@ -71,7 +71,7 @@ def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
                  "no_answer": None, "note": None, "evidence": None, "time_spent_ms": int(r.ms),
                  "client_id": None, "base_event_id": None} for r in part.itertuples()]
         for i in range(0, len(rows), 500):
-            store.append_events(db, f"a{a}", rows[i:i + 500])
+            store.append_event_batches(db, [(f"a{a}", rows[i:i + 500], True)])
     db.close()
 
 

@@ -1,0 +1,334 @@
+"""The save path under load: N annotators, each pressing one grade key per second,
+against ONE server process (`streamlit run app.py`) on a campaign-sized DuckDB file
+(1,000 questions × 4 systems × depth 20, 50,000 judgment events before the run).
+
+Protocol level (part 1): plain HTTP clients (aiohttp, one keep-alive connection and one
+login cookie per annotator, like a browser tab) that behave like the judging widget:
+every keypress appends an event to an outbox; one request to POST /api/events is in
+flight at a time and carries everything waiting. No browsers, so the 2-core machine
+measures the server and not a hundred Chromium tabs. Acknowledgment time of an event =
+from its keypress to the response that acknowledges it. Afterwards the database file
+is read back: every acknowledged event must be stored exactly once.
+
+Browsers (part 2, --browsers): the same with real headless Chromium tabs on the judging
+page (keypress → card shows "saved"), proving that the page uses the route.
+
+Moving on (part 3, --moves): a real tab presses Enter (next question) repeatedly on the
+large campaign; time from the keypress to the next question's cards, and the server's
+own time for the move (the library calls a move makes, timed in-process on the file).
+
+Usage: python bench/bench_load.py [--levels 1,10,50,100,200] [--events 30]
+                                  [--browsers 1,5,10] [--moves 30] [--reuse]
+Writes the <!-- load:begin/end --> section of bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+from benchlib import N_ANNOT, PASSWORD, build_large_campaign, cpu_model, write_section  # noqa: E402
+
+import e2e_support as es  # noqa: E402
+
+TARGET_P95_MS = 200
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+class ProcessMeter:
+    """CPU seconds and resident memory of ONE process (the server), read from /proc:
+    utime+stime of that pid only; RSS sampled every 0.2 s (peak of the samples) and
+    VmHWM (the kernel's own peak)."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.peak_rss_kb = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def status_kb(self, key: str) -> int:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+        return 0
+
+    def _sample(self):
+        while not self._stop.is_set():
+            self.peak_rss_kb = max(self.peak_rss_kb, self.status_kb("VmRSS"))
+            self._stop.wait(0.2)
+
+    def __enter__(self):
+        self.peak_rss_kb = 0
+        self.cpu0, self.t0 = self.cpu_seconds(), time.perf_counter()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self.t0
+        self.peak_rss_kb = max(self.peak_rss_kb, self.status_kb("VmRSS"))
+        self.cpu = self.cpu_seconds() - self.cpu0
+        self._stop.set()
+        self._thread.join()
+
+
+# -- part 1: protocol-level annotators ------------------------------------------------
+class Annotator:
+    """One annotator's tab, as the widget behaves: an outbox, one request in flight."""
+
+    def __init__(self, session, url: str, name: str, qid: str, pids: list[str], rng: random.Random):
+        self.session, self.url, self.name, self.qid, self.pids, self.rng = session, url, name, qid, pids, rng
+        self.client = f"load-{name}"
+        self.outbox: list[tuple[dict, float]] = []
+        self.inflight = False
+        self.known_eid: dict[str, int] = {}
+        self.latencies: list[float] = []
+        self.sent: list[str] = []
+        self.acked: list[str] = []
+        self.rejected: dict[str, str] = {}
+        self.errors = 0
+        self.flush_task = None
+
+    async def login(self):
+        async with self.session.post(f"{self.url}/api/login",
+                                     json={"username": self.name, "password": PASSWORD}) as r:
+            if r.status != 200:
+                raise RuntimeError(f"login {self.name}: HTTP {r.status}")
+
+    def press(self, k: int):
+        pid = self.pids[k % len(self.pids)]
+        event = {"id": str(uuid.uuid4()), "kind": "grade", "qid": self.qid, "pid": pid,
+                 "grade": self.rng.choice([0, 0, 1, 2]), "ms": 1000, "client": self.client,
+                 "base": self.known_eid.get(pid, 0)}
+        self.outbox.append((event, time.perf_counter()))
+        self.sent.append(event["id"])
+        if not self.inflight:
+            self.flush_task = asyncio.ensure_future(self.flush())
+
+    async def flush(self):
+        failures = 0
+        while self.outbox and not self.inflight:
+            self.inflight = True
+            batch = list(self.outbox)
+            try:
+                async with self.session.post(f"{self.url}/api/events",
+                                             json={"events": [e for e, _ in batch]}) as r:
+                    if r.status in (401, 403, 400, 413, 415):
+                        raise SystemExit(f"{self.name}: the route refused the save (HTTP {r.status}): "
+                                         f"{await r.text()}")
+                    if r.status != 200:
+                        raise RuntimeError(f"HTTP {r.status}")
+                    res = await r.json()
+            except (RuntimeError, OSError, asyncio.TimeoutError, ValueError):
+                self.errors += 1
+                self.inflight = False
+                failures += 1
+                await asyncio.sleep(min(10, 0.5 * 2 ** failures))
+                continue
+            now = time.perf_counter()
+            done = set(res["acked"]) | set(res["rejected"])
+            for event, created in batch:
+                if event["id"] in res["acked"]:
+                    self.latencies.append((now - created) * 1000)
+                    self.acked.append(event["id"])
+                    self.known_eid[event["pid"]] = res["eids"][event["id"]]
+            self.rejected.update(res["rejected"])
+            self.outbox = [(e, c) for e, c in self.outbox if e["id"] not in done]
+            self.inflight = False
+
+
+async def run_level(url: str, users: list[str], pool: dict[str, list[str]], qids: list[str],
+                    n_events: int, seed: int, meter: "ProcessMeter | None" = None) -> list[Annotator]:
+    """Log every annotator in (not measured: Argon2 is slow and memory-hard on purpose),
+    then type; ``meter`` measures the server during the typing only."""
+    import aiohttp
+
+    rng = random.Random(seed)
+    # unsafe=True: keep cookies for an IP address host (127.0.0.1), as a browser does
+    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1),
+                                      cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in users]
+    try:
+        tabs = [Annotator(s, url, name, qids[(i * 7 + seed) % len(qids)],
+                          pool[qids[(i * 7 + seed) % len(qids)]], random.Random(rng.random()))
+                for i, (s, name) in enumerate(zip(sessions, users))]
+        sem = asyncio.Semaphore(8)
+
+        async def login(tab):
+            async with sem:
+                await tab.login()
+        await asyncio.gather(*(login(t) for t in tabs))
+        if meter is not None:
+            meter.__enter__()
+
+        async def typing(tab, offset):
+            start = time.perf_counter() + offset
+            for k in range(n_events):
+                delay = start + k - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                tab.press(k)
+            while tab.outbox or tab.inflight:
+                await asyncio.sleep(0.05)
+        await asyncio.gather(*(typing(t, rng.random()) for t in tabs))
+        if meter is not None:
+            meter.__exit__(None, None, None)
+        return tabs
+    finally:
+        for s in sessions:
+            await s.close()
+
+
+def protocol_levels(db_path: Path, levels: list[int], n_events: int, log: Path) -> list[dict]:
+    from reljudge.storage import open_database
+
+    db = open_database(db_path)
+    pool: dict[str, list[str]] = {}
+    for qid, pid in db.cursor().execute("SELECT qid, pid FROM pool ORDER BY qid, pid").fetchall():
+        pool.setdefault(qid, []).append(pid)
+    db.close()
+    qids = sorted(pool)
+    rows = []
+    with es.StreamlitServer(db_path=db_path, log_path=log) as srv:
+        meter = ProcessMeter(srv.proc.pid)
+        # The first request opens the database (and the first save warms the caches).
+        asyncio.run(run_level(srv.url, [f"a{N_ANNOT}"], pool, qids, 2, seed=999))
+        for n in levels:
+            users = [f"a{N_ANNOT + i}" for i in range(n)]
+            ru0 = resource.getrusage(resource.RUSAGE_SELF)
+            tabs = asyncio.run(run_level(srv.url, users, pool, qids, n_events, seed=n, meter=meter))
+            ru1 = resource.getrusage(resource.RUSAGE_SELF)
+            lat = [x for t in tabs for x in t.latencies]
+            rows.append({
+                "n": n, "tabs": tabs, "sent": sum(len(t.sent) for t in tabs),
+                "acked": sum(len(t.acked) for t in tabs),
+                "rejected": sum(len(t.rejected) for t in tabs),
+                "errors": sum(t.errors for t in tabs),
+                "p50": percentile(lat, 50), "p95": percentile(lat, 95), "p99": percentile(lat, 99),
+                "max": max(lat) if lat else float("nan"),
+                "server_cpu": meter.cpu / meter.wall, "server_rss_mb": meter.peak_rss_kb / 1024,
+                "gen_cpu": ((ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)) / meter.wall,
+                "wall": meter.wall,
+            })
+            r = rows[-1]
+            print(f"N={n:4d}: sent {r['sent']}, acked {r['acked']}, p50 {r['p50']:.1f} ms, "
+                  f"p95 {r['p95']:.1f} ms, p99 {r['p99']:.1f} ms, server CPU {100 * r['server_cpu']:.0f}%, "
+                  f"RSS {r['server_rss_mb']:.0f} MB", flush=True)
+        hwm = meter.status_kb("VmHWM") / 1024
+    # Read the file back: every acknowledged event stored exactly once, nothing else.
+    db = open_database(db_path)
+    cur = db.cursor()
+    for r in rows:
+        sent = [i for t in r["tabs"] for i in t.sent]
+        acked = [i for t in r["tabs"] for i in t.acked]
+        stored = dict(cur.execute("SELECT client_event_id, count(*) FROM judgment_events "
+                                  "WHERE list_contains(?, client_event_id) GROUP BY ALL", [sent]).fetchall())
+        r["stored"] = len(stored)
+        r["duplicated"] = sum(c - 1 for c in stored.values())
+        r["lost"] = sum(1 for i in acked if i not in stored)
+        del r["tabs"]
+    n_events_total = cur.execute("SELECT count(*) FROM judgment_events").fetchall()[0][0]
+    db.close()
+    for r in rows:
+        r["server_hwm_mb"] = hwm
+    rows.append({"events_in_file": n_events_total})
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--levels", default="1,10,50,100,200")
+    ap.add_argument("--events", type=int, default=30, help="keypresses per annotator and level")
+    ap.add_argument("--reuse", action="store_true", help="reuse bench/data/load-base.duckdb if present")
+    args = ap.parse_args()
+    levels = [int(x) for x in args.levels.split(",") if x]
+    data = HERE / "data"
+    data.mkdir(exist_ok=True)
+    base = data / "load-base.duckdb"
+    t0 = time.perf_counter()
+    reused = args.reuse and base.exists()
+    if not reused:
+        build_large_campaign(base, n_annotators=N_ANNOT + max(levels))
+    built = "reused from an earlier build" if reused else f"built in {time.perf_counter() - t0:.0f} s"
+    work = data / "load.duckdb"
+    for suffix in ("", ".wal"):
+        Path(str(work) + suffix).unlink(missing_ok=True)
+    shutil.copy(base, work)
+    load_before = os.getloadavg()[0]
+    rows = protocol_levels(work, levels, args.events, data / "load-server.log")
+    events_in_file = rows.pop()["events_in_file"]
+    passes = [r["n"] for r in rows if r["p95"] > TARGET_P95_MS]
+    lines = [
+        "## Save path under load: one server process, N annotators pressing a key every second",
+        "",
+        f"Run {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores ({cpu_model()}), "
+        f"{platform.platform()}, Python {platform.python_version()}; `python bench/bench_load.py "
+        f"--levels {args.levels} --events {args.events}`; 1-min load average {load_before:.1f} before the run. "
+        f"Campaign: 1,000 questions × 4 systems × depth 20, 50,000 judgment events before the run "
+        f"({events_in_file:,} after; {built}). One `streamlit run app.py` process "
+        "(uvicorn, the JSON route `/api/events` beside the pages). The load generator is a separate "
+        "process: aiohttp, one keep-alive connection and login cookie per annotator, acting as the "
+        "widget does (outbox, one request in flight carrying everything waiting, retry with backoff). "
+        "Each annotator presses a grade key once per second (random phase) on its own question.",
+        "",
+        "Acknowledgment = keypress → the response that acknowledges that event (ms). CPU = CPU seconds "
+        "of that one process / wall time of the typing (100% = one core); the logins before it "
+        "(Argon2id, slow and memory-hard on purpose) are not in the window. Server RSS = peak of 0.2 s "
+        "samples of the server process alone (VmRSS) during the typing.",
+        "",
+        "| annotators | events sent | acknowledged | stored | duplicated | lost | refused | HTTP errors | "
+        "p50 | p95 | p99 | max | server CPU | server RSS (MB) | generator CPU |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['n']} | {r['sent']:,} | {r['acked']:,} | {r['stored']:,} | {r['duplicated']} | {r['lost']} | "
+            f"{r['rejected']} | {r['errors']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | "
+            f"{r['max']:.0f} | {100 * r['server_cpu']:.0f}% | {r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |")
+    lines += [
+        "",
+        f"Server peak RSS over the whole run (VmHWM): {rows[0]['server_hwm_mb']:.0f} MB.",
+        f"p95 passes {TARGET_P95_MS} ms at: " + (f"N = {passes[0]}" if passes else
+                                                  f"no level up to N = {max(levels)}"),
+    ]
+    hundred = next((r for r in rows if r["n"] == 100), None)
+    if hundred:
+        ok = hundred["p95"] <= TARGET_P95_MS and hundred["lost"] == 0 and hundred["duplicated"] == 0 \
+            and hundred["stored"] == hundred["acked"]
+        lines.append(f"Goal (issue 9): 100 annotators, p95 ≤ {TARGET_P95_MS} ms, nothing lost or duplicated — "
+                     f"{'met' if ok else 'NOT met'} (p95 {hundred['p95']:.1f} ms).")
+    section = "\n".join(lines)
+    write_section("load", section)
+    print(section)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
