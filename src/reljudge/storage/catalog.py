@@ -211,7 +211,7 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
 
 # The campaign's run rows as reljudge.ranking reads them: dkey is the paragraph's
 # duplicate group (its first paragraph), which pool items and judgments are keyed by.
-_RUN_ROWS = ("SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dkey "
+RUN_ROWS = ("SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dkey "
              "FROM run_entries r JOIN paragraphs p USING (pid)")
 
 
@@ -220,7 +220,7 @@ def ranked_runs_sql(ties: str, dedup: str, depth: int, where: str = "") -> str:
     the campaign's rankings under the tie rule and duplicates policy, ranks 1..depth
     (:func:`reljudge.ranking.ranked_sql`, the one ranking rule). ``where`` filters
     the run rows (columns of run_entries r) before ranking; it may hold parameters."""
-    source = f"({_RUN_ROWS}{' WHERE ' + where if where else ''})"
+    source = f"({RUN_ROWS}{' WHERE ' + where if where else ''})"
     return ranking.ranked_sql(source, ties, dedup, depth)
 
 

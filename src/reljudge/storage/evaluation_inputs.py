@@ -35,9 +35,9 @@ def stage_run(cur, run: pd.DataFrame | None = None) -> str:
     imported runs, or ``run``; pid as the system returned it, dup_key its duplicate
     group's first paragraph (a pid outside the corpus is its own group)."""
     if run is None:
-        cur.execute("""CREATE OR REPLACE TEMP VIEW _rj_run AS
-                       SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dup_key
-                       FROM run_entries r JOIN paragraphs p USING (pid)""")
+        from reljudge.storage.catalog import RUN_ROWS
+        cur.execute(f"""CREATE OR REPLACE TEMP VIEW _rj_run AS
+                        SELECT system, qid, pid, score, rank, dkey AS dup_key FROM ({RUN_ROWS})""")
         return "_rj_run"
     with registered(cur, "_given_run", run):
         cur.execute("""CREATE OR REPLACE TEMP TABLE _rj_given AS
