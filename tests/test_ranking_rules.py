@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from pathlib import Path
 
 import pytest
 import pytrec_eval
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reljudge import adjudication, campaign, dashboard, evaluation, judging
+from reljudge.importers import text_key
 from reljudge.storage import catalog, open_database
 
 
@@ -168,3 +172,104 @@ def test_queue_follows_the_campaigns_tie_rule(tmp_path):
     judging.grade(db, "bob", "h1", "pX", 0)                   # re-opens the item
     assert not bool(adjudication.queue(db, k=10).set_index("pid").loc["pX", "changes_first"])
     db.close()
+
+
+# -- one ranking for everyone, on random campaigns -----------------------------------
+
+BASE_TEXTS = [f"설교 본문 {j}번 단락" for j in range(8)]
+SCORES = [2.0, 1.0, 0.5, 0.500000001, 0.25]          # 0.5 and 0.500000001 tie in float32
+
+
+@st.composite
+def random_campaign(draw):
+    n = draw(st.integers(4, 10))
+    # several pids may share a base text (spelt differently): duplicate groups
+    text_of = [draw(st.integers(0, 5)) for _ in range(n)]
+    texts = {f"p{i:02d}": (BASE_TEXTS[t] if i % 2 else BASE_TEXTS[t].replace(" ", ", ") + "!")
+             for i, t in enumerate(text_of)}
+    lines = []
+    for system in ("s1", "s2"):
+        for qid in ("h1", "h2"):
+            # at least one row each: every system and question is in the campaign
+            pids = draw(st.lists(st.sampled_from(sorted(texts)), unique=True, min_size=1, max_size=n))
+            for pid in pids:
+                lines.append(f"{qid} Q0 {pid} {draw(st.integers(1, 6))} {draw(st.sampled_from(SCORES))} {system}")
+    return {"texts": texts, "lines": lines, "ties": draw(st.sampled_from(["trec", "ranked"])),
+            "dedup": draw(st.sampled_from(["first", "keep"])), "depth": draw(st.integers(2, 5))}
+
+
+def _groups(texts: dict[str, str]) -> dict[str, str]:
+    """pid -> its duplicate group's first pid (corpus order), from the texts alone."""
+    first: dict[str, str] = {}
+    return {pid: first.setdefault(text_key(t), pid) for pid, t in texts.items()}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=random_campaign(), data=st.data())
+def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
+    texts, ties, dedup, depth = spec["texts"], spec["ties"], spec["dedup"], spec["depth"]
+    group = _groups(texts)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = make_campaign(Path(tmp), texts, spec["lines"], qids=("h1", "h2"),
+                           ties=ties, ks=f"1,{depth}", depth=depth)
+        try:
+            catalog.set_setting(db, "dedup", dedup)
+            pooled = {q: pool_of(db, q) for q in ("h1", "h2")}
+            for qid, items in pooled.items():
+                for pid in sorted(items):
+                    for who in ("ann", "bob"):
+                        g = data.draw(st.sampled_from([None, 0, 1, 2]))
+                        if g is not None:
+                            judging.grade(db, who, qid, pid, g)
+            ks = sorted({1, 2, depth})
+            names = [f"{f}@{k}" for f in ("RR", "R", "P", "nDCG", "Judged") for k in ks]
+            ev = evaluation.evaluate_campaign(db, names, n_boot=0, n_perm=0)
+            assert ev.result.policies["ties"] == ties and ev.result.policies["dedup"] == dedup
+            qrels = {q: dict(zip(f.pid, f.grade)) for q, f in ev.qrels.groupby("qid")}
+            pq = ev.result.per_query.set_index(["system", "qid", "measure"]).value
+            queue = adjudication.queue(db, k=depth)
+            # items every annotator who graded them called citable
+            sure = {(q, p) for q, p, lo in db.cursor().execute(
+                "SELECT qid, pid, min(grade) FROM current_judgments GROUP BY ALL").fetchall() if lo >= 2}
+            for qid in ("h1", "h2"):
+                detail = dashboard.question_detail(db, ev, qid, depth)
+                for system in ("s1", "s2"):
+                    rows = detail[detail.system == system].sort_values("rank")
+                    assert rows["rank"].tolist() == list(range(1, len(rows) + 1))
+                    # the pool holds every paragraph any measure at K <= depth reads
+                    assert {group[p] for p in rows.pid} <= pooled[qid]
+                    # grades in the detail are the group's, as the metrics count them
+                    judged = qrels.get(qid, {})
+                    assert [None if g != g else g for g in rows.grade] == \
+                        [judged.get(group[p]) for p in rows.pid]
+                    if qid not in qrels:
+                        continue
+                    # the metrics rank as the detail shows: trec_eval on the detail's ranking
+                    if dedup == "first":
+                        assert len({group[p] for p in rows.pid}) == len(rows)
+                        run = {group[p]: float(depth - r) for p, r in zip(rows.pid, rows["rank"])}
+                        ref_qrels = {p: int(g) for p, g in judged.items()}
+                    else:
+                        run = {p: float(depth - r) for p, r in zip(rows.pid, rows["rank"])}
+                        ref_qrels = {p: int(judged[group[p]]) for p in texts if group[p] in judged}
+                    for k in ks:
+                        top = {p: s for p, s in run.items() if s > depth - 1 - k}
+                        ref = pytrec_eval.RelevanceEvaluator(
+                            {qid: ref_qrels}, {f"ndcg_cut.{k}", f"recall.{k}", f"P.{k}", "recip_rank"},
+                            relevance_level=2).evaluate({qid: top or {"__none__": 0.0}})[qid]
+                        assert pq[(system, qid, f"RR(rel=2)@{k}")] == pytest.approx(ref["recip_rank"])
+                        assert pq[(system, qid, f"R(rel=2)@{k}")] == pytest.approx(ref[f"recall_{k}"])
+                        assert pq[(system, qid, f"P(rel=2)@{k}")] == pytest.approx(ref[f"P_{k}"])
+                        assert pq[(system, qid, f"nDCG@{k}")] == pytest.approx(ref[f"ndcg_cut_{k}"])
+                # the queue's "decides a first citable rank" agrees with the detail's ranks
+                for item in queue[queue.qid == qid].itertuples():
+                    decides = False
+                    for system in ("s1", "s2"):
+                        rows = detail[detail.system == system]
+                        ranks = [r for p, r in zip(rows.pid, rows["rank"]) if group[p] == item.pid]
+                        firsts = [r for p, r in zip(rows.pid, rows["rank"]) if (qid, group[p]) in sure]
+                        if ranks and item.hi >= 2 > item.lo and min(ranks) < min(firsts, default=math.inf):
+                            decides = True
+                    assert bool(item.changes_first) == decides, (qid, item.pid)
+        finally:
+            db.close()
