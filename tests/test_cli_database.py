@@ -59,3 +59,12 @@ def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
     r = _cli("--db", str(db_path), "evaluate", "-m", "RR@10")
     assert r.returncode == 2 and "no answerable question has judgments (1 no-answer questions)" in r.stderr
     assert "nan" not in r.stdout
+
+
+def test_a_broken_subcommand_import_shows_the_real_error(monkeypatch):
+    # issue 10: the ImportError was swallowed and `evaluate` became an "invalid choice"
+    from reljudge import cli
+    # None in sys.modules makes `import reljudge.evaluate_cli` raise ImportError
+    monkeypatch.setitem(__import__("sys").modules, "reljudge.evaluate_cli", None)
+    with pytest.raises(ImportError, match="reljudge.evaluate_cli"):
+        cli.main(["evaluate", "--qrels", "q.txt", "r.trec", "-m", "RR@10"])

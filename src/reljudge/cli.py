@@ -295,12 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("serve", "start the web app", "reljudge serve --port 8501", cmd_serve)
     p.add_argument("--port", type=int, default=8501)
 
+    # Imported here, not at the top, so that other subcommands start without them; an
+    # ImportError is not caught: a broken import must show itself, not make the
+    # subcommand vanish as an "invalid choice".
+    import importlib
     for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli"):
-        try:
-            mod = __import__(module, fromlist=["register"])
-        except ImportError:
-            continue
-        mod.register(sub)
+        importlib.import_module(module).register(sub)
     return parser
 
 

@@ -152,12 +152,15 @@ def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[st
 
 
 def question_detail(db: Database, ev: CampaignEvaluation, qid: str, k: int) -> pd.DataFrame:
-    """Each system's top-K for one question with the aggregated grade of every paragraph."""
+    """Each system's top-K for one question, ranked as the evaluation ranked it (its tie
+    rule and duplicates policy), with the aggregated grade of every paragraph: the
+    grade of its duplicate group, which the judgments name."""
     qrels = ev.qrels[ev.qrels.qid == qid].set_index("pid")
-    ranked = evaluation_inputs.top_k(db, qid, k, ev.result.policies.get("ties", "trec"))
-    ranked["grade"] = ranked.pid.map(qrels["grade"]) if not qrels.empty else None
-    ranked["provenance"] = ranked.pid.map(qrels["provenance"]) if not qrels.empty else None
-    return ranked
+    policies = ev.result.policies
+    ranked = evaluation_inputs.top_k(db, qid, k, policies.get("ties", "trec"), policies.get("dedup", "first"))
+    ranked["grade"] = ranked.group_pid.map(qrels["grade"]) if not qrels.empty else None
+    ranked["provenance"] = ranked.group_pid.map(qrels["provenance"]) if not qrels.empty else None
+    return ranked.drop(columns="group_pid")
 
 
 def question_types(db: Database) -> list[str]:

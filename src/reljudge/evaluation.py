@@ -1,10 +1,13 @@
 """Evaluating the campaign: its runs against its judgments, live or a frozen version.
 
 The same function feeds the dashboard, ``reljudge evaluate`` without ``--qrels``, and
-the report. Judgments are keyed by each duplicate group's first paragraph (DESIGN.md),
-so run rows are mapped to that paragraph before ranking: copies collapse under the
-"first copy counts" policy, and a copy gets its group's judgment. For a collection
-without duplicates this is exactly the file-mode evaluation of the exported qrels.
+the report. Judgments are keyed by each duplicate group's first paragraph (DESIGN.md);
+run rows keep the id the system returned and carry their group as the duplicate key
+(:mod:`reljudge.ranking`): under "first" copies collapse into their group, which the
+judgments name; under "keep" every copy counts and carries its group's grade, in the
+ranking and in the recall base / ideal ranking alike (trec_eval on the raw ids). For a
+collection without duplicates both are exactly the file-mode evaluation of the
+exported qrels.
 """
 
 from __future__ import annotations
@@ -79,9 +82,11 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
     qrels_table, verdicts_table = evaluation_inputs.stage(cur, policy, threshold, version)
     run_table = evaluation_inputs.stage_run(cur, run)
     no_answer = evaluation_inputs.no_answer_qids(cur, verdicts_table)
+    # the judgments name duplicate groups; under "keep" every copy carries its group's grade
+    items = evaluation_inputs.items_qrels(cur, qrels_table, dedup)
     if systems is None:
         systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
-    result = evaluate(cur, qrels_table, run_table, parsed, ties=ties, dedup=dedup,
+    result = evaluate(cur, items, run_table, parsed, ties=ties, dedup=dedup,
                       default_rel=threshold, questions="questions", abstentions="run_abstentions",
                       no_answer_qids=no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
                       seed=seed)

@@ -330,7 +330,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                            "the run's rank column (as ranked); score descending, then id descending, break ties"),
     "report_dedup_first": ("첫 사본만 인정: 같은 id 또는 같은 정규화 본문의 뒤 사본은 빼고 순위를 당김",
                            "first copy counts: later copies (same id or same normalised text) removed and ranks closed up"),
-    "report_dedup_keep": ("모든 사본을 각자의 순위에서 셈", "every copy counts at its own rank"),
+    "report_dedup_keep": ("모든 사본을 각자의 순위에서 셈; 판정된 문단의 사본마다 그 등급을 주어 재현율 분모와 이상적 순위에도 셈 (원래 id로 trec_eval)",
+                          "every copy counts at its own rank and carries its group's grade, also in the recall base "
+                          "and the ideal ranking (trec_eval on the raw ids)"),
     "report_policy_adjudicated": ("현재 판정 — 조정한 등급, 없으면 다수결, 동수면 낮은 등급",
                                   "live judgments — adjudicated grade if any, else majority, else the lower tied grade"),
     "report_policy_majority": ("현재 판정 — 다수결, 동수면 낮은 등급 (조정 무시)",

@@ -6,14 +6,17 @@ intervals and tests are vectorised numpy.
 
 Semantics (trec_eval 9.x, as exposed by pytrec-eval-terrier):
 
-* ranking: score descending, compared in single precision as trec_eval stores
-  scores in a C ``float`` (0.5 and 0.5 + 1e-9 tie), ties broken by document id
-  descending in byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank column orders
-  the ranking instead (score, then id, break ties in rank).  A row without a
-  score is placed after every scored row of its ranking, in rank order.
+* ranking (:mod:`reljudge.ranking`, the one place the rule is written): score
+  descending, compared in single precision as trec_eval stores scores in a C
+  ``float`` (0.5 and 0.5 + 1e-9 tie), ties broken by document id descending in
+  byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank
+  column orders the ranking instead (score, then id, break ties in rank).  A row
+  without a score is placed after every scored row of its ranking, in rank order.
 * duplicates (same ``dup_key``, or same pid when ``dup_key`` is NULL) inside one
   ranking: ``"first"`` keeps the first copy and closes ranks up, before any
-  cutoff; ``"keep"`` counts every copy.
+  cutoff, and the ranking's items are the duplicate keys (the qrels name them);
+  ``"keep"`` counts every copy and the items are the pids (the qrels name every
+  copy, so trec_eval on the raw ids gives the same numbers).
 * relevant: grade >= rel.  Unjudged documents are not relevant (grade NULL).
 * RR@K = 1/rank of the first relevant document within K, else 0
   (trec_eval ``recip_rank`` on the run truncated to K).
@@ -52,20 +55,16 @@ import numpy as np
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
+from reljudge import ranking
 from reljudge.measures import Measure
 
 ALL = "all"  #: label of the overall group in ``qtype`` columns
 NO_TYPE = "(none)"  #: label for questions without a type
 
-TIES = {
-    "trec": "score descending (compared as float32, as trec_eval), then paragraph id descending (byte order); "
-    "the rank column is used only for rows without a score",
-    "ranked": "the run's rank column ascending (as ranked); score descending, then id descending, break ties",
-}
-DEDUP = {
-    "first": "first copy counts; later copies (same id or same normalised text) removed and ranks closed up",
-    "keep": "every copy counts at its own rank",
-}
+# The ranking rule lives in reljudge.ranking; re-exported for the report and callers.
+TIES = ranking.TIES
+DEDUP = ranking.DEDUP
+float32_sql = ranking.float32_sql
 
 
 @dataclass
@@ -186,56 +185,10 @@ def _require(cols: list[str], need: Iterable[str], what: str) -> None:
 # the per-query query
 
 
-def _order_key(ties: str) -> str:
-    # One STRUCT serves both max_by (top-K) and ORDER BY ... DESC (the dedup
-    # fallback), so both paths order rows identically; larger = ranked earlier.
-    # `score` here is already single precision (see _F32).
-    if ties == "trec":
-        return (
-            "((score IS NOT NULL)::INTEGER, coalesce(score, 0)::FLOAT, "
-            "coalesce(-(CASE WHEN score IS NULL THEN rank END)::BIGINT, -9223372036854775807), pid)"
-        )
-    return (
-        "((rank IS NOT NULL)::INTEGER, coalesce(-rank::BIGINT, 0), "
-        "(score IS NOT NULL)::INTEGER, coalesce(score, 0)::FLOAT, pid)"
-    )
-
-
-# trec_eval keeps scores as C float (TEXT_RESULTS.sim), so scores equal in
-# float32 tie even when their doubles differ; out-of-range doubles become ±inf
-# as the C conversion does, where DuckDB's cast would raise.
-_F32 = (
-    "CASE WHEN {x} > 3.4028234663852886e38 THEN 'inf'::FLOAT "
-    "WHEN {x} < -3.4028234663852886e38 THEN '-inf'::FLOAT ELSE {x}::FLOAT END"
-)
-
-
-def float32_sql(x: str) -> str:
-    """SQL turning the DOUBLE expression ``x`` into the FLOAT trec_eval ranks by."""
-    return _F32.format(x=x)
-
-
 def ranking_depth(measures: Sequence[Measure]) -> int:
     """How many rows of each ranking :func:`evaluate` looks at: the largest K, at
     least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1)."""
     return max([int(m.k) for m in measures] + [3])
-
-
-def top_key_sql(ties: str, score: str, rank: str, pid: str) -> str:
-    """A STRUCT that orders the rows of one ranking, larger = ranked earlier, for
-    rows whose score and rank are never NULL (as in a TREC run file).
-
-    On such rows it orders exactly as :func:`evaluate`'s own key (the NULL
-    terms of that key are then constant), so the top rows it selects are the
-    rows :func:`evaluate` would keep.  Its fields hold the values: ``s`` the
-    score as FLOAT, ``pid``, and under ``ranked`` ``nr`` = -rank.
-    """
-    if ties not in TIES:
-        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIES)}")
-    s = float32_sql(f"({score})::DOUBLE")
-    if ties == "trec":
-        return f"{{'s': {s}, 'pid': ({pid})::VARCHAR}}"
-    return f"{{'nr': -(({rank})::BIGINT), 's': {s}, 'pid': ({pid})::VARCHAR}}"
 
 
 def _measure_sql(m: Measure) -> str:
@@ -262,12 +215,10 @@ def _per_query_sql(
     measures: list[Measure], rels: list[int], depth: int, ties: str, dedup: str,
     run: str, qrels: str, run_cols: list[str], qrels_grade: str, extra_qids: str | None,
 ) -> str:
-    okey = _order_key(ties)
-    score = _F32.format(x="score::DOUBLE") if "score" in run_cols else "NULL::FLOAT"
+    score = "score::DOUBLE" if "score" in run_cols else "NULL::DOUBLE"
     rank = "rank::BIGINT" if "rank" in run_cols else "NULL::BIGINT"
-    key = "coalesce(dup_key::VARCHAR, pid::VARCHAR)" if "dup_key" in run_cols else "pid::VARCHAR"
+    dkey = "dup_key::VARCHAR" if "dup_key" in run_cols else "NULL::VARCHAR"
     ranked = "position" in run_cols
-    ks = sorted({m.k for m in measures})
     hit_ks = sorted({(m.rel, m.k) for m in measures if m.rel is not None})
     judged_ks = sorted({m.k for m in measures if m.name == "Judged"})
     dcg_ks = sorted({m.k for m in measures if m.name == "nDCG"})
@@ -279,38 +230,23 @@ def _per_query_sql(
         f"qset AS (SELECT DISTINCT qid FROM qr{extra})",
         # run rows of evaluated questions only: queries absent from the qrels are ignored
         # NOT MATERIALIZED: DuckDB would otherwise materialise this multiply-referenced
-        # CTE, i.e. copy the whole run; the dedup fallback re-reads only rankings with copies
+        # CTE, i.e. copy the whole run
         f"src AS NOT MATERIALIZED (SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
-        f"{score} AS score, {rank} AS rank, {key} AS dkey{', position::BIGINT AS position' if ranked else ''} FROM {run} "
+        f"{score} AS score, {rank} AS rank, {dkey} AS dkey{', position::BIGINT AS position' if ranked else ''} FROM {run} "
         f"WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT qid FROM qset))",
     ]
     if ranked:
-        # the caller ranked and deduplicated each ranking already (trec_io.read_run_top):
-        # a heap over rows that all fit in it, and the duplicate search, would cost
-        # more than everything else here
-        ctes.append(f"ranked AS (SELECT system, qid, pid, position AS r FROM src WHERE position <= {depth})")
+        # the caller ranked and deduplicated each ranking already with the same rule
+        # (trec_io.read_run_top): a heap over rows that all fit in it, and the
+        # duplicate search, would cost more than everything else here
+        ctes.append(f"ranked AS (SELECT system, qid, pid, pid AS dkey, position AS r FROM src WHERE position <= {depth})")
     else:
-        ctes += [
-            # top-`depth` per ranking with a bounded heap: far cheaper than sorting whole rankings
-            f"top AS (SELECT system, qid, max_by({{'pid': pid, 'dkey': dkey}}, {okey}, {depth}) AS l "
-            f"FROM src GROUP BY system, qid)",
-            "topu AS (SELECT system, qid, unnest(l) AS x, generate_subscripts(l, 1) AS r FROM top)",
-        ]
-        if dedup == "first":
-            # A ranking whose top rows hold no duplicate key is already deduplicated
-            # up to `depth`; only the others need the full per-key pass.
-            ctes += [
-                "dupr AS (SELECT system, qid FROM topu GROUP BY system, qid HAVING count(DISTINCT x.dkey) < count(*))",
-                f"firsts AS (SELECT s.* FROM src s SEMI JOIN dupr USING (system, qid) "
-                f"QUALIFY row_number() OVER (PARTITION BY s.system, s.qid, s.dkey ORDER BY {okey} DESC) = 1)",
-                f"slow AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY {okey} DESC) AS r "
-                f"FROM firsts QUALIFY r <= {depth})",
-                "ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu ANTI JOIN dupr USING (system, qid) "
-                "UNION ALL SELECT system, qid, pid, r FROM slow)",
-            ]
-        else:
-            ctes.append("ranked AS (SELECT system, qid, x.pid AS pid, r FROM topu)")
-    ctes.append("j AS (SELECT r.system, r.qid, r.pid, r.r, q.grade FROM ranked r LEFT JOIN qr q USING (qid, pid))")
+        ctes.append(f"ranked AS ({ranking.ranked_sql('src', ties, dedup, depth)})")
+    # a ranking's items are looked up in the qrels by the id the rule names: the
+    # duplicate group under "first", the returned id under "keep" (reljudge.ranking)
+    item = ranking.item_column(dedup)
+    ctes.append(f"j AS (SELECT r.system, r.qid, r.{item} AS pid, r.r, q.grade FROM ranked r "
+                f"LEFT JOIN qr q ON q.qid = r.qid AND q.pid = r.{item})")
 
     aggs = ["arg_min(pid, r) AS first_pid", "arg_min(grade, r) AS first_grade", "count(*) AS n_ret"]
     aggs += [f"min(r) FILTER (WHERE grade >= {int(rel)}) AS f{_rk(rel)}" for rel in rels]
@@ -454,7 +390,9 @@ def evaluate(
 
     * qrels: qid, pid, grade (INTEGER; negative grades count as 0 gain)
     * run: system, qid, pid, and score and/or rank; optional dup_key (rows of one
-      ranking with equal dup_key are copies; NULL means "use pid"); optional
+      ranking with equal dup_key are copies; NULL means "use pid"; under
+      ``dedup="first"`` the qrels are looked up by dup_key, under ``"keep"`` by pid,
+      see :mod:`reljudge.ranking`); optional
       position: 1, 2, ... — each row's place in its ranking, already in the order
       ``ties`` gives and with no copies (as :func:`reljudge.trec_io.read_run_top`
       writes it, which rejects repeated documents, so both ``dedup`` policies
@@ -469,10 +407,7 @@ def evaluate(
     ``default_rel`` is recorded in the policies; each Measure carries its own threshold.
     ``n_boot``/``n_perm`` = 0 skip intervals/tests (the CLI does for plain tsv).
     """
-    if ties not in TIES:
-        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIES)}")
-    if dedup not in DEDUP:
-        raise ReljudgeError(f"unknown duplicates policy {dedup!r}; use one of {', '.join(DEDUP)}")
+    ranking.check(ties, dedup)
     measures = list(dict.fromkeys(measures))
     if not measures:
         raise ReljudgeError("no measure given")

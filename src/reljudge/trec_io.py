@@ -27,7 +27,7 @@ import duckdb
 import numpy as np
 
 from reljudge.errors import InputError
-from reljudge.metrics import top_key_sql
+from reljudge.ranking import order_key_sql
 
 RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "BIGINT", "score": "DOUBLE", "tag": "VARCHAR"}
 QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "BIGINT"}
@@ -230,7 +230,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     The same checks as :func:`read_run` cover every line of the file, but the file
     is read once and never held whole: one aggregation per query keeps the
     ``depth`` best rows (in :func:`reljudge.metrics.evaluate`'s order for
-    ``ties``, see :func:`reljudge.metrics.top_key_sql`), counts NaN scores and
+    ``ties``, see :func:`reljudge.ranking.order_key_sql`), counts NaN scores and
     collects a 64-bit hash per document, and a query whose hashes repeat is
     checked exactly.  Since :func:`reljudge.metrics.evaluate` looks at no more
     than :func:`reljudge.metrics.ranking_depth` rows of a ranking, evaluating
@@ -246,7 +246,8 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     name = system if system is not None else run_name(path)
     rows, top = f"{table}__rows", f"{table}__top"
     ranked = ties == "ranked"
-    key = top_key_sql(ties, "score", "rank", "docid")
+    # every row of a run file has a score and a rank: the key without its NULL fields
+    key = order_key_sql(ties, "score", "rank", "docid", nullable=False)
     first = _first_line(path)
     if first is None:
         cols = "qid VARCHAR, pid VARCHAR, score FLOAT" + (", rank INTEGER" if ranked else "") + ", position BIGINT"

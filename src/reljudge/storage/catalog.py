@@ -13,6 +13,7 @@ from typing import Iterable
 import duckdb
 import pandas as pd
 
+from reljudge import ranking
 from reljudge.errors import InputError
 from reljudge.storage.db import Database, registered
 
@@ -208,36 +209,34 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
 
 # -- pool ---------------------------------------------------------------------------
 
-def ranking_order_sql(ties: str) -> str:
-    """ORDER BY of one ranking. 'trec': score desc, then pid desc (trec_eval); rows
-    without a score fall back to their rank. 'ranked': the run's rank column."""
-    if ties == "ranked":
-        return "r.rank ASC NULLS LAST, r.score DESC NULLS LAST, r.pid DESC"
-    if ties == "trec":
-        return "r.score DESC NULLS LAST, r.rank ASC NULLS LAST, r.pid DESC"
-    raise ValueError(f"unknown tie rule {ties!r}; use 'trec' or 'ranked'")
+# The campaign's run rows as reljudge.ranking reads them: dkey is the paragraph's
+# duplicate group (its first paragraph), which pool items and judgments are keyed by.
+RUN_ROWS = ("SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dkey "
+             "FROM run_entries r JOIN paragraphs p USING (pid)")
+
+
+def ranked_runs_sql(ties: str, dedup: str, depth: int, where: str = "") -> str:
+    """A query giving system, qid, pid (as returned), dkey (its duplicate group), r:
+    the campaign's rankings under the tie rule and duplicates policy, ranks 1..depth
+    (:func:`reljudge.ranking.ranked_sql`, the one ranking rule). ``where`` filters
+    the run rows (columns of run_entries r) before ranking; it may hold parameters."""
+    source = f"({RUN_ROWS}{' WHERE ' + where if where else ''})"
+    return ranking.ranked_sql(source, ties, dedup, depth)
 
 
 def build_pool(db: Database, depth: int, ties: str = "trec") -> int:
-    """Union of every run's top-``depth`` per question, duplicates collapsed to their
-    canonical paragraph (first copy counts, ranks closed up). Returns the pool size."""
+    """Union of every run's top-``depth`` per question under the tie rule ``ties``,
+    duplicates collapsed to their group's first paragraph (first copy counts, ranks
+    closed up). Returns the pool size."""
     if depth < 1:
         raise ValueError("pool depth must be at least 1")
-    order = ranking_order_sql(ties)
+    # Always "first": the pool shows one copy of each group. Under "keep" the top
+    # `depth` rows hold no group that the collapsed top `depth` lacks (collapsing only
+    # moves rows up), so this pool covers what every measure at K <= depth reads.
+    ranked = ranked_runs_sql(ties, "first", depth)
     with db.transaction() as cur:
         cur.execute("DELETE FROM pool")
-        cur.execute(f"""
-            INSERT INTO pool
-            SELECT DISTINCT qid, cpid FROM (
-              SELECT system, qid, cpid,
-                     row_number() OVER (PARTITION BY system, qid ORDER BY first_pos) AS closed_rank
-              FROM (
-                SELECT system, qid, cpid, min(pos) AS first_pos FROM (
-                  SELECT r.system, r.qid, p.canonical_pid AS cpid,
-                         row_number() OVER (PARTITION BY r.system, r.qid ORDER BY {order}) AS pos
-                  FROM run_entries r JOIN paragraphs p USING (pid))
-                GROUP BY ALL))
-            WHERE closed_rank <= ?""", [depth])
+        cur.execute(f"INSERT INTO pool SELECT DISTINCT qid, dkey FROM ({ranked})")
         cur.execute("INSERT OR REPLACE INTO settings VALUES ('pool_depth', ?)", [str(depth)])
         # Lets readers cache what a pool shows until it is rebuilt.
         cur.execute("""INSERT OR REPLACE INTO settings

@@ -4,41 +4,45 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge import ranking
 from reljudge.storage.db import Database, registered
 
 
-def canonical_run(db: Database, run: pd.DataFrame | None = None) -> pd.DataFrame:
-    """system, qid, pid (the duplicate group's first paragraph), score, rank; from the
-    imported runs, or from ``run`` (pids not in the corpus are kept as they are)."""
-    cur = db.cursor()
-    if run is None:
-        return cur.execute("""
-            SELECT r.system, r.qid, p.canonical_pid AS pid, r.score, r.rank
-            FROM run_entries r JOIN paragraphs p USING (pid)""").df()
-    with registered(cur, "_run", run):
-        return cur.execute("""
-            SELECT r.system, r.qid, coalesce(p.canonical_pid, r.pid) AS pid, r.score, r.rank
-            FROM _run r LEFT JOIN paragraphs p USING (pid)""").df()
-
-
 def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str]:
-    """Aggregate the judgments into this cursor's temp tables; returns their names."""
+    """Aggregate the judgments into this cursor's temp tables; returns their names.
+    The qrels name each duplicate group by its first paragraph."""
     from reljudge.storage.team import stage_aggregates
     stage_aggregates(cur, policy, threshold, version)
     return "_rj_qrels", "_rj_verdicts"
 
 
+def items_qrels(cur, qrels_table: str, dedup: str) -> str:
+    """The qrels keyed as the ranking's items under ``dedup`` (reljudge.ranking):
+    ``qrels_table`` itself under "first" (items are duplicate groups); under "keep"
+    a view giving every copy of a judged group the group's grade, so that copies
+    count in the recall base and the ideal ranking as they do in the ranking."""
+    if ranking.item_column(dedup) == "dkey":
+        return qrels_table
+    # a pid outside the corpus (only possible in imported qrels) stays as it is
+    cur.execute(f"""CREATE OR REPLACE TEMP VIEW _rj_qrels_copies AS
+                    SELECT q.qid, coalesce(p.pid, q.pid) AS pid, q.grade
+                    FROM {qrels_table} q LEFT JOIN paragraphs p ON p.canonical_pid = q.pid""")
+    return "_rj_qrels_copies"
+
+
 def stage_run(cur, run: pd.DataFrame | None = None) -> str:
-    """A temp view/table ``_rj_run`` (system, qid, pid, score, rank) with pids mapped to
-    their duplicate group's first paragraph: the imported runs, or ``run``."""
+    """A temp view/table ``_rj_run`` (system, qid, pid, score, rank, dup_key): the
+    imported runs, or ``run``; pid as the system returned it, dup_key its duplicate
+    group's first paragraph (a pid outside the corpus is its own group)."""
     if run is None:
-        cur.execute("""CREATE OR REPLACE TEMP VIEW _rj_run AS
-                       SELECT r.system, r.qid, p.canonical_pid AS pid, r.score, r.rank
-                       FROM run_entries r JOIN paragraphs p USING (pid)""")
+        from reljudge.storage.catalog import RUN_ROWS
+        cur.execute(f"""CREATE OR REPLACE TEMP VIEW _rj_run AS
+                        SELECT system, qid, pid, score, rank, dkey AS dup_key FROM ({RUN_ROWS})""")
         return "_rj_run"
     with registered(cur, "_given_run", run):
         cur.execute("""CREATE OR REPLACE TEMP TABLE _rj_given AS
-                       SELECT r.system, r.qid, coalesce(p.canonical_pid, r.pid) AS pid, r.score, r.rank
+                       SELECT r.system, r.qid, r.pid, r.score, r.rank,
+                              coalesce(p.canonical_pid, r.pid) AS dup_key
                        FROM _given_run r LEFT JOIN paragraphs p USING (pid)""")
     return "_rj_given"
 
@@ -74,18 +78,13 @@ def paragraph_texts(db: Database, pids: list[str]) -> dict[str, str]:
         JOIN paragraphs p USING (pid)""", [list(pids)]).fetchall())
 
 
-def top_k(db: Database, qid: str, k: int, ties: str = "trec") -> pd.DataFrame:
-    """Every system's top K for one question (duplicates mapped to their group's first
-    paragraph, first copy counting), with the paragraph text."""
-    from reljudge.storage.catalog import ranking_order_sql
-    order = ranking_order_sql(ties)
+def top_k(db: Database, qid: str, k: int, ties: str = "trec", dedup: str = "first") -> pd.DataFrame:
+    """Every system's top K for one question under the tie rule and duplicates policy
+    (the ranks the metrics use): system, rank, pid (as the system returned it),
+    group_pid (its duplicate group's first paragraph, which judgments name), text."""
+    from reljudge.storage.catalog import ranked_runs_sql
+    ranked = ranked_runs_sql(ties, dedup, k, where="r.qid = $qid")
     return db.cursor().execute(f"""
-        WITH ranked AS (
-            SELECT r.system, p.canonical_pid AS pid,
-                   row_number() OVER (PARTITION BY r.system ORDER BY {order}) AS pos
-            FROM run_entries r JOIN paragraphs p USING (pid) WHERE r.qid = ?),
-        firsts AS (SELECT system, pid, min(pos) AS pos FROM ranked GROUP BY ALL),
-        closed AS (SELECT system, pid, row_number() OVER (PARTITION BY system ORDER BY pos) AS rank
-                   FROM firsts)
-        SELECT c.system, c.rank, c.pid, p.text FROM closed c JOIN paragraphs p USING (pid)
-        WHERE c.rank <= ? ORDER BY c.system, c.rank""", [qid, k]).df()
+        SELECT c.system, c.r AS rank, c.pid, c.dkey AS group_pid, p.text
+        FROM ({ranked}) c JOIN paragraphs p USING (pid)
+        ORDER BY c.system, c.r""", {"qid": qid}).df()

@@ -240,12 +240,20 @@ def stage_aggregates(cur, policy: str, threshold: int, version: int | None) -> N
 
 # -- disagreements and adjudication ----------------------------------------------------
 
-def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
+def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2, ties: str | None = None,
+                            dedup: str | None = None) -> pd.DataFrame:
     """Pooled paragraphs on which annotators' current grades differ and no lead has
     adjudicated since the last judgment. Most consequential first: the grade spread
     (2 vs 0 before 2 vs 1), then whether the paragraph decides some system's first
-    citable rank within ``k`` (``changes_first``)."""
-    return db.cursor().execute("""
+    citable rank within ``k`` (``changes_first``): some system ranks it within ``k``
+    and above every paragraph all annotators called citable. Ranks follow the
+    campaign's tie rule and duplicates policy (or ``ties``/``dedup``), as the metrics
+    do; a paragraph's rank is its duplicate group's first."""
+    from reljudge.storage.catalog import get_settings, ranked_runs_sql
+    settings = get_settings(db)
+    ranked = ranked_runs_sql(ties or settings["ties"], dedup or settings["dedup"], k,
+                             where="r.qid IN (SELECT qid FROM open_items)")
+    return db.cursor().execute(f"""
         WITH g AS (
             SELECT j.qid, j.pid, min(j.grade) AS lo, max(j.grade) AS hi, count(*) AS n,
                    max(j.created_at) AS last_judged,
@@ -256,22 +264,18 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2) -> pd
         open_items AS (
             SELECT g.* FROM g LEFT JOIN current_adjudications a ON a.qid = g.qid AND a.pid = g.pid
             WHERE a.adjudication_id IS NULL OR a.created_at < g.last_judged),
-        ranked AS (
-            SELECT r.system, r.qid, p.canonical_pid AS pid,
-                   row_number() OVER (PARTITION BY r.system, r.qid
-                                      ORDER BY r.score DESC NULLS LAST, r.rank ASC NULLS LAST, r.pid DESC) AS rk
-            FROM run_entries r JOIN paragraphs p USING (pid)
-            WHERE r.qid IN (SELECT qid FROM open_items)),
+        ranked AS (   -- top k of every ranking of an open question; pid = duplicate group
+            SELECT system, qid, dkey AS pid, r AS rk FROM ({ranked})),
         firsts AS (   -- first rank, per system, of a paragraph every annotator called citable
             SELECT r.system, r.qid, min(r.rk) AS first_sure
             FROM ranked r JOIN (SELECT qid, pid FROM current_judgments GROUP BY qid, pid
                                 HAVING min(grade) >= ?) s ON s.qid = r.qid AND s.pid = r.pid
             GROUP BY ALL),
         decides AS (
-            SELECT o.qid, o.pid, count(*) AS n_systems FROM open_items o
+            SELECT o.qid, o.pid, count(DISTINCT r.system) AS n_systems FROM open_items o
             JOIN ranked r ON r.qid = o.qid AND r.pid = o.pid
             LEFT JOIN firsts f ON f.system = r.system AND f.qid = r.qid
-            WHERE o.hi >= ? AND o.lo < ? AND r.rk <= ? AND r.rk < coalesce(f.first_sure, 1e9)
+            WHERE o.hi >= ? AND o.lo < ? AND r.rk < coalesce(f.first_sure, 1e9)
             GROUP BY ALL)
         SELECT o.qid, q.text AS question, q.criteria, o.pid, p.text AS paragraph, o.lo, o.hi,
                o.hi - o.lo AS spread,
@@ -280,7 +284,7 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2) -> pd
         FROM open_items o JOIN questions q USING (qid) JOIN paragraphs p ON p.pid = o.pid
         LEFT JOIN decides d ON d.qid = o.qid AND d.pid = o.pid
         ORDER BY spread DESC, changes_first DESC, n_systems DESC, q.seq, o.pid""",
-        [threshold, threshold, threshold, k]).df()
+        [threshold, threshold, threshold]).df()
 
 
 def verdict_disagreements(db: Database) -> pd.DataFrame:
