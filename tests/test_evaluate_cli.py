@@ -301,3 +301,50 @@ def test_repeated_rows_finds_every_row_with_a_repeat():
     assert rows(uneven) == [2000]
     assert rows(pa.chunked_array([pa.array([[1, 1]], type=pa.list_(pa.uint64())),
                                   pa.array([[2, 3]], type=pa.list_(pa.uint64()))])) == [0]
+
+
+# -- values DuckDB's casts would round or reject unclearly -------------------------------
+
+
+@pytest.mark.parametrize(
+    "qrels_text, fragment",
+    [
+        # trec_eval truncates (atol); reljudge refuses rather than guess a grade
+        ("q1 0 a 1\nq1 0 b 1.5\n", "line 2: relevance '1.5' is not a whole number"),
+        ("q1 0 a 0.5\nq1 0 b 1\n", "line 1: relevance '0.5' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 2.0\n", "line 2: relevance '2.0' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 1e0\n", "line 2: relevance '1e0' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 0x1\n", "line 2: relevance '0x1' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 1_0\n", "line 2: relevance '1_0' is not a whole number"),
+        ("q1\t0\ta\t1\nq1\t0\tb\t-1.5\n", "line 2: relevance '-1.5' is not a whole number"),  # tab-separated
+        ("q1 0 a 1\nq1  0 b 1.5\n", "line 2: relevance '1.5' is not a whole number"),  # irregular spacing
+    ],
+)
+def test_fractional_grades_are_refused_not_rounded(tmp_path, capsys, qrels_text, fragment):
+    qrels = _write(tmp_path, "qrels.txt", qrels_text)
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\nq1 Q0 b 2 2.0 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "nDCG@10"], capsys)
+    assert code == 2 and out == ""
+    assert err == f"error: {qrels}, {fragment}\n"
+
+
+@pytest.mark.parametrize("ties", ["trec", "ranked"])
+@pytest.mark.parametrize(
+    "run_text, fragment",
+    [
+        ("q1 Q0 a 1.0 2.5 t\nq1 Q0 b 2 2.0 t\n", "line 1: rank '1.0' is not a whole number"),
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 1.5 2.0 t\n", "line 2: rank '1.5' is not a whole number"),
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2e0 2.0 t\n", "line 2: rank '2e0' is not a whole number"),
+    ],
+)
+def test_fractional_ranks_are_refused(tmp_path, capsys, run_text, fragment, ties):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "bad.run", run_text)
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties], capsys)
+    assert code == 2 and out == ""
+    assert err == f"error: {run}, {fragment}\n"
+    # the reader behind database mode and `evaluate RUN...` says the same
+    with pytest.raises(InputError) as e:
+        read_run(duckdb.connect(), run, "r")
+    assert str(e.value) == f"{run}, {fragment}"
+

@@ -29,8 +29,14 @@ import numpy as np
 from reljudge.errors import InputError
 from reljudge.metrics import top_key_sql
 
-RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "BIGINT", "score": "DOUBLE", "tag": "VARCHAR"}
-QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "BIGINT"}
+RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "INTEGER", "score": "DOUBLE", "tag": "VARCHAR"}
+QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "INTEGER"}
+
+# A whole number, as written in a TREC file: ASCII digits with an optional sign.  Both
+# passes apply this one rule (the SQL pattern below and :func:`_is_int`): DuckDB's own
+# cast to an integer would round "1.5" to 2 and read "1e0", "0x1", "1_0" as numbers.
+_WHOLE_RE = r"\s*[+-]?[0-9]+\s*"
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # grades and ranks are stored as INTEGER
 
 
 def _ident(name: str) -> str:
@@ -55,9 +61,28 @@ def _first_line(path: str) -> str | None:
 
 
 def _is_int(text: str) -> bool:
-    # the same strings DuckDB's BIGINT cast accepts (Python's int() also takes "1_0")
+    # the strings _WHOLE_RE matches (Python's int() also takes "1_0" and non-ASCII digits)
     t = text[1:] if text[:1] in "+-" else text
     return t.isascii() and t.isdigit()
+
+
+def whole_number_problem(text: str, what: str) -> str | None:
+    """Why ``text`` is not a valid integer field of a TREC file (``what``: "relevance",
+    "rank", "grade"), as the end of an error message; None if it is one."""
+    if not _is_int(text):
+        return f"{what} {text!r} is not a whole number"
+    return None
+
+
+def _whole_sql(value: str) -> str:
+    """SQL: ``value`` (VARCHAR) as INTEGER if it is a whole number, else an error (so
+    that the slow pass names the line); out of INTEGER range, DuckDB's conversion error.
+
+    A value that reads back as itself ("12", "-3") is one without the pattern, which
+    costs twice as much; the pattern then admits "+1", "007" and the like."""
+    v = f"({value})"
+    return (f"CASE WHEN {v}::INTEGER::VARCHAR = {v} OR regexp_full_match({v}, '{_WHOLE_RE}') "
+            f"THEN {v}::INTEGER ELSE error('not a whole number') END")
 
 
 def _is_number(text: str) -> bool:
@@ -86,13 +111,11 @@ def _scan(path: str, kind: str) -> None:
                 continue
             if len(parts) != ncols:
                 raise InputError(path, i, f"expected {ncols} fields ({fmt}), found {len(parts)}")
-            if kind == "run":
-                if not _is_int(parts[3]):
-                    raise InputError(path, i, f"rank {parts[3]!r} is not a whole number")
-                if not _is_number(parts[4]):
-                    raise InputError(path, i, f"score {parts[4]!r} is not a number")
-            elif not _is_int(parts[3]):
-                raise InputError(path, i, f"relevance {parts[3]!r} is not a whole number")
+            problem = whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
+            if problem:
+                raise InputError(path, i, problem)
+            if kind == "run" and not _is_number(parts[4]):
+                raise InputError(path, i, f"score {parts[4]!r} is not a number")
             key = (parts[0], parts[2])
             if key in seen:
                 what = "run" if kind == "run" else "qrels"
@@ -115,17 +138,23 @@ def _find_line(path: str, hit, nth: int = 1) -> int | None:
 
 def _source(path: str, kind: str, delim: str, tolerant: bool) -> str:
     cols = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    names = list(cols)
     p = path.replace("'", "''")
+
+    def typed(c: str, text: str) -> str:
+        # INTEGER fields are read as text and converted by _whole_sql, never by a cast
+        return _whole_sql(text) if cols[c] == "INTEGER" else f"{text}::{cols[c]}"
+
     if not tolerant:
-        spec = "{" + ", ".join(f"'{c}': '{t}'" for c, t in cols.items()) + "}"
+        spec = "{" + ", ".join(f"'{c}': '{'VARCHAR' if t == 'INTEGER' else t}'" for c, t in cols.items()) + "}"
         d = "\\t" if delim == "\t" else " "
+        fields = ", ".join(f"{typed(c, c)} AS {c}" if cols[c] == "INTEGER" else c for c in names)
         return (
-            f"read_csv('{p}', delim=E'{d}', header=false, columns={spec}, quote='', escape='', "
-            "auto_detect=false, strict_mode=true, null_padding=false)"
+            f"(SELECT {fields} FROM read_csv('{p}', delim=E'{d}', header=false, columns={spec}, quote='', escape='', "
+            "auto_detect=false, strict_mode=true, null_padding=false))"
         )
     # irregular whitespace: one column per line, split inside DuckDB
-    names = list(cols)
-    fields = ", ".join(f"parts[{i + 1}]::{cols[c]} AS {c}" for i, c in enumerate(names))
+    fields = ", ".join(f"{typed(c, f'parts[{i + 1}]')} AS {c}" for i, c in enumerate(names))
     return (
         f"(SELECT {fields} FROM (SELECT regexp_split_to_array(trim(line, E' \\t\\r'), E'[ \\t]+') AS parts "
         f"FROM read_csv('{p}', columns={{'line': 'VARCHAR'}}, delim=E'\\x01', header=false, quote='', escape='', "
