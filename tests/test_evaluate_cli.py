@@ -348,3 +348,30 @@ def test_fractional_ranks_are_refused(tmp_path, capsys, run_text, fragment, ties
         read_run(duckdb.connect(), run, "r")
     assert str(e.value) == f"{run}, {fragment}"
 
+
+@pytest.mark.parametrize(
+    "qrels_text, fragment",
+    [
+        ("q1 0 a 1\nq1 0 b 0\nq1 0 c 2147483648\n", "line 3: relevance '2147483648' is out of range"),
+        ("q1 0 a -2147483649\n", "line 1: relevance '-2147483649' is out of range"),
+        ("q1 0 a 99999999999999999999\n", "line 1: relevance '99999999999999999999' is out of range"),
+    ],
+)
+def test_grade_out_of_integer_range_names_file_line_and_value(tmp_path, capsys, qrels_text, fragment):
+    qrels = _write(tmp_path, "qrels.txt", qrels_text)
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "nDCG@10"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {qrels}, {fragment}") and len(err.splitlines()) == 1
+
+
+def test_extreme_grades_and_ranks_within_range_are_read(tmp_path):
+    con = duckdb.connect()
+    q = _write(tmp_path, "q.txt", "q1 0 a 2147483647\nq1 0 b -2147483648\nq1 0 c +1\nq1 0 d 007\n")
+    assert read_qrels(con, q, "qq") == 4
+    assert con.execute("SELECT pid, grade FROM qq ORDER BY pid").fetchall() == [
+        ("a", 2147483647), ("b", -2147483648), ("c", 1), ("d", 7)]
+    r = _write(tmp_path, "r.txt", "q1 Q0 a 2147483647 1 t\nq1 Q0 b 2147483648 2 t\n")
+    with pytest.raises(InputError) as e:
+        read_run(con, r, "rr")
+    assert str(e.value).startswith(f"{r}, line 2: rank '2147483648' is out of range")

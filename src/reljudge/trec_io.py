@@ -71,6 +71,8 @@ def whole_number_problem(text: str, what: str) -> str | None:
     "rank", "grade"), as the end of an error message; None if it is one."""
     if not _is_int(text):
         return f"{what} {text!r} is not a whole number"
+    if not INT_MIN <= int(text) <= INT_MAX:
+        return f"{what} {text!r} is out of range (a whole number from {INT_MIN} to {INT_MAX})"
     return None
 
 
