@@ -176,19 +176,33 @@ def test_missing_files_and_no_run(tmp_path, capsys):
     assert code == 2 and "no run given" in err
 
 
-def test_run_names_irregular_whitespace_and_empty_run(tmp_path, capsys):
+def test_run_names_and_irregular_whitespace(tmp_path, capsys):
     qrels = _write(tmp_path, "qrels.txt", "q1\t0\ta\t2\nq2 0 b 1\n")
     # several spaces, tabs, trailing blanks and a blank line: valid for trec_eval
     a = _write(tmp_path, "a.run", "q1  Q0 x 1 3.0 same \n\nq1\tQ0\ta\t2\t2.0\tsame\nq2 Q0 b 1 1 same\n")
     (tmp_path / "sub").mkdir()
     b = _write(tmp_path / "sub", "b.run", "q1 Q0 a 1 1 same\n")
     empty = _write(tmp_path, "empty.run", "")
-    code, out, err = cli(["evaluate", "--qrels", qrels, a, b, empty, "-m", "RR@10"], capsys)
+    code, out, err = cli(["evaluate", "--qrels", qrels, a, b, "-m", "RR@10"], capsys)
     assert code == 0, err
     # equal tags fall back to the file stems
-    assert _tsv(out) == {("a", "RR(rel=1)@10", "all"): 0.75, ("b", "RR(rel=1)@10", "all"): 0.5,
-                         ("empty", "RR(rel=1)@10", "all"): 0.0}
+    assert _tsv(out) == {("a", "RR(rel=1)@10", "all"): 0.75, ("b", "RR(rel=1)@10", "all"): 0.5}
     assert run_name(a) == "same" and run_name(empty) == "empty"
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n\t\n"])
+@pytest.mark.parametrize("ties", ["trec", "ranked"])
+def test_empty_run_is_refused(tmp_path, capsys, text, ties):
+    # trec_eval: "Cannot read results file"; scoring it 0 would hide a failed retrieval job
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    ok = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    empty = _write(tmp_path, "empty.run", text)
+    code, out, err = cli(["evaluate", "--qrels", qrels, ok, empty, "-m", "RR@10", "--ties", ties], capsys)
+    assert code == 2 and out == ""
+    assert err == f"error: {empty}: no results in this run file (it is empty)\n"
+    with pytest.raises(InputError) as e:  # the reader of database mode's RUN files too
+        read_run(duckdb.connect(), empty, "r")
+    assert str(e.value) == f"{empty}: no results in this run file (it is empty)"
 
 
 def test_readers_load_typed_tables(tmp_path):

@@ -10,7 +10,8 @@ separator: a tab if the first line has one, else a space).  Only when it fails
 does a second, slower pass read the file line by line to name the offending
 line; a file that is valid but irregularly spaced (several spaces, trailing
 blanks) is then loaded by splitting each line on whitespace inside DuckDB.
-Documents repeated inside one query are an error in both files.
+Documents repeated inside one query are an error in both files, and so is a
+file with no line to read.
 
 :func:`read_run` loads every row; :func:`read_run_top` (the ``evaluate
 --qrels`` path) reads the file once into one aggregation per query and keeps
@@ -37,6 +38,9 @@ QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel":
 # cast to an integer would round "1.5" to 2 and read "1e0", "0x1", "1_0" as numbers.
 _WHOLE_RE = r"\s*[+-]?[0-9]+\s*"
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # grades and ranks are stored as INTEGER
+# a run file without a result line is refused, as trec_eval does ("Cannot read results
+# file"): scoring it 0 on every query would hide a retrieval job that failed
+EMPTY_RUN = "no results in this run file (it is empty)"
 
 
 def _ident(name: str) -> str:
@@ -167,9 +171,9 @@ def _source(path: str, kind: str, delim: str, tolerant: bool) -> str:
 def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, select: str, params: list) -> None:
     first = _first_line(path)
     if first is None:
-        cols = "qid VARCHAR, pid VARCHAR, score DOUBLE, rank INTEGER" if kind == "run" else \
-            "qid VARCHAR, pid VARCHAR, grade INTEGER"
-        con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} ({cols})")
+        if kind == "run":
+            raise InputError(path, None, EMPTY_RUN)
+        con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} (qid VARCHAR, pid VARCHAR, grade INTEGER)")
         return
     delim = "\t" if "\t" in first else " "
     try:
@@ -280,49 +284,47 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     key = top_key_sql(ties, "score", "rank", "docid")
     first = _first_line(path)
     if first is None:
-        cols = "qid VARCHAR, pid VARCHAR, score FLOAT" + (", rank INTEGER" if ranked else "") + ", position BIGINT"
-        con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} ({cols})")
-    else:
-        delim = "\t" if "\t" in first else " "
+        raise InputError(path, None, EMPTY_RUN)
+    delim = "\t" if "\t" in first else " "
 
-        def agg(tolerant: bool) -> str:
-            # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
-            # must still be checked, as in read_run's table
-            return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, max({key}, {int(depth)}) AS top, "
-                    "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
-                    f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
+    def agg(tolerant: bool) -> str:
+        # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
+        # must still be checked, as in read_run's table
+        return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, max({key}, {int(depth)}) AS top, "
+                "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
+                f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
 
+    try:
+        con.execute(agg(False))
+        tolerant = False
+    except duckdb.Error as fast_error:
+        _scan(path, "run")  # raises InputError naming the line, if any line is bad
         try:
-            con.execute(agg(False))
-            tolerant = False
-        except duckdb.Error as fast_error:
-            _scan(path, "run")  # raises InputError naming the line, if any line is bad
-            try:
-                con.execute(agg(True))
-            except duckdb.Error:
-                raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
-            tolerant = True
-        try:
-            hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
-            suspects = _repeated_rows(hashes.column("h"))
-            qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
-            del hashes
-            if qids:
-                dup = con.execute(
-                    f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
-                    "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
-                if dup:
-                    line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
-                    raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
-            if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
-                line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
-                raise InputError(path, line, "score is NaN, which cannot be ranked")
-            # max(x, n) lists its values largest first: the list index is the position
-            cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
-            con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
-                        f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
-        finally:
-            con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
+            con.execute(agg(True))
+        except duckdb.Error:
+            raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
+        tolerant = True
+    try:
+        hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
+        suspects = _repeated_rows(hashes.column("h"))
+        qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
+        del hashes
+        if qids:
+            dup = con.execute(
+                f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
+                "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
+            if dup:
+                line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
+                raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
+        if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
+            line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
+            raise InputError(path, line, "score is NaN, which cannot be ranked")
+        # max(x, n) lists its values largest first: the list index is the position
+        cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
+        con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
+                    f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
     con.execute(f"CREATE OR REPLACE TABLE {_ident(table + '__name')} AS SELECT ?::VARCHAR AS system", [name])
     con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.* "
                 f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n")
@@ -359,8 +361,9 @@ def read_run(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str
     (table ``<table>__name``).
 
     ``system`` defaults to :func:`run_name`.  Raises InputError (file, line,
-    problem) for malformed lines, non-numeric rank or score, and a document
-    repeated inside one query.
+    problem) for malformed lines, a rank that is not a whole number, a score that
+    is not a number, a document repeated inside one query, and a file without
+    results.
     """
     path = os.fspath(path)
     name = system if system is not None else run_name(path)
