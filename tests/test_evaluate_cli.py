@@ -389,3 +389,21 @@ def test_extreme_grades_and_ranks_within_range_are_read(tmp_path):
     with pytest.raises(InputError) as e:
         read_run(con, r, "rr")
     assert str(e.value).startswith(f"{r}, line 2: rank '2147483648' is out of range")
+
+
+@pytest.mark.parametrize("measure", ["R@1000000", "P@5000000", "nDCG@99999999999999999999"])
+def test_cutoff_beyond_the_limit_blames_the_measure(tmp_path, capsys, measure):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", measure], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: measure {measure!r}: cutoff ") and "too large (at most 999999)" in err
+    assert run not in err and len(err.splitlines()) == 1
+
+
+def test_largest_cutoff_is_evaluated(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 z 1\nq2 0 b 1\n")
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\nq1 Q0 c 2 2.0 t\nq2 Q0 c 1 1.0 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "R@999999", "P@999999"], capsys)
+    assert code == 0, err
+    assert _tsv(out) == {("t", "R(rel=1)@999999", "all"): 0.25, ("t", "P(rel=1)@999999", "all"): 0.0}
