@@ -407,3 +407,22 @@ def test_largest_cutoff_is_evaluated(tmp_path, capsys):
     code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "R@999999", "P@999999"], capsys)
     assert code == 0, err
     assert _tsv(out) == {("t", "R(rel=1)@999999", "all"): 0.25, ("t", "P(rel=1)@999999", "all"): 0.0}
+
+
+def test_help_says_dedup_does_not_apply_to_files(capsys):
+    # file mode refuses a repeated docno (as trec_eval), so --dedup can change nothing there
+    with pytest.raises(SystemExit):
+        cli(["evaluate", "--help"], capsys)
+    text = " ".join(capsys.readouterr().out.split())
+    dedup = text[text.rindex("--dedup {first,keep}"):text.rindex("--policy POLICY")]  # the option, not the usage
+    assert "database mode" in dedup and "no effect with --qrels" in dedup
+    assert "repeated docno is an error" in dedup
+
+
+def test_dedup_keep_with_files_still_refuses_a_repeated_docno(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "dup.run", "q1 Q0 a 1 2.5 t\nq1 Q0 a 2 2.0 t\n")
+    for dedup in ("first", "keep"):
+        code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--dedup", dedup], capsys)
+        assert code == 2 and out == ""
+        assert err == f"error: {run}, line 2: document 'a' appears twice for query 'q1' in this run\n"
