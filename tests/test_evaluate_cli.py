@@ -122,6 +122,8 @@ def _write(tmp_path, name, text):
         ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2 high t\n", "line 2: score 'high' is not a number"),
         ("q1 Q0 a 1 2.5 t\nq2 Q0 a 1 2.5 t\nq1 Q0 a 2 2.0 t\n", "line 3: document 'a' appears twice for query 'q1'"),
         ("q1 Q0 a 1 nan t\n", "line 1: score is NaN"),
+        # Python's float() reads non-ASCII digits, DuckDB does not: the slow pass must refuse them
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2 \u0661 t\n", "line 2: score '\u0661' is not a number"),
         ("q1 Q0 a 1 2.5 t\n\xff\n", "not valid UTF-8"),
     ],
 )

@@ -92,7 +92,8 @@ def _whole_sql(value: str) -> str:
 
 
 def _is_number(text: str) -> bool:
-    if "_" in text:
+    # Python's float() also takes "1_0" and non-ASCII digits, which DuckDB's DOUBLE does not
+    if "_" in text or not text.isascii():
         return False
     try:
         float(text)
