@@ -5,6 +5,11 @@ Formats (trec_eval):
 * qrels: ``qid iter docid rel`` — 4 whitespace-separated fields, rel an integer;
 * run:   ``qid Q0 docid rank score tag`` — 6 fields, rank an integer, score a number.
 
+An integer is written in ASCII digits with an optional sign and fits in 32 bits
+(:func:`whole_number_problem`): ``1.5``, ``1.0`` or ``1e0`` are refused, never
+rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1) and ignores
+the rank field.
+
 The fast path is DuckDB's CSV reader with explicit columns (one field
 separator: a tab if the first line has one, else a space).  Only when it fails
 does a second, slower pass read the file line by line to name the offending
