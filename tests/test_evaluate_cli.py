@@ -122,6 +122,8 @@ def _write(tmp_path, name, text):
         ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2 high t\n", "line 2: score 'high' is not a number"),
         ("q1 Q0 a 1 2.5 t\nq2 Q0 a 1 2.5 t\nq1 Q0 a 2 2.0 t\n", "line 3: document 'a' appears twice for query 'q1'"),
         ("q1 Q0 a 1 nan t\n", "line 1: score is NaN"),
+        # Python's float() reads non-ASCII digits, DuckDB does not: the slow pass must refuse them
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2 \u0661 t\n", "line 2: score '\u0661' is not a number"),
         ("q1 Q0 a 1 2.5 t\n\xff\n", "not valid UTF-8"),
     ],
 )
@@ -176,19 +178,33 @@ def test_missing_files_and_no_run(tmp_path, capsys):
     assert code == 2 and "no run given" in err
 
 
-def test_run_names_irregular_whitespace_and_empty_run(tmp_path, capsys):
+def test_run_names_and_irregular_whitespace(tmp_path, capsys):
     qrels = _write(tmp_path, "qrels.txt", "q1\t0\ta\t2\nq2 0 b 1\n")
     # several spaces, tabs, trailing blanks and a blank line: valid for trec_eval
     a = _write(tmp_path, "a.run", "q1  Q0 x 1 3.0 same \n\nq1\tQ0\ta\t2\t2.0\tsame\nq2 Q0 b 1 1 same\n")
     (tmp_path / "sub").mkdir()
     b = _write(tmp_path / "sub", "b.run", "q1 Q0 a 1 1 same\n")
     empty = _write(tmp_path, "empty.run", "")
-    code, out, err = cli(["evaluate", "--qrels", qrels, a, b, empty, "-m", "RR@10"], capsys)
+    code, out, err = cli(["evaluate", "--qrels", qrels, a, b, "-m", "RR@10"], capsys)
     assert code == 0, err
     # equal tags fall back to the file stems
-    assert _tsv(out) == {("a", "RR(rel=1)@10", "all"): 0.75, ("b", "RR(rel=1)@10", "all"): 0.5,
-                         ("empty", "RR(rel=1)@10", "all"): 0.0}
+    assert _tsv(out) == {("a", "RR(rel=1)@10", "all"): 0.75, ("b", "RR(rel=1)@10", "all"): 0.5}
     assert run_name(a) == "same" and run_name(empty) == "empty"
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n\t\n"])
+@pytest.mark.parametrize("ties", ["trec", "ranked"])
+def test_empty_run_is_refused(tmp_path, capsys, text, ties):
+    # trec_eval: "Cannot read results file"; scoring it 0 would hide a failed retrieval job
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    ok = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    empty = _write(tmp_path, "empty.run", text)
+    code, out, err = cli(["evaluate", "--qrels", qrels, ok, empty, "-m", "RR@10", "--ties", ties], capsys)
+    assert code == 2 and out == ""
+    assert err == f"error: {empty}: no results in this run file (it is empty)\n"
+    with pytest.raises(InputError) as e:  # the reader of database mode's RUN files too
+        read_run(duckdb.connect(), empty, "r")
+    assert str(e.value) == f"{empty}: no results in this run file (it is empty)"
 
 
 def test_readers_load_typed_tables(tmp_path):
@@ -301,3 +317,114 @@ def test_repeated_rows_finds_every_row_with_a_repeat():
     assert rows(uneven) == [2000]
     assert rows(pa.chunked_array([pa.array([[1, 1]], type=pa.list_(pa.uint64())),
                                   pa.array([[2, 3]], type=pa.list_(pa.uint64()))])) == [0]
+
+
+# -- values DuckDB's casts would round or reject unclearly -------------------------------
+
+
+@pytest.mark.parametrize(
+    "qrels_text, fragment",
+    [
+        # trec_eval truncates (atol); reljudge refuses rather than guess a grade
+        ("q1 0 a 1\nq1 0 b 1.5\n", "line 2: relevance '1.5' is not a whole number"),
+        ("q1 0 a 0.5\nq1 0 b 1\n", "line 1: relevance '0.5' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 2.0\n", "line 2: relevance '2.0' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 1e0\n", "line 2: relevance '1e0' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 0x1\n", "line 2: relevance '0x1' is not a whole number"),
+        ("q1 0 a 1\nq1 0 b 1_0\n", "line 2: relevance '1_0' is not a whole number"),
+        ("q1\t0\ta\t1\nq1\t0\tb\t-1.5\n", "line 2: relevance '-1.5' is not a whole number"),  # tab-separated
+        ("q1 0 a 1\nq1  0 b 1.5\n", "line 2: relevance '1.5' is not a whole number"),  # irregular spacing
+    ],
+)
+def test_fractional_grades_are_refused_not_rounded(tmp_path, capsys, qrels_text, fragment):
+    qrels = _write(tmp_path, "qrels.txt", qrels_text)
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\nq1 Q0 b 2 2.0 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "nDCG@10"], capsys)
+    assert code == 2 and out == ""
+    assert err == f"error: {qrels}, {fragment}\n"
+
+
+@pytest.mark.parametrize("ties", ["trec", "ranked"])
+@pytest.mark.parametrize(
+    "run_text, fragment",
+    [
+        ("q1 Q0 a 1.0 2.5 t\nq1 Q0 b 2 2.0 t\n", "line 1: rank '1.0' is not a whole number"),
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 1.5 2.0 t\n", "line 2: rank '1.5' is not a whole number"),
+        ("q1 Q0 a 1 2.5 t\nq1 Q0 b 2e0 2.0 t\n", "line 2: rank '2e0' is not a whole number"),
+    ],
+)
+def test_fractional_ranks_are_refused(tmp_path, capsys, run_text, fragment, ties):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "bad.run", run_text)
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties], capsys)
+    assert code == 2 and out == ""
+    assert err == f"error: {run}, {fragment}\n"
+    # the reader behind database mode and `evaluate RUN...` says the same
+    with pytest.raises(InputError) as e:
+        read_run(duckdb.connect(), run, "r")
+    assert str(e.value) == f"{run}, {fragment}"
+
+
+@pytest.mark.parametrize(
+    "qrels_text, fragment",
+    [
+        ("q1 0 a 1\nq1 0 b 0\nq1 0 c 2147483648\n", "line 3: relevance '2147483648' is out of range"),
+        ("q1 0 a -2147483649\n", "line 1: relevance '-2147483649' is out of range"),
+        ("q1 0 a 99999999999999999999\n", "line 1: relevance '99999999999999999999' is out of range"),
+    ],
+)
+def test_grade_out_of_integer_range_names_file_line_and_value(tmp_path, capsys, qrels_text, fragment):
+    qrels = _write(tmp_path, "qrels.txt", qrels_text)
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "nDCG@10"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {qrels}, {fragment}") and len(err.splitlines()) == 1
+
+
+def test_extreme_grades_and_ranks_within_range_are_read(tmp_path):
+    con = duckdb.connect()
+    q = _write(tmp_path, "q.txt", "q1 0 a 2147483647\nq1 0 b -2147483648\nq1 0 c +1\nq1 0 d 007\n")
+    assert read_qrels(con, q, "qq") == 4
+    assert con.execute("SELECT pid, grade FROM qq ORDER BY pid").fetchall() == [
+        ("a", 2147483647), ("b", -2147483648), ("c", 1), ("d", 7)]
+    r = _write(tmp_path, "r.txt", "q1 Q0 a 2147483647 1 t\nq1 Q0 b 2147483648 2 t\n")
+    with pytest.raises(InputError) as e:
+        read_run(con, r, "rr")
+    assert str(e.value).startswith(f"{r}, line 2: rank '2147483648' is out of range")
+
+
+@pytest.mark.parametrize("measure", ["R@1000000", "P@5000000", "nDCG@99999999999999999999"])
+def test_cutoff_beyond_the_limit_blames_the_measure(tmp_path, capsys, measure):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", measure], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: measure {measure!r}: cutoff ") and "too large (at most 999999)" in err
+    assert run not in err and len(err.splitlines()) == 1
+
+
+def test_largest_cutoff_is_evaluated(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 z 1\nq2 0 b 1\n")
+    run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\nq1 Q0 c 2 2.0 t\nq2 Q0 c 1 1.0 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "R@999999", "P@999999"], capsys)
+    assert code == 0, err
+    assert _tsv(out) == {("t", "R(rel=1)@999999", "all"): 0.25, ("t", "P(rel=1)@999999", "all"): 0.0}
+
+
+def test_help_says_dedup_does_not_apply_to_files(capsys):
+    # file mode refuses a repeated docno (as trec_eval), so --dedup can change nothing there
+    with pytest.raises(SystemExit):
+        cli(["evaluate", "--help"], capsys)
+    text = " ".join(capsys.readouterr().out.split())
+    dedup = text[text.rindex("--dedup {first,keep}"):text.rindex("--policy POLICY")]  # the option, not the usage
+    assert "database mode" in dedup and "no effect with --qrels" in dedup
+    assert "repeated docno is an error" in dedup
+
+
+def test_dedup_keep_with_files_still_refuses_a_repeated_docno(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "dup.run", "q1 Q0 a 1 2.5 t\nq1 Q0 a 2 2.0 t\n")
+    for dedup in ("first", "keep"):
+        code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--dedup", dedup], capsys)
+        assert code == 2 and out == ""
+        assert err == f"error: {run}, line 2: document 'a' appears twice for query 'q1' in this run\n"

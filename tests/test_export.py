@@ -98,7 +98,13 @@ def test_trec_round_trip(judged, tmp_path):
 
 BAD = [
     ("a.qrels", "q1 0 p02 2\nq1 0 p01\n", 2, "expected 4 fields"),
-    ("a.qrels", "q1 0 p02 x\n", 1, "not an integer"),
+    ("a.qrels", "q1 0 p02 x\n", 1, "grade 'x' is not a whole number"),
+    # the rule of `evaluate --qrels` (trec_io): ASCII digits, nothing rounded or truncated
+    ("a.qrels", "q1 0 p02 1.5\n", 1, "grade '1.5' is not a whole number"),
+    ("a.qrels", "q1 0 p02 2\nq1 0 p06 1.0\n", 2, "grade '1.0' is not a whole number"),
+    ("a.qrels", "q1 0 p02 1_0\n", 1, "grade '1_0' is not a whole number"),
+    ("a.qrels", "q1 0 p02 \u0662\n", 1, "grade '\u0662' is not a whole number"),  # Arabic-Indic 2
+    ("a.tsv", "query-id\tcorpus-id\tscore\nq1\tp02\t2.0\n", 2, "grade '2.0' is not a whole number"),
     ("a.qrels", "q1 0 p02 3\n", 1, "out of range"),
     ("a.qrels", "q1 0 p02 2\nq1 0 p02 1\n", 2, "conflicting duplicate"),
     ("a.qrels", "q1 0 p02 2\nq9 0 p02 1\n", 2, "unknown qid"),

@@ -43,6 +43,9 @@ def test_canonical_name_spells_the_threshold():
         ("RR", "needs a cutoff"),
         ("RR@x", "not a whole number"),
         ("RR@0", "at least 1"),
+        # DuckDB's top-n aggregates (max(x, n), max_by(x, k, n)) take n < 1,000,000
+        ("R@1000000", "measure 'R@1000000': cutoff 1000000 is too large (at most 999999)"),
+        ("nDCG@99999999999999999999", "cutoff 99999999999999999999 is too large (at most 999999)"),
         ("nDCG(rel=1)@5", "takes no rel="),
         ("RR(gain=1)@5", "unknown parameter"),
         ("RR(rel=a)@5", "not a whole number"),
@@ -53,6 +56,11 @@ def test_errors_are_clear(text, fragment):
     with pytest.raises(ReljudgeError) as e:
         parse_measure(text, 2)
     assert fragment in str(e.value)
+
+
+def test_largest_cutoff_is_accepted():
+    assert parse_measure("R@999999", 1) == Measure("R", 999999, 1)
+    assert parse_measure("recall_999999", 1) == Measure("R", 999999, 1)
 
 
 def test_unknown_measure_lists_what_exists():

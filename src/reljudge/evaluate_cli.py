@@ -62,7 +62,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--ties", choices=("trec", "ranked"), default="trec",
                    help="trec: score desc, then id desc (default); ranked: the run's rank column")
     p.add_argument("--dedup", choices=("first", "keep"), default="first",
-                   help="duplicates in a ranking: first copy counts (default) or keep all")
+                   help="database mode: copies in a ranking (same paragraph id or same normalised "
+                        "text): first copy counts (default) or keep all. It has no effect with --qrels: "
+                        "there a repeated docno is an error, as in trec_eval")
     p.add_argument("--policy", default="adjudicated",
                    help="database mode: how several annotators' grades become one "
                         "(adjudicated, majority, annotator:NAME), or an imported source:NAME")

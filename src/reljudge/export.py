@@ -19,6 +19,7 @@ from reljudge.errors import InputError, ReljudgeError
 from reljudge.importers import iter_text_lines
 from reljudge.storage import qrels_io
 from reljudge.storage.db import Database
+from reljudge.trec_io import whole_number_problem
 
 QRELS_FORMATS = ("trec", "beir", "jsonl", "csv", "parquet")
 JUDGMENT_FORMATS = ("jsonl", "csv", "parquet")
@@ -171,10 +172,10 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
             if len(parts) != 4:
                 raise InputError(name, lineno, f"expected 4 fields 'qid 0 docid rel', found {len(parts)}")
             qid, _, pid, grade_text = parts
-        try:
-            grade = int(grade_text)
-        except ValueError:
-            raise InputError(name, lineno, f"grade {grade_text!r} is not an integer") from None
+        problem = whole_number_problem(grade_text, "grade")  # the rule of `evaluate --qrels`
+        if problem:
+            raise InputError(name, lineno, problem)
+        grade = int(grade_text)
         if grade not in GRADES:
             raise InputError(name, lineno, f"grade {grade} is out of range (0, 1 or 2)")
         if not qid or not pid:

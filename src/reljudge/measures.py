@@ -32,6 +32,10 @@ from dataclasses import dataclass
 
 from reljudge.errors import ReljudgeError
 
+#: The largest cutoff K: the metrics keep each ranking's top K rows with DuckDB's
+#: top-n aggregates (``max(x, n)``, ``max_by(x, key, n)``), which take n < 1,000,000.
+MAX_CUTOFF = 999_999
+
 #: canonical name -> (takes a threshold, one-line description)
 REGISTRY: dict[str, tuple[bool, str]] = {
     "RR": (True, "reciprocal rank of the first relevant result within K (MRR as the mean)"),
@@ -105,6 +109,8 @@ def parse_measure(text: str, default_rel: int) -> Measure:
         raise ReljudgeError(f"measure {text!r}: cutoff {m.group('k')!r} is not a whole number") from None
     if k < 1:
         raise ReljudgeError(f"measure {text!r}: cutoff must be at least 1")
+    if k > MAX_CUTOFF:
+        raise ReljudgeError(f"measure {text!r}: cutoff {k} is too large (at most {MAX_CUTOFF})")
     takes_rel, _ = REGISTRY[name]
     rel: int | None = default_rel if takes_rel else None
     params = (m.group("params") or "").strip()

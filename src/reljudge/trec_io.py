@@ -5,12 +5,18 @@ Formats (trec_eval):
 * qrels: ``qid iter docid rel`` — 4 whitespace-separated fields, rel an integer;
 * run:   ``qid Q0 docid rank score tag`` — 6 fields, rank an integer, score a number.
 
+An integer is written in ASCII digits with an optional sign and fits in 32 bits
+(:func:`whole_number_problem`): ``1.5``, ``1.0`` or ``1e0`` are refused, never
+rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1) and ignores
+the rank field.
+
 The fast path is DuckDB's CSV reader with explicit columns (one field
 separator: a tab if the first line has one, else a space).  Only when it fails
 does a second, slower pass read the file line by line to name the offending
 line; a file that is valid but irregularly spaced (several spaces, trailing
 blanks) is then loaded by splitting each line on whitespace inside DuckDB.
-Documents repeated inside one query are an error in both files.
+Documents repeated inside one query are an error in both files, and so is a
+file with no line to read.
 
 :func:`read_run` loads every row; :func:`read_run_top` (the ``evaluate
 --qrels`` path) reads the file once into one aggregation per query and keeps
@@ -29,8 +35,17 @@ import numpy as np
 from reljudge.errors import InputError
 from reljudge.ranking import order_key_sql
 
-RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "BIGINT", "score": "DOUBLE", "tag": "VARCHAR"}
-QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "BIGINT"}
+RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "INTEGER", "score": "DOUBLE", "tag": "VARCHAR"}
+QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "INTEGER"}
+
+# A whole number, as written in a TREC file: ASCII digits with an optional sign.  Both
+# passes apply this one rule (the SQL pattern below and :func:`_is_int`): DuckDB's own
+# cast to an integer would round "1.5" to 2 and read "1e0", "0x1", "1_0" as numbers.
+_WHOLE_RE = r"\s*[+-]?[0-9]+\s*"
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # grades and ranks are stored as INTEGER
+# a run file without a result line is refused, as trec_eval does ("Cannot read results
+# file"): scoring it 0 on every query would hide a retrieval job that failed
+EMPTY_RUN = "no results in this run file (it is empty)"
 
 
 def _ident(name: str) -> str:
@@ -55,13 +70,35 @@ def _first_line(path: str) -> str | None:
 
 
 def _is_int(text: str) -> bool:
-    # the same strings DuckDB's BIGINT cast accepts (Python's int() also takes "1_0")
+    # the strings _WHOLE_RE matches (Python's int() also takes "1_0" and non-ASCII digits)
     t = text[1:] if text[:1] in "+-" else text
     return t.isascii() and t.isdigit()
 
 
+def whole_number_problem(text: str, what: str) -> str | None:
+    """Why ``text`` is not a valid integer field of a TREC file (``what``: "relevance",
+    "rank", "grade"), as the end of an error message; None if it is one."""
+    if not _is_int(text):
+        return f"{what} {text!r} is not a whole number"
+    if not INT_MIN <= int(text) <= INT_MAX:
+        return f"{what} {text!r} is out of range (a whole number from {INT_MIN} to {INT_MAX})"
+    return None
+
+
+def _whole_sql(value: str) -> str:
+    """SQL: ``value`` (VARCHAR) as INTEGER if it is a whole number, else an error (so
+    that the slow pass names the line); out of INTEGER range, DuckDB's conversion error.
+
+    A value that reads back as itself ("12", "-3") is one without the pattern, which
+    costs twice as much; the pattern then admits "+1", "007" and the like."""
+    v = f"({value})"
+    return (f"CASE WHEN {v}::INTEGER::VARCHAR = {v} OR regexp_full_match({v}, '{_WHOLE_RE}') "
+            f"THEN {v}::INTEGER ELSE error('not a whole number') END")
+
+
 def _is_number(text: str) -> bool:
-    if "_" in text:
+    # Python's float() also takes "1_0" and non-ASCII digits, which DuckDB's DOUBLE does not
+    if "_" in text or not text.isascii():
         return False
     try:
         float(text)
@@ -86,13 +123,11 @@ def _scan(path: str, kind: str) -> None:
                 continue
             if len(parts) != ncols:
                 raise InputError(path, i, f"expected {ncols} fields ({fmt}), found {len(parts)}")
-            if kind == "run":
-                if not _is_int(parts[3]):
-                    raise InputError(path, i, f"rank {parts[3]!r} is not a whole number")
-                if not _is_number(parts[4]):
-                    raise InputError(path, i, f"score {parts[4]!r} is not a number")
-            elif not _is_int(parts[3]):
-                raise InputError(path, i, f"relevance {parts[3]!r} is not a whole number")
+            problem = whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
+            if problem:
+                raise InputError(path, i, problem)
+            if kind == "run" and not _is_number(parts[4]):
+                raise InputError(path, i, f"score {parts[4]!r} is not a number")
             key = (parts[0], parts[2])
             if key in seen:
                 what = "run" if kind == "run" else "qrels"
@@ -115,17 +150,23 @@ def _find_line(path: str, hit, nth: int = 1) -> int | None:
 
 def _source(path: str, kind: str, delim: str, tolerant: bool) -> str:
     cols = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    names = list(cols)
     p = path.replace("'", "''")
+
+    def typed(c: str, text: str) -> str:
+        # INTEGER fields are read as text and converted by _whole_sql, never by a cast
+        return _whole_sql(text) if cols[c] == "INTEGER" else f"{text}::{cols[c]}"
+
     if not tolerant:
-        spec = "{" + ", ".join(f"'{c}': '{t}'" for c, t in cols.items()) + "}"
+        spec = "{" + ", ".join(f"'{c}': '{'VARCHAR' if t == 'INTEGER' else t}'" for c, t in cols.items()) + "}"
         d = "\\t" if delim == "\t" else " "
+        fields = ", ".join(f"{typed(c, c)} AS {c}" if cols[c] == "INTEGER" else c for c in names)
         return (
-            f"read_csv('{p}', delim=E'{d}', header=false, columns={spec}, quote='', escape='', "
-            "auto_detect=false, strict_mode=true, null_padding=false)"
+            f"(SELECT {fields} FROM read_csv('{p}', delim=E'{d}', header=false, columns={spec}, quote='', escape='', "
+            "auto_detect=false, strict_mode=true, null_padding=false))"
         )
     # irregular whitespace: one column per line, split inside DuckDB
-    names = list(cols)
-    fields = ", ".join(f"parts[{i + 1}]::{cols[c]} AS {c}" for i, c in enumerate(names))
+    fields = ", ".join(f"{typed(c, f'parts[{i + 1}]')} AS {c}" for i, c in enumerate(names))
     return (
         f"(SELECT {fields} FROM (SELECT regexp_split_to_array(trim(line, E' \\t\\r'), E'[ \\t]+') AS parts "
         f"FROM read_csv('{p}', columns={{'line': 'VARCHAR'}}, delim=E'\\x01', header=false, quote='', escape='', "
@@ -136,9 +177,9 @@ def _source(path: str, kind: str, delim: str, tolerant: bool) -> str:
 def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, select: str, params: list) -> None:
     first = _first_line(path)
     if first is None:
-        cols = "qid VARCHAR, pid VARCHAR, score DOUBLE, rank INTEGER" if kind == "run" else \
-            "qid VARCHAR, pid VARCHAR, grade INTEGER"
-        con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} ({cols})")
+        if kind == "run":
+            raise InputError(path, None, EMPTY_RUN)
+        con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} (qid VARCHAR, pid VARCHAR, grade INTEGER)")
         return
     delim = "\t" if "\t" in first else " "
     try:
@@ -250,49 +291,47 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     key = order_key_sql(ties, "score", "rank", "docid", nullable=False)
     first = _first_line(path)
     if first is None:
-        cols = "qid VARCHAR, pid VARCHAR, score FLOAT" + (", rank INTEGER" if ranked else "") + ", position BIGINT"
-        con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} ({cols})")
-    else:
-        delim = "\t" if "\t" in first else " "
+        raise InputError(path, None, EMPTY_RUN)
+    delim = "\t" if "\t" in first else " "
 
-        def agg(tolerant: bool) -> str:
-            # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
-            # must still be checked, as in read_run's table
-            return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, max({key}, {int(depth)}) AS top, "
-                    "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
-                    f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
+    def agg(tolerant: bool) -> str:
+        # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
+        # must still be checked, as in read_run's table
+        return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, max({key}, {int(depth)}) AS top, "
+                "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
+                f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
 
+    try:
+        con.execute(agg(False))
+        tolerant = False
+    except duckdb.Error as fast_error:
+        _scan(path, "run")  # raises InputError naming the line, if any line is bad
         try:
-            con.execute(agg(False))
-            tolerant = False
-        except duckdb.Error as fast_error:
-            _scan(path, "run")  # raises InputError naming the line, if any line is bad
-            try:
-                con.execute(agg(True))
-            except duckdb.Error:
-                raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
-            tolerant = True
-        try:
-            hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
-            suspects = _repeated_rows(hashes.column("h"))
-            qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
-            del hashes
-            if qids:
-                dup = con.execute(
-                    f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
-                    "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
-                if dup:
-                    line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
-                    raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
-            if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
-                line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
-                raise InputError(path, line, "score is NaN, which cannot be ranked")
-            # max(x, n) lists its values largest first: the list index is the position
-            cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
-            con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
-                        f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
-        finally:
-            con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
+            con.execute(agg(True))
+        except duckdb.Error:
+            raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
+        tolerant = True
+    try:
+        hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
+        suspects = _repeated_rows(hashes.column("h"))
+        qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
+        del hashes
+        if qids:
+            dup = con.execute(
+                f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
+                "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
+            if dup:
+                line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
+                raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
+        if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
+            line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
+            raise InputError(path, line, "score is NaN, which cannot be ranked")
+        # max(x, n) lists its values largest first: the list index is the position
+        cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
+        con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
+                    f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
     con.execute(f"CREATE OR REPLACE TABLE {_ident(table + '__name')} AS SELECT ?::VARCHAR AS system", [name])
     con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.* "
                 f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n")
@@ -329,8 +368,9 @@ def read_run(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str
     (table ``<table>__name``).
 
     ``system`` defaults to :func:`run_name`.  Raises InputError (file, line,
-    problem) for malformed lines, non-numeric rank or score, and a document
-    repeated inside one query.
+    problem) for malformed lines, a rank that is not a whole number, a score that
+    is not a number, a document repeated inside one query, and a file without
+    results.
     """
     path = os.fspath(path)
     name = system if system is not None else run_name(path)
