@@ -43,3 +43,29 @@ if target != user.username:
     elif st.button(session.t("activate"), key="activate"):
         auth.set_active(db, target, True)
         st.rerun()
+
+st.subheader(session.t("locked_accounts"))
+locked = auth.locked_users(db)
+if locked:
+    to_unlock = st.selectbox(session.t("username"), locked, key="unlock_target")
+    if st.button(session.t("unlock"), key="unlock"):
+        auth.unlock(db, to_unlock, user.username)
+        session.flash(session.t("unlocked", user=to_unlock))
+        st.rerun()
+else:
+    st.caption(session.t("no_locked"))
+session.show_flash()
+
+st.subheader(session.t("active_sessions"))
+sessions = auth.list_sessions(db)
+tables.dataframe(sessions)
+if not sessions.empty:
+    ending = st.selectbox(session.t("active_sessions"), list(sessions.session_id), key="end_session_target",
+                          format_func=lambda s: f"{s} · {sessions.set_index('session_id').username[s]}")
+    if st.button(session.t("end_session"), key="end_session"):
+        auth.end_session_by_id(db, ending)
+        session.flash(session.t("session_ended", id=ending))
+        st.rerun()
+
+st.subheader(session.t("failed_logins"))
+tables.dataframe(auth.failed_logins(db))

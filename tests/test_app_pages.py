@@ -35,6 +35,7 @@ def app_routing(monkeypatch):
 def app_db(tmp_path, monkeypatch):
     path = tmp_path / "app.duckdb"
     monkeypatch.setenv("RELJUDGE_DB", str(path))
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")      # as `reljudge serve` on the default file
     return path
 
 
@@ -428,3 +429,38 @@ def test_every_page_checks_the_role_before_anything_else():
         first = body[0]
         call = first.value if isinstance(first, (ast.Assign, ast.Expr)) else None
         assert isinstance(call, ast.Call) and ast.unparse(call.func) == "session.require_role", path.name
+
+
+def test_a_new_campaign_file_starts_empty_and_asks_for_its_first_lead(tmp_path, monkeypatch):
+    monkeypatch.setenv("RELJUDGE_DB", str(tmp_path / "campaign.duckdb"))
+    monkeypatch.delenv("RELJUDGE_DEMO", raising=False)
+    at = _app().run()
+    assert not at.exception
+    assert campaign.counts(_db())["users"] == 0 and campaign.counts(_db())["questions"] == 0   # no demo
+    assert "demo-lead" not in " ".join(i.value for i in at.info)
+    at.text_input(key="first_lead_username").input("boss")
+    at.text_input(key="first_lead_password").input("boss-password-1")
+    at.text_input(key="first_lead_again").input("boss-password-1")
+    at.button[0].click().run()
+    assert not at.exception
+    assert auth.authenticate(_db(), "boss", "boss-password-1").role == "lead"
+    at.switch_page("pages/users.py").run()
+    assert at.title[0].value == "사용자 관리"
+
+
+def test_the_login_form_slows_down_guessing_and_a_lead_unlocks(app_db):
+    at = _app().run()
+    for _ in range(auth.FREE_FAILURES):
+        _login(at, "annotator1", "wrong-password")
+    _login(at, "annotator1", "demo-pass1")
+    assert "초 뒤에 다시 시도하세요" in at.error[0].value and "token" not in at.session_state
+    db = _db()
+    for _ in range(auth.LOCK_AFTER):
+        db.cursor().execute("UPDATE login_events SET attempted_at = attempted_at - INTERVAL 1 HOUR")
+        auth.login(db, "annotator1", "wrong-password")
+    lead = _login(_app().run(), "lead", "demo-lead")
+    lead.switch_page("pages/users.py").run()
+    assert lead.selectbox(key="unlock_target").options == ["annotator1"]
+    lead.button(key="unlock").click().run()
+    assert not lead.exception and auth.locked_users(db) == []
+    assert any("annotator1" in str(t.value) for t in lead.dataframe)       # failed logins listed

@@ -67,3 +67,46 @@ def test_password_change_ends_existing_sessions(db):
     token = auth.start_session(db, user)
     auth.set_password(db, "ann", "password-2")
     assert auth.user_for_token(db, token) is None
+
+
+def test_wrong_passwords_in_a_row_slow_an_account_down_then_lock_it(db):
+    auth.add_user(db, "ann", "right-password", "annotator")
+    for _ in range(auth.FREE_FAILURES):
+        assert auth.login(db, "ann", "wrong", "10.0.0.1").refusal == "failed"
+    # the next attempt waits, even with the right password
+    outcome = auth.login(db, "ann", "right-password", "10.0.0.1")
+    assert outcome.refusal == "wait" and outcome.wait_seconds >= 1
+    # keep guessing (as an attacker would, once each wait has passed): the account locks
+    for _ in range(auth.LOCK_AFTER):
+        db.cursor().execute("UPDATE login_events SET attempted_at = attempted_at - INTERVAL 1 HOUR")
+        auth.login(db, "ann", "wrong", "10.0.0.1")
+    db.cursor().execute("UPDATE login_events SET attempted_at = attempted_at - INTERVAL 1 HOUR")
+    assert auth.login(db, "ann", "right-password", "10.0.0.2").refusal == "locked"
+    assert auth.locked_users(db) == ["ann"]
+    assert auth.unlock(db, "ann", "boss") is True
+    assert auth.login(db, "ann", "right-password", "10.0.0.2").user == auth.User("ann", "annotator")
+    failed = auth.failed_logins(db)
+    assert len(failed) >= auth.LOCK_AFTER and set(failed.username) == {"ann"}
+
+
+def test_many_failures_from_one_address_slow_that_address_down(db):
+    auth.add_user(db, "ann", "right-password", "annotator")
+    for k in range(auth.ADDRESS_FAILURES):
+        auth.login(db, f"guess{k}", "wrong", "10.9.9.9")             # many names, one address
+    assert auth.login(db, "ann", "right-password", "10.9.9.9").refusal == "wait"
+    assert auth.login(db, "ann", "right-password", "10.0.0.7").user is not None   # elsewhere: fine
+
+
+def test_a_lead_sees_and_ends_sessions(db):
+    auth.add_user(db, "ann", "right-password", "annotator")
+    token = auth.start_session(db, auth.User("ann", "annotator"))
+    sessions = auth.list_sessions(db)
+    assert list(sessions.username) == ["ann"] and token not in "".join(sessions.session_id)
+    assert auth.end_session_by_id(db, sessions.session_id[0]) is True
+    assert auth.user_for_token(db, token) is None
+
+
+def test_the_first_lead_only_while_no_account_exists(db):
+    assert auth.add_first_lead(db, "boss", "boss-password").role == "lead"
+    with pytest.raises(ReljudgeError):
+        auth.add_first_lead(db, "boss2", "boss-password")

@@ -37,6 +37,8 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
 
         ann.keyboard.press("0")                           # the open tab tries to save
         ann.get_by_text("먼저 로그인하세요.").first.wait_for()
+        # the grade that could not be saved is not silently kept: the page says so
+        ann.get_by_text("아직 저장되지 않은 판정이 1건").first.wait_for()
         # the widget goes (Streamlit may keep the old elements a moment while it redraws)
         ann.locator(".rj-item").first.wait_for(state="detached", timeout=10_000)
     from reljudge.storage import open_database

@@ -25,6 +25,7 @@ This module does not import Streamlit: Starlette comes with it and is all it nee
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import threading
 import time
@@ -37,7 +38,7 @@ from starlette.routing import Route
 
 from reljudge import auth, campaign, judging
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import Database, default_db_path
+from reljudge.storage.db import ENV_VAR, Database, default_db_path
 
 COOKIE = "reljudge_session"
 MAX_BODY_BYTES = 1_000_000
@@ -48,17 +49,29 @@ _DATABASES: dict[str, Database] = {}
 _DB_LOCK = threading.Lock()
 
 
+DEMO_ENV = "RELJUDGE_DEMO"
+
+
+def demo_allowed(path: str | Path | None = None) -> bool:
+    """The demo campaign (with accounts whose passwords are published) fills a brand-new
+    database only where the README's first command puts it: the default file (no
+    ``--db``, no ``$RELJUDGE_DB``), or when ``$RELJUDGE_DEMO=1`` asks for it (``reljudge
+    serve`` without ``--db``). Any other new database starts empty and asks for its
+    first lead account."""
+    return os.environ.get(DEMO_ENV) == "1" or (path is None and not os.environ.get(ENV_VAR))
+
+
 def database(path: str | Path | None = None) -> Database:
     """The process-wide database for ``path`` (default: ``--db``/``$RELJUDGE_DB``/the
     default file), opened once and shared by the pages and the routes: DuckDB allows one
-    process per file, so both must use the same connection. A brand-new file gets the
-    demo campaign."""
+    process per file, so both must use the same connection."""
     key = str(default_db_path(path).resolve())
     with _DB_LOCK:
         db = _DATABASES.get(key)
         if db is None:
             db = Database(key)
-            campaign.ensure_demo(db)
+            if demo_allowed(path):
+                campaign.ensure_demo(db)
             _DATABASES[key] = db
         return db
 
@@ -128,9 +141,15 @@ async def _json_body(request: Request) -> tuple[dict | None, JSONResponse | None
     return data, None
 
 
-def _with_cookie(response: JSONResponse, token: str) -> JSONResponse:
+def _secure(request: Request) -> bool:
+    """Served over HTTPS (directly or behind a proxy that says so): the cookie is Secure."""
+    return (request.url.scheme == "https"
+            or request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https")
+
+
+def _with_cookie(request: Request, response: JSONResponse, token: str) -> JSONResponse:
     response.set_cookie(COOKIE, token, max_age=auth.SESSION_HOURS * 3600, path="/",
-                        httponly=True, samesite="strict")
+                        httponly=True, samesite="strict", secure=_secure(request))
     return response
 
 
@@ -148,11 +167,19 @@ async def login(request: Request) -> JSONResponse:
     if bad:
         return bad
     db = database()
-    user = await _run(auth.authenticate, db, str(data.get("username") or ""), str(data.get("password") or ""))
-    if user is None:
+    outcome = await _run(auth.login, db, str(data.get("username") or ""), str(data.get("password") or ""),
+                         request.client.host if request.client else None)
+    if outcome.refusal == "wait":
+        response = _error(429, "login_wait", f"too many failed logins; try again in {outcome.wait_seconds} s")
+        response.headers["Retry-After"] = str(outcome.wait_seconds)
+        return response
+    if outcome.refusal == "locked":
+        return _error(423, "login_locked", "the account is locked after too many failed logins; a lead can unlock it")
+    if outcome.user is None:
         return _error(401, "login_failed", "wrong username or password, or the account is inactive")
+    user = outcome.user
     token = await _run(auth.start_session, db, user)
-    return _with_cookie(JSONResponse({"username": user.username, "role": user.role}), token)
+    return _with_cookie(request, JSONResponse({"username": user.username, "role": user.role}), token)
 
 
 async def session(request: Request) -> JSONResponse:
@@ -166,7 +193,7 @@ async def session(request: Request) -> JSONResponse:
     user = token and await _run(auth.user_for_token, database(), token)
     if not user:
         return _error(401, "bad_grant", "unknown or expired login grant")
-    return _with_cookie(JSONResponse({"username": user.username, "role": user.role}), token)
+    return _with_cookie(request, JSONResponse({"username": user.username, "role": user.role}), token)
 
 
 async def logout(request: Request) -> JSONResponse:
@@ -175,7 +202,7 @@ async def logout(request: Request) -> JSONResponse:
         return refused
     await _run(auth.end_session, database(), request.cookies.get(COOKIE))
     response = JSONResponse({"ok": True})
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=_secure(request))
     return response
 
 

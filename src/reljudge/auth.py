@@ -61,6 +61,13 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
     return User(username, role)
 
 
+def add_first_lead(db: Database, username: str, password: str) -> User:
+    """The first account of a database without any: a lead (refused once any account exists)."""
+    if not accounts.list_users(db).empty:
+        raise ReljudgeError("accounts exist already; a lead adds further accounts / 이미 계정이 있습니다")
+    return add_user(db, username, password, "lead")
+
+
 def set_password(db: Database, username: str, password: str) -> None:
     validate_password(password)
     if not accounts.user_exists(db, username):
@@ -87,19 +94,80 @@ def is_active(db: Database, username: str) -> bool:
     return bool(row and row[3])
 
 
-def authenticate(db: Database, username: str, password: str) -> User | None:
-    """The user if the password matches an active account, else None."""
-    row = accounts.get_user_row(db, (username or "").strip())
+# Throttling (OWASP's advice against online guessing): after FREE_FAILURES wrong
+# passwords in a row an account waits 1, 2, 4 … seconds (at most MAX_WAIT_SECONDS) before
+# the next attempt is even checked; LOCK_AFTER wrong passwords in a row lock it until a
+# lead lifts the lock. One address with ADDRESS_FAILURES failures within
+# ADDRESS_WINDOW_MINUTES (any accounts) waits the same way.
+FREE_FAILURES = 5
+LOCK_AFTER = 10
+MAX_WAIT_SECONDS = 15 * 60
+ADDRESS_FAILURES = 20
+ADDRESS_WINDOW_MINUTES = 15
+
+
+@dataclass(frozen=True)
+class LoginOutcome:
+    """``user`` on success; otherwise ``refusal``: "failed" (wrong name or password, or an
+    inactive account), "wait" (throttled, ``wait_seconds`` left) or "locked"."""
+    user: User | None
+    refusal: str | None = None
+    wait_seconds: int = 0
+
+
+def _wait_left(failures: int, since_last: float | None, free: int) -> int:
+    if failures < free or since_last is None:
+        return 0
+    wait = min(MAX_WAIT_SECONDS, 2 ** (failures - free))
+    return max(0, int(wait - since_last + 0.999))
+
+
+def login(db: Database, username: str, password: str, address: str | None = None) -> LoginOutcome:
+    """Check a login attempt, throttled per account and per address (see above); every
+    attempt is recorded (name, address, success; never the password)."""
+    username = (username or "").strip()
+    state = accounts.login_state(db, username, address, ADDRESS_WINDOW_MINUTES)
+    if state["locked"]:
+        return LoginOutcome(None, "locked")
+    wait = max(_wait_left(state["failures"], state["since_failure"], FREE_FAILURES),
+               _wait_left(state["address_failures"], state["since_address_failure"], ADDRESS_FAILURES))
+    if wait:
+        return LoginOutcome(None, "wait", wait)
+    row = accounts.get_user_row(db, username)
     stored = row[1] if row else _DUMMY_HASH
     try:
         _hasher.verify(stored, password or "")
+        ok = bool(row and row[3])
     except (VerificationError, InvalidHashError):
-        return None
-    if not row or not row[3]:
-        return None
+        ok = False
+    if not ok:
+        accounts.record_login(db, username[:64], address, False,
+                              lock=bool(row) and state["failures"] + 1 >= LOCK_AFTER)
+        return LoginOutcome(None, "failed")
+    accounts.record_login(db, row[0], address, True)
     if _hasher.check_needs_rehash(stored):
         accounts.update_password_hash(db, row[0], _hasher.hash(password), end_sessions=False)
-    return User(row[0], row[2])
+    return LoginOutcome(User(row[0], row[2]))
+
+
+def authenticate(db: Database, username: str, password: str, address: str | None = None) -> User | None:
+    """The user if the password matches an active, unlocked account (throttled), else None."""
+    return login(db, username, password, address).user
+
+
+def unlock(db: Database, username: str, lead: str) -> bool:
+    """Lift the lock of ``username`` (a lead's action); True if it was locked."""
+    return accounts.unlock(db, username, lead)
+
+
+locked_users = accounts.locked_users
+failed_logins = accounts.failed_logins
+list_sessions = accounts.list_sessions
+
+
+def end_session_by_id(db: Database, session_id: str) -> bool:
+    """End the session whose short id (list_sessions) is ``session_id`` (a lead's action)."""
+    return accounts.delete_session_by_id(db, session_id) > 0
 
 
 def _token_hash(token: str) -> str:

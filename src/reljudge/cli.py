@@ -197,6 +197,8 @@ def cmd_serve(args) -> int:
     # The app runs from the repository folder: hand it the absolute path the rest of
     # the CLI would use from here.
     env["RELJUDGE_DB"] = str(default_db_path(args.db).resolve())
+    if not args.db and not os.environ.get("RELJUDGE_DB"):
+        env["RELJUDGE_DEMO"] = "1"      # the default file: a brand-new one gets the demo
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
            "--server.headless", "true"]
     return subprocess.call(cmd, env=env, cwd=app.parent)

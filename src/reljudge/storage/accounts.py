@@ -69,3 +69,73 @@ def session_user(db: Database, token_hash: str) -> tuple | None:
 def delete_session(db: Database, token_hash: str) -> None:
     with db.transaction() as cur:
         cur.execute("DELETE FROM sessions WHERE token_hash = ?", [token_hash])
+
+
+# -- login throttling ---------------------------------------------------------------------
+def login_state(db: Database, username: str, address: str | None, window_minutes: int) -> dict:
+    """Failures of ``username`` since its last success or unlock (count, seconds since the
+    latest), whether it is locked, and failures from ``address`` in the last
+    ``window_minutes`` (count, seconds since the latest)."""
+    row = db.cursor().execute("""
+        WITH since AS (
+            SELECT greatest(
+                (SELECT max(attempted_at) FROM login_events WHERE username = $user AND ok),
+                (SELECT max(unlocked_at) FROM account_locks WHERE username = $user),
+                TIMESTAMP '1970-01-01') AS t),
+        mine AS (SELECT count(*) AS n, max(attempted_at) AS last FROM login_events, since
+                 WHERE username = $user AND NOT ok AND attempted_at > since.t),
+        addr AS (SELECT count(*) AS n, max(attempted_at) AS last FROM login_events
+                 WHERE $address IS NOT NULL AND address = $address AND NOT ok
+                   AND attempted_at > current_timestamp - to_minutes(CAST($window AS BIGINT)))
+        SELECT mine.n, epoch(current_timestamp - mine.last),
+               EXISTS (SELECT 1 FROM account_locks WHERE username = $user AND unlocked_at IS NULL),
+               addr.n, epoch(current_timestamp - addr.last)
+        FROM mine, addr""", {"user": username, "address": address, "window": window_minutes}).fetchone()
+    return {"failures": row[0], "since_failure": row[1], "locked": bool(row[2]),
+            "address_failures": row[3], "since_address_failure": row[4]}
+
+
+def record_login(db: Database, username: str, address: str | None, ok: bool, lock: bool = False) -> None:
+    with db.transaction() as cur:
+        cur.execute("INSERT INTO login_events(username, address, ok) VALUES (?, ?, ?)",
+                    [username, address, ok])
+        if lock:
+            cur.execute("INSERT INTO account_locks(username) SELECT ? WHERE NOT EXISTS ("
+                        "SELECT 1 FROM account_locks WHERE username = ? AND unlocked_at IS NULL)",
+                        [username, username])
+
+
+def unlock(db: Database, username: str, lead: str) -> bool:
+    with db.transaction() as cur:
+        n = cur.execute("UPDATE account_locks SET unlocked_at = current_timestamp, unlocked_by = ? "
+                        "WHERE username = ? AND unlocked_at IS NULL RETURNING username",
+                        [lead, username]).fetchall()
+    return bool(n)
+
+
+def locked_users(db: Database) -> list[str]:
+    return [r[0] for r in db.cursor().execute(
+        "SELECT DISTINCT username FROM account_locks WHERE unlocked_at IS NULL ORDER BY 1").fetchall()]
+
+
+def failed_logins(db: Database, limit: int = 500) -> pd.DataFrame:
+    """The latest failed logins, newest first."""
+    return db.cursor().execute("""
+        SELECT attempted_at, username, address FROM login_events WHERE NOT ok ORDER BY event_id DESC LIMIT ?""",
+        [limit]).df()
+
+
+def list_sessions(db: Database) -> pd.DataFrame:
+    """Sessions not yet expired: who, since when, until when, and a short id (the first
+    characters of the token's hash, never the token)."""
+    return db.cursor().execute("""
+        SELECT left(token_hash, 10) AS session_id, username, created_at, expires_at
+        FROM sessions WHERE expires_at > current_timestamp ORDER BY created_at DESC""").df()
+
+
+def delete_session_by_id(db: Database, session_id: str) -> int:
+    if len(session_id or "") < 10:
+        return 0
+    with db.transaction() as cur:
+        return len(cur.execute("DELETE FROM sessions WHERE left(token_hash, 10) = ? RETURNING username",
+                               [session_id]).fetchall())

@@ -254,5 +254,27 @@ SELECT coalesce(v.username, t.username) AS username, coalesce(v.qid, t.qid) AS q
 FROM current_verdicts v FULL JOIN touched t ON t.username = v.username AND t.qid = v.qid;
 """,
     ),
+    (
+        6,
+        "login_throttling",
+        r"""
+-- Every login attempt (never the password): wrong passwords in a row slow an account
+-- down and then lock it; many failures from one address slow that address down.
+CREATE SEQUENCE login_event_seq;
+CREATE TABLE login_events(
+    event_id   BIGINT PRIMARY KEY DEFAULT nextval('login_event_seq'),
+    username   VARCHAR NOT NULL,
+    address    VARCHAR,
+    ok         BOOLEAN NOT NULL,
+    attempted_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+-- A lock stays until a lead lifts it (unlocked_at, unlocked_by); lifted locks are kept.
+CREATE TABLE account_locks(
+    username    VARCHAR NOT NULL,
+    locked_at   TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    unlocked_at TIMESTAMP,
+    unlocked_by VARCHAR
+);
+""",
+    ),
 ]
-

@@ -15,6 +15,7 @@ import streamlit as st
 
 from reljudge import i18n, judging
 from reljudge.errors import ReljudgeError
+from reljudge.ui import session
 
 _ASSETS = Path(__file__).parent / "assets"
 _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
@@ -40,7 +41,6 @@ _AT_END = "_rj_at_end"          # moving on found no further question: (other op
 
 def _still_logged_in(db, username: str) -> bool:
     """A move to another question reruns only the fragment, not workbench.py: re-check the session here."""
-    from reljudge.ui import session
     user = session.current_user(db)
     return user is not None and user.username == username
 
@@ -79,6 +79,7 @@ def render(db, username: str, lang: str) -> None:
     def _fragment():
         if not _still_logged_in(db, username):
             st.error(i18n.t("not_logged_in", lang))
+            session.unsaved_notice()
             return
         qid = judging.current_question(db, username)
         if qid is None:

@@ -146,6 +146,10 @@ def language_switch(logged_in: bool) -> None:
 
 def login_form(db: Database) -> None:
     st.title(t("app_title"))
+    unsaved_notice()
+    if not auth.list_users(db).shape[0]:
+        first_lead_form(db)
+        return
     demo_users = [u for u, _, _ in campaign.DEMO_ACCOUNTS]
     if any(auth.accounts.user_exists(db, u) for u in demo_users):
         st.info(t("demo_notice", accounts=", ".join(
@@ -156,13 +160,67 @@ def login_form(db: Database) -> None:
         password = st.text_input(t("password"), type="password", key="login_password")
         submitted = st.form_submit_button(t("login_button"), type="primary")
     if submitted:
-        user = auth.authenticate(db, username, password)
-        if user is None:
-            st.error(t("login_failed"))
+        address = st.context.ip_address     # None when unknown (and not a str under AppTest)
+        outcome = auth.login(db, username, password, address if isinstance(address, str) else None)
+        if outcome.user is None:
+            st.error(t("login_wait", s=outcome.wait_seconds) if outcome.refusal == "wait" else
+                     t("login_locked") if outcome.refusal == "locked" else t("login_failed"))
+            return
+        user = outcome.user
+        st.session_state["token"] = auth.start_session(db, user)
+        st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
+        st.rerun()
+
+
+def first_lead_form(db: Database) -> None:
+    """A database without any account (a new campaign file) asks for its first lead."""
+    st.info(t("first_lead_info"))
+    with st.form("first_lead"):
+        st.subheader(t("first_lead_title"))
+        username = st.text_input(t("username"), key="first_lead_username")
+        password = st.text_input(t("password"), type="password", key="first_lead_password")
+        again = st.text_input(t("password_again"), type="password", key="first_lead_again")
+        submitted = st.form_submit_button(t("first_lead_title"), type="primary")
+    if submitted:
+        if password != again:
+            st.error(t("passwords_differ"))
+            return
+        try:
+            user = auth.add_first_lead(db, username, password)
+        except ReljudgeError as exc:
+            st.error(str(exc))
             return
         st.session_state["token"] = auth.start_session(db, user)
         st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
         st.rerun()
+
+
+# Counts the judgments this browser still holds unsent (the judging widget's outbox in
+# localStorage) and says so: after a logout elsewhere or a deactivation the page can no
+# longer show the widget, but the annotator must know that something is not saved.
+_unsaved_counter = st.components.v2.component(
+    "reljudge_unsaved",
+    html='<div class="rj-unsaved" hidden></div>',
+    css=".rj-unsaved { padding: .5rem .75rem; border-radius: .4rem; background: #fff4e0; color: #8a4b00; }",
+    js="""
+export default function ({ data, parentElement }) {
+  const box = parentElement.querySelector(".rj-unsaved");
+  let n = 0;
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith("reljudge-outbox-")) n += (JSON.parse(localStorage.getItem(k) || "[]") || []).length;
+    }
+  } catch (e) {}
+  box.textContent = n ? data.text.replace("{n}", String(n)) : "";
+  box.hidden = !n;
+}
+""",
+)
+
+
+def unsaved_notice() -> None:
+    _unsaved_counter(data={"text": t("unsaved_here", n="{n}")}, key="rj_unsaved")
 
 
 def login_pages(db: Database, url_paths: list[str]) -> list:
