@@ -105,7 +105,8 @@ def test_keyboard_judging_survives_reload_and_reaches_database(server_for, page)
         assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == \
             {p: str(g) for p, g in expected_q1.items()}
 
-        s = _press(page, "N")
+        page.keyboard.press("N")                 # paragraphs are ungraded: it asks first
+        s = _press(page, "n")                    # only "no answer" (the rest stay ungraded)
         assert s["noAnswer"] == "1"
         wait_saved(page)
 
@@ -294,6 +295,7 @@ def test_no_answer_beside_a_citable_grade_is_flagged(server_for, page):
         wait_for_widget(page)
         page.keyboard.press("1")
         page.keyboard.press("N")
+        page.keyboard.press("n")                            # only "no answer" (asked: 2 ungraded)
         assert _conflict_text(page) == ""                   # grade 1 is not citable
         page.keyboard.press("2")                            # second paragraph: citable
         assert "근거 없음으로 표시했지만 2점 이상인 문단이 있습니다" in _conflict_text(page)

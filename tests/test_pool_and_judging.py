@@ -106,7 +106,11 @@ def test_no_answer_verdict_and_progress(campaign_db):
     p = judging.payload(db, "ann", "q3")
     assert p["no_answer"] is True and p["verdict_note"] == "우주 관련 문단 없음"
     assert p["progress"]["judged"] == 1 and p["progress"]["total"] == 9
-    assert p["progress"]["questions_done"] == 1
+    # 'no answer' alone does not finish a question whose paragraphs are ungraded
+    assert p["progress"]["questions_done"] == 0
+    for item in p["items"]:
+        judging.grade(db, "ann", "q3", item["pid"], 0)
+    assert judging.payload(db, "ann", "q3")["progress"]["questions_done"] == 1
     judging.mark_no_answer(db, "ann", "q3", False)
     assert judging.payload(db, "ann", "q3")["no_answer"] is False
 
@@ -171,7 +175,11 @@ def test_work_left_counts_other_questions_and_what_is_left_here(campaign_db):
     judging.grade(db, "ann", "q1", pool["q1"][0], 2)
     assert judging.work_left(db, "ann", "q1")[1] == len(pool["q1"]) - 1
     for q in ("q2", "q3"):
-        judging.mark_no_answer(db, "ann", q, True)          # 'no answer' finishes a question
+        judging.mark_no_answer(db, "ann", q, True)          # 'no answer' alone does not finish it
+    assert judging.work_left(db, "ann", "q1")[0] == 2
+    for q in ("q2", "q3"):
+        for pid in pool[q]:
+            judging.grade(db, "ann", q, pid, 0)             # grading its paragraphs does
     assert judging.work_left(db, "ann", "q1")[0] == 0
     for pid in pool["q1"][1:]:
         judging.grade(db, "ann", "q1", pid, 0)
@@ -198,3 +206,22 @@ def test_an_offline_edit_does_not_replace_a_newer_judgment_made_by_a_script(camp
                                                         "pid": "p02", "grade": 1, "client": "A", "base": base}])
     assert acked == [] and list(rejected) == ["a2"]
     assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(0,)]
+
+
+def test_a_new_annotator_opens_on_the_first_unfinished_question_of_their_queue(campaign_db):
+    """Another annotator's work does not make a newcomer skip a question (it did: the
+    least-judged rule opened q2 because someone had started q1)."""
+    db = campaign_db
+    judging.grade(db, "ann", "q1", "p02", 2)
+    assert judging.current_question(db, "bob") == "q1"
+    assert judging.payload(db, "bob", "q1")["unfinished_before"] == 0
+
+
+def test_the_widget_says_when_unfinished_questions_come_before(campaign_db):
+    db = campaign_db
+    judging.go_to(db, "ann", "q3")
+    assert judging.payload(db, "ann", "q3")["unfinished_before"] == 2
+    for pid in ("p02", "p01", "p03", "p08"):
+        judging.grade(db, "ann", "q1", pid, 0)
+    assert judging.payload(db, "ann", "q3")["unfinished_before"] == 1
+    assert judging.step(db, "ann", 1, only_open=True) == "q2"        # U: the next unfinished one

@@ -95,49 +95,60 @@ def overview(db: Database, username: str) -> pd.DataFrame:
 
 
 def current_question(db: Database, username: str) -> str | None:
-    """Where the annotator left off; else the first question not yet complete."""
+    """Where the annotator left off; else the first unfinished question of their own
+    queue (one they started comes first), in campaign order."""
     ov = overview(db, username)
     if ov.empty:
         return None
     qid = store.get_position(db, username)
     if qid in set(ov.qid):
         return qid
-    qid = _least_judged_open(db, ov) or str(ov.iloc[0].qid)
+    qid = _next_unfinished(ov) or str(ov.iloc[0].qid)
     # Remember it, so the question does not change under the annotator's hands
     # when it becomes complete.
     store.set_position(db, username, qid)
     return qid
 
 
-def _unfinished(ov: pd.DataFrame) -> pd.Series:
-    """Questions with paragraphs left to grade and not marked 'no answer'."""
-    return (ov.judged < ov.pool_size) & ~ov.no_answer
+def finished(ov: pd.DataFrame) -> pd.Series:
+    """Per question of an overview: every pooled paragraph has a grade (a question with
+    an empty pool: its 'no answer' verdict is given). 'No answer' alone does not finish a
+    question whose paragraphs are still ungraded: the qrels would lack them."""
+    return ((ov.pool_size > 0) & (ov.judged >= ov.pool_size)) | ((ov.pool_size == 0) & ov.no_answer)
 
 
-def _least_judged_open(db: Database, ov: pd.DataFrame) -> str | None:
-    """The next unfinished question: one this annotator has started comes first (work
-    in progress is finished before new work begins), then least-judged-first — the
-    question the fewest annotators have judged so far, so overlap builds up evenly —
-    then campaign order."""
-    open_ = ov[_unfinished(ov)]
+def _next_unfinished(ov: pd.DataFrame, after: str | None = None) -> str | None:
+    """The first unfinished question in campaign order — a started one first when
+    opening (``after`` None: work in progress is finished before new work begins) —
+    or, ``after`` a question, the next unfinished one after it (wrapping around)."""
+    open_ = ov[~finished(ov)]
+    if after is not None:
+        open_ = open_[open_.qid != after]
+        seqs = ov.loc[ov.qid == after, "seq"]
+        if not open_.empty and not seqs.empty:
+            later = open_[open_.seq > seqs.iloc[0]]
+            return str((later if not later.empty else open_).iloc[0].qid)
     if open_.empty:
         return None
-    judging_now = _BY_VERSION.get(("annotators", id(db), db.version),
-                                  lambda: store.annotators_per_question(db))
-    return str(open_.assign(fresh=open_.judged == 0,
-                            n_annotators_judging=open_.qid.map(judging_now).fillna(0))
-               .sort_values(["fresh", "n_annotators_judging", "seq"], kind="stable").iloc[0].qid)
+    started = open_[open_.judged > 0]
+    return str((started if not started.empty else open_).iloc[0].qid)
+
+
+def unfinished_before(ov: pd.DataFrame, qid: str) -> int:
+    """How many unfinished questions come before ``qid`` in the queue (the widget says
+    so, so that a skipped question is never a silent gap)."""
+    seqs = ov.loc[ov.qid == qid, "seq"]
+    return 0 if seqs.empty else int((~finished(ov) & (ov.seq < seqs.iloc[0])).sum())
 
 
 def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
-    """(unfinished questions other than ``qid``, paragraphs of ``qid`` still ungraded);
-    a question marked 'no answer' is finished."""
+    """(unfinished questions other than ``qid``, paragraphs of ``qid`` still ungraded)."""
     ov = overview(db, username)
     if ov.empty:
         return 0, 0
-    unfinished = _unfinished(ov)
+    unfinished = ~finished(ov)
     here = ov.qid == qid
-    left_here = int((ov.pool_size - ov.judged)[here & unfinished].sum())
+    left_here = int((ov.pool_size - ov.judged)[here & unfinished].clip(lower=0).sum())
     return int((unfinished & ~here).sum()), left_here
 
 
@@ -150,7 +161,7 @@ def go_to(db: Database, username: str, qid: str) -> None:
 
 def step(db: Database, username: str, delta: int, only_open: bool = False) -> str | None:
     """Move ``delta`` questions forward/back in campaign order, or (``only_open``) to the
-    least-judged unfinished question."""
+    next unfinished question after the current one."""
     ov = overview(db, username)
     if ov.empty:
         return None
@@ -158,7 +169,7 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     cur = current_question(db, username)
     i = qids.index(cur) if cur in qids else 0
     if only_open:
-        target = _least_judged_open(db, ov[ov.qid != cur]) or cur
+        target = _next_unfinished(ov, after=cur) or cur
         store.set_position(db, username, target)
         return target
     j = min(max(i + delta, 0), len(qids) - 1)
@@ -216,8 +227,9 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             "total": int(ov.pool_size.sum()),
             "q_judged": int(q.judged),
             "q_total": int(q.pool_size),
-            "questions_done": int(((ov.judged >= ov.pool_size) & (ov.pool_size > 0) | ov.no_answer).sum()),
+            "questions_done": int(finished(ov).sum()),
         },
+        "unfinished_before": unfinished_before(ov, qid),
     }
 
 

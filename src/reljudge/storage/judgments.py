@@ -145,12 +145,6 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
         ORDER BY q.seq""", {"user": username}).df()
 
 
-def annotators_per_question(db: Database) -> dict[str, int]:
-    """How many annotators have a current grade on some paragraph of each question."""
-    return dict(db.cursor().execute("""
-        SELECT qid, count(DISTINCT username) FROM current_judgments GROUP BY qid""").fetchall())
-
-
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
     """The pooled paragraphs of one question as this annotator sees them: shuffled,
     blind (no system, rank or score), with source fields, neighbours and how many

@@ -22,7 +22,8 @@ _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
                "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
                "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
-               "edit_hint", "save_login", "event_rejected",
+               "edit_hint", "save_login", "event_rejected", "na_ask", "na_ask_yes", "na_ask_only",
+               "na_ask_cancel", "unfinished_before",
                *(f"rejected_{code}" for code in judging.REJECTION_CODES)]
 
 _component = st.components.v2.component(
@@ -119,9 +120,10 @@ def question_picker(db, username: str, lang: str) -> None:
     current = judging.current_question(db, username)
     # The open question's own count lives in the widget's header (saves rerun only the
     # widget, not this sidebar), so its label leaves the count out rather than go stale.
+    done = dict(zip(ov.qid, judging.finished(ov)))
     labels = {
         r.qid: f"▶ {r.qid} · {r.qtype}" if r.qid == current else
-               f"{'●' if (r.pool_size and r.judged >= r.pool_size) or r.no_answer else '◐' if r.judged else '○'} "
+               f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} "
                f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
         for r in ov.itertuples()
     }

@@ -137,7 +137,19 @@ export default function (component) {
     na.addEventListener("click", () => G.api.toggleNoAnswer());
     const warn = el("div", "rj-warn");
     warn.hidden = true;
-    head.append(na, el("div", "rj-conflict"), warn, el("div", "rj-keys", L.shortcuts));
+    // Asked once when "no answer" is marked while paragraphs are still ungraded.
+    const ask = el("div", "rj-ask");
+    ask.hidden = true;
+    ask.append(el("span", "rj-ask-text"));
+    for (const [label, choice] of [["na_ask_yes", "rest0"], ["na_ask_only", "only"], ["na_ask_cancel", "cancel"]]) {
+      const b = el("button", "", L[label]);
+      b.dataset.choice = choice;
+      b.addEventListener("click", (ev) => { ev.preventDefault(); G.api.answerNoAnswer(choice); });
+      ask.append(b);
+    }
+    const skip = el("div", "rj-skip");
+    skip.hidden = true;
+    head.append(na, ask, el("div", "rj-conflict"), warn, skip, el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
     data.items.forEach((it, i) => {
@@ -233,6 +245,9 @@ export default function (component) {
     root.dataset.noAnswer = noAnswer ? "1" : "0";
     // The aggregation lets a citable grade win over "no answer": say so while both stand.
     const cited = data.items.some((it) => state[it.pid].grade >= data.rel_threshold);
+    const skip = root.querySelector(".rj-skip");
+    skip.textContent = data.unfinished_before ? fmt(L.unfinished_before, { n: data.unfinished_before }) : "";
+    skip.hidden = !data.unfinished_before;
     const conflict = root.querySelector(".rj-conflict");
     conflict.textContent = noAnswer && cited ? fmt(L.na_conflict, { t: data.rel_threshold }) : "";
     conflict.hidden = !(noAnswer && cited);
@@ -279,9 +294,37 @@ export default function (component) {
     push({ kind: "grade", pid, grade: s.grade, note, evidence: state[pid].evidence });
     paintItem(c); paintHeader(); send();
   }
+  function ungraded() {
+    return [...cards()].filter((c) => state[c.dataset.pid].grade === null || state[c.dataset.pid].grade === undefined);
+  }
   function toggleNoAnswer() {
+    const open = ungraded();
+    if (!noAnswer && open.length) {
+      // "No answer" does not grade the paragraphs: ask once what the rest are.
+      const ask = root.querySelector(".rj-ask");
+      ask.querySelector(".rj-ask-text").textContent = fmt(L.na_ask, { n: open.length });
+      ask.hidden = false;
+      G.asking = true;
+      return;
+    }
     noAnswer = !noAnswer;
     push({ kind: "verdict", no_answer: noAnswer });
+    paintHeader(); send();
+  }
+  function answerNoAnswer(choice) {
+    root.querySelector(".rj-ask").hidden = true;
+    G.asking = false;
+    if (choice === "cancel") return;
+    if (choice === "rest0") {
+      for (const c of ungraded()) {
+        const pid = c.dataset.pid, s = state[pid];
+        state[pid] = { grade: 0, note: s.note, evidence: "", saved: false, eid: s.eid };
+        push({ kind: "grade", pid, grade: 0, note: s.note || "", evidence: "" });
+        paintItem(c);
+      }
+    }
+    noAnswer = true;
+    push({ kind: "verdict", no_answer: true });
     paintHeader(); send();
   }
   function navigate(to) { rerun({ nav: to }); }
@@ -311,7 +354,17 @@ export default function (component) {
     cards().forEach(paintItem);
     paintHeader();
   };
-  G.api = { setGrade, saveNote, toggleNoAnswer, navigate, paintCursor, send };
+  G.api = { setGrade, saveNote, toggleNoAnswer, answerNoAnswer, navigate, paintCursor, send };
+  // The header grows when a warning or the "no answer" question shows: keep the current
+  // card clear of it (it is sticky and would cover the card's top).
+  if (G.headObserver) G.headObserver.disconnect();
+  if (window.ResizeObserver) {
+    G.headObserver = new ResizeObserver(() => {
+      const c = cards()[G.cursor], head = root.querySelector(".rj-head");
+      if (c && head && c.getBoundingClientRect().top < head.getBoundingClientRect().bottom) paintCursor(true);
+    });
+    G.headObserver.observe(root.querySelector(".rj-head"));
+  }
   cards().forEach(paintItem);
   paintHeader();
   paintCursor(fresh);
@@ -347,6 +400,13 @@ export default function (component) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key;
     let handled = true;
+    if (G.asking) {
+      if (k === "y" || k === "Y") answerNoAnswer("rest0");
+      else if (k === "n" || k === "N" || k === "Enter") answerNoAnswer("only");
+      else if (k === "Escape") answerNoAnswer("cancel");
+      ev.preventDefault(); ev.stopPropagation();
+      return;
+    }
     if (k === "ArrowDown" || k === "j" || k === "J") { G.cursor = Math.min(G.cursor + 1, cards().length - 1); paintCursor(true); }
     else if (k === "ArrowUp" || k === "k" || k === "K") { G.cursor = Math.max(G.cursor - 1, 0); paintCursor(true); }
     else if (k === "2" || k === "1" || k === "0") setGrade(Number(k));
