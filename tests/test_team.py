@@ -144,18 +144,21 @@ def test_reassign_moves_unfinished_work(campaign_db):
     assert db.cursor().execute("SELECT count(*) FROM assignments WHERE NOT active").fetchall()[0][0] == 2
 
 
-def test_least_judged_first(campaign_db):
+def test_others_work_does_not_make_a_newcomer_skip_questions(campaign_db):
+    """Issue 13: a new annotator opened on 'question 2 of 25' with no word why (the
+    least-judged rule skipped what others had started). Now: their queue's first
+    unfinished question, in campaign order."""
     db = campaign_db
     judging.grade(db, "bob", "q1", "p02", 2)
     judging.grade(db, "lee", "q1", "p02", 2)
     judging.grade(db, "lee", "q2", "p04", 2)
-    assert judging.current_question(db, "ann") == "q3"            # nobody has judged q3 yet
+    assert judging.current_question(db, "ann") == "q1"
 
 
 
 def test_next_unfinished_resumes_started_work_first(campaign_db):
     """U (next unfinished) goes to a question this annotator has started before any
-    untouched one, even if others have judged it more; then least-judged-first."""
+    untouched one; then to the next unfinished one after the current, in campaign order."""
     db = campaign_db
     pool = {q: [it["pid"] for it in judging.payload(db, "ann", q)["items"]] for q in ("q1", "q2", "q3")}
     judging.grade(db, "bob", "q2", pool["q2"][0], 2)          # q2 is judged by someone else
@@ -164,7 +167,8 @@ def test_next_unfinished_resumes_started_work_first(campaign_db):
     assert judging.step(db, "ann", 1, only_open=True) == "q2"   # not q1 (untouched, least judged)
     for pid in pool["q2"]:
         judging.grade(db, "ann", "q2", pid, 0)
-    assert judging.step(db, "ann", 1, only_open=True) == "q1"
+    assert judging.step(db, "ann", 1, only_open=True) == "q3"    # after q2 in campaign order
+    assert judging.step(db, "ann", 1, only_open=True) == "q1"    # then around
 
 
 def _judge(db, table):

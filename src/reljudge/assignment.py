@@ -135,8 +135,12 @@ def assign(db: Database, lead: str, annotators: list[str] | None = None, **optio
 def reassign(db: Database, lead: str, leaving: str, to: list[str] | None = None) -> pd.DataFrame:
     """Move ``leaving``'s unfinished questions to the least-loaded other annotators who do
     not already have them. Finished work and its judgments stay."""
-    todo = team.unfinished_assignments(db, leaving)
+    from reljudge import judging   # the one rule of a finished question
+
     current = team.active_assignments(db)
+    mine = set(current[current.username == leaving].qid)
+    queue = judging.overview(db, leaving)
+    todo = [q for q, done in zip(queue.qid, judging.finished(queue)) if q in mine and not done]
     candidates = sorted(set(to or team.active_annotators(db)) - {leaving})
     if todo and not candidates:
         raise ReljudgeError("no other annotator to take over / 넘겨받을 다른 판정자가 없습니다")

@@ -118,20 +118,18 @@ def finished(ov: pd.DataFrame) -> pd.Series:
 
 
 def _next_unfinished(ov: pd.DataFrame, after: str | None = None) -> str | None:
-    """The first unfinished question in campaign order — a started one first when
-    opening (``after`` None: work in progress is finished before new work begins) —
-    or, ``after`` a question, the next unfinished one after it (wrapping around)."""
-    open_ = ov[~finished(ov)]
-    if after is not None:
-        open_ = open_[open_.qid != after]
-        seqs = ov.loc[ov.qid == after, "seq"]
-        if not open_.empty and not seqs.empty:
-            later = open_[open_.seq > seqs.iloc[0]]
-            return str((later if not later.empty else open_).iloc[0].qid)
+    """The next unfinished question: one this annotator has started comes first (work in
+    progress is finished before new work begins); otherwise the first in campaign order,
+    or — ``after`` a question — the next one after it, wrapping around."""
+    open_ = ov[~finished(ov) & (ov.qid != after)]
     if open_.empty:
         return None
     started = open_[open_.judged > 0]
-    return str((started if not started.empty else open_).iloc[0].qid)
+    if not started.empty:
+        return str(started.iloc[0].qid)
+    seqs = ov.loc[ov.qid == after, "seq"]
+    later = open_[open_.seq > seqs.iloc[0]] if not seqs.empty else open_
+    return str((later if not later.empty else open_).iloc[0].qid)
 
 
 def unfinished_before(ov: pd.DataFrame, qid: str) -> int:

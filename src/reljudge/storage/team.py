@@ -63,20 +63,6 @@ def end_assignments(db: Database, username: str, qids: list[str]) -> None:
                        WHERE username = ? AND active AND list_contains(?, qid)""", [username, qids])
 
 
-def unfinished_assignments(db: Database, username: str) -> list[str]:
-    """Assigned questions the annotator has not completed (some pooled paragraph ungraded
-    and no no-answer verdict)."""
-    return [r[0] for r in db.cursor().execute("""
-        SELECT a.qid FROM assignments a
-        JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) p USING (qid)
-        LEFT JOIN (SELECT j.qid, count(*) AS n FROM current_judgments j
-                   JOIN pool ON pool.qid = j.qid AND pool.pid = j.pid
-                   WHERE j.username = ? GROUP BY j.qid) d USING (qid)
-        LEFT JOIN (SELECT qid, no_answer FROM current_verdicts WHERE username = ?) v USING (qid)
-        WHERE a.username = ? AND a.active AND coalesce(d.n, 0) < p.n AND NOT coalesce(v.no_answer, FALSE)
-        ORDER BY a.qid""", [username, username, username]).fetchall()]
-
-
 def contested_no_answer(db: Database, policy: str = "adjudicated", threshold: int = 2) -> list[str]:
     """Live questions that an annotator marked "no answer" but the aggregation counts as
     answerable because a paragraph's *aggregated* grade reaches ``threshold``, with no
