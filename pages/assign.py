@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import assignment
+from reljudge import assignment, campaign
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
@@ -54,3 +54,11 @@ if current.empty:
     st.info(session.t("no_assignments"))
 else:
     tables.dataframe(current)
+
+st.subheader(session.t("judging_display"))
+highlight_on = campaign.settings(db)["highlight"] == "on"
+wanted = st.toggle(session.t("highlight_toggle"), value=highlight_on, key="highlight_setting",
+                   help=session.t("highlight_help"))
+st.caption(session.t("highlight_help"))
+if wanted != highlight_on:
+    campaign.set_highlight(db, wanted)

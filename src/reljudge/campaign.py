@@ -133,6 +133,12 @@ def ensure_demo(db: Database) -> bool:
     return True
 
 
+def set_highlight(db: Database, on: bool) -> None:
+    """Switch the marking of the question's content words in the judging widget
+    (reljudge.highlight; off by default, stated in the report)."""
+    catalog.set_setting(db, "highlight", "on" if on else "off")
+
+
 counts = catalog.counts
 settings = catalog.get_settings
 list_runs = catalog.list_runs

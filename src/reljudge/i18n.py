@@ -84,6 +84,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "na_ask_yes": ("예, 나머지는 0 (Y)", "Yes, the rest are 0 (Y)"),
     "na_ask_only": ("근거 없음만 표시 (N)", "Only mark “no answer” (N)"),
     "na_ask_cancel": ("취소 (Esc)", "Cancel (Esc)"),
+    "unfold_hint": ("… F: 펼치기 / 접기", "… F: unfold / fold"),
+    "judging_display": ("판정 화면", "Judging screen"),
+    "highlight_toggle": ("문단에서 질문의 내용어 강조 (형태소 분석: kiwipiepy)",
+                         "Mark the question's content words in the paragraphs (morphemes: kiwipiepy)"),
+    "highlight_help": ("기본은 꺼 둡니다: '관련'은 낱말이 겹치는지가 아니라 질문에 답하는 인용 가능한 근거인지로 판정하므로, "
+                       "강조가 판단을 낱말 일치 쪽으로 끌 수 있습니다. 켜거나 끈 사실은 보고서에 적힙니다.",
+                       "Off by default: relevance is whether a paragraph is citable evidence for the question, not "
+                       "word overlap, and marks can pull judges towards overlap. The report states the setting."),
+    "report_highlight": ("문단 강조", "Paragraph highlighting"),
+    "report_highlight_on": ("질문의 내용어를 문단에 표시함 (kiwipiepy 형태소)", "the question's content words marked (kiwipiepy morphemes)"),
+    "report_highlight_off": ("사용 안 함", "not used"),
     "unfinished_before": ("이 질문 앞에 아직 끝나지 않은 질문이 {n}개 있습니다 ([ 이전 질문, 왼쪽 목록에서 이동).",
                           "{n} unfinished question(s) come before this one ([ previous question, or the list on the left)."),
     "saving": ("저장 중…", "saving…"),
@@ -94,10 +105,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "shortcuts": (
         "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 후 다음 문단으로 · Backspace 판정 지우기 · "
         "C 앞뒤 문단 보기 · E 메모·근거 문장 · N 근거 없음 표시 · Enter/] 다음 질문 · [ 이전 질문 · "
-        "U 다음 미완료 질문",
+        "U 다음 미완료 질문 · V 간결하게 보기 · F 긴 문단 펼치기",
         "Keys — ↓/J next paragraph · ↑/K previous · 2/1/0 grade and move on · Backspace clear · "
         "C neighbouring paragraphs · E note & evidence · N no answer · Enter/] next question · "
-        "[ previous question · U next unfinished question"),
+        "[ previous question · U next unfinished question · V compact layout · F unfold a long paragraph"),
     "prev_q": ("◀ 이전 질문", "◀ Previous"),
     "next_q": ("다음 질문 ▶", "Next ▶"),
     "next_open": ("다음 미완료 ▶▶", "Next unfinished ▶▶"),

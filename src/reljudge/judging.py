@@ -175,10 +175,17 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     return qids[j]
 
 
-def _static_items(db: Database, username: str, qid: str, lang: str) -> list[dict]:
-    """Texts, sources and neighbours of a question's pool as this annotator sees them;
+def _static_items(db: Database, username: str, qid: str, lang: str, question: str,
+                  highlight: bool) -> list[dict]:
+    """Texts, sources and neighbours of a question's pool as this annotator sees them
+    (with the question's content words located, when the lead switched highlighting on);
     cached until the pool is rebuilt, so a save re-reads only the grades."""
     def compute() -> list[dict]:
+        rows = store.question_items(db, username, qid)
+        words = None
+        if highlight:
+            from reljudge import highlight as hl
+            words = hl.content_words(question)
         return [
             {
                 "pid": r.pid,
@@ -187,10 +194,12 @@ def _static_items(db: Database, username: str, qid: str, lang: str) -> list[dict
                 "prev": _clean(r.prev_text),
                 "next": _clean(r.next_text),
                 "copies": int(r.n_copies),
+                "marks": hl.spans(words, r.text) if highlight else [],
             }
-            for r in store.question_items(db, username, qid).itertuples()
+            for r in rows.itertuples()
         ]
-    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db)), compute)
+    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db), highlight,
+                         question), compute)
 
 
 def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
@@ -202,8 +211,9 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
         raise ReljudgeError(f"unknown question {qid!r}")
     q = row.iloc[0]
     mine = store.my_latest(db, username, qid)
+    settings = catalog.get_settings(db)
     items = []
-    for item in _static_items(db, username, qid, lang):
+    for item in _static_items(db, username, qid, lang, q.text, settings["highlight"] == "on"):
         grade, note, evidence, eid = mine.get(item["pid"], (None, None, None, 0))
         items.append({**item, "grade": None if grade is None else int(grade),
                       "note": note or "", "evidence": evidence or "", "eid": int(eid)})
@@ -212,7 +222,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     return {
         "qid": qid,
         "pool_version": catalog.pool_version(db),
-        "rel_threshold": int(catalog.get_settings(db)["rel_threshold"]),
+        "rel_threshold": int(settings["rel_threshold"]),
         "index": index + 1,
         "n_questions": int(len(ov)),
         "question": {"text": q.text, "type": q.qtype, "criteria": q.criteria},

@@ -23,6 +23,7 @@ DEFAULT_SETTINGS = {
     "ties": "trec",
     "dedup": "first",
     "ks": "1,3,5,10",
+    "highlight": "off",     # mark the question's content words in paragraphs (reljudge.highlight)
 }
 
 

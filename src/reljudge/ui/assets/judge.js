@@ -74,6 +74,24 @@ function el(tag, cls, text) {
   if (text !== undefined && text !== null) n.textContent = String(text);
   return n;
 }
+// The paragraph's text, with the question's content words marked where the lead switched
+// highlighting on: only text nodes and <mark> elements, never HTML. Spans count code
+// points (as the server does), so the text is walked as code points, not UTF-16 units.
+function textWithMarks(text, marks) {
+  const box = el("div", "rj-text");
+  if (!marks || !marks.length) { box.textContent = text; return box; }
+  const chars = Array.from(text);
+  let at = 0;
+  for (const [start, len] of marks) {
+    if (start < at) continue;
+    if (start > at) box.append(document.createTextNode(chars.slice(at, start).join("")));
+    box.append(el("mark", "rj-mark", chars.slice(start, start + len).join("")));
+    at = start + len;
+  }
+  if (at < chars.length) box.append(document.createTextNode(chars.slice(at).join("")));
+  return box;
+}
+function compactOn() { try { return localStorage.getItem("reljudge-compact") === "1"; } catch (e) { return false; } }
 function fmt(s, vars) { return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? vars[k] : "")); }
 
 export default function (component) {
@@ -184,7 +202,10 @@ export default function (component) {
       });
       edit.append(note, evid, el("div", "rj-edit-hint", L.edit_hint));
       edit.hidden = true;
-      card.append(meta, prev, el("div", "rj-text", it.text), next, btns, edit);
+      const text = textWithMarks(it.text, it.marks);
+      text.classList.add("folded");
+      const unfold = el("div", "rj-unfold", L.unfold_hint);
+      card.append(meta, prev, text, unfold, next, btns, edit);
       card.addEventListener("click", (ev) => {
         if (ev.target.tagName === "INPUT" || ev.target.tagName === "BUTTON") return;
         G.cursor = i; G.api.paintCursor(false);
@@ -193,6 +214,7 @@ export default function (component) {
     });
     if (!data.items.length) list.append(el("div", "rj-empty", L.empty_pool));
     root.append(list);
+    root.classList.toggle("compact", compactOn());
     const nav = el("div", "rj-nav");
     for (const [k, to] of [["prev_q", "prev"], ["next_q", "next"], ["next_open", "next_open"]]) {
       const b = el("button", "", L[k]);
@@ -415,6 +437,15 @@ export default function (component) {
     else if (k === "c" || k === "C") {
       const c = cards()[G.cursor];
       if (c) c.querySelectorAll(".rj-ctx").forEach((x) => (x.hidden = !x.hidden));
+    } else if (k === "v" || k === "V") {
+      // Compact layout (remembered by this browser): smaller margins, long texts folded.
+      const on = !root.classList.contains("compact");
+      root.classList.toggle("compact", on);
+      try { localStorage.setItem("reljudge-compact", on ? "1" : "0"); } catch (e) {}
+      paintCursor(true);
+    } else if (k === "f" || k === "F") {
+      const c = cards()[G.cursor];
+      if (c) { c.querySelector(".rj-text").classList.toggle("folded"); paintCursor(true); }
     } else if (k === "e" || k === "E") {
       const c = cards()[G.cursor];
       if (c) { const ed = c.querySelector(".rj-edit"); ed.hidden = false; c.querySelector(".rj-note").focus(); }
