@@ -7,6 +7,7 @@ from reljudge.ui import navigation, session
 
 session.route_through_app()
 st.set_page_config(page_title="reljudge", page_icon="⚖️", layout="wide")
+session.uploader_in_language()
 
 db = session.get_db()
 user = session.current_user(db)

@@ -86,6 +86,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "na_ask_cancel": ("취소 (Esc)", "Cancel (Esc)"),
     "unfold_hint": ("… F: 펼치기 / 접기", "… F: unfold / fold"),
     "judging_display": ("판정 화면", "Judging screen"),
+    "upload_button": ("파일 올리기", "Upload"),
+    "upload_limit": ("파일 하나에 최대 2GB", "up to 2 GB per file"),
     "highlight_toggle": ("문단에서 질문의 내용어 강조 (형태소 분석: kiwipiepy)",
                          "Mark the question's content words in the paragraphs (morphemes: kiwipiepy)"),
     "highlight_help": ("기본은 꺼 둡니다: '관련'은 낱말이 겹치는지가 아니라 질문에 답하는 인용 가능한 근거인지로 판정하므로, "

@@ -223,6 +223,22 @@ def unsaved_notice() -> None:
     _unsaved_counter(data={"text": t("unsaved_here", n="{n}")}, key="rj_unsaved")
 
 
+def uploader_in_language() -> None:
+    """Streamlit draws its file uploader's button and size line in English whatever the
+    page's language ("Upload", "2GB per file • …"): hide those and show ours (CSS
+    ``content``, from the text catalog; the accepted types are in each uploader's help)."""
+    def css_string(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    st.html(f"""<style>
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p {{ display: none; }}
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]::after {{
+  content: {css_string(t("upload_button"))}; }}
+[data-testid="stFileUploaderDropzoneInstructions"] span {{ display: none; }}
+[data-testid="stFileUploaderDropzoneInstructions"] > div::after {{
+  content: {css_string(t("upload_limit"))}; font-size: .85rem; opacity: .8; }}
+</style>""")
+
+
 def login_pages(db: Database, url_paths: list[str]) -> list:
     """The login form under every page address (hidden menu), so a deep link or a
     reload while logged out shows the form instead of "page not found"."""
