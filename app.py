@@ -1,5 +1,5 @@
-"""reljudge — the web server: the Streamlit pages (workbench.py) and, beside them, the
-small JSON routes that take saves off the rerun path (reljudge.api).
+"""reljudge — the web server: the Streamlit pages (src/reljudge/webapp/workbench.py) and,
+beside them, the small JSON routes that take saves off the rerun path (reljudge.api).
 
 Start it with ``streamlit run app.py`` (or ``reljudge serve``): Streamlit finds the
 ``st.App`` below and serves both from one process.
@@ -7,6 +7,6 @@ Start it with ``streamlit run app.py`` (or ``reljudge serve``): Streamlit finds 
 
 import streamlit as st
 
-from reljudge import api
+from reljudge import api, webapp
 
-app = st.App("workbench.py", routes=api.routes())
+app = st.App(webapp.SCRIPT, routes=api.routes())

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, judging
+from reljudge import auth, campaign, judging, webapp
 from reljudge.storage import open_database
 from reljudge.ui import navigation, uploads
 
@@ -39,8 +39,9 @@ def app_db(tmp_path, monkeypatch):
     return path
 
 
-def _app(script="workbench.py") -> AppTest:
-    return AppTest.from_file(str(ROOT / script), default_timeout=60)
+def _app(script: str = "workbench.py") -> AppTest:
+    """The web app's script, or one of its pages ("pages/x.py"), as shipped in the package."""
+    return AppTest.from_file(str(webapp.HERE / script), default_timeout=60)
 
 
 def _db():
@@ -420,7 +421,7 @@ def test_every_page_checks_the_role_before_anything_else():
     """The server-side guard is each page's first statement (a page can be run on its
     own, e.g. by Streamlit's legacy pages/ routing before workbench.py has run)."""
     import ast
-    files = sorted((ROOT / "pages").glob("*.py"))
+    files = sorted((webapp.HERE / "pages").glob("*.py"))
     assert sorted(p.stem for p in files) == sorted(navigation.all_addresses())   # all in the menu
     for path in files:
         body = [node for node in ast.parse(path.read_text(encoding="utf-8")).body

@@ -188,20 +188,17 @@ def cmd_report(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    app = Path(__file__).resolve().parents[2] / "app.py"
-    if not app.exists():
-        print(f"error: app.py not found next to the package ({app})", file=sys.stderr)
-        return 2
+    from reljudge import webapp
     from reljudge.storage import default_db_path
     env = dict(os.environ)
-    # The app runs from the repository folder: hand it the absolute path the rest of
-    # the CLI would use from here.
+    # The server runs from the package's web app folder (its .streamlit/config.toml):
+    # hand it the absolute path the rest of the CLI would use from here.
     env["RELJUDGE_DB"] = str(default_db_path(args.db).resolve())
     if not args.db and not os.environ.get("RELJUDGE_DB"):
         env["RELJUDGE_DEMO"] = "1"      # the default file: a brand-new one gets the demo
-    cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port),
+    cmd = [sys.executable, "-m", "streamlit", "run", str(webapp.LAUNCHER), "--server.port", str(args.port),
            "--server.headless", "true"]
-    return subprocess.call(cmd, env=env, cwd=app.parent)
+    return subprocess.call(cmd, env=env, cwd=webapp.HERE)
 
 
 # -- parser --------------------------------------------------------------------------

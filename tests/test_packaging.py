@@ -1,0 +1,68 @@
+"""An installed wheel serves the app: `reljudge serve` from a fresh virtual environment,
+outside any checkout (it failed with "app.py not found next to the package")."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from e2e_support import free_port
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+def test_the_installed_wheel_serves_the_app(tmp_path):
+    dist = tmp_path / "dist"
+    # pip builds the wheel as any user's install would (build requirements from PyPI).
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)])
+    wheel = next(dist.glob("reljudge-*.whl"))
+    venv = tmp_path / "venv"
+    # The dependencies come from this interpreter's site-packages; reljudge from the wheel.
+    _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])
+    py, rj = venv / "bin" / "python", venv / "bin" / "reljudge"
+    _run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RELJUDGE_DB", "RELJUDGE_DEMO")}
+    where = _run([str(py), "-c", "import reljudge, reljudge.webapp as w; print(reljudge.__file__); "
+                  "print(sorted(p.name for p in (w.HERE / 'pages').glob('*.py')))"], env=env, cwd=tmp_path).stdout
+    assert where.startswith(str(venv)), where                       # the wheel, not the checkout
+    assert "judge.py" in where and "dashboard.py" in where
+
+    db = tmp_path / "campaign.duckdb"
+    _run([str(rj), "--db", str(db), "users", "add", "boss", "--role", "lead", "--password-stdin"],
+         input="boss-password-1\n", env=env, cwd=tmp_path)
+    port = free_port()
+    proc = subprocess.Popen([str(rj), "--db", str(db), "serve", "--port", str(port)], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None, f"reljudge serve exited: {proc.stderr.read()[-2000:]}"
+            assert time.monotonic() < deadline, "the installed app did not start"
+            time.sleep(0.3)
+        with urllib.request.urlopen(f"{base}/", timeout=10) as r:
+            assert r.status == 200
+        req = urllib.request.Request(f"{base}/api/login", method="POST",
+                                     data=json.dumps({"username": "boss", "password": "boss-password-1"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:           # the JSON routes are served too
+            assert json.loads(r.read()) == {"username": "boss", "role": "lead"}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
