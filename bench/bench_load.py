@@ -32,7 +32,6 @@ import platform
 import random
 import resource
 import shutil
-import statistics
 import sys
 import threading
 import time
@@ -265,14 +264,8 @@ def protocol_levels(db_path: Path, levels: list[int], n_events: int, log: Path) 
 # -- part 2: real browsers ----------------------------------------------------------------
 # In-page probe: a capture-phase keydown listener stamps the press and the card under
 # the cursor; a MutationObserver stamps the moment that card shows "saved" with the grade.
-TAB_PROBE = """() => {
-  const find = (sel, root = document) => {
-    const hit = root.querySelector(sel);
-    if (hit) return hit;
-    for (const el of root.querySelectorAll("*"))
-      if (el.shadowRoot) { const h = find(sel, el.shadowRoot); if (h) return h; }
-    return null;
-  };
+TAB_PROBE = """() => {""" + es.DEEP_QUERY_JS + """
+  const find = deepQuery;
   const B = (window.__load = { trials: [], open: new Map(), find });
   const root = find(".rj");
   window.addEventListener("keydown", (ev) => {
@@ -293,14 +286,8 @@ TAB_PROBE = """() => {
   return true;
 }"""
 
-MOVE_PROBE = """() => {
-  const find = (sel, root = document) => {
-    const hit = root.querySelector(sel);
-    if (hit) return hit;
-    for (const el of root.querySelectorAll("*"))
-      if (el.shadowRoot) { const h = find(sel, el.shadowRoot); if (h) return h; }
-    return null;
-  };
+MOVE_PROBE = """() => {""" + es.DEEP_QUERY_JS + """
+  const find = deepQuery;
   const B = (window.__move = { moves: [] });
   window.addEventListener("keydown", (ev) => {
     if (ev.key !== "Enter") return;

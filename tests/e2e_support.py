@@ -150,22 +150,12 @@ class StreamlitServer:
         self._log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(cmd, cwd=self.cwd, env=env, stdout=self._log,
                                      stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        health = f"{self.url}/_stcore/health"
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with code {self.proc.returncode} "
-                                   f"before becoming healthy:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(health, timeout=2) as resp:
-                    if resp.status == 200:
-                        return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"streamlit did not answer {health} within {timeout:.0f} s:\n"
-                           f"{self.log_tail()}")
+        try:
+            wait_for_health(self.url, self.proc, timeout, what="streamlit")
+        except RuntimeError as exc:
+            self.stop()
+            raise RuntimeError(f"{exc}:\n{self.log_tail()}") from None
+        return self
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -189,6 +179,24 @@ class StreamlitServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def wait_for_health(base_url: str, proc: subprocess.Popen, timeout: float = 60.0, what: str = "the app") -> None:
+    """Wait until ``base_url``/_stcore/health answers 200; fail if ``proc`` exits first."""
+    deadline = time.monotonic() + timeout
+    health = f"{base_url}/_stcore/health"
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with code {proc.returncode} before becoming healthy")
+        try:
+            with urllib.request.urlopen(health, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer {health} within {timeout:.0f} s")
+        time.sleep(0.2)
 
 
 def require_chromium() -> Path:

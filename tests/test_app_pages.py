@@ -14,21 +14,7 @@ from reljudge.storage import open_database
 from reljudge.ui import navigation, uploads
 
 ROOT = Path(__file__).resolve().parents[1]
-LEAD_PAGES = [f"pages/{name}.py" for name, _, _ in navigation.LEAD_PAGES]
-
-
-@pytest.fixture(autouse=True)
-def app_routing(monkeypatch):
-    """Route as the server does once running: through workbench.py's st.navigation. AppTest
-    turns Streamlit's legacy pages/-folder routing back on before every run (a server
-    turns it off for good on its first request: session.route_through_app)."""
-    from streamlit.runtime.pages_manager import PagesManager
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-    monkeypatch.setattr(PagesManager, "__init__", init)
+LEAD_PAGES = [f"screens/{name}.py" for name, _, _ in navigation.LEAD_PAGES]
 
 
 @pytest.fixture
@@ -40,7 +26,7 @@ def app_db(tmp_path, monkeypatch):
 
 
 def _app(script: str = "workbench.py") -> AppTest:
-    """The web app's script, or one of its pages ("pages/x.py"), as shipped in the package."""
+    """The web app's script, or one of its pages ("screens/x.py"), as shipped in the package."""
     return AppTest.from_file(str(webapp.HERE / script), default_timeout=60)
 
 
@@ -124,7 +110,7 @@ def test_lead_pages_refuse_annotators_on_the_server(app_db, page):
     assert not at.dataframe and not at.title
 
 
-@pytest.mark.parametrize("page", ["pages/judge.py"] + LEAD_PAGES)
+@pytest.mark.parametrize("page", ["screens/judge.py"] + LEAD_PAGES)
 def test_pages_refuse_anonymous_and_forged_sessions(app_db, page):
     _app().run()
     at = _app(page)
@@ -136,7 +122,7 @@ def test_pages_refuse_anonymous_and_forged_sessions(app_db, page):
 
 def test_lead_adds_a_user_in_the_app(app_db):
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/users.py").run()
+    at.switch_page("screens/users.py").run()
     form = at.get("form")[0]
     form.text_input[0].input("새판정자")
     form.text_input[1].input("long-password-1")
@@ -156,7 +142,7 @@ def test_audit_page_shows_history(app_db):
     judging.grade(db, "annotator1", "q01", pid, 1)
     judging.grade(db, "annotator1", "q01", pid, 2)
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/audit.py").run()
+    at.switch_page("screens/audit.py").run()
     assert not at.exception
     assert at.selectbox[1].value == pid            # opens on the paragraph that has a history
     assert at.selectbox[1].format_func(pid).endswith("(2건)")
@@ -170,7 +156,7 @@ def test_audit_page_shows_history(app_db):
     # the page opens on the question of the latest judgment
     judging.grade(db, "annotator2", "q05", judging.payload(db, "annotator2", "q05")["items"][0]["pid"], 0)
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/audit.py").run()
+    at.switch_page("screens/audit.py").run()
     assert at.selectbox[0].value == "q05" and len(at.dataframe[0].value) == 1
     # ... and stays where the lead chose while annotators keep working elsewhere
     at.selectbox[0].select("q03").run()
@@ -220,7 +206,7 @@ def test_agreement_page_shows_figures_speed_and_heatmap(app_db):
     _app().run()
     _two_annotators_judge(_db())
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/agreement.py").run()
+    at.switch_page("screens/agreement.py").run()
     assert not at.exception
     frames = [d.value for d in at.dataframe]
     speed = next(f for f in frames if "fast_percent" in f.columns).set_index("username")
@@ -243,7 +229,7 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     items = _two_annotators_judge(_db())
     judging.grade(_db(), "annotator1", "q01", items[0]["pid"], 2, evidence="감사는 마음의 태도입니다")
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/adjudicate.py").run()
+    at.switch_page("screens/adjudicate.py").run()
     assert not at.exception
     texts = [t.value for t in at.text]
     assert texts[2] == items[0]["text"]                         # the 2-vs-0 paragraph comes first
@@ -273,7 +259,7 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     q = adjudication.qrels(_db()).set_index("pid")
     assert q.loc[pid, "provenance"] == "adjudicated" and q.loc[pid, "grade"] == 2
     # the ruling and its reason are on the audit page
-    at.switch_page("pages/audit.py").run()
+    at.switch_page("screens/audit.py").run()
     rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
     assert rulings[["lead", "qid", "pid", "ruling", "reason", "in_force"]].values.tolist() == [
         ["lead", "q01", pid, "2 직접 인용 가능한 근거", "정의를 직접 서술함", True]]
@@ -285,7 +271,7 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
     judging.mark_no_answer(db, "annotator1", "q02", True)
     judging.mark_no_answer(db, "annotator2", "q02", False)
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/adjudicate.py").run()
+    at.switch_page("screens/adjudicate.py").run()
     queue = next(d.value for d in at.dataframe if "verdicts" in d.value.columns)
     assert set(queue.verdicts[0].split(" · ")) == {"근거 없음", "근거 있음"}
     form = next(f for f in at.get("form") if f.checkbox)        # the verdict form
@@ -302,7 +288,7 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
     assert at.success[0].value.startswith("버전 1")
     versions = at.dataframe[-1].value
     assert list(versions.policy) == ["조정 우선 (조정 → 다수결 → 동수면 낮은 등급)"]
-    at.switch_page("pages/audit.py").run()
+    at.switch_page("screens/audit.py").run()
     at.selectbox[0].select("q02").run()
     rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
     assert rulings[["pid", "ruling", "reason"]].values.tolist() == [
@@ -311,7 +297,7 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
 
 def test_assign_page_gives_annotators_their_own_queue(app_db):
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/assign.py").run()
+    at.switch_page("screens/assign.py").run()
     form = at.get("form")[0]
     form.slider[0].set_value(0.0)
     form.button[1].click().run()                                # "assign"
@@ -323,7 +309,7 @@ def test_assign_page_gives_annotators_their_own_queue(app_db):
 
 def test_assign_page_switches_the_double_share_off_when_everyone_doubles(app_db):
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/assign.py").run()
+    at.switch_page("screens/assign.py").run()
     assert not at.slider[0].disabled
     at.number_input[0].set_value(2).run()
     assert at.slider[0].disabled
@@ -336,7 +322,7 @@ def test_export_page_offers_qrels_downloads(app_db):
     _app().run()
     _two_annotators_judge(_db())
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/export.py").run()
+    at.switch_page("screens/export.py").run()
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)",
@@ -351,7 +337,7 @@ def test_dashboard_page_shows_live_metrics(app_db):
     _app().run()
     _two_annotators_judge(_db())
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/dashboard.py").run()
+    at.switch_page("screens/dashboard.py").run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert set(table.system) == {"bm25", "vector", "hybrid", "graphrag"}
@@ -378,7 +364,7 @@ def test_dashboard_page_shows_live_metrics(app_db):
 
 def test_users_page_deactivates_and_reactivates_without_touching_others(app_db):
     at = _login(_app().run(), "lead", "demo-lead")
-    at.switch_page("pages/users.py").run()
+    at.switch_page("screens/users.py").run()
     at.selectbox(key="manage_target").select("annotator2").run()
     at.button(key="deactivate").click().run()
     assert not at.exception
@@ -418,10 +404,10 @@ def test_every_table_header_on_the_lead_pages_is_korean(app_db):
 
 
 def test_every_page_checks_the_role_before_anything_else():
-    """The server-side guard is each page's first statement (a page can be run on its
-    own, e.g. by Streamlit's legacy pages/ routing before workbench.py has run)."""
+    """The server-side guard is each screen's first statement (a screen file can be run
+    on its own, e.g. by AppTest or a misconfigured server)."""
     import ast
-    files = sorted((webapp.HERE / "pages").glob("*.py"))
+    files = sorted((webapp.HERE / "screens").glob("*.py"))
     assert sorted(p.stem for p in files) == sorted(navigation.all_addresses())   # all in the menu
     for path in files:
         body = [node for node in ast.parse(path.read_text(encoding="utf-8")).body
@@ -445,7 +431,7 @@ def test_a_new_campaign_file_starts_empty_and_asks_for_its_first_lead(tmp_path, 
     at.button[0].click().run()
     assert not at.exception
     assert auth.authenticate(_db(), "boss", "boss-password-1").role == "lead"
-    at.switch_page("pages/users.py").run()
+    at.switch_page("screens/users.py").run()
     assert at.title[0].value == "사용자 관리"
 
 
@@ -460,7 +446,7 @@ def test_the_login_form_slows_down_guessing_and_a_lead_unlocks(app_db):
         db.cursor().execute("UPDATE login_events SET attempted_at = attempted_at - INTERVAL 1 HOUR")
         auth.login(db, "annotator1", "wrong-password")
     lead = _login(_app().run(), "lead", "demo-lead")
-    lead.switch_page("pages/users.py").run()
+    lead.switch_page("screens/users.py").run()
     assert lead.selectbox(key="unlock_target").options == ["annotator1"]
     lead.button(key="unlock").click().run()
     assert not lead.exception and auth.locked_users(db) == []

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from e2e_support import StreamlitServer, build_campaign, chromium, login
+from e2e_support import StreamlitServer, build_campaign, chromium, login, served_in_browser
 from reljudge.ui import navigation
 
 pytestmark = pytest.mark.browser
@@ -52,31 +52,23 @@ def test_every_page_in_korean_shows_no_stray_english(tmp_path):
     camp = build_campaign(tmp_path / "ko.duckdb", tmp_path / "input", n_questions=2, pool_size=4,
                           accounts={"annotator1": ("annotator-pass-1", "annotator"), LEAD[0]: (LEAD[1], "lead")})
     found: dict[str, set[str]] = {}
-    with StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server.log") as srv:
-        try:
-            browser_cm = chromium()
-            browser = browser_cm.__enter__()
-        except RuntimeError as exc:
-            pytest.fail(str(exc))
-        try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1000})
-            page.set_default_timeout(60_000)
-            login(page, srv.url, *LEAD)
-            for name, title_key, _ in navigation.pages_for(True):
-                address = "" if name == navigation.DEFAULT_PAGE else name     # the default page is /
-                page.goto(f"{srv.url}/{address}", wait_until="domcontentloaded")
-                page.get_by_role("heading").first.wait_for()
-                # let the page finish its run (tables and charts are drawn after the title)
-                page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-                                       timeout=60_000)
-                time.sleep(0.5)
-                text = page.evaluate(VISIBLE_TEXT)
-                stray = latin_words(text)
-                if stray:
-                    found[name] = {w: (re.search(rf".{{0,40}}{re.escape(w)}.{{0,40}}", text, re.S) or
-                                       re.search("", "")).group(0) for w in stray}
-        finally:
-            browser_cm.__exit__(None, None, None)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+        page.set_default_timeout(60_000)
+        login(page, srv.url, *LEAD)
+        for name, title_key, _ in navigation.pages_for(True):
+            address = "" if name == navigation.DEFAULT_PAGE else name     # the default page is /
+            page.goto(f"{srv.url}/{address}", wait_until="domcontentloaded")
+            page.get_by_role("heading").first.wait_for()
+            # let the page finish its run (tables and charts are drawn after the title)
+            page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+                                   timeout=60_000)
+            time.sleep(0.5)
+            text = page.evaluate(VISIBLE_TEXT)
+            stray = latin_words(text)
+            if stray:
+                found[name] = {w: (re.search(rf".{{0,40}}{re.escape(w)}.{{0,40}}", text, re.S) or
+                                   re.search("", "")).group(0) for w in stray}
     assert not found, f"English words on Korean pages: {found}"
 
 

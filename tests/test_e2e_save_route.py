@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from e2e_support import StreamlitServer, build_campaign, chromium, login, wait_for_widget, wait_saved
+from e2e_support import (StreamlitServer, build_campaign, chromium, login, served_in_browser, wait_for_widget,
+                         wait_saved)
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -28,31 +29,23 @@ def _stored(db_path) -> tuple[dict, int]:
 
 def test_a_keypress_is_saved_by_the_json_route_without_a_rerun(tmp_path):
     camp = build_campaign(tmp_path / "route.duckdb", tmp_path / "input", n_questions=1, pool_size=6)
-    with StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server.log") as srv:
-        try:
-            browser_cm = chromium()
-            browser = browser_cm.__enter__()
-        except RuntimeError as exc:
-            pytest.fail(str(exc))
-        try:
-            page = browser.new_page()
-            page.set_default_timeout(60_000)
-            frames, posts = [], []
-            page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
-            page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
-            login(page, srv.url, "annotator1", "annotator-pass-1")
-            wait_for_widget(page)
-            wait_saved(page)
-            frames.clear()
-            posts.clear()
-            for key in "210":
-                page.keyboard.press(key)
-            state = wait_saved(page)
-            assert [c["grade"] for c in state["cards"][:3]] == ["2", "1", "0"]
-            assert posts and all(url.endswith("/api/events") for url in posts)
-            assert frames == [], "a save went through the Streamlit websocket (a rerun)"
-        finally:
-            browser_cm.__exit__(None, None, None)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        frames, posts = [], []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(payload)))
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        wait_saved(page)
+        frames.clear()
+        posts.clear()
+        for key in "210":
+            page.keyboard.press(key)
+        state = wait_saved(page)
+        assert [c["grade"] for c in state["cards"][:3]] == ["2", "1", "0"]
+        assert posts and all(url.endswith("/api/events") for url in posts)
+        assert frames == [], "a save went through the Streamlit websocket (a rerun)"
     grades, n = _stored(camp.db_path)
     assert n == 3 and sorted(grades.values()) == [0, 1, 2]
 
@@ -62,12 +55,7 @@ def test_keys_pressed_while_the_page_reconnects_are_all_stored(tmp_path):
     first = StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server1.log").start()
     second = None
     try:
-        try:
-            browser_cm = chromium()
-            browser = browser_cm.__enter__()
-        except RuntimeError as exc:
-            pytest.fail(str(exc))
-        try:
+        with chromium() as browser:          # no chromium: RuntimeError, a failure (never a skip)
             page = browser.new_page()
             page.set_default_timeout(60_000)
             login(page, first.url, "annotator1", "annotator-pass-1")
@@ -90,8 +78,6 @@ def test_keys_pressed_while_the_page_reconnects_are_all_stored(tmp_path):
             state = wait_saved(page, timeout=90_000)
             shown = {c["pid"]: c["grade"] for c in state["cards"]}
             assert all(g != "" for g in shown.values()), f"a key vanished: {shown}"
-        finally:
-            browser_cm.__exit__(None, None, None)
     finally:
         first.stop()
         if second is not None:

@@ -77,7 +77,7 @@ def _first_request_after_start(tmp_path, name, path, token=None):
 def test_deep_link_as_first_request_runs_through_the_app(tmp_path):
     """Right after a (re)start, /users opened with a valid cookie shows the page inside
     the app (menu, language switch, logout), not the bare page file; the login screen
-    never lists the raw files of pages/."""
+    never lists raw file names."""
     page, ctx = _first_request_after_start(tmp_path, "deep", "/users", token=True)
     try:
         page.get_by_role("heading", name="사용자 관리", exact=True).wait_for()

@@ -131,4 +131,5 @@ def test_an_unjudged_paragraph_below_k_changes_nothing_at_k(data, rule):
                     for f in ("RR(rel=2)", "R(rel=2)", "P(rel=2)", "nDCG", "Judged"):
                         key = (system, q, f"{f}@{k}")
                         if key in before.index:
-                            assert after[key] == before[key], key
+                            # the same figure, summed in another order: equal to rounding
+                            assert after[key] == pytest.approx(before[key], rel=1e-12, abs=1e-15), key

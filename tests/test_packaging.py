@@ -8,11 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
-from e2e_support import free_port
+from e2e_support import free_port, wait_for_health
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -33,7 +32,7 @@ def test_the_installed_wheel_serves_the_app(tmp_path):
     _run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RELJUDGE_DB", "RELJUDGE_DEMO")}
     where = _run([str(py), "-c", "import reljudge, reljudge.webapp as w; print(reljudge.__file__); "
-                  "print(sorted(p.name for p in (w.HERE / 'pages').glob('*.py')))"], env=env, cwd=tmp_path).stdout
+                  "print(sorted(p.name for p in (w.HERE / 'screens').glob('*.py')))"], env=env, cwd=tmp_path).stdout
     assert where.startswith(str(venv)), where                       # the wheel, not the checkout
     assert "judge.py" in where and "dashboard.py" in where
 
@@ -45,17 +44,10 @@ def test_the_installed_wheel_serves_the_app(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert proc.poll() is None, f"reljudge serve exited: {proc.stderr.read()[-2000:]}"
-            assert time.monotonic() < deadline, "the installed app did not start"
-            time.sleep(0.3)
+        try:
+            wait_for_health(base, proc, 90, what="the installed `reljudge serve`")
+        except RuntimeError as exc:
+            raise AssertionError(f"{exc}: {proc.stderr.read()[-2000:] if proc.poll() is not None else ''}")
         with urllib.request.urlopen(f"{base}/", timeout=10) as r:
             assert r.status == 200
         req = urllib.request.Request(f"{base}/api/login", method="POST",

@@ -3,7 +3,7 @@ check every lead page from it."""
 
 from __future__ import annotations
 
-# (file in pages/, title key in i18n, icon); a page's address is its file name.
+# (file in webapp/screens/, title key in i18n, icon); a page's address is its file name.
 ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:")]
 LEAD_PAGES = [
     ("dashboard", "nav_dashboard", ":material/monitoring:"),

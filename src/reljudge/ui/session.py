@@ -52,22 +52,6 @@ export default function ({ data }) {
 )
 
 
-def route_through_app() -> None:
-    """Run every page through workbench.py (login, sidebar, menu).
-
-    Streamlit treats a folder named ``pages/`` as its legacy multipage app until the
-    process's first ``st.navigation`` call: right after a server start, a deep link such
-    as /users ran that file alone (no workbench.py: no menu, no language switch, no logout) and
-    the login screen listed the raw file names. The switch is process-wide and only read
-    when a run starts, so: turn it off, then run again (the page hash is derived from the
-    URL path in both modes, so the rerun lands on the same page). A server never turns
-    the switch back on, so this reruns once per process."""
-    from streamlit.runtime.pages_manager import PagesManager
-    if getattr(PagesManager, "uses_pages_directory", False):
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
 def get_db() -> Database:
     """The process-wide database (one connection, shared with the JSON routes; each
     thread uses its own cursor)."""
@@ -108,7 +92,6 @@ def current_user(db: Database) -> auth.User | None:
 
 def require_role(*roles: str) -> auth.User:
     """Stop the page unless the logged-in user has one of ``roles`` (checked on the server)."""
-    route_through_app()
     db = get_db()
     user = current_user(db)
     if user is None:

@@ -1,5 +1,6 @@
 """The web app as it ships in the package: the Streamlit script (workbench.py), one file
-per screen (pages/), the Streamlit settings (.streamlit/config.toml) and the server
+per screen (screens/ — not "pages/": Streamlit would treat such a folder as a legacy
+multipage app and show its raw file list before the login form), the Streamlit settings (.streamlit/config.toml) and the server
 launcher (app.py: ``st.App`` = the pages + the JSON routes of reljudge.api).
 
 ``streamlit run app.py`` in a checkout and ``reljudge serve`` from any install both

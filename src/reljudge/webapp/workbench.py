@@ -5,7 +5,6 @@ import streamlit as st
 
 from reljudge.ui import navigation, session
 
-session.route_through_app()
 st.set_page_config(page_title="reljudge", page_icon="⚖️", layout="wide")
 session.uploader_in_language()
 
@@ -23,6 +22,6 @@ if user is None:
 session.write_session_cookie()
 session.logout_button(db, user)
 
-st.navigation([st.Page(f"pages/{name}.py", title=session.t(title), icon=icon,
+st.navigation([st.Page(f"screens/{name}.py", title=session.t(title), icon=icon,
                        default=name == navigation.DEFAULT_PAGE)
                for name, title, icon in navigation.pages_for(user.is_lead)]).run()
