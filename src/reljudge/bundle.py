@@ -4,9 +4,11 @@
 Layout of ``DIR`` (``reljudge export bundle -o DIR``; a zip of it on the export page)::
 
     qrels.txt                  the answerable questions' qrels as evaluated (qid 0 docid grade)
+    qrels_judged.txt           the same rows with grade 1 (Judged@K is P@K on it)
     runs/NAME.txt              one TREC run per system: its rankings of those questions as evaluated
     no_answer.txt              the no-answer questions, one qid a line
     no_answer/qrels.txt        their judged rows (a lead may rule "no answer" over a citable grade)
+    no_answer/qrels_judged.txt the same rows with grade 1
     no_answer/runs/NAME.txt    the systems' rankings of them
     abstentions.tsv            system, qid, no_answer: every abstention the rates count
     per_query.tsv              system, qid, qtype, no_answer, measure, value: every value reljudge computed
@@ -62,6 +64,8 @@ from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
 MANIFEST = "manifest.json"
+QRELS = "qrels.txt"
+QRELS_JUDGED = "qrels_judged.txt"
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
@@ -77,42 +81,42 @@ class Bundle:
 
 # -- trec_eval equivalents --------------------------------------------------------------
 
-def trec_eval_measure(m: Measure) -> tuple[str, str]:
-    """(trec_eval options, trec_eval measure) giving ``m`` per question on the bundle's
-    files; the measure is written as ``-m`` takes it (``P.10``), and trec_eval prints
-    it with ``_`` (``P_10``).  RR@K is ``recip_rank`` on the run cut at K (``-M K``);
-    Judged@K is ``P_K`` with every judged paragraph counted relevant (``-l 0``: the
-    campaign's grades are 0, 1, 2)."""
+def trec_eval_measure(m: Measure) -> tuple[str, str, str]:
+    """(qrels file, trec_eval options, trec_eval measure) giving ``m`` per question on
+    the bundle's files; the measure is written as ``-m`` takes it (``P.10``), and
+    trec_eval prints it with ``_`` (``P_10``).  RR@K is ``recip_rank`` on the run cut
+    at K (``-M K``); Judged@K is ``P_K`` on ``qrels_judged.txt``, where every judged
+    paragraph has grade 1 (pytrec_eval refuses ``-l 0``)."""
     k = int(m.k)
     if m.name == "RR":
-        return f"-l {m.rel} -M {k}", "recip_rank"
+        return QRELS, f"-l {m.rel} -M {k}", "recip_rank"
     if m.name == "P":
-        return f"-l {m.rel}", f"P.{k}"
+        return QRELS, f"-l {m.rel}", f"P.{k}"
     if m.name == "R":
-        return f"-l {m.rel}", f"recall.{k}"
+        return QRELS, f"-l {m.rel}", f"recall.{k}"
     if m.name == "nDCG":
-        return "", f"ndcg_cut.{k}"
+        return QRELS, "", f"ndcg_cut.{k}"
     if m.name == "Judged":
-        return "-l 0", f"P.{k}"
+        return QRELS_JUDGED, "-l 1", f"P.{k}"
     raise ReljudgeError(f"the bundle has no trec_eval equivalent for {m}")
 
 
-def _command_groups(measures: list[Measure]) -> list[tuple[str, list[str], list[str]]]:
-    """(options, -m arguments, reljudge measures) — one trec_eval call per options."""
-    groups: dict[str, dict[str, list]] = {}
+def _command_groups(measures: list[Measure]) -> list[tuple[str, str, list[str], list[str]]]:
+    """(qrels file, options, -m arguments, reljudge measures) — one trec_eval call each."""
+    groups: dict[tuple[str, str], dict[str, list]] = {}
     for m in measures:
-        opts, name = trec_eval_measure(m)
+        qrels, opts, name = trec_eval_measure(m)
         fam, _, k = name.partition(".")
-        g = groups.setdefault(opts, {})
+        g = groups.setdefault((qrels, opts), {})
         g.setdefault(fam, []).append((k, str(m)))
     out = []
-    for opts, fams in groups.items():
+    for (qrels, opts), fams in groups.items():
         args, names = [], []
         for fam, items in fams.items():
             ks = [k for k, _ in items if k]
             args.append(f"{fam}.{','.join(ks)}" if ks else fam)
             names += [n for _, n in items]
-        out.append((opts, args, names))
+        out.append((qrels, opts, args, names))
     return out
 
 
@@ -187,8 +191,11 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     stems = _system_files(systems)
     na = set(no_answer)
     files: dict[str, bytes] = {}
-    files["qrels.txt"] = _qrels_text(qrels[~qrels.qid.isin(na)])
-    files["no_answer/qrels.txt"] = _qrels_text(qrels[qrels.qid.isin(na)])
+    judged = qrels.assign(grade=1)
+    files[QRELS] = _qrels_text(qrels[~qrels.qid.isin(na)])
+    files[QRELS_JUDGED] = _qrels_text(judged[~judged.qid.isin(na)])
+    files[f"no_answer/{QRELS}"] = _qrels_text(qrels[qrels.qid.isin(na)])
+    files[f"no_answer/{QRELS_JUDGED}"] = _qrels_text(judged[judged.qid.isin(na)])
     files["no_answer.txt"] = "".join(f"{q}\n" for q in no_answer).encode("utf-8")
     for s in systems:
         rows = runs[runs.system == s]
@@ -236,7 +243,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         "python": platform.python_version(),
         "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "policies": policies,
-        "trec_eval": {str(m): dict(zip(("options", "measure"), trec_eval_measure(m))) for m in measures},
+        "trec_eval": {str(m): dict(zip(("qrels", "options", "measure"), trec_eval_measure(m)))
+                      for m in measures},
         "systems": {s: f"runs/{stems[s]}.txt" for s in systems},
         "questions": {"evaluated": int(r.n_questions["all"]), "answerable": n_answerable,
                       "no_answer": int(r.n_questions["no_answer"])},
@@ -369,17 +377,17 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
         "",
         "## Measures",
         "",
-        "| reljudge | trec_eval | options |",
-        "|---|---|---|",
+        "| reljudge | trec_eval | options | qrels |",
+        "|---|---|---|---|",
     ]
     for m in measures:
-        opts, name = trec_eval_measure(m)
-        lines.append(f"| `{m}` | `{name.replace('.', '_')}` | `{opts}` |" if opts else
-                     f"| `{m}` | `{name.replace('.', '_')}` | |")
+        qrels, opts, name = trec_eval_measure(m)
+        lines.append(f"| `{m}` | `{name.replace('.', '_')}` | {f'`{opts}`' if opts else ''} | `{qrels}` |")
     lines += [
         "",
         "`recip_rank` has no cutoff in trec_eval: `-M K` truncates the run to K, which is RR@K. "
-        "Judged@K is P@K with every judged paragraph relevant (`-l 0`; grades are 0, 1, 2).",
+        "Judged@K is P@K with every judged paragraph relevant: `qrels_judged.txt` holds the rows of "
+        "`qrels.txt` with grade 1.",
         "",
         "## trec_eval",
         "",
@@ -389,15 +397,15 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
     ]
     for s, stem in stems.items():
         lines.append(f"# {s}")
-        for opts, args, names in groups:
+        for qrels, opts, args, names in groups:
             margs = " ".join(f"-m {a}" for a in args)
             opt = f" {opts}" if opts else ""
-            lines.append(f"trec_eval -c{opt} {margs} qrels.txt runs/{stem}.txt    # {', '.join(names)}")
+            lines.append(f"trec_eval -c{opt} {margs} {qrels} runs/{stem}.txt    # {', '.join(names)}")
     lines += [
         "```",
         "",
         "Add `-q` for the value of every question (`per_query.tsv`). For the no-answer questions use "
-        "`no_answer/qrels.txt` and `no_answer/runs/NAME.txt` with `-q`. A mean per question type is "
+        "`no_answer/qrels.txt` (`no_answer/qrels_judged.txt`) and `no_answer/runs/NAME.txt` with `-q`. A mean per question type is "
         "the mean of the `-q` values over that type's questions (`qtype` in `per_query.tsv`).",
         "",
         "Abstention rates (`abstentions.tsv`): appropriate = rows of the system with `no_answer` = 1 "
@@ -416,7 +424,7 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
         "",
         f"rr = per_query(\"qrels.txt\", \"runs/{first}.txt\", \"recip_rank\", {t}, cut={k})   # RR@{k}",
         f"ndcg = per_query(\"qrels.txt\", \"runs/{first}.txt\", \"ndcg_cut.{k}\", {t})      # nDCG@{k}",
-        f"judged = per_query(\"qrels.txt\", \"runs/{first}.txt\", \"P.{k}\", 0)             # Judged@{k}",
+        f"judged = per_query(\"qrels_judged.txt\", \"runs/{first}.txt\", \"P.{k}\", 1)      # Judged@{k}",
         f"print(sum(rr.values()) / len(rr))                                        # MRR@{k}",
         "```",
         "",
