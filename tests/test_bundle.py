@@ -5,10 +5,12 @@ duplicate paragraphs, tied scores, no-answer questions and abstentions."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -227,6 +229,10 @@ def test_bundle_files_follow_the_duplicate_policy_and_tie_rule(bundled, tmp_path
     assert keep.files["no_answer/qrels.txt"].decode().splitlines() == ["q4 0 p04 2", "q4 0 p05 1"]
     assert "dedup=keep" not in first.files["REPRODUCE.md"].decode()
     assert first.bundle_sha256 != keep.bundle_sha256
+    # the download is a zip of the same files
+    with zipfile.ZipFile(io.BytesIO(bundle.zip_bytes(first))) as z:
+        assert sorted(z.namelist()) == sorted(f"bundle/{p}" for p in first.all_files())
+        assert z.read("bundle/runs/hybrid.txt") == first.files["runs/hybrid.txt"]
     # the same data and policies give the same bundle hash
     assert bundle.build(bundled, dedup="first").bundle_sha256 == first.bundle_sha256
     # under ties=ranked the rank column orders them
