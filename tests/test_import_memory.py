@@ -6,7 +6,11 @@ import gc
 import json
 import weakref
 
+import pytest
+
 from reljudge import campaign, importers
+from reljudge.errors import ReljudgeError
+from reljudge.storage import open_database
 
 
 def test_import_releases_each_chunk_before_reading_the_next(db, tmp_path, monkeypatch):
@@ -31,3 +35,16 @@ def test_import_releases_each_chunk_before_reading_the_next(db, tmp_path, monkey
     summary = campaign.import_file(db, "corpus", corpus)
     assert summary.inserted == 500 and len(refs) == 10
     assert max(alive_before) <= 1, alive_before
+
+
+def test_memory_limit_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("RELJUDGE_MEMORY_LIMIT", "300MB")
+    db = open_database(tmp_path / "m.duckdb")
+    try:
+        limit = db.cursor().execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        assert limit.startswith("286") and "MiB" in limit          # 300 MB = 286.1 MiB
+    finally:
+        db.close()
+    monkeypatch.setenv("RELJUDGE_MEMORY_LIMIT", "lots")
+    with pytest.raises(ReljudgeError, match="RELJUDGE_MEMORY_LIMIT"):
+        open_database(tmp_path / "n.duckdb")
