@@ -290,3 +290,19 @@ def test_unsafe_system_names_get_safe_file_names():
         "bm25": "bm25", "BM25": "system2", "벡터 RAG": "system3", "a/b": "system4", "ok-1.x": "ok-1.x"}
     with pytest.raises(ReljudgeError):
         bundle.write(bundle.Bundle({}, {}, ""), Path(__file__))        # a file, not a directory
+
+
+def test_bundle_of_a_frozen_version_is_that_version_and_the_report_names_it(bundled):
+    version = adjudication.freeze(bundled, "lee", "adjudicated", "before the change")
+    judging.grade(bundled, "bob", "q2", "p05", 0)          # the live judgments move on
+    judging.grade(bundled, "ann", "q2", "p05", 0)
+    frozen, live = bundle.build(bundled, version=version), bundle.build(bundled)
+    assert frozen.manifest["policies"]["qrels_version"] == version
+    assert "q2 0 p05 2" in frozen.files["qrels.txt"].decode().splitlines()
+    assert "q2 0 p05 0" in live.files["qrels.txt"].decode().splitlines()
+    ev = evaluation.evaluate_campaign(bundled, version=version, n_boot=0, n_perm=0)
+    table = pd.read_csv(io.BytesIO(frozen.files["per_query.tsv"]), sep="\t", dtype={"qid": str})
+    np.testing.assert_allclose(table.value, ev.result.per_query.value, rtol=1e-11, atol=1e-12)
+    data = report.build(bundled, version=version, n_boot=20)
+    assert data.bundle_sha256 == frozen.bundle_sha256 != live.bundle_sha256
+    assert f"reljudge export bundle -o DIR --version {version}" in report.render(data, "md")

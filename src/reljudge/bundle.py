@@ -404,6 +404,7 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
     lines += [
         "```",
         "",
+        "trec_eval refuses an empty run file: a system whose file is empty scores 0 on every question. "
         "Add `-q` for the value of every question (`per_query.tsv`). For the no-answer questions use "
         "`no_answer/qrels.txt` (`no_answer/qrels_judged.txt`) and `no_answer/runs/NAME.txt` with `-q`. A mean per question type is "
         "the mean of the `-q` values over that type's questions (`qtype` in `per_query.tsv`).",
