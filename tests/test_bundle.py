@@ -184,6 +184,18 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
     assert len(answerable) == len(ev.result.means)
     np.testing.assert_allclose(answerable["mean_x"], answerable["mean_y"], rtol=1e-11, atol=1e-12)
 
+    # the report's shares follow from the per-query values as REPRODUCE.md says
+    k = max(manifest["policies"]["ks"])
+    shares = ev.result.shares.set_index(["system", "qtype", "k"])
+    answerable_pq = pq[~pq.no_answer]
+    for system in ev.result.systems:
+        row = shares.loc[(system, "all", k)]
+        rr = {kk: answerable_pq[(answerable_pq.system == system) & (answerable_pq.measure == f"RR(rel=2)@{kk}")].value
+              for kk in (1, 3, k)}
+        assert row.rank1 == pytest.approx((rr[1] == 1).mean())
+        assert row.top3 == pytest.approx((rr[3] >= 1 / 3 - 1e-12).mean())
+        assert row.not_found == pytest.approx((rr[k] == 0).mean())
+
     # abstentions: every one the rates count, and the rates follow from the files
     abst = pd.read_csv(out / "abstentions.tsv", sep="\t")
     assert sorted(map(tuple, abst[["system", "qid", "no_answer"]].values.tolist())) == [

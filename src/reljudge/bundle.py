@@ -409,6 +409,9 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
         "`no_answer/qrels.txt` (`no_answer/qrels_judged.txt`) and `no_answer/runs/NAME.txt` with `-q`. A mean per question type is "
         "the mean of the `-q` values over that type's questions (`qtype` in `per_query.tsv`).",
         "",
+        "The report's shares come from the same values: rank 1 = share of questions with RR@1 = 1; "
+        "top 3 = share with RR@3 >= 1/3; not found within K = share with RR@K = 0.",
+        "",
         "Abstention rates (`abstentions.tsv`): appropriate = rows of the system with `no_answer` = 1 "
         "divided by the lines of `no_answer.txt`; false = rows with `no_answer` = 0 divided by the "
         "number of answerable questions:",
