@@ -331,6 +331,11 @@ def test_export_page_offers_qrels_downloads(app_db):
     assert at.button(key="build_report").proto.label == "보고서 만들기"
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels[-1] == "보고서 내려받기 (html)"
+    at.button(key="build_bundle").click().run()
+    assert not at.exception and not at.error
+    assert "재현 번들 내려받기 (zip)" in [b.proto.label for b in at.get("download_button")]
+    from reljudge import bundle
+    assert any(bundle.build(_db()).bundle_sha256 in c.value for c in at.caption)
 
 
 def test_dashboard_page_shows_live_metrics(app_db):

@@ -170,6 +170,18 @@ def cmd_export(args) -> int:
         n = export.write_adjudications(db, args.output, args.format or "jsonl")
         print(f"{n} adjudications -> {args.output}")
         return 0
+    if args.what == "bundle":
+        from reljudge import bundle
+        if args.format or args.min_grade is not None:
+            print("error: a bundle is written as evaluated: no --format or --min-grade", file=sys.stderr)
+            return 2
+        built = bundle.build(db, args.policy, args.version, args.dedup)
+        paths = bundle.write(built, args.output)
+        print(f"bundle: {len(paths)} files -> {args.output} (bundle_sha256 {built.bundle_sha256})")
+        return 0
+    if args.dedup is not None:
+        print("error: --dedup applies to export bundle only", file=sys.stderr)
+        return 2
     summary = export.write_qrels(db, args.output, args.format or "trec", args.policy, args.version,
                                  args.min_grade)
     print(summary.message())
@@ -270,9 +282,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lead", default="cli", help="name recorded as the author")
 
     p = add("export", "export qrels (aggregated, per annotator or a frozen version), the raw "
-            "judgment history, or the lead's adjudications with their reasons",
-            "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt", cmd_export)
-    p.add_argument("what", choices=["qrels", "judgments", "adjudications"])
+            "judgment history, the lead's adjudications with their reasons, or a reproducibility "
+            "bundle (qrels and runs exactly as evaluated, with the trec_eval commands for every number)",
+            "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt\n"
+            "  reljudge export bundle --version 2 -o judgments/bundle-v2", cmd_export)
+    p.add_argument("what", choices=["qrels", "judgments", "adjudications", "bundle"])
     p.add_argument("--format", choices=["trec", "beir", "jsonl", "csv", "parquet"],
                    help="qrels: trec (default), beir, jsonl, csv, parquet; "
                         "judgments, adjudications: jsonl (default), csv, parquet")
@@ -280,7 +294,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="adjudicated (default), majority, annotator:NAME or source:NAME")
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
     p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
-    p.add_argument("-o", "--output", required=True, help="output file")
+    from reljudge.ranking import DEDUP
+    p.add_argument("--dedup", choices=list(DEDUP),
+                   help="bundle: duplicates policy to evaluate under (default: the campaign's)")
+    p.add_argument("-o", "--output", required=True, help="output file (bundle: a new or empty directory)")
 
     p = add("report", "write the evaluation report the methodology asks for (Markdown or HTML)",
             "reljudge report --format html -o judgments/report.html", cmd_report)

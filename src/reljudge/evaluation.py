@@ -79,16 +79,33 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
     # Everything stays inside DuckDB: the judgments are aggregated into temporary tables
     # of this thread's cursor and the engine reads them there.
     cur = db.cursor()
+    staged = stage_inputs(cur, policy, threshold, version, dedup, run)
+    if systems is None:
+        systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
+    result = evaluate(cur, staged.items, staged.run, parsed, ties=ties, dedup=dedup,
+                      default_rel=threshold, questions="questions", abstentions="run_abstentions",
+                      no_answer_qids=staged.no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
+                      seed=seed)
+    return CampaignEvaluation(result, policy, version, threshold, ks, staged.no_answer,
+                              evaluation_inputs.count(cur, staged.qrels), db)
+
+
+@dataclass
+class StagedInputs:
+    """Names of the temporary tables (of one cursor) the metric engine reads."""
+    qrels: str             # aggregated qrels, keyed by duplicate group
+    items: str             # the qrels keyed as the ranking's items under the dedup policy
+    run: str               # system, qid, pid, score, rank, dup_key
+    no_answer: list[str]   # qids finally judged to have no citable evidence
+
+
+def stage_inputs(cur, policy: str, threshold: int, version: int | None, dedup: str,
+                 run: pd.DataFrame | None = None) -> StagedInputs:
+    """Stage what :func:`evaluate_campaign` evaluates on ``cur``; the reproducibility
+    bundle (:mod:`reljudge.bundle`) writes its files from the same tables."""
     qrels_table, verdicts_table = evaluation_inputs.stage(cur, policy, threshold, version)
     run_table = evaluation_inputs.stage_run(cur, run)
     no_answer = evaluation_inputs.no_answer_qids(cur, verdicts_table)
     # the judgments name duplicate groups; under "keep" every copy carries its group's grade
     items = evaluation_inputs.items_qrels(cur, qrels_table, dedup)
-    if systems is None:
-        systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
-    result = evaluate(cur, items, run_table, parsed, ties=ties, dedup=dedup,
-                      default_rel=threshold, questions="questions", abstentions="run_abstentions",
-                      no_answer_qids=no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
-                      seed=seed)
-    return CampaignEvaluation(result, policy, version, threshold, ks, no_answer,
-                              evaluation_inputs.count(cur, qrels_table), db)
+    return StagedInputs(qrels_table, items, run_table, no_answer)

@@ -277,6 +277,13 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "The means rest on {answerable} judged, answerable questions of {total} "
                        "({no_answer} no-answer questions apart; {unjudged} questions not judged yet are left out)."),
     "build_report": ("보고서 만들기", "Build the report"),
+    "build_bundle": ("재현 번들 만들기", "Build the reproducibility bundle"),
+    "building_bundle": ("재현 번들을 만드는 중…", "Building the reproducibility bundle…"),
+    "download_bundle": ("재현 번들 내려받기 (zip)", "Download the reproducibility bundle (zip)"),
+    "bundle_caption": ("평가에 쓰인 그대로의 qrels와 run, 질문별 값, 모든 수치를 내는 trec_eval 명령 (REPRODUCE.md); "
+                       "bundle_sha256 {h}",
+                       "qrels and runs exactly as evaluated, every per-question value, and the trec_eval "
+                       "command for every number (REPRODUCE.md); bundle_sha256 {h}"),
     "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
     "report_title": ("평가 보고서", "Evaluation report"),
     "report_lang": ("보고서 언어", "Report language"),
@@ -323,6 +330,11 @@ STRINGS: dict[str, tuple[str, str]] = {
                          "그보다 많으면 무작위 {r}회; 각 지표의 시스템 쌍마다 Holm 보정",
                          "paired randomization (sign-flip), two-sided: exact over all 2^n sign patterns up to "
                          "{exact} questions, else {r} random flips; Holm over the system pairs of each measure"),
+    "report_bundle": ("재현 번들", "Reproducibility bundle"),
+    "report_bundle_text": ("bundle_sha256 {h}: 같은 자료로 `{cmd}`를 실행하면 번들의 manifest.json에 같은 값이 적힙니다 "
+                           "(REPRODUCE.md에 모든 수치를 내는 명령)",
+                           "bundle_sha256 {h}: `{cmd}` on the same data writes this value into the bundle's "
+                           "manifest.json (REPRODUCE.md has the trec_eval command for every number)"),
     "report_results": ("시스템 × 질문 유형별 결과 (K = {k})", "Results per system × question type (K = {k})"),
     "report_mrr_by_k": ("K별 MRR (전체)", "MRR at each K (all questions)"),
     "report_chart": ("MRR@{k}와 95% 구간", "MRR@{k} with 95% intervals"),

@@ -211,6 +211,13 @@ def _rk(rel: int | None) -> str:
     return f"m{-rel}" if rel is not None and rel < 0 else str(rel)
 
 
+def judged_items_sql(qrels: str, grade: str = "grade") -> str:
+    """The qrels as the engine reads them: qid, pid, grade — one row per (qid, pid),
+    the highest grade if several, rows without qid or pid left out."""
+    return (f"SELECT qid::VARCHAR AS qid, pid::VARCHAR AS pid, max({grade})::INTEGER AS grade "
+            f"FROM {qrels} WHERE qid IS NOT NULL AND pid IS NOT NULL GROUP BY ALL")
+
+
 def _per_query_sql(
     measures: list[Measure], rels: list[int], depth: int, ties: str, dedup: str,
     run: str, qrels: str, run_cols: list[str], qrels_grade: str, extra_qids: str | None,
@@ -225,8 +232,7 @@ def _per_query_sql(
 
     extra = f" UNION SELECT qid::VARCHAR FROM {extra_qids}" if extra_qids else ""
     ctes = [
-        f"qr AS (SELECT qid::VARCHAR AS qid, pid::VARCHAR AS pid, max({qrels_grade})::INTEGER AS grade "
-        f"FROM {qrels} WHERE qid IS NOT NULL AND pid IS NOT NULL GROUP BY ALL)",
+        f"qr AS ({judged_items_sql(qrels, qrels_grade)})",
         f"qset AS (SELECT DISTINCT qid FROM qr{extra})",
         # run rows of evaluated questions only: queries absent from the qrels are ignored
         # NOT MATERIALIZED: DuckDB would otherwise materialise this multiply-referenced

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import agreement, campaign, dashboard, evaluation, i18n, metrics
+from reljudge import agreement, bundle, campaign, dashboard, evaluation, i18n, metrics
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -39,6 +39,7 @@ class ReportData:
     agreement: pd.DataFrame
     failures: pd.DataFrame
     is_demo: bool
+    bundle_sha256: str = ""
 
 
 N_PERM = 10_000
@@ -48,6 +49,9 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
           lang: str = "ko", n_boot: int = 1000) -> ReportData:
     ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot, n_perm=N_PERM)
     settings = campaign.settings(db)
+    # the hash of the reproducibility bundle of these very figures (reljudge.bundle):
+    # `reljudge export bundle` on the same data writes it as manifest.json's bundle_sha256
+    built = bundle.build(db, ev=ev)
     k = max(ev.ks)
     r = ev.result
     qtypes = evaluation_inputs.questions(db).qtype.replace("", "(none)").value_counts().rename_axis(
@@ -69,6 +73,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
         (_t("ci", lang), _t("ci_text", lang, b=n_boot)),
         (_t("test", lang), _t("test_text", lang, exact=metrics.EXACT_SIGN_FLIPS_MAX_N, r=f"{N_PERM:,}")),
+        (_t("bundle", lang), _t("bundle_text", lang, h=built.bundle_sha256,
+                                cmd=bundle_command(policy, version))),
     ]
     results = dashboard.summary_table(ev, k)
     means = r.means[(r.means.qtype == "all") & r.means.measure.str.startswith("RR")]
@@ -83,7 +89,18 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     tests = _localized(tests, lang)
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
-                      tests, agree, failures, is_demo)
+                      tests, agree, failures, is_demo, built.bundle_sha256)
+
+
+def bundle_command(policy: str, version: int | None) -> str:
+    """The command that writes the bundle whose hash a report of ``policy``/``version`` names
+    (under the campaign's tie rule and duplicates policy, as the report)."""
+    cmd = "reljudge export bundle -o DIR"
+    if policy != "adjudicated":
+        cmd += f" --policy {policy}"
+    if version is not None:
+        cmd += f" --version {version}"
+    return cmd
 
 
 def _localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:

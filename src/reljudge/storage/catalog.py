@@ -15,7 +15,7 @@ import pandas as pd
 
 from reljudge import ranking
 from reljudge.errors import InputError
-from reljudge.storage.db import Database, registered
+from reljudge.storage.db import Database
 
 DEFAULT_SETTINGS = {
     "pool_depth": "20",
@@ -60,8 +60,9 @@ def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterabl
     cur.execute(f"CREATE OR REPLACE TEMP TABLE {table}({ddl})")
     total = 0
     for chunk in chunks:
-        with registered(cur, "_chunk", chunk):
-            cur.execute(f"INSERT INTO {table} SELECT * FROM _chunk")
+        # Not register()/unregister(): inside a transaction DuckDB keeps every registered
+        # DataFrame alive until the commit, i.e. the whole file in Python objects.
+        cur.from_df(chunk).insert_into(table)
         total += len(chunk)
     return total
 

@@ -9,6 +9,7 @@ concurrent DuckDB transactions would otherwise surface as retries.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +22,11 @@ from reljudge.storage.migrations import MIGRATIONS
 
 DEFAULT_DB = Path("judgments") / "reljudge.duckdb"
 ENV_VAR = "RELJUDGE_DB"
+#: DuckDB's memory_limit for this process (e.g. ``256MB``); unset: DuckDB's default, 80 % of
+#: RAM. Beyond it DuckDB spills to disk (an import's staged rows, sorts, joins), so it bounds
+#: what a large import holds (bench/bench_import.py).
+MEMORY_ENV_VAR = "RELJUDGE_MEMORY_LIMIT"
+_MEMORY_RE = re.compile(r"\d+(\.\d+)?\s*(B|[KMGT]i?B)", re.IGNORECASE)
 
 
 def default_db_path(explicit: str | os.PathLike | None = None) -> Path:
@@ -56,6 +62,12 @@ class Database:
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
         except duckdb.Error as exc:
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
+        limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
+        if limit:
+            if not _MEMORY_RE.fullmatch(limit):
+                self._con.close()
+                raise ReljudgeError(f"${MEMORY_ENV_VAR}={limit!r}: expected a size such as 256MB or 2GB")
+            self._con.execute(f"SET memory_limit = '{limit}'")
         self._write_lock = threading.RLock()
         self._local = threading.local()
         # Counts committed writes of this process: a cache keyed on it is exact, because

@@ -88,3 +88,26 @@ def top_k(db: Database, qid: str, k: int, ties: str = "trec", dedup: str = "firs
         SELECT c.system, c.r AS rank, c.pid, c.dkey AS group_pid, p.text
         FROM ({ranked}) c JOIN paragraphs p USING (pid)
         ORDER BY c.system, c.r""", {"qid": qid}).df()
+
+
+def evaluated_qrels(cur, items_table: str) -> pd.DataFrame:
+    """qid, pid, grade: the staged qrels exactly as the metric engine reads them
+    (:func:`reljudge.metrics.judged_items_sql`), ordered by qid, pid."""
+    from reljudge.metrics import judged_items_sql
+    return cur.execute(f"SELECT * FROM ({judged_items_sql(items_table)}) ORDER BY qid, pid").df()
+
+
+def evaluated_rankings(cur, run_table: str, ties: str, dedup: str, depth: int,
+                       qids: list[str]) -> pd.DataFrame:
+    """system, qid, docid, rank: the staged run's rankings of the questions ``qids``
+    as the metric engine ranks them (:func:`reljudge.ranking.ranked_sql`, ranks
+    1..``depth``), each row naming the item judgments are looked up by
+    (:func:`reljudge.ranking.item_column`: the duplicate group under "first", the
+    returned id under "keep")."""
+    item = ranking.item_column(dedup)
+    source = (f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+              f"score::DOUBLE AS score, rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run_table} "
+              "WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT unnest($qids::VARCHAR[])))")
+    ranked = ranking.ranked_sql(source, ties, dedup, depth)
+    return cur.execute(f"SELECT system, qid, {item} AS docid, r AS rank FROM ({ranked}) "
+                       "ORDER BY system, qid, r", {"qids": list(qids)}).df()

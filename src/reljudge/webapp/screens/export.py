@@ -1,8 +1,9 @@
-"""Export (lead): qrels under a policy or a frozen version, the raw history, external qrels in."""
+"""Export (lead): qrels under a policy or a frozen version, the reproducibility bundle, the raw
+history, external qrels in."""
 
 import streamlit as st
 
-from reljudge import adjudication, export, i18n, report
+from reljudge import adjudication, bundle, export, i18n, report
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, uploads
 
@@ -29,6 +30,16 @@ st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
                    file_name="judgments.jsonl")
 st.download_button(session.t("download_adjudications"), export.adjudications_bytes(db),
                    file_name="adjudications.jsonl")
+
+if st.button(session.t("build_bundle"), key="build_bundle"):
+    try:
+        with st.spinner(session.t("building_bundle")):
+            built = bundle.build(db, policy, version)
+        st.caption(session.t("bundle_caption", h=built.bundle_sha256))
+        st.download_button(session.t("download_bundle"), bundle.zip_bytes(built),
+                           file_name=f"bundle-{built.bundle_sha256[:12]}.zip", mime="application/zip")
+    except ReljudgeError as exc:
+        st.error(str(exc))
 
 st.subheader(session.t("report_title"))
 report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True,
