@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from reljudge import ranking
 from reljudge.errors import ReljudgeError
 from reljudge.measures import parse_measures
 from reljudge.metrics import ALL, EvalResult, evaluate, ranking_depth
@@ -59,8 +60,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                    metavar="MEASURE", help="one or more measures, e.g. RR@10 nDCG@10 R@100")
     p.add_argument("--per-query", action="store_true", help="also print every query's value")
     p.add_argument("--format", choices=("tsv", "json", "table"), default="tsv", help="output format (default: tsv)")
-    p.add_argument("--ties", choices=("trec", "ranked"), default="trec",
-                   help="trec: score desc, then id desc (default); ranked: the run's rank column")
+    p.add_argument("--ties", choices=ranking.TIE_CHOICES, default=ranking.DEFAULT_TIES,
+                   help="trec10 (default): score desc compared as double, then id desc, as trec_eval 10.0; "
+                        "trec9: the same with scores compared as float32, as trec_eval 9.x and pytrec_eval; "
+                        "ranked: the run's rank column; trec: alias of trec10 (the current NIST trec_eval)")
     p.add_argument("--dedup", choices=("first", "keep"), default="first",
                    help="database mode: copies in a ranking (same paragraph id or same normalised "
                         "text): first copy counts (default) or keep all. It has no effect with --qrels: "
@@ -148,7 +151,7 @@ def _names(paths: list[str]) -> list[str]:
 
 
 def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str],
-               depth: int | None = None, ties: str = "trec") -> list[str]:
+               depth: int | None = None, ties: str = ranking.DEFAULT_TIES) -> list[str]:
     """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names.
 
     With ``depth``, only the top ``depth`` rows of each ranking under ``ties`` are
@@ -191,7 +194,11 @@ def evaluate_files(args) -> int:
 def write_result(result: EvalResult, args, extra: dict, heading: str | None = None) -> int:
     """Print ``result`` in ``args.format``; ``extra`` joins the json document."""
     out = sys.stdout
+    p = result.policies
+    # every output names the tie rule and its trec_eval version (json: in "policies")
+    rule = f"# ties: {p['ties']} ({p['ties_rule']})"
     if args.format == "tsv":
+        out.write(rule + "\n")
         write_tsv(result, out, per_query=args.per_query)
     elif args.format == "json":
         doc = result.to_dict(per_query=args.per_query)
@@ -201,6 +208,7 @@ def write_result(result: EvalResult, args, extra: dict, heading: str | None = No
     else:
         if heading:
             print(heading, file=out)
+        print(rule, file=out)
         write_table(result, out, per_query=args.per_query)
     return 0
 
@@ -257,6 +265,6 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
         pq = result.per_query.pivot_table(index="qid", columns=["system", "measure"], values="value", sort=False)
         out.write("per query\n" + pq.to_string(float_format="{:.4f}".format) + "\n\n")
     p = result.policies
-    out.write(f"ties: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
+    out.write(f"ties: {p['ties']}: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
               f"unjudged: {p['unjudged']}; missing from a run: {p['missing_from_run']}\n")
 

@@ -4,12 +4,13 @@ One entry point, :func:`evaluate`, serves the dashboard, the CLI and reports.
 Per-query values are computed in one DuckDB query (no Python loop per query);
 intervals and tests are vectorised numpy.
 
-Semantics (trec_eval 9.x, as exposed by pytrec-eval-terrier):
+Semantics (trec_eval's; which version's ranking depends on ``ties``):
 
 * ranking (:mod:`reljudge.ranking`, the one place the rule is written): score
-  descending, compared in single precision as trec_eval stores scores in a C
-  ``float`` (0.5 and 0.5 + 1e-9 tie), ties broken by document id descending in
-  byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank
+  descending, compared as a C ``double`` under ``ties="trec10"`` (trec_eval 10.0)
+  or in single precision under ``"trec9"`` (trec_eval 9.x and pytrec-eval-terrier
+  store a C ``float``: 0.5 and 0.5 + 1e-9 tie), ties broken by document id
+  descending in byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank
   column orders the ranking instead (score, then id, break ties in rank).  A row
   without a score is placed after every scored row of its ranking, in rank order.
 * duplicates (same ``dup_key``, or same pid when ``dup_key`` is NULL) inside one
@@ -372,7 +373,7 @@ def evaluate(
     run: Any,
     measures: Sequence[Measure],
     *,
-    ties: str = "trec",
+    ties: str = ranking.DEFAULT_TIES,
     dedup: str = "first",
     default_rel: int = 2,
     questions: Any = None,
@@ -408,6 +409,7 @@ def evaluate(
     ``n_boot``/``n_perm`` = 0 skip intervals/tests (the CLI does for plain tsv).
     """
     ranking.check(ties, dedup)
+    ties = ranking.resolve(ties)
     measures = list(dict.fromkeys(measures))
     if not measures:
         raise ReljudgeError("no measure given")

@@ -33,6 +33,7 @@ import duckdb
 import numpy as np
 
 from reljudge.errors import InputError
+from reljudge import ranking
 from reljudge.ranking import order_key_sql
 
 RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "INTEGER", "score": "DOUBLE", "tag": "VARCHAR"}
@@ -265,7 +266,7 @@ def _repeated_rows(lists) -> np.ndarray:
 
 
 def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str, depth: int,
-                 ties: str = "trec", system: str | None = None) -> str:
+                 ties: str = ranking.DEFAULT_TIES, system: str | None = None) -> str:
     """Load only the top ``depth`` rows of each ranking of a TREC run; returns the system name.
 
     The same checks as :func:`read_run` cover every line of the file, but the file
@@ -278,7 +279,8 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     this table with measures of at most that depth gives the figures of the
     whole run.
 
-    ``table`` is a view (system, qid, pid, score FLOAT[, rank INTEGER under
+    ``table`` is a view (system, qid, pid, score — DOUBLE under ``trec10``, the
+    FLOAT compared under ``trec9``/``ranked`` — [, rank INTEGER under
     ``ranked``], position BIGINT = 1, 2, ... in that order) over the rows
     (``<table>__rows``) and the name (``<table>__name``).  Raises InputError
     as :func:`read_run` does.
@@ -286,7 +288,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     path = os.fspath(path)
     name = system if system is not None else run_name(path)
     rows, top = f"{table}__rows", f"{table}__top"
-    ranked = ties == "ranked"
+    ranked = ranking.resolve(ties) == "ranked"
     # every row of a run file has a score and a rank: the key without its NULL fields
     key = order_key_sql(ties, "score", "rank", "docid", nullable=False)
     first = _first_line(path)
