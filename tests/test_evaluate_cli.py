@@ -452,3 +452,29 @@ def test_tie_rule_names_its_trec_eval_version(tmp_path, capsys, ties, rr, named)
     assert code == 0 and f"# ties: {named} (trec_eval" in out and f"ties: {named}: trec_eval" in out
     code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties, "--format", "json"], capsys)
     assert json.loads(out)["policies"]["ties"] == named
+
+
+def test_comment_lines_are_skipped_as_trec_eval_10(tmp_path, capsys):
+    # trec_eval 10: a line whose first non-blank character is '#' is a comment, in both files
+    qrels = _write(tmp_path, "qrels.txt", "# judged by hand\nq1 0 a 1\n  # q1 0 b 1\nq1 0 c 0\n")
+    run = _write(tmp_path, "t.run", "# run t, 2026\nq1 Q0 c 1 2 t\n\t# q1 Q0 b 2 1.5 t\nq1 Q0 a 2 1 t\n# a b 1 2 c\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "R@10"], capsys)
+    assert code == 0, err
+    assert _tsv(out) == {("t", "RR(rel=1)@10", "all"): 0.5, ("t", "R(rel=1)@10", "all"): 1.0}
+    # a '#' inside a line is data
+    run2 = _write(tmp_path, "u.run", "q1 Q0 a#1 1 2 u\nq1 Q0 a 2 1 u\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run2, "-m", "RR@10"], capsys)
+    assert code == 0 and _tsv(out) == {("u", "RR(rel=1)@10", "all"): 0.5}
+
+
+def test_trec_eval_format_averages_like_trec_eval_with_and_without_c(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq2 0 b 1\n")
+    run = _write(tmp_path, "t.run", "q1 Q0 a 1 2 t\nq9 Q0 a 1 2 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "num_q", "runid",
+                          "--format", "trec_eval"], capsys)
+    assert code == 0, err
+    assert out == "runid                 \tall\tt\nnum_q                 \tall\t1\nrecip_rank            \tall\t1.0000\n"
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "--format", "trec_eval",
+                          "-c", "-q"], capsys)
+    assert out == ("recip_rank            \tq1\t1.0000\nrecip_rank            \tq2\t0.0000\n"
+                   "recip_rank            \tall\t0.5000\n")

@@ -188,12 +188,22 @@ def _require(cols: list[str], need: Iterable[str], what: str) -> None:
 
 def ranking_depth(measures: Sequence[Measure]) -> int:
     """How many rows of each ranking :func:`evaluate` looks at: the largest K, at
-    least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1)."""
-    return max([int(m.k) for m in measures] + [3])
+    least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1); a measure of the
+    whole ranking (``k`` None: RR without @K) needs every row, up to MAX_CUTOFF."""
+    from reljudge.measures import MAX_CUTOFF
+    if any(m.k is None and m.name != "NumQ" for m in measures):
+        return MAX_CUTOFF
+    return max([int(m.k) for m in measures if m.k is not None] + [3])
 
 
 def _measure_sql(m: Measure) -> str:
+    if m.name == "NumQ":
+        return "1.0"
+    if m.name == "RR" and m.k is None:
+        return f"CASE WHEN f{_rk(m.rel)} IS NOT NULL THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
     k = int(m.k)
+    if m.name == "Success":
+        return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 ELSE 0.0 END"
     if m.name == "RR":
         return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
     if m.name == "P":
@@ -220,7 +230,7 @@ def _per_query_sql(
     rank = "rank::BIGINT" if "rank" in run_cols else "NULL::BIGINT"
     dkey = "dup_key::VARCHAR" if "dup_key" in run_cols else "NULL::VARCHAR"
     ranked = "position" in run_cols
-    hit_ks = sorted({(m.rel, m.k) for m in measures if m.rel is not None})
+    hit_ks = sorted({(m.rel, m.k) for m in measures if m.name in ("P", "R")})
     judged_ks = sorted({m.k for m in measures if m.name == "Judged"})
     dcg_ks = sorted({m.k for m in measures if m.name == "nDCG"})
 
@@ -442,8 +452,9 @@ def evaluate(
                 _require(inputs.columns(na_sql), ["qid"], "no_answer_qids")
 
         rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
-        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR"}) or sorted(
-            {(m.rel, m.k) for m in measures if m.rel is not None}) or [(default_rel, max(m.k for m in measures))]
+        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None}) or sorted(
+            {(m.rel, m.k) for m in measures if m.rel is not None and m.k is not None}) or [
+            (default_rel, min(ranking_depth(measures), 10))]
         depth = ranking_depth(measures)
         sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql)
         params: dict[str, Any] = {"systems": systems}
