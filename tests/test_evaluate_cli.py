@@ -167,7 +167,7 @@ def test_malformed_qrels(tmp_path, capsys, qrels_text, fragment):
     "argv_tail, fragment",
     [
         (["-m", "MAP@10"], "unknown measure 'MAP'"),  # lists what exists (RR@K ...)
-        (["-m", "RR"], "e.g. RR@10"),
+        (["-m", "P"], "e.g. P@10"),  # RR alone is trec_eval recip_rank (whole ranking)
     ],
 )
 def test_bad_measures(tmp_path, capsys, argv_tail, fragment):
