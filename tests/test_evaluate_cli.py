@@ -55,7 +55,14 @@ def files(tmp_path):
 
 
 def _tsv(out):
-    return {(r, m, q): float(v) for r, m, q, v in (line.split("\t") for line in out.strip().splitlines())}
+    return {(r, m, q): float(v) for r, m, q, v in (line.split("\t") for line in _data(out))}
+
+
+def _data(out):
+    """The tsv lines without the '# ties: ...' header line."""
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("# ties: ")
+    return lines[1:]
 
 
 def test_tsv_means_and_per_query_match_trec_eval(files, capsys):
@@ -79,7 +86,7 @@ def test_tsv_means_and_per_query_match_trec_eval(files, capsys):
 def test_tsv_without_per_query_prints_means_only(files, capsys):
     d, _, _ = files
     code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), "-m", "RR@10", "RR(rel=2)@10"], capsys)
-    lines = [line.split("\t") for line in out.strip().splitlines()]
+    lines = [line.split("\t") for line in _data(out)]
     assert code == 0 and [line[:3] for line in lines] == [["bm25", "RR(rel=1)@10", "all"], ["bm25", "RR(rel=2)@10", "all"]]
     assert float(lines[0][3]) > float(lines[1][3]) > 0
 
@@ -160,14 +167,14 @@ def test_malformed_qrels(tmp_path, capsys, qrels_text, fragment):
     "argv_tail, fragment",
     [
         (["-m", "MAP@10"], "unknown measure 'MAP'"),  # lists what exists (RR@K ...)
-        (["-m", "RR"], "e.g. RR@10"),
+        (["-m", "P"], "e.g. P@10"),  # RR alone is trec_eval recip_rank (whole ranking)
     ],
 )
 def test_bad_measures(tmp_path, capsys, argv_tail, fragment):
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
     run = _write(tmp_path, "ok.run", "q1 Q0 a 1 2.5 t\n")
     code, _, err = cli(["evaluate", "--qrels", qrels, run] + argv_tail, capsys)
-    assert code == 2 and fragment in err and "RR@" in err
+    assert code == 2 and fragment in err and "@" in err and len(err.splitlines()) == 1
 
 
 def test_missing_files_and_no_run(tmp_path, capsys):
@@ -193,7 +200,7 @@ def test_run_names_and_irregular_whitespace(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("text", ["", "\n  \n\t\n"])
-@pytest.mark.parametrize("ties", ["trec", "ranked"])
+@pytest.mark.parametrize("ties", ["trec10", "trec9", "trec", "ranked"])
 def test_empty_run_is_refused(tmp_path, capsys, text, ties):
     # trec_eval: "Cannot read results file"; scoring it 0 would hide a failed retrieval job
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
@@ -253,7 +260,7 @@ def long_runs(tmp_path):
     return tmp_path, qd, rd
 
 
-@pytest.mark.parametrize("ties", ["trec", "ranked"])
+@pytest.mark.parametrize("ties", ["trec10", "trec9", "trec", "ranked"])
 def test_top_rows_give_the_figures_of_the_whole_run(long_runs, ties):
     from reljudge.evaluate_cli import load_files
     from reljudge.measures import parse_measures
@@ -280,8 +287,9 @@ def test_top_rows_give_the_figures_of_the_whole_run(long_runs, ties):
 
 def test_top_rows_match_trec_eval(long_runs, capsys):
     d, qd, rd = long_runs
+    # pytrec-eval-terrier is trec_eval 9: scores compared as float32
     code, out, err = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "long.run"),
-                          "-m", "nDCG@10", "P@5", "R@10", "--per-query"], capsys)
+                          "-m", "nDCG@10", "P@5", "R@10", "--per-query", "--ties", "trec9"], capsys)
     assert code == 0, err
     got = _tsv(out)
     ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10", "P.5", "recall.10"}, relevance_level=1).evaluate(rd)
@@ -344,7 +352,7 @@ def test_fractional_grades_are_refused_not_rounded(tmp_path, capsys, qrels_text,
     assert err == f"error: {qrels}, {fragment}\n"
 
 
-@pytest.mark.parametrize("ties", ["trec", "ranked"])
+@pytest.mark.parametrize("ties", ["trec10", "trec9", "trec", "ranked"])
 @pytest.mark.parametrize(
     "run_text, fragment",
     [
@@ -428,3 +436,45 @@ def test_dedup_keep_with_files_still_refuses_a_repeated_docno(tmp_path, capsys):
         code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--dedup", dedup], capsys)
         assert code == 2 and out == ""
         assert err == f"error: {run}, line 2: document 'a' appears twice for query 'q1' in this run\n"
+
+
+@pytest.mark.parametrize("ties, rr, named", [("trec10", 1.0, "trec10"), ("trec", 1.0, "trec10"),
+                                             ("trec9", 0.5, "trec9")])
+def test_tie_rule_names_its_trec_eval_version(tmp_path, capsys, ties, rr, named):
+    # 0.500000001 > 0.5 as doubles (trec_eval 10); equal as float32 (trec_eval 9: id desc, b first)
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
+    run = _write(tmp_path, "t.run", "q1 Q0 a 1 0.500000001 t\nq1 Q0 b 2 0.5 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith(f"# ties: {named} (trec_eval {named[4:]}: ")
+    assert _tsv(out) == {("t", "RR(rel=1)@10", "all"): rr}
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties, "--format", "table"], capsys)
+    assert code == 0 and f"# ties: {named} (trec_eval" in out and f"ties: {named}: trec_eval" in out
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties, "--format", "json"], capsys)
+    assert json.loads(out)["policies"]["ties"] == named
+
+
+def test_comment_lines_are_skipped_as_trec_eval_10(tmp_path, capsys):
+    # trec_eval 10: a line whose first non-blank character is '#' is a comment, in both files
+    qrels = _write(tmp_path, "qrels.txt", "# judged by hand\nq1 0 a 1\n  # q1 0 b 1\nq1 0 c 0\n")
+    run = _write(tmp_path, "t.run", "# run t, 2026\nq1 Q0 c 1 2 t\n\t# q1 Q0 b 2 1.5 t\nq1 Q0 a 2 1 t\n# a b 1 2 c\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "R@10"], capsys)
+    assert code == 0, err
+    assert _tsv(out) == {("t", "RR(rel=1)@10", "all"): 0.5, ("t", "R(rel=1)@10", "all"): 1.0}
+    # a '#' inside a line is data
+    run2 = _write(tmp_path, "u.run", "q1 Q0 a#1 1 2 u\nq1 Q0 a 2 1 u\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run2, "-m", "RR@10"], capsys)
+    assert code == 0 and _tsv(out) == {("u", "RR(rel=1)@10", "all"): 0.5}
+
+
+def test_trec_eval_format_averages_like_trec_eval_with_and_without_c(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq2 0 b 1\n")
+    run = _write(tmp_path, "t.run", "q1 Q0 a 1 2 t\nq9 Q0 a 1 2 t\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "num_q", "runid",
+                          "--format", "trec_eval"], capsys)
+    assert code == 0, err
+    assert out == "runid                 \tall\tt\nnum_q                 \tall\t1\nrecip_rank            \tall\t1.0000\n"
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "--format", "trec_eval",
+                          "-c", "-q"], capsys)
+    assert out == ("recip_rank            \tq1\t1.0000\nrecip_rank            \tq2\t0.0000\n"
+                   "recip_rank            \tall\t0.5000\n")

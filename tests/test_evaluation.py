@@ -32,7 +32,8 @@ def judged_campaign(tmp_path):
 
 
 def _tsv(text):
-    return {tuple(line.split("\t")[:3]): float(line.split("\t")[3]) for line in text.splitlines() if line}
+    return {tuple(line.split("\t")[:3]): float(line.split("\t")[3]) for line in text.splitlines()
+            if line and not line.startswith("#")}
 
 
 def test_database_mode_equals_file_mode_on_exported_qrels(judged_campaign, tmp_path):
@@ -62,7 +63,7 @@ def test_default_threshold_is_citable_and_named(judged_campaign):
     doc = json.loads(r.stdout)
     assert {m["measure"] for m in doc["means"]} == {"RR(rel=2)@10"}
     assert doc["qrels"].startswith("live judgments")
-    assert doc["policies"]["ties"] == "trec" and doc["policies"]["dedup"] == "first"
+    assert doc["policies"]["ties"] == "trec10" and doc["policies"]["dedup"] == "first"
 
 
 def test_duplicates_no_answer_abstention_and_versions(campaign_db):

@@ -236,7 +236,7 @@ def test_second_process_gets_clear_lock_message(db_path, db):
 
 def test_settings_defaults(db):
     s = catalog.get_settings(db)
-    assert s["pool_depth"] == "20" and s["rel_threshold"] == "2" and s["ties"] == "trec"
+    assert s["pool_depth"] == "20" and s["rel_threshold"] == "2" and s["ties"] == "trec10"
 
 
 def test_out_of_range_numbers_are_input_errors(db, files, tmp_path):

@@ -1,7 +1,7 @@
 import pytest
 
 from reljudge.errors import ReljudgeError
-from reljudge.measures import REGISTRY, Measure, parse_measure, parse_measures
+from reljudge.measures import NO_CUTOFF, trec_name, REGISTRY, Measure, parse_measure, parse_measures
 
 
 @pytest.mark.parametrize(
@@ -40,7 +40,8 @@ def test_canonical_name_spells_the_threshold():
     "text, fragment",
     [
         ("MAP@10", "unknown measure 'MAP'"),
-        ("RR", "needs a cutoff"),
+        ("P", "needs a cutoff"),
+        ("NumQ@5", "takes no cutoff"),
         ("RR@x", "not a whole number"),
         ("RR@0", "at least 1"),
         # DuckDB's top-n aggregates (max(x, n), max_by(x, k, n)) take n < 1,000,000
@@ -67,7 +68,23 @@ def test_unknown_measure_lists_what_exists():
     with pytest.raises(ReljudgeError) as e:
         parse_measure("MAP@10", 2)
     for name in REGISTRY:
-        assert f"{name}@K" in str(e.value)
+        assert (name if name in NO_CUTOFF else f"{name}@K") in str(e.value)
+
+
+@pytest.mark.parametrize("text, names, trec", [
+    ("recip_rank", ["RR(rel=1)"], ["recip_rank"]),
+    ("RR", ["RR(rel=1)"], ["recip_rank"]),
+    ("P.5,10", ["P(rel=1)@5", "P(rel=1)@10"], ["P_5", "P_10"]),
+    ("ndcg_cut.10", ["nDCG@10"], ["ndcg_cut_10"]),
+    ("recall.100", ["R(rel=1)@100"], ["recall_100"]),
+    ("success.1", ["Success(rel=1)@1"], ["success_1"]),
+    ("success_5", ["Success(rel=1)@5"], ["success_5"]),
+    ("num_q", ["NumQ"], ["num_q"]),
+    ("RR@10", ["RR(rel=1)@10"], [None]),
+])
+def test_trec_eval_spellings(text, names, trec):
+    ms = parse_measures([text], 1)
+    assert [str(m) for m in ms] == names and [trec_name(m) for m in ms] == trec
 
 
 def test_parse_measures_splits_commas_and_drops_repeats():

@@ -47,7 +47,7 @@ def _values(run, qrels, ties, dedup, names=NAMES):
 
 
 common = settings(max_examples=25, deadline=None)
-ties_dedup = st.tuples(st.sampled_from(["trec", "ranked"]), st.sampled_from(["first", "keep"]))
+ties_dedup = st.tuples(st.sampled_from(["trec9", "ranked"]), st.sampled_from(["first", "keep"]))
 
 
 @common

@@ -117,12 +117,17 @@ def test_ties_trec_versus_ranked():
     # equal scores: trec_eval orders by id descending (b before a); the rank column says a first
     qrels = _qrels([("q", "a", 2)])
     run = _run([("q", "a", 1.0, 1), ("q", "b", 1.0, 2)])
-    assert _pq(_ev(qrels, run, ["RR@10"], ties="trec"), "RR(rel=2)@10")["q"] == 0.5
+    assert _pq(_ev(qrels, run, ["RR@10"], ties="trec10"), "RR(rel=2)@10")["q"] == 0.5
     assert _pq(_ev(qrels, run, ["RR@10"], ties="ranked"), "RR(rel=2)@10")["q"] == 1.0
     # trec ignores the rank column when scores exist ...
     run2 = _run([("q", "a", 1.0, 2), ("q", "b", 2.0, 1), ("q", "c", 3.0, 3)])
-    assert _pq(_ev(qrels, run2, ["RR@10"], ties="trec"), "RR(rel=2)@10")["q"] == pytest.approx(1 / 3)
+    assert _pq(_ev(qrels, run2, ["RR@10"], ties="trec10"), "RR(rel=2)@10")["q"] == pytest.approx(1 / 3)
     assert _pq(_ev(qrels, run2, ["RR@10"], ties="ranked"), "RR(rel=2)@10")["q"] == 0.5
+    # trec10 compares scores as doubles, trec9 as float32 (then id descending)
+    run3 = _run([("q", "a", 0.500000001, 1), ("q", "b", 0.5, 2)])
+    assert _pq(_ev(qrels, run3, ["RR@10"], ties="trec10"), "RR(rel=2)@10")["q"] == 1.0
+    assert _pq(_ev(qrels, run3, ["RR@10"], ties="trec"), "RR(rel=2)@10")["q"] == 1.0
+    assert _pq(_ev(qrels, run3, ["RR@10"], ties="trec9"), "RR(rel=2)@10")["q"] == 0.5
     # ... and uses it for rows without a score, after every scored row
     run3 = _run([("q", "a", None, 1), ("q", "b", None, 2), ("q", "c", 0.1, 9)])
     assert _pq(_ev(qrels, run3, ["RR@10"]), "RR(rel=2)@10")["q"] == 0.5
@@ -130,9 +135,10 @@ def test_ties_trec_versus_ranked():
     qrels4 = _qrels([("q", "Z", 2)])
     run4 = _run([("q", "Z", 1.0), ("q", "a", 1.0), ("q", "가", 1.0)])
     assert _pq(_ev(qrels4, run4, ["RR@10"]), "RR(rel=2)@10")["q"] == pytest.approx(1 / 3)
-    # scores equal in float32 tie, as in trec_eval
+    # scores equal in float32 tie under trec9, as in trec_eval 9; trec10 (the default) compares doubles
     run5 = _run([("q", "Z", 0.5 + 1e-9), ("q", "a", 0.5)])
-    assert _pq(_ev(qrels4, run5, ["RR@10"]), "RR(rel=2)@10")["q"] == 0.5
+    assert _pq(_ev(qrels4, run5, ["RR@10"], ties="trec9"), "RR(rel=2)@10")["q"] == 0.5
+    assert _pq(_ev(qrels4, run5, ["RR@10"]), "RR(rel=2)@10")["q"] == 1.0
 
 
 def test_dedup_first_versus_keep():

@@ -103,7 +103,8 @@ def test_every_measure_matches_trec_eval(collection, rel):
     run_sys = run.assign(system="sys")
     names = [f"{n}@{k}" for n in ("RR", "P", "R", "nDCG", "Judged") for k in KS]
     measures = parse_measures(names, default_rel=rel)
-    res = evaluate(con, qrels, run_sys, measures, default_rel=rel, n_boot=0, n_perm=0)
+    # pytrec-eval-terrier is trec_eval 9: scores compared as float32
+    res = evaluate(con, qrels, run_sys, measures, ties="trec9", default_rel=rel, n_boot=0, n_perm=0)
     qd, ref_res, ref_judged = _pytrec(qrels, run, rel)
 
     pq = res.per_query
@@ -134,6 +135,6 @@ def test_ranked_ties_equal_trec_when_rank_column_follows_trec_order(collection):
     con = duckdb.connect()
     ms = parse_measures(["RR@10", "nDCG@10", "P@5"], default_rel=1)
     a = evaluate(con, qrels, r, ms, ties="ranked", default_rel=1, n_boot=0, n_perm=0)
-    b = evaluate(con, qrels, run.assign(system="s"), ms, default_rel=1, n_boot=0, n_perm=0)
+    b = evaluate(con, qrels, run.assign(system="s"), ms, ties="trec9", default_rel=1, n_boot=0, n_perm=0)
     # same ranking; only the order of the DCG summation may differ
     np.testing.assert_allclose(a.per_query.value.to_numpy(), b.per_query.value.to_numpy(), rtol=0, atol=1e-12)

@@ -22,7 +22,7 @@ from reljudge.storage import catalog, open_database
 
 
 def make_campaign(folder: Path, paragraphs: dict[str, str], run_lines: list[str],
-                  qids=("h1",), ties: str = "trec", ks: str = "1,3,5,10", depth: int = 10):
+                  qids=("h1",), ties: str = "trec9", ks: str = "1,3,5,10", depth: int = 10):
     """A campaign in a fresh DuckDB file: ``paragraphs`` pid -> text, one TREC run
     (``qid Q0 pid rank score tag`` lines), pooled at ``depth`` under ``ties``."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -112,7 +112,7 @@ def test_dedup_keep_on_the_command_line_stays_within_one(dup_campaign, capsys):
     assert cli.main(["--db", str(path), "evaluate", "--dedup", "keep", "-m", "nDCG@10", "R(rel=2)@10",
                      "--per-query"]) == 0
     values = {tuple(line.split("\t")[1:3]): float(line.split("\t")[3])
-              for line in capsys.readouterr().out.splitlines()}
+              for line in capsys.readouterr().out.splitlines() if not line.startswith("#")}
     assert values[("nDCG@10", "h1")] == pytest.approx(1.0) and values[("R(rel=2)@10", "h1")] == 1.0
 
 
@@ -128,13 +128,13 @@ def test_dedup_first_collapses_copies_and_ranks_close_up(dup_campaign):
 
 # -- defect 2: pool and evaluation broke score ties differently ------------------------
 
-def _tie_campaign(folder: Path):
+def _tie_campaign(folder: Path, ties: str = "trec9"):
     texts = {f"p{i:02d}": f"문단 {i}번 본문 {'가' * i}" for i in range(1, 10)}
     texts |= {"pA": "문단 A 본문", "pB": "문단 B 본문"}
     lines = [f"h1 Q0 p{i:02d} {i} {10 - i} s" for i in range(1, 10)]
     # 0.500000001 and 0.5 are equal in float32: trec_eval breaks the tie by id, pB > pA
     lines += ["h1 Q0 pA 10 0.500000001 s", "h1 Q0 pB 11 0.5 s"]
-    return make_campaign(folder, texts, lines, depth=10)
+    return make_campaign(folder, texts, lines, depth=10, ties=ties)
 
 
 def test_pool_ranks_float32_ties_as_the_evaluation_does(tmp_path):
@@ -146,6 +146,20 @@ def test_pool_ranks_float32_ties_as_the_evaluation_does(tmp_path):
     assert got["RR(rel=2)@10"] == pytest.approx(0.1)
     detail = dashboard.question_detail(db, ev, "h1", 10)
     assert detail.set_index("rank").loc[10, "pid"] == "pB" and detail.set_index("rank").loc[10, "grade"] == 2
+    db.close()
+
+
+@pytest.mark.parametrize("ties", ["trec10", "trec"])
+def test_pool_and_evaluation_compare_doubles_under_trec10(tmp_path, ties):
+    # trec_eval 10 compares doubles: 0.500000001 > 0.5, so pA is 10th and pB 11th
+    db = _tie_campaign(tmp_path / "t", ties=ties)
+    assert "pA" in pool_of(db, "h1") and "pB" not in pool_of(db, "h1")
+    judging.grade(db, "ann", "h1", "pA", 2)
+    ev = evaluation.evaluate_campaign(db, ["RR@10"], n_boot=0, n_perm=0)
+    assert ev.result.policies["ties"] == "trec10"
+    assert ev.result.per_query.set_index("measure").value["RR(rel=2)@10"] == pytest.approx(0.1)
+    detail = dashboard.question_detail(db, ev, "h1", 10)
+    assert detail.set_index("rank").loc[10, "pid"] == "pA"
     db.close()
 
 
@@ -168,7 +182,7 @@ def test_queue_follows_the_campaigns_tie_rule(tmp_path):
         rr[grade] = ev.result.per_query.value.item()
     assert rr == {2: 1.0, 0: 0.5}
     # under the trec rule pY (score 5) is first whatever pX gets: nothing to decide
-    catalog.set_setting(db, "ties", "trec")
+    catalog.set_setting(db, "ties", "trec10")
     judging.grade(db, "bob", "h1", "pX", 0)                   # re-opens the item
     assert not bool(adjudication.queue(db, k=10).set_index("pid").loc["pX", "changes_first"])
     db.close()
@@ -194,7 +208,7 @@ def random_campaign(draw):
             pids = draw(st.lists(st.sampled_from(sorted(texts)), unique=True, min_size=1, max_size=n))
             for pid in pids:
                 lines.append(f"{qid} Q0 {pid} {draw(st.integers(1, 6))} {draw(st.sampled_from(SCORES))} {system}")
-    return {"texts": texts, "lines": lines, "ties": draw(st.sampled_from(["trec", "ranked"])),
+    return {"texts": texts, "lines": lines, "ties": draw(st.sampled_from(["trec9", "ranked"])),
             "dedup": draw(st.sampled_from(["first", "keep"])), "depth": draw(st.integers(2, 5))}
 
 
@@ -273,3 +287,32 @@ def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
                     assert bool(item.changes_first) == decides, (qid, item.pid)
         finally:
             db.close()
+
+
+# -- the tie rule names its trec_eval version ------------------------------------------
+
+@pytest.mark.parametrize("stored", [None, "trec"])
+def test_a_campaign_made_before_versioned_rules_keeps_the_float32_rule(tmp_path, stored):
+    """A database written when 'trec' (stored, or the default then) meant float32 ties
+    is pinned to trec9 by migration 7, so its pool and metrics keep their order; a new
+    campaign gets trec10."""
+    db = _tie_campaign(tmp_path / "old")
+    path = db.path
+    with db.transaction() as cur:
+        cur.execute("DELETE FROM schema_migrations WHERE name = 'tie_rule_version'")
+        cur.execute("DELETE FROM settings WHERE key = 'ties'")
+        if stored:
+            cur.execute("INSERT INTO settings VALUES ('ties', ?)", [stored])
+    db.close()
+    db = open_database(path)
+    try:
+        assert catalog.get_settings(db)["ties"] == "trec9"
+        ev = evaluation.evaluate_campaign(db, ["RR@10"], n_boot=0, n_perm=0)
+        assert ev.result.policies["ties"] == "trec9"
+    finally:
+        db.close()
+    fresh = open_database(tmp_path / "new.duckdb")
+    try:
+        assert catalog.get_settings(fresh)["ties"] == "trec10"
+    finally:
+        fresh.close()

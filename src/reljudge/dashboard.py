@@ -157,7 +157,7 @@ def question_detail(db: Database, ev: CampaignEvaluation, qid: str, k: int) -> p
     grade of its duplicate group, which the judgments name."""
     qrels = ev.qrels[ev.qrels.qid == qid].set_index("pid")
     policies = ev.result.policies
-    ranked = evaluation_inputs.top_k(db, qid, k, policies.get("ties", "trec"), policies.get("dedup", "first"))
+    ranked = evaluation_inputs.top_k(db, qid, k, policies["ties"], policies.get("dedup", "first"))
     ranked["grade"] = ranked.group_pid.map(qrels["grade"]) if not qrels.empty else None
     ranked["provenance"] = ranked.group_pid.map(qrels["provenance"]) if not qrels.empty else None
     return ranked.drop(columns="group_pid")

@@ -17,8 +17,9 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from reljudge import ranking
 from reljudge.errors import ReljudgeError
-from reljudge.measures import parse_measures
+from reljudge.measures import parse_measures, trec_name, trec_order
 from reljudge.metrics import ALL, EvalResult, evaluate, ranking_depth
 from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name
 
@@ -30,6 +31,18 @@ measures (ir_measures names): RR@K, nDCG@K, R@K, P@K, Judged@K; rel=N sets the
 relevance threshold, e.g. RR(rel=2)@10. Without rel=, the threshold is 1 with
 --qrels (as trec_eval) and the campaign's (2, citable) otherwise.
 
+trec_eval spellings are read too: recip_rank, P.5,10, P_5, recall.100,
+ndcg_cut.10, success.1, num_q (and runid with --format trec_eval).
+
+--format trec_eval prints what trec_eval prints, line for line: the measure's
+trec_eval name padded to 22 characters, TAB, qid, TAB, value with 4 decimals
+(num_q a whole number); with -q each query's lines first (qid order), then the
+"all" lines (runid, num_q, then each measure); one such block per run. As in
+trec_eval, the mean is over the queries both the qrels and the run hold, and
+with -c over every qrels query (missing ones score 0). The other formats always
+average over every qrels query (as -c; DESIGN.md: a question missing from a run
+scores 0) and their first line names the tie rule ("# ties: trec10 (...)").
+
 tsv prints run<TAB>measure<TAB>qid<TAB>value, with qid "all" for the mean
 (4 decimals, as trec_eval); json adds 95% bootstrap intervals, rank-1 / top-3 /
 not-found shares, paired randomization tests (Holm) and the policies used.
@@ -37,6 +50,7 @@ not-found shares, paired randomization tests (Holm) and the policies used.
 examples:
   reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 nDCG@10 R@100
   reljudge evaluate --qrels qrels.txt bm25.trec -m 'RR(rel=2)@5' --per-query
+  reljudge evaluate --qrels qrels.txt bm25.trec --format trec_eval -q -c -m recip_rank -m P.5,10 -m ndcg_cut.10
   reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 --format table
   reljudge --db judgments/reljudge.duckdb evaluate -m RR@10 nDCG@10 --format table
   reljudge evaluate -m RR@10 --version 2            # a frozen qrels version of the campaign
@@ -57,10 +71,20 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("runs", nargs="*", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
     p.add_argument("-m", "--measure", dest="measures", action="extend", nargs="+", required=True,
                    metavar="MEASURE", help="one or more measures, e.g. RR@10 nDCG@10 R@100")
-    p.add_argument("--per-query", action="store_true", help="also print every query's value")
-    p.add_argument("--format", choices=("tsv", "json", "table"), default="tsv", help="output format (default: tsv)")
-    p.add_argument("--ties", choices=("trec", "ranked"), default="trec",
-                   help="trec: score desc, then id desc (default); ranked: the run's rank column")
+    p.add_argument("-q", "--per-query", action="store_true", help="also print every query's value")
+    p.add_argument("-c", dest="complete", action="store_true",
+                   help="average over every qrels query, a query missing from a run scoring 0 (trec_eval -c). "
+                        "Only --format trec_eval averages without it (over the queries both files hold, as "
+                        "trec_eval); the other formats always do this")
+    p.add_argument("-l", dest="level", type=int, metavar="N",
+                   help="--qrels mode: relevance level, the threshold of measures without rel= "
+                        "(trec_eval -l; default 1)")
+    p.add_argument("--format", choices=("tsv", "json", "table", "trec_eval"), default="tsv",
+                   help="output format (default: tsv); trec_eval: exactly trec_eval's lines")
+    p.add_argument("--ties", choices=ranking.TIE_CHOICES, default=ranking.DEFAULT_TIES,
+                   help="trec10 (default): score desc compared as double, then id desc, as trec_eval 10.0; "
+                        "trec9: the same with scores compared as float32, as trec_eval 9.x and pytrec_eval; "
+                        "ranked: the run's rank column; trec: alias of trec10 (the current NIST trec_eval)")
     p.add_argument("--dedup", choices=("first", "keep"), default="first",
                    help="database mode: copies in a ranking (same paragraph id or same normalised "
                         "text): first copy counts (default) or keep all. It has no effect with --qrels: "
@@ -97,6 +121,8 @@ def evaluate_database(args) -> int:
     from reljudge.evaluation import evaluate_campaign
     from reljudge.storage import catalog, open_database
 
+    if args.format == "trec_eval":
+        raise ReljudgeError("--format trec_eval needs --qrels FILE (trec_eval evaluates files)")
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         threshold = int(catalog.get_settings(db)["rel_threshold"])
@@ -148,7 +174,7 @@ def _names(paths: list[str]) -> list[str]:
 
 
 def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str],
-               depth: int | None = None, ties: str = "trec") -> list[str]:
+               depth: int | None = None, ties: str = ranking.DEFAULT_TIES) -> list[str]:
     """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names.
 
     With ``depth``, only the top ``depth`` rows of each ranking under ``ties`` are
@@ -169,29 +195,93 @@ def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[
 def evaluate_files(args) -> int:
     if not args.runs:
         raise ReljudgeError("no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...")
-    measures = parse_measures(args.measures, default_rel=FILE_MODE_REL)
+    level = FILE_MODE_REL if args.level is None else args.level
+    names_asked = list(args.measures)
+    want_runid = args.format == "trec_eval" and any(n.strip() == "runid" for n in names_asked)
+    if want_runid:
+        names_asked = [n for n in names_asked if n.strip() != "runid"] or ["num_q"]
+    measures = parse_measures(names_asked, default_rel=level)
     con = duckdb.connect()
     try:
         # file order does not matter to the evaluation; dropping it saves memory on big runs
         con.execute("SET preserve_insertion_order = false")
         # the run files are read once and only each ranking's top rows are kept
         names = load_files(con, args.qrels, list(args.runs), depth=ranking_depth(measures), ties=args.ties)
-        stats = args.format != "tsv"
+        stats = args.format in ("json", "table")
         result = evaluate(con, "qrels", "runs", measures, ties=args.ties, dedup=args.dedup,
-                          default_rel=FILE_MODE_REL, systems=names,
+                          default_rel=level, systems=names,
                           n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
+        if args.format == "trec_eval":
+            run_qids = {n: {r[0] for r in con.execute(f"SELECT DISTINCT qid FROM run_{i}").fetchall()}
+                        for i, n in enumerate(names)}
+            tags = [run_name(f) for f in args.runs]
     finally:
         con.close()
+    if args.format == "trec_eval":
+        asked = [m for m in measures if not (want_runid and m.name == "NumQ" and "num_q" not in
+                                             [n.strip() for n in names_asked])]
+        write_trec_eval(result, sys.stdout, asked, run_qids, tags, per_query=args.per_query,
+                        complete=args.complete, runid=want_runid)
+        return 0
     return write_result(result, args, {"qrels": args.qrels,
                                        "runs": [{"name": n, "file": f} for n, f in zip(names, args.runs)]})
 
 
 # -- output ---------------------------------------------------------------------------
 
+def write_trec_eval(result: EvalResult, out, measures, run_qids: dict[str, set], tags: list[str],
+                    per_query: bool = False, complete: bool = False, runid: bool = False) -> None:
+    """Print ``result`` as trec_eval prints it (``meas_print_single.c``,
+    ``meas_print_final.c``: ``"%-22s\t%s\t%6.4f\n"``, ``"%ld"`` for num_q), one block
+    per run in the order given.
+
+    The queries are those of the qrels that the run holds, or with ``complete`` every
+    qrels query (trec_eval -c); the "all" value is their mean (num_q: their number).
+    With ``per_query`` each query's lines come first, queries in byte order (trec_eval
+    sorts them with ``strcmp``), measures in trec_eval's order.  Under trec9 a query
+    missing from the run gets no per-query lines (trec_eval 9 prints none for it);
+    under trec10 and ranked it gets them, as trec_eval 10.0 does.  A measure trec_eval
+    lacks (RR@K, Judged@K) is printed under its reljudge name.
+    """
+    ordered = sorted(dict.fromkeys(measures), key=trec_order)
+    pq = result.per_query
+    lines = []
+    for system, tag in zip(result.systems, tags):
+        rows = pq[pq.system == system]
+        values = {(q, m): v for q, m, v in zip(rows.qid, rows.measure, rows.value)}
+        all_q = sorted({q for q, _ in values}, key=lambda q: q.encode("utf-8"))
+        held = run_qids.get(system, set())
+        qids = all_q if complete else [q for q in all_q if q in held]
+        if not qids:
+            raise ReljudgeError(f"run {system}: no query with both results and relevance information")
+        if per_query:
+            shown = qids if result.policies["ties"] != "trec9" else [q for q in qids if q in held]
+            for q in shown:
+                for m in ordered:
+                    if m.name != "NumQ":
+                        lines.append(_trec_line(m, q, values[(q, str(m))]))
+        if runid:
+            lines.append(f"{'runid':<22}\tall\t{tag}")
+        for m in ordered:
+            if m.name == "NumQ":
+                lines.append(f"{'num_q':<22}\tall\t{len(qids)}")
+            else:
+                lines.append(_trec_line(m, "all", sum(values[(q, str(m))] for q in qids) / len(qids)))
+    out.write("".join(line + "\n" for line in lines))
+
+
+def _trec_line(m, qid: str, value: float) -> str:
+    return f"{trec_name(m) or str(m):<22}\t{qid}\t{value:6.4f}"
+
+
 def write_result(result: EvalResult, args, extra: dict, heading: str | None = None) -> int:
     """Print ``result`` in ``args.format``; ``extra`` joins the json document."""
     out = sys.stdout
+    p = result.policies
+    # every output names the tie rule and its trec_eval version (json: in "policies")
+    rule = f"# ties: {p['ties']} ({p['ties_rule']})"
     if args.format == "tsv":
+        out.write(rule + "\n")
         write_tsv(result, out, per_query=args.per_query)
     elif args.format == "json":
         doc = result.to_dict(per_query=args.per_query)
@@ -201,6 +291,7 @@ def write_result(result: EvalResult, args, extra: dict, heading: str | None = No
     else:
         if heading:
             print(heading, file=out)
+        print(rule, file=out)
         write_table(result, out, per_query=args.per_query)
     return 0
 
@@ -257,6 +348,6 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
         pq = result.per_query.pivot_table(index="qid", columns=["system", "measure"], values="value", sort=False)
         out.write("per query\n" + pq.to_string(float_format="{:.4f}".format) + "\n\n")
     p = result.policies
-    out.write(f"ties: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
+    out.write(f"ties: {p['ties']}: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
               f"unjudged: {p['unjudged']}; missing from a run: {p['missing_from_run']}\n")
 

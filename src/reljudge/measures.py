@@ -19,7 +19,21 @@ nDCG@K     DCG@K / IDCG@K, gain = grade (> 0 only),    ``ndcg_cut_K``
            discount log2(rank + 1), ideal from every
            judged grade of the query (0 if IDCG = 0)
 Judged@K   |{rank <= K, judged}| / K                   ir_measures Judged@K
+Success@K  1 if some doc with grade >= rel is within   ``success_K``
+           K, else 0 (Success@1 = P@1 for one query)
+RR         RR@K with K = the whole ranking             ``recip_rank``
+NumQ       1 for every evaluated query (its sum is     ``num_q``
+           the number of queries)
 =========  ==========================================  =====================
+
+Sources: trec_eval 10.0 (github.com/usnistgov/trec_eval, ``m_recip_rank.c``,
+``m_P.c``, ``m_recall.c``, ``m_ndcg_cut.c``, ``m_success.c``, ``m_num_q.c``);
+Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", TOIS
+2002 (nDCG); ir_measures (MacAvaney et al., ECIR 2022) for the names.
+
+trec_eval's own spellings are read too (:data:`TREC_NAMES`): ``recip_rank``,
+``P.5,10`` and ``P_5``, ``recall.100``, ``ndcg_cut.10``, ``success.1``,
+``num_q``; :func:`trec_name` gives the name trec_eval prints for a measure.
 
 nDCG and Judged do not depend on a threshold (trec_eval's ``ndcg_cut`` uses the
 raw grade as gain), so they take no ``rel=``.
@@ -43,7 +57,19 @@ REGISTRY: dict[str, tuple[bool, str]] = {
     "R": (True, "recall at K: share of the query's relevant documents found within K"),
     "P": (True, "precision at K: relevant documents within K divided by K"),
     "Judged": (False, "share of the top K that has a judgment (coverage of the figures)"),
+    "Success": (True, "success at K: 1 if a relevant document is within K, else 0"),
+    "NumQ": (False, "number of evaluated queries (1 per query; trec_eval num_q)"),
 }
+
+#: Measures that read the whole ranking and take no cutoff: RR (without @K, trec_eval
+#: ``recip_rank``) and NumQ.  Their Measure has ``k=None``.
+NO_CUTOFF = {"NumQ"}
+CUTOFF_OPTIONAL = {"RR"}
+
+#: trec_eval family name -> canonical name (``P.5,10``, ``ndcg_cut.10`` ...), in the
+#: order trec_eval prints its measures (``measures.c: te_trec_measures``).
+TREC_NAMES = {"num_q": "NumQ", "recip_rank": "RR", "P": "P", "recall": "R", "ndcg_cut": "nDCG",
+              "success": "Success"}
 
 # Spellings people type, mapped case-insensitively to the canonical name.
 _ALIASES = {
@@ -52,6 +78,8 @@ _ALIASES = {
     "r": "R", "recall": "R",
     "p": "P", "precision": "P",
     "judged": "Judged",
+    "success": "Success",
+    "numq": "NumQ", "num_q": "NumQ",
 }
 
 _NAME_RE = re.compile(
@@ -61,28 +89,53 @@ _NAME_RE = re.compile(
     re.VERBOSE,
 )
 # trec_eval spellings with the cutoff after an underscore: P_5, recall_100, ndcg_cut_10
-_TREC_RE = re.compile(r"^\s*(P|recall|ndcg_cut)_(\d+)\s*$", re.IGNORECASE)
+_TREC_RE = re.compile(r"^\s*(P|recall|ndcg_cut|success)_(\d+)\s*$", re.IGNORECASE)
+# trec_eval's -m syntax: family.cutoffs, e.g. P.5,10 or ndcg_cut.10
+_TREC_DOT_RE = re.compile(r"^\s*(P|recall|ndcg_cut|success)\.(\d+(?:\s*,\s*\d+)*)\s*$")
 
 
 @dataclass(frozen=True, order=True)
 class Measure:
     """A parsed measure: ``name`` (canonical), cutoff ``k``, threshold ``rel``.
 
-    ``rel`` is None for measures that take no threshold (nDCG, Judged).
+    ``rel`` is None for measures that take no threshold (nDCG, Judged, NumQ); ``k``
+    is None for a measure of the whole ranking (RR without @K, NumQ).
     """
 
     name: str
-    k: int
+    k: int | None
     rel: int | None = None
 
     def __str__(self) -> str:
+        at = "" if self.k is None else f"@{self.k}"
         if self.rel is None:
-            return f"{self.name}@{self.k}"
-        return f"{self.name}(rel={self.rel})@{self.k}"
+            return f"{self.name}{at}"
+        return f"{self.name}(rel={self.rel}){at}"
+
+
+def trec_name(m: Measure) -> str | None:
+    """The name trec_eval prints for ``m`` (``P_5``, ``recip_rank``, ``num_q``), or None
+    when trec_eval has no such measure (RR@K, Judged@K)."""
+    if m.name == "NumQ":
+        return "num_q"
+    if m.name == "RR":
+        return "recip_rank" if m.k is None else None
+    family = {"P": "P", "R": "recall", "nDCG": "ndcg_cut", "Success": "success"}.get(m.name)
+    return f"{family}_{m.k}" if family else None
+
+
+def trec_order(m: Measure) -> tuple:
+    """Sort key putting measures in the order trec_eval prints them (its measure table,
+    cutoffs ascending); measures trec_eval lacks come last."""
+    order = list(TREC_NAMES.values())
+    return (order.index(m.name) if trec_name(m) else len(order), m.k or 0)
 
 
 def _known() -> str:
-    return ", ".join(f"{n}@K" + ("" if not t else f" / {n}(rel=N)@K") for n, (t, _) in REGISTRY.items())
+    return (", ".join(n if n in NO_CUTOFF else f"{n}@K" + ("" if not t else f" / {n}(rel=N)@K")
+                      for n, (t, _) in REGISTRY.items())
+            + "; RR without @K = whole ranking; trec_eval spellings: " + ", ".join(
+                ["recip_rank", "P.5,10", "P_5", "recall.100", "ndcg_cut.10", "success.1", "num_q"]))
 
 
 def parse_measure(text: str, default_rel: int) -> Measure:
@@ -101,18 +154,22 @@ def parse_measure(text: str, default_rel: int) -> Measure:
     name = _ALIASES.get(raw.lower())
     if name is None:
         raise ReljudgeError(f"unknown measure {raw!r} in {text!r}; known measures: {_known()}")
-    if m.group("k") is None:
-        raise ReljudgeError(f"measure {text!r} needs a cutoff, e.g. {name}@10")
-    try:
-        k = int(m.group("k"))
-    except ValueError:
-        raise ReljudgeError(f"measure {text!r}: cutoff {m.group('k')!r} is not a whole number") from None
-    if k < 1:
-        raise ReljudgeError(f"measure {text!r}: cutoff must be at least 1")
-    if k > MAX_CUTOFF:
-        raise ReljudgeError(f"measure {text!r}: cutoff {k} is too large (at most {MAX_CUTOFF})")
     takes_rel, _ = REGISTRY[name]
     rel: int | None = default_rel if takes_rel else None
+    if name in NO_CUTOFF:
+        if m.group("k") is not None or m.group("params"):
+            raise ReljudgeError(f"measure {text!r}: {name} takes no cutoff and no parameter")
+        return Measure(name, None, None)
+    if m.group("k") is None and name not in CUTOFF_OPTIONAL:
+        raise ReljudgeError(f"measure {text!r} needs a cutoff, e.g. {name}@10")
+    try:
+        k = None if m.group("k") is None else int(m.group("k"))
+    except ValueError:
+        raise ReljudgeError(f"measure {text!r}: cutoff {m.group('k')!r} is not a whole number") from None
+    if k is not None and k < 1:
+        raise ReljudgeError(f"measure {text!r}: cutoff must be at least 1")
+    if k is not None and k > MAX_CUTOFF:
+        raise ReljudgeError(f"measure {text!r}: cutoff {k} is too large (at most {MAX_CUTOFF})")
     params = (m.group("params") or "").strip()
     if params:
         for part in params.split(","):
@@ -134,6 +191,10 @@ def parse_measures(texts, default_rel: int) -> list[Measure]:
     out: list[Measure] = []
     for text in texts:
         # split on commas that are not inside parentheses
+        dot = _TREC_DOT_RE.match(text or "")
+        if dot:
+            # trec_eval: P.5,10 is P_5 and P_10
+            text = ",".join(f"{dot.group(1)}_{k.strip()}" for k in dot.group(2).split(","))
         for piece in re.split(r",(?![^()]*\))", text):
             if piece.strip():
                 mm = parse_measure(piece, default_rel)

@@ -4,12 +4,13 @@ One entry point, :func:`evaluate`, serves the dashboard, the CLI and reports.
 Per-query values are computed in one DuckDB query (no Python loop per query);
 intervals and tests are vectorised numpy.
 
-Semantics (trec_eval 9.x, as exposed by pytrec-eval-terrier):
+Semantics (trec_eval's; which version's ranking depends on ``ties``):
 
 * ranking (:mod:`reljudge.ranking`, the one place the rule is written): score
-  descending, compared in single precision as trec_eval stores scores in a C
-  ``float`` (0.5 and 0.5 + 1e-9 tie), ties broken by document id descending in
-  byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank
+  descending, compared as a C ``double`` under ``ties="trec10"`` (trec_eval 10.0)
+  or in single precision under ``"trec9"`` (trec_eval 9.x and pytrec-eval-terrier
+  store a C ``float``: 0.5 and 0.5 + 1e-9 tie), ties broken by document id
+  descending in byte order (trec_eval's ``strcmp``); under ``ties="ranked"`` the run's rank
   column orders the ranking instead (score, then id, break ties in rank).  A row
   without a score is placed after every scored row of its ranking, in rank order.
 * duplicates (same ``dup_key``, or same pid when ``dup_key`` is NULL) inside one
@@ -187,12 +188,22 @@ def _require(cols: list[str], need: Iterable[str], what: str) -> None:
 
 def ranking_depth(measures: Sequence[Measure]) -> int:
     """How many rows of each ranking :func:`evaluate` looks at: the largest K, at
-    least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1)."""
-    return max([int(m.k) for m in measures] + [3])
+    least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1); a measure of the
+    whole ranking (``k`` None: RR without @K) needs every row, up to MAX_CUTOFF."""
+    from reljudge.measures import MAX_CUTOFF
+    if any(m.k is None and m.name != "NumQ" for m in measures):
+        return MAX_CUTOFF
+    return max([int(m.k) for m in measures if m.k is not None] + [3])
 
 
 def _measure_sql(m: Measure) -> str:
+    if m.name == "NumQ":
+        return "1.0"
+    if m.name == "RR" and m.k is None:
+        return f"CASE WHEN f{_rk(m.rel)} IS NOT NULL THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
     k = int(m.k)
+    if m.name == "Success":
+        return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 ELSE 0.0 END"
     if m.name == "RR":
         return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
     if m.name == "P":
@@ -226,7 +237,7 @@ def _per_query_sql(
     rank = "rank::BIGINT" if "rank" in run_cols else "NULL::BIGINT"
     dkey = "dup_key::VARCHAR" if "dup_key" in run_cols else "NULL::VARCHAR"
     ranked = "position" in run_cols
-    hit_ks = sorted({(m.rel, m.k) for m in measures if m.rel is not None})
+    hit_ks = sorted({(m.rel, m.k) for m in measures if m.name in ("P", "R")})
     judged_ks = sorted({m.k for m in measures if m.name == "Judged"})
     dcg_ks = sorted({m.k for m in measures if m.name == "nDCG"})
 
@@ -378,7 +389,7 @@ def evaluate(
     run: Any,
     measures: Sequence[Measure],
     *,
-    ties: str = "trec",
+    ties: str = ranking.DEFAULT_TIES,
     dedup: str = "first",
     default_rel: int = 2,
     questions: Any = None,
@@ -414,6 +425,7 @@ def evaluate(
     ``n_boot``/``n_perm`` = 0 skip intervals/tests (the CLI does for plain tsv).
     """
     ranking.check(ties, dedup)
+    ties = ranking.resolve(ties)
     measures = list(dict.fromkeys(measures))
     if not measures:
         raise ReljudgeError("no measure given")
@@ -446,8 +458,9 @@ def evaluate(
                 _require(inputs.columns(na_sql), ["qid"], "no_answer_qids")
 
         rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
-        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR"}) or sorted(
-            {(m.rel, m.k) for m in measures if m.rel is not None}) or [(default_rel, max(m.k for m in measures))]
+        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None}) or sorted(
+            {(m.rel, m.k) for m in measures if m.rel is not None and m.k is not None}) or [
+            (default_rel, min(ranking_depth(measures), 10))]
         depth = ranking_depth(measures)
         sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql)
         params: dict[str, Any] = {"systems": systems}

@@ -7,14 +7,26 @@ ranking is the rows of one (system, question).  This module only writes SQL text
 over relations it is given (like :mod:`reljudge.metrics`, it runs on any DuckDB
 connection: the campaign database or a file-mode connection).
 
-Order (``ties``):
+Order (``ties``), each rule named by the trec_eval version whose order it is:
 
-* ``trec`` (trec_eval 9): score descending, compared as a C ``float`` (float32) as
-  trec_eval stores it — 0.5 and 0.500000001 tie — then document id descending in
-  byte order (``strcmp``).  The rank column is ignored, except that a row without a
-  score comes after every scored row of its ranking, in rank order.
+* ``trec10`` (NIST trec_eval 10.0, commit f425365 of github.com/usnistgov/trec_eval,
+  ``form_res_rels.c: comp_sim_docno`` over ``double sim`` since the commit "Convert
+  float to double"): score descending, compared as a C ``double`` — 0.5 and
+  0.500000001 do not tie — then document id descending in byte order (``strcmp``).
+  The rank column is ignored, except that a row without a score comes after every
+  scored row of its ranking, in rank order.
+* ``trec9`` (trec_eval 9.0.x and pytrec-eval-terrier, which keep ``float sim``):
+  the same, but scores compared as a C ``float`` (float32): 0.5 and 0.500000001 tie
+  and the id decides.
 * ``ranked``: the rank column ascending; score (float32) descending, then id
   descending, break ties.  A row without a rank comes after every ranked row.
+
+``trec`` is an alias: "the current NIST trec_eval", i.e. ``trec10`` (:func:`resolve`).
+A campaign database written before the rules carried a version stored ``trec`` (or
+nothing, the default then) meaning the float32 rule; the migration
+``tie_rule_version`` pins such campaigns to ``trec9`` so that their pool, question
+detail, adjudication queue and metrics keep the order they were built with.  New
+campaigns default to ``trec10``.
 
 The id compared is the id the system returned, never its duplicate group's.
 
@@ -38,10 +50,19 @@ from __future__ import annotations
 from reljudge.errors import ReljudgeError
 
 TIES = {
-    "trec": "score descending (compared as float32, as trec_eval), then paragraph id descending (byte order); "
-    "the rank column is used only for rows without a score",
+    "trec10": "trec_eval 10: score descending (compared as double, as trec_eval 10.0), then paragraph id "
+    "descending (byte order); the rank column is used only for rows without a score",
+    "trec9": "trec_eval 9: score descending (compared as float32, as trec_eval 9.x and pytrec_eval), then "
+    "paragraph id descending (byte order); the rank column is used only for rows without a score",
     "ranked": "the run's rank column ascending (as ranked); score descending, then id descending, break ties",
 }
+#: Other spellings of a rule: ``trec`` is the current NIST trec_eval (10.0).
+TIE_ALIASES = {"trec": "trec10"}
+#: The rule a caller gets when it names none (CLI and new campaigns).
+DEFAULT_TIES = "trec10"
+#: What each rule's name means, for ``--help`` and documentation.
+TIE_CHOICES = (*TIES, *TIE_ALIASES)
+
 DEDUP = {
     "first": "first copy counts; later copies (same id or same normalised text) removed and ranks closed up",
     "keep": "every copy counts at its own rank, and every copy of a judged paragraph carries its grade "
@@ -60,12 +81,27 @@ _F32 = (
 )
 
 
+def resolve(ties: str) -> str:
+    """The canonical name of the tie rule ``ties`` (``trec`` -> ``trec10``); raises
+    ReljudgeError for an unknown rule."""
+    name = TIE_ALIASES.get(ties, ties)
+    if name not in TIES:
+        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIE_CHOICES)} "
+                            f"(trec = {TIE_ALIASES['trec']})")
+    return name
+
+
 def check(ties: str, dedup: str | None = None) -> None:
     """Raise ReljudgeError for an unknown tie rule or duplicates policy."""
-    if ties not in TIES:
-        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIES)}")
+    resolve(ties)
     if dedup is not None and dedup not in DEDUP:
         raise ReljudgeError(f"unknown duplicates policy {dedup!r}; use one of {', '.join(DEDUP)}")
+
+
+def score_sql(ties: str, x: str) -> str:
+    """SQL for the value the rule ``ties`` compares scores by: the DOUBLE ``x`` itself
+    under ``trec10``, its float32 rounding (:func:`float32_sql`) otherwise."""
+    return f"({x})::DOUBLE" if resolve(ties) == "trec10" else float32_sql(x)
 
 
 def float32_sql(x: str) -> str:
@@ -77,21 +113,22 @@ def order_key_sql(ties: str, score: str = "score", rank: str = "rank", pid: str 
                   nullable: bool = True) -> str:
     """A STRUCT expression ordering the rows of one ranking: larger = ranked earlier.
 
-    Its fields hold the values: ``s`` the score as FLOAT, ``pid`` the id, and under
+    Its fields hold the values: ``s`` the score as compared (DOUBLE under ``trec10``,
+    FLOAT otherwise), ``pid`` the id, and under
     ``ranked`` ``nr`` = -rank.  ``nullable=False`` is for rows whose score and rank
     are never NULL (a TREC run file): the fields that place NULLs are then constant
     and left out, which orders such rows exactly as the full key does.
     """
-    check(ties)
-    s = float32_sql(f"({score})::DOUBLE")
+    ties = resolve(ties)
+    s = score_sql(ties, f"({score})::DOUBLE")
     p = f"({pid})::VARCHAR"
     if not nullable:
-        if ties == "trec":
+        if ties != "ranked":
             return f"{{'s': {s}, 'pid': {p}}}"
         return f"{{'nr': -(({rank})::BIGINT), 's': {s}, 'pid': {p}}}"
     scored = f"(({score}) IS NOT NULL)::INTEGER"
-    s = f"coalesce({s}, 0::FLOAT)"
-    if ties == "trec":
+    s = f"coalesce({s}, 0::{'DOUBLE' if ties == 'trec10' else 'FLOAT'})"
+    if ties != "ranked":
         # scored rows first; among unscored rows, rank ascending (NULL rank last)
         nr = f"coalesce(-(CASE WHEN ({score}) IS NULL THEN ({rank}) END)::BIGINT, {_LAST})"
         return f"{{'scored': {scored}, 's': {s}, 'nr': {nr}, 'pid': {p}}}"
@@ -144,5 +181,5 @@ def item_column(dedup: str) -> str:
     """The column of :func:`ranked_sql`'s result that names a ranking's items, the
     ids judgments are looked up by: the duplicate group under ``first``, the returned
     id under ``keep``."""
-    check("trec", dedup)
+    check(DEFAULT_TIES, dedup)
     return "dkey" if dedup == "first" else "pid"

@@ -5,6 +5,10 @@ Formats (trec_eval):
 * qrels: ``qid iter docid rel`` — 4 whitespace-separated fields, rel an integer;
 * run:   ``qid Q0 docid rank score tag`` — 6 fields, rank an integer, score a number.
 
+A line whose first non-blank character is ``#`` is a comment and is skipped, in
+both files, as trec_eval 10.0 does (``get_trec_results.c``, ``get_qrels.c``); a
+``#`` later in a line is part of its field.
+
 An integer is written in ASCII digits with an optional sign and fits in 32 bits
 (:func:`whole_number_problem`): ``1.5``, ``1.0`` or ``1e0`` are refused, never
 rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1) and ignores
@@ -33,6 +37,7 @@ import duckdb
 import numpy as np
 
 from reljudge.errors import InputError
+from reljudge import ranking
 from reljudge.ranking import order_key_sql
 
 RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "INTEGER", "score": "DOUBLE", "tag": "VARCHAR"}
@@ -64,9 +69,14 @@ def _first_line(path: str) -> str | None:
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise InputError(path, i, "not valid UTF-8 text") from None
-            if line.strip():
+            if line.strip() and not _is_comment(line):
                 return line
     return None
+
+
+def _is_comment(line: str) -> bool:
+    """trec_eval 10: a line whose first non-blank character is '#' is a comment."""
+    return line.lstrip().startswith("#")
 
 
 def _is_int(text: str) -> bool:
@@ -119,7 +129,7 @@ def _scan(path: str, kind: str) -> None:
             except UnicodeDecodeError:
                 raise InputError(path, i, "not valid UTF-8 text") from None
             parts = line.split()
-            if not parts:
+            if not parts or parts[0].startswith("#"):
                 continue
             if len(parts) != ncols:
                 raise InputError(path, i, f"expected {ncols} fields ({fmt}), found {len(parts)}")
@@ -161,16 +171,19 @@ def _source(path: str, kind: str, delim: str, tolerant: bool) -> str:
         spec = "{" + ", ".join(f"'{c}': '{'VARCHAR' if t == 'INTEGER' else t}'" for c, t in cols.items()) + "}"
         d = "\\t" if delim == "\t" else " "
         fields = ", ".join(f"{typed(c, c)} AS {c}" if cols[c] == "INTEGER" else c for c in names)
+        # a comment line that happens to have the right fields reads as a row whose qid
+        # starts with '#' (no real qid can: trec_eval would skip the line); others fail
+        # this path and go to the tolerant one
         return (
             f"(SELECT {fields} FROM read_csv('{p}', delim=E'{d}', header=false, columns={spec}, quote='', escape='', "
-            "auto_detect=false, strict_mode=true, null_padding=false))"
+            "auto_detect=false, strict_mode=true, null_padding=false) WHERE NOT starts_with(qid, '#'))"
         )
     # irregular whitespace: one column per line, split inside DuckDB
     fields = ", ".join(f"{typed(c, f'parts[{i + 1}]')} AS {c}" for i, c in enumerate(names))
     return (
         f"(SELECT {fields} FROM (SELECT regexp_split_to_array(trim(line, E' \\t\\r'), E'[ \\t]+') AS parts "
         f"FROM read_csv('{p}', columns={{'line': 'VARCHAR'}}, delim=E'\\x01', header=false, quote='', escape='', "
-        "auto_detect=false) WHERE trim(line, E' \\t\\r') <> ''))"
+        "auto_detect=false) WHERE trim(line, E' \\t\\r') <> '' AND NOT starts_with(ltrim(line, E' \\t\\r'), '#')))"
     )
 
 
@@ -265,7 +278,7 @@ def _repeated_rows(lists) -> np.ndarray:
 
 
 def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str, depth: int,
-                 ties: str = "trec", system: str | None = None) -> str:
+                 ties: str = ranking.DEFAULT_TIES, system: str | None = None) -> str:
     """Load only the top ``depth`` rows of each ranking of a TREC run; returns the system name.
 
     The same checks as :func:`read_run` cover every line of the file, but the file
@@ -278,7 +291,8 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     this table with measures of at most that depth gives the figures of the
     whole run.
 
-    ``table`` is a view (system, qid, pid, score FLOAT[, rank INTEGER under
+    ``table`` is a view (system, qid, pid, score — DOUBLE under ``trec10``, the
+    FLOAT compared under ``trec9``/``ranked`` — [, rank INTEGER under
     ``ranked``], position BIGINT = 1, 2, ... in that order) over the rows
     (``<table>__rows``) and the name (``<table>__name``).  Raises InputError
     as :func:`read_run` does.
@@ -286,7 +300,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     path = os.fspath(path)
     name = system if system is not None else run_name(path)
     rows, top = f"{table}__rows", f"{table}__top"
-    ranked = ties == "ranked"
+    ranked = ranking.resolve(ties) == "ranked"
     # every row of a run file has a score and a rank: the key without its NULL fields
     key = order_key_sql(ties, "score", "rank", "docid", nullable=False)
     first = _first_line(path)
@@ -324,7 +338,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
                 line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
                 raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
         if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
-            line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
+            line = _find_line(path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])))
             raise InputError(path, line, "score is NaN, which cannot be ranked")
         # max(x, n) lists its values largest first: the list index is the position
         cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
@@ -382,7 +396,7 @@ def read_run(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str
     con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.qid, r.pid, r.score, r.rank "
                 f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n")
     if con.execute(f"SELECT count(*) FROM {_ident(rows)} WHERE isnan(score)").fetchone()[0]:
-        line = _find_line(path, lambda p: len(p) >= 5 and math.isnan(float(p[4])))
+        line = _find_line(path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])))
         raise InputError(path, line, "score is NaN, which cannot be ranked")
     return name
 

@@ -20,7 +20,7 @@ from reljudge.storage.db import Database
 DEFAULT_SETTINGS = {
     "pool_depth": "20",
     "rel_threshold": "2",
-    "ties": "trec",
+    "ties": ranking.DEFAULT_TIES,  # trec10; campaigns made before it are pinned to trec9 (migration 6)
     "dedup": "first",
     "ks": "1,3,5,10",
     "highlight": "off",     # mark the question's content words in paragraphs (reljudge.highlight)
@@ -226,7 +226,7 @@ def ranked_runs_sql(ties: str, dedup: str, depth: int, where: str = "") -> str:
     return ranking.ranked_sql(source, ties, dedup, depth)
 
 
-def build_pool(db: Database, depth: int, ties: str = "trec") -> int:
+def build_pool(db: Database, depth: int, ties: str = ranking.DEFAULT_TIES) -> int:
     """Union of every run's top-``depth`` per question under the tie rule ``ties``,
     duplicates collapsed to their group's first paragraph (first copy counts, ranks
     closed up). Returns the pool size."""

@@ -78,7 +78,7 @@ def paragraph_texts(db: Database, pids: list[str]) -> dict[str, str]:
         JOIN paragraphs p USING (pid)""", [list(pids)]).fetchall())
 
 
-def top_k(db: Database, qid: str, k: int, ties: str = "trec", dedup: str = "first") -> pd.DataFrame:
+def top_k(db: Database, qid: str, k: int, ties: str = ranking.DEFAULT_TIES, dedup: str = "first") -> pd.DataFrame:
     """Every system's top K for one question under the tie rule and duplicates policy
     (the ranks the metrics use): system, rank, pid (as the system returned it),
     group_pid (its duplicate group's first paragraph, which judgments name), text."""

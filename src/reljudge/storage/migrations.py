@@ -277,4 +277,21 @@ CREATE TABLE account_locks(
 );
 """,
     ),
+    (
+        7,
+        "tie_rule_version",
+        r"""
+-- The tie rule now names its trec_eval version: 'trec10' (scores compared as double,
+-- trec_eval 10.0, the new default) or 'trec9' (float32, trec_eval 9.x). A campaign
+-- that already holds runs or a pool was ranked with the float32 rule, stored as
+-- 'trec' or left at the default of the time: pin it to 'trec9' so that its pool,
+-- question detail, adjudication queue and metrics keep their order. An empty
+-- database takes the new default.
+INSERT OR REPLACE INTO settings
+SELECT 'ties', 'trec9'
+WHERE coalesce((SELECT value FROM settings WHERE key = 'ties'), 'trec') = 'trec'
+  AND (EXISTS (SELECT 1 FROM run_entries) OR EXISTS (SELECT 1 FROM pool));
+UPDATE settings SET value = 'trec9' WHERE key = 'ties' AND value = 'trec';
+""",
+    ),
 ]
