@@ -1,0 +1,347 @@
+"""Answer review (methodology §4: "답변의 해석 타당성과 인용 정확도는 사람 검수로 평가한다"):
+importing generated answers, the review events a page posts, what a reviewer sees,
+review files in and out, and how several reviewers' decisions become one.
+
+Decisions (each an append-only event; the latest per item counts; a null value clears):
+
+=================  ===========================  ===========================================
+kind               item                         value
+=================  ===========================  ===========================================
+``support``        (answer, sentence, cited     ``grade``: 2 full, 1 partial, 0 no support
+                   paragraph)                   (TREC 2024 RAG support levels)
+``needs_citation`` (answer, sentence)           ``needs_citation``: false = a greeting or a
+                                                transition that needs no citation (default
+                                                true: every sentence needs one)
+``interpretation`` answer                       ``grade``: 2 valid, 1 partly, 0 invalid (해석 타당성)
+``abstention``     answer                       ``appropriate``: the abstention (or, on a
+                                                no-answer question, the answer) was appropriate
+``note``           answer                       ``note``: free text
+=================  ===========================  ===========================================
+
+Every reviewer sees the answers of the questions in their review queue: every question
+while the lead has made no review assignment (:func:`assign_reviews`), else their
+assigned questions (a lead without review assignments sees everything).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reljudge import group_commit, importers
+from reljudge.errors import InputError, ReljudgeError
+from reljudge.judging import GRADES, MAX_TIME_MS, _bounded_text, source_line
+from reljudge.storage import answers as store
+from reljudge.storage.db import Database
+
+KINDS = ("support", "needs_citation", "interpretation", "abstention", "note")
+SUPPORT_WEIGHT = {2: 1.0, 1: 0.5, 0: 0.0}
+"""s of a support grade (TREC 2024 RAG weighted precision: full 1, partial 0.5, none 0)."""
+
+REJECTION_CODES = ("stale", "unknown_answer", "superseded", "unknown_sentence", "not_cited",
+                   "not_assigned", "held_back", "malformed")
+STALE_REASON = "changed in another browser after this edit was made; the newer decision is kept"
+
+
+def rejection_text(code: str, detail: str | None, answer_id=None, username: str | None = None) -> str:
+    return {
+        "stale": STALE_REASON,
+        "unknown_answer": f"unknown answer {answer_id!r}",
+        "superseded": f"answer {answer_id!r} was replaced by a newer import of its system's answers",
+        "unknown_sentence": f"answer {answer_id!r} has no sentence {detail}",
+        "not_cited": f"paragraph {detail!r} is not cited by that sentence of answer {answer_id!r}",
+        "not_assigned": f"answer {answer_id!r} is not in the review queue of {username!r}",
+        "held_back": "not stored: another event of the same save was refused",
+    }.get(code, detail or code)
+
+
+# -- import ------------------------------------------------------------------------
+
+def import_answers(db: Database, path, *, system: str | None = None, fmt: str | None = None,
+                   replace: bool = False, display: str | None = None) -> dict[str, int]:
+    """Import generated answers (see :func:`reljudge.importers.answer_records`) all or
+    nothing, as a new version per system; returns {system: version}."""
+    src = importers.Source.of(path, display)
+    records = importers.answer_records(src, fmt, system)
+    return store.import_answers(db, records, src.display, replace)
+
+
+answer_versions = store.answer_versions
+
+
+# -- events ------------------------------------------------------------------------
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool) or value is None:
+        raise ReljudgeError(f"{what} must be an integer")
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ReljudgeError(f"{what} must be an integer") from None
+    if number != value and str(number) != str(value).strip():
+        raise ReljudgeError(f"{what} must be an integer")
+    if not 0 <= number < 2**62:
+        raise ReljudgeError(f"{what} out of range")
+    return number
+
+
+def _flag(raw: dict, key: str):
+    value = raw.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise ReljudgeError(f"{key} must be true, false or null")
+    return value
+
+
+def _event_row(raw: dict) -> dict:
+    if not isinstance(raw, dict):
+        raise ReljudgeError("malformed event")
+    cid = str(raw.get("id") or uuid.uuid4())
+    if len(cid) > 100:
+        raise ReljudgeError("malformed event id")
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise ReljudgeError(f"unknown review event kind {kind!r}")
+    row = {"client_event_id": cid, "answer_id": _int(raw.get("answer_id"), "answer_id"), "kind": kind,
+           "sentence": None, "pid": None, "grade": None, "flag": None,
+           "note": _bounded_text(raw.get("note"), "note")}
+    if kind in ("support", "needs_citation"):
+        row["sentence"] = _int(raw.get("sentence"), "sentence")
+    if kind == "support":
+        pid = raw.get("pid")
+        if not isinstance(pid, str) or not pid:
+            raise ReljudgeError("support event without a paragraph")
+        row["pid"] = pid
+    if kind in ("support", "interpretation"):
+        grade = raw.get("grade")
+        if grade is not None and (isinstance(grade, bool) or grade not in GRADES):
+            raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+        row["grade"] = grade
+    elif kind == "needs_citation":
+        row["flag"] = _flag(raw, "needs_citation")
+    elif kind == "abstention":
+        row["flag"] = _flag(raw, "appropriate")
+    ms = raw.get("ms")
+    try:
+        ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
+    except (TypeError, ValueError, OverflowError):
+        ms = None
+    client = raw.get("client")
+    base = raw.get("base")
+    try:
+        base = None if base is None else max(0, int(base))
+    except (TypeError, ValueError, OverflowError):
+        base = None
+    row.update(time_spent_ms=ms, client_id=str(client)[:100] if client else None, base_event_id=base)
+    return row
+
+
+def _store(db: Database, username: str, rows: list[dict], all_or_nothing: bool):
+    if not rows:
+        return {}, {}
+    return group_commit.for_database(db, store.append_review_batches).submit(db, username, rows, all_or_nothing)
+
+
+def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False,
+                codes: bool = False):
+    """Store review events (append-only, idempotent on their ids); one bad event cannot
+    block the others. Returns (acknowledged ids, {refused id: reason}) and, with
+    ``with_ids``, {acknowledged id: stored event id}; with ``codes`` the reasons are
+    codes (REJECTION_CODES) — the shape and codes of :func:`reljudge.judging.record_each`.
+
+    Event fields: ``id`` (client event id, idempotency key), ``kind`` (KINDS),
+    ``answer_id``, ``sentence`` (support, needs_citation), ``pid`` (support), ``grade``
+    (support, interpretation: 0/1/2 or null), ``needs_citation`` (bool or null),
+    ``appropriate`` (abstention: bool or null), ``note`` (any kind; the answer's note is
+    kind ``note``), ``ms`` (time spent), ``client`` (browser id), ``base`` (event id of
+    the state the edit was made on)."""
+    rows, refused = [], {}
+    for event in events:
+        try:
+            rows.append(_event_row(event))
+        except ReljudgeError as exc:
+            cid = str(event.get("id")) if isinstance(event, dict) and event.get("id") else "?"
+            refused[cid] = ("malformed", str(exc), None)
+    stored, problems = _store(db, username, rows, False)
+    answer_of = {r["client_event_id"]: r["answer_id"] for r in rows}
+    refused.update({cid: (code, detail, answer_of.get(cid)) for cid, (code, detail) in problems.items()})
+    reasons = {cid: code if codes else rejection_text(code, detail, a, username)
+               for cid, (code, detail, a) in refused.items()}
+    return (list(stored), reasons, stored) if with_ids else (list(stored), reasons)
+
+
+def record(db: Database, username: str, events: list[dict]) -> list[str]:
+    """All or nothing: a refused event raises ReljudgeError naming why; returns the ids."""
+    rows = [_event_row(e) for e in events]
+    stored, refused = _store(db, username, rows, True)
+    problems = {cid: r for cid, r in refused.items() if r[0] != "held_back"}
+    if problems:
+        cid, (code, detail) = next(iter(problems.items()))
+        row = next(r for r in rows if r["client_event_id"] == cid)
+        raise ReljudgeError(rejection_text(code, detail, row["answer_id"], username))
+    return list(stored)
+
+
+def review(db: Database, username: str, answer_id: int, kind: str, **fields) -> str:
+    """Convenience for scripts and tests: one review event; returns its id."""
+    cid = str(uuid.uuid4())
+    record(db, username, [{"id": cid, "kind": kind, "answer_id": answer_id, **fields}])
+    return cid
+
+
+history = store.event_history
+
+
+# -- queue and navigation --------------------------------------------------------------
+
+def finished(queue: pd.DataFrame) -> pd.Series:
+    """Per answer of a queue: reviewed completely by this reviewer. An abstaining answer
+    needs the abstention judgment; any other answer a support grade for every
+    (sentence, cited paragraph), its interpretation, and on a no-answer-expected
+    question also whether answering was appropriate."""
+    answered = (queue.n_supported >= queue.n_pairs) & queue.interpreted & (
+        ~queue.no_answer_expected | queue.abstention_given)
+    return (queue.abstained & queue.abstention_given) | (~queue.abstained & answered)
+
+
+def review_queue(db: Database, username: str) -> pd.DataFrame:
+    """The reviewer's answers in order (see storage.answers.review_queue) with ``done``."""
+    q = store.review_queue(db, username)
+    q["done"] = finished(q) if len(q) else pd.Series(dtype=bool)
+    return q
+
+
+def _next_open(q: pd.DataFrame, after: int | None = None) -> int | None:
+    open_ = q[~q.done & (q.answer_id != after)]
+    if open_.empty:
+        return None
+    ids = list(q.answer_id)
+    if after in ids:
+        later = open_[open_.index > ids.index(after)]
+        if not later.empty:
+            return int(later.iloc[0].answer_id)
+    return int(open_.iloc[0].answer_id)
+
+
+def current_answer(db: Database, username: str) -> int | None:
+    """Where the reviewer left off; else their first unfinished answer."""
+    q = review_queue(db, username)
+    if q.empty:
+        return None
+    here = store.get_position(db, username)
+    if here in set(q.answer_id):
+        return here
+    target = _next_open(q) or int(q.iloc[0].answer_id)
+    store.set_position(db, username, target)
+    return target
+
+
+def go_to(db: Database, username: str, answer_id: int) -> None:
+    if answer_id not in set(review_queue(db, username).answer_id):
+        raise ReljudgeError(f"answer {answer_id!r} is not in the review queue of {username!r}")
+    store.set_position(db, username, answer_id)
+
+
+def step(db: Database, username: str, delta: int, only_open: bool = False) -> int | None:
+    """Move ``delta`` answers forward/back, or (``only_open``) to the next unfinished one."""
+    q = review_queue(db, username)
+    if q.empty:
+        return None
+    cur = current_answer(db, username)
+    ids = [int(a) for a in q.answer_id]
+    if only_open:
+        target = _next_open(q.reset_index(drop=True), after=cur) or cur
+    else:
+        target = ids[min(max(ids.index(cur) + delta, 0), len(ids) - 1)]
+    store.set_position(db, username, target)
+    return target
+
+
+# -- the page's data -------------------------------------------------------------------
+
+def _none(x):
+    return None if x is None or (isinstance(x, float) and np.isnan(x)) or x is pd.NA else x
+
+
+def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> dict:
+    """Everything the review page shows for one answer, blind (no system name, version
+    or rank): the question and its criteria, the answer sentence by sentence, each with
+    its cited paragraphs (full text, source line, the current aggregated relevance grade
+    when judged) and this reviewer's decisions with their event ids (``eid``: the
+    ``base`` of the next edit)."""
+    q = review_queue(db, username)
+    row = q[q.answer_id == answer_id]
+    if row.empty:
+        raise ReljudgeError(f"answer {answer_id!r} is not in the review queue of {username!r}")
+    r = row.iloc[0]
+    head, sentences, citations = store.answer_view(db, answer_id)
+    mine = {(m.kind, _none(m.sentence), _none(m.pid)): m for m in store.my_reviews(db, username, answer_id).itertuples()}
+
+    def decision(kind, sentence=None, pid=None, field="grade"):
+        m = mine.get((kind, sentence, pid))
+        if m is None:
+            return None, 0
+        value = _none(getattr(m, field))
+        if value is not None:
+            value = bool(value) if field == "flag" else (str(value) if field == "note" else int(value))
+        return value, int(m.event_id)
+
+    relevance = store.relevance_grades(db, head[1], list(citations.pid.unique()))
+    out_sentences = []
+    for s in sentences.itertuples():
+        cites = citations[citations.idx == s.idx]
+        needs, needs_eid = decision("needs_citation", int(s.idx), None, "flag")
+        items = []
+        for c in cites.itertuples():
+            grade, eid = decision("support", int(s.idx), c.pid)
+            items.append({"pid": c.pid, "text": c.text,
+                          "source": source_line(c.title, c.date, c.volume, c.page, lang),
+                          "relevance": relevance.get(c.pid), "support": grade, "eid": eid})
+        out_sentences.append({"index": int(s.idx), "text": s.text, "needs_citation": needs,
+                              "needs_citation_eid": needs_eid, "citations": items})
+    interpretation, interpretation_eid = decision("interpretation")
+    appropriate, abstention_eid = decision("abstention", field="flag")
+    note, note_eid = decision("note", field="note")
+    same_q = q[q.qid == r.qid]
+    done = q.done
+    ids = list(q.answer_id)
+    return {
+        "answer_id": int(answer_id),
+        "qid": r.qid,
+        "index": ids.index(answer_id) + 1,
+        "n_answers": len(ids),
+        "in_question": {"index": list(same_q.answer_id).index(answer_id) + 1, "n": int(len(same_q))},
+        "question": {"text": head[2], "type": head[3], "criteria": head[4],
+                     "no_answer_expected": bool(head[5])},
+        "abstained": bool(head[6]),
+        "ask_abstention": bool(head[6] or head[5]),
+        "sentences": out_sentences,
+        "interpretation": interpretation, "interpretation_eid": interpretation_eid,
+        "abstention_appropriate": appropriate, "abstention_eid": abstention_eid,
+        "note": note or "", "note_eid": note_eid,
+        "done": bool(r.done),
+        "progress": {"answers_done": int(done.sum()), "n_answers": len(ids),
+                     "pairs_done": int(q.n_supported.clip(upper=q.n_pairs).sum()),
+                     "n_pairs": int(q.n_pairs.sum())},
+        "unfinished_before": int((~done.iloc[:ids.index(answer_id)]).sum()),
+    }
+
+
+# -- assignments ----------------------------------------------------------------------
+
+def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, **options):
+    """Assign the review of each question's answers with the paragraph-judging planner
+    (:func:`reljudge.assignment.plan`: overlap share, balance by type, started work
+    kept); the work of a question is its answers plus its (sentence, citation) pairs."""
+    from reljudge import assignment
+    from reljudge.storage import team
+    plan = assignment.plan(store.questions_for_review(db), reviewers or team.active_annotators(db),
+                           started=store.started_reviews(db), **options)
+    store.replace_review_assignments(db, plan.rows, lead)
+    return plan
+
+
+active_review_assignments = store.active_review_assignments
