@@ -345,3 +345,72 @@ def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, 
 
 
 active_review_assignments = store.active_review_assignments
+
+
+# -- several reviewers → one decision ----------------------------------------------------
+
+POLICY_TEXT = ("adjudicated decision if any; else the majority of the reviewers per item "
+               "(sentence × cited paragraph, sentence, answer); a tie goes to the stricter "
+               "reading: the lower support or interpretation grade, 'needs a citation', "
+               "'not appropriate'")
+
+
+def _strict_value(frame: pd.DataFrame) -> pd.Series:
+    """Each decision on one ordered scale where lower is stricter: support and
+    interpretation grades as they are; needs_citation 0 = needs one, 1 = needs none;
+    abstention 0 = not appropriate, 1 = appropriate."""
+    flag = frame.flag.astype("boolean")
+    return np.where(frame.kind.isin(["support", "interpretation"]), frame.grade.astype(float),
+                    np.where(frame.kind == "needs_citation", (~flag).astype(float), flag.astype(float)))
+
+
+def aggregate(state: pd.DataFrame, adjudicated: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One decision per item: answer_id, kind, sentence, pid, value (grade, or the flag
+    as a bool), provenance (adjudicated / single / unanimous / majority / tie),
+    n_reviewers. See POLICY_TEXT; ``state``: reviewer, answer_id, kind, sentence, pid,
+    grade, flag (notes are not aggregated)."""
+    key = ["answer_id", "kind", "sentence", "pid"]
+    s = state[state.kind != "note"].copy()
+    s["sentence"] = s.sentence.astype("Int64").fillna(-1)
+    s["pid"] = s.pid.fillna("")
+    s["v"] = _strict_value(s)
+    counts = s.groupby(key + ["v"]).size().rename("n").reset_index()
+    stats = counts.groupby(key).agg(total=("n", "sum"), top=("n", "max"), n_distinct=("v", "size")).reset_index()
+    top = counts.merge(stats, on=key)
+    top = top[top.n == top.top]
+    winners = top.groupby(key).agg(v=("v", "min"), n_top=("v", "size"),
+                                   total=("total", "first"), n_distinct=("n_distinct", "first")).reset_index()
+    winners["provenance"] = np.select(
+        [winners.total == 1, winners.n_distinct == 1, winners.n_top == 1], ["single", "unanimous", "majority"], "tie")
+    winners["n_reviewers"] = winners.total.astype(int)
+    winners = winners[key + ["v", "provenance", "n_reviewers"]]
+    if adjudicated is not None and len(adjudicated):
+        adj = adjudicated.copy()
+        adj["sentence"] = adj.sentence.astype("Int64").fillna(-1)
+        adj["pid"] = adj.pid.fillna("")
+        adj["v"] = _strict_value(adj)
+        winners = winners.merge(adj[key + ["v"]].rename(columns={"v": "adj"}), on=key, how="outer")
+        has = winners.adj.notna()
+        winners.loc[has, "v"] = winners.loc[has, "adj"]
+        winners.loc[has, "provenance"] = "adjudicated"
+        winners["n_reviewers"] = winners.n_reviewers.fillna(0).astype(int)
+        winners = winners.drop(columns="adj")
+    kind = winners.kind
+    value = pd.Series(winners.v.astype(int).astype(object), index=winners.index)
+    value[kind == "needs_citation"] = winners.v[kind == "needs_citation"] == 0
+    value[kind == "abstention"] = winners.v[kind == "abstention"] == 1
+    out = winners.assign(value=value, sentence=winners.sentence.where(winners.sentence >= 0),
+                         pid=winners.pid.where(winners.pid != "", None))
+    return out[key + ["value", "provenance", "n_reviewers"]].sort_values(key, na_position="first").reset_index(drop=True)
+
+
+def aggregated_reviews(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
+    """The decisions the measures use under ``policy``: ``adjudicated`` (a lead's ruling
+    if any, else the majority, ties to the stricter reading), ``majority`` (the same
+    without rulings), ``reviewer:NAME`` (one reviewer), ``source:NAME`` (an imported
+    review source, its reviewers aggregated by majority)."""
+    if not (policy in ("adjudicated", "majority") or policy.startswith(("reviewer:", "source:"))):
+        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority, reviewer:NAME or source:NAME")
+    state = store.review_state(db, policy)
+    adj = store.current_review_adjudications(db) if policy == "adjudicated" else None
+    return aggregate(state, adj)
