@@ -414,3 +414,153 @@ def aggregated_reviews(db: Database, policy: str = "adjudicated") -> pd.DataFram
     state = store.review_state(db, policy)
     adj = store.current_review_adjudications(db) if policy == "adjudicated" else None
     return aggregate(state, adj)
+
+
+# -- review files: out and in --------------------------------------------------------------
+
+def review_records(db: Database, source: str | None = None) -> list[dict]:
+    """One record per reviewer × current answer (the review JSONL): ``{"qid", "system",
+    "reviewer", "interpretation", "abstention_appropriate", "note", "sentences": [{"index",
+    "needs_citation", "support": {pid: grade}}]}``; every sentence of the answer is listed
+    (needs_citation true unless said otherwise; support holds the graded citations).
+    ``source`` gives an imported source's records instead of the team's."""
+    state = store.review_state(db, f"source:{source}" if source else "adjudicated")
+    answers, sentences, _ = store.current_answer_tables(db)
+    state = state[state.answer_id.isin(answers.answer_id)]
+    info = answers.set_index("answer_id")
+    n_sent = sentences.groupby("answer_id").size().to_dict()
+    out = []
+    for (reviewer, answer_id), part in state.groupby(["reviewer", "answer_id"], sort=False):
+        a = info.loc[answer_id]
+        one = {k: part[part.kind == k] for k in KINDS}
+        needs = {int(r.sentence): bool(r.flag) for r in one["needs_citation"].itertuples()}
+        support: dict[int, dict] = {}
+        for r in one["support"].itertuples():
+            support.setdefault(int(r.sentence), {})[r.pid] = int(r.grade)
+        interp = one["interpretation"].grade
+        abst = one["abstention"].flag
+        note = one["note"].note
+        out.append({"qid": a.qid, "system": a.system, "reviewer": reviewer,
+                    "interpretation": int(interp.iloc[0]) if len(interp) else None,
+                    "abstention_appropriate": bool(abst.iloc[0]) if len(abst) else None,
+                    "note": str(note.iloc[0]) if len(note) else "",
+                    "sentences": [{"index": i, "needs_citation": needs.get(i, True), "support": support.get(i, {})}
+                                  for i in range(int(n_sent.get(answer_id, 0)))],
+                    "_order": (int(a.seq), a.system, reviewer)})
+    out.sort(key=lambda r: r["_order"])
+    for r in out:
+        del r["_order"]
+    return out
+
+
+def write_reviews(db: Database, path, source: str | None = None) -> int:
+    """Write :func:`review_records` as JSONL; returns the number of records."""
+    records = review_records(db, source)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    return len(records)
+
+
+def import_reviews(db: Database, path, source: str, display: str | None = None) -> int:
+    """Import review records (the format of :func:`review_records`) as the named source,
+    replacing that source; all or nothing, one error naming file, line and problem.
+    Returns the number of reviewer × answer records."""
+    if not source or not source.strip():
+        raise ReljudgeError("--source must name the review source")
+    src = importers.Source.of(path, display)
+    name = src.display
+    answers, sentences, citations = store.current_answer_tables(db)
+    by_key = {(a.qid, a.system): int(a.answer_id) for a in answers.itertuples()}
+    n_sent = sentences.groupby("answer_id").size().to_dict()
+    cited = set(zip(citations.answer_id, citations.idx, citations.pid))
+    rows, seen = [], {}
+
+    def bad(lineno, problem):
+        raise InputError(name, lineno, problem)
+
+    for lineno, obj in importers.iter_jsonl(src.path, name):
+        qid, system, reviewer = obj.get("qid"), obj.get("system"), obj.get("reviewer")
+        for field, value in (("qid", qid), ("system", system), ("reviewer", reviewer)):
+            if not isinstance(value, str) or not value.strip():
+                bad(lineno, f"missing {field}")
+        answer_id = by_key.get((qid, system))
+        if answer_id is None:
+            bad(lineno, f"no current answer of system {system!r} to question {qid!r}")
+        if (reviewer, answer_id) in seen:
+            bad(lineno, f"duplicate review of {qid!r}/{system!r} by {reviewer!r} (first at line {seen[(reviewer, answer_id)]})")
+        seen[(reviewer, answer_id)] = lineno
+        base = {"line": lineno, "reviewer": reviewer, "answer_id": answer_id}
+        interp = obj.get("interpretation")
+        if interp is not None:
+            if isinstance(interp, bool) or interp not in GRADES:
+                bad(lineno, f"interpretation must be 0, 1, 2 or null, got {interp!r}")
+            rows.append({**base, "kind": "interpretation", "grade": interp})
+        appropriate = obj.get("abstention_appropriate")
+        if appropriate is not None:
+            if not isinstance(appropriate, bool):
+                bad(lineno, f"abstention_appropriate must be true, false or null, got {appropriate!r}")
+            rows.append({**base, "kind": "abstention", "flag": appropriate})
+        note = obj.get("note")
+        if note not in (None, ""):
+            if not isinstance(note, str):
+                bad(lineno, "note must be text")
+            rows.append({**base, "kind": "note", "note": note})
+        listed = obj.get("sentences", [])
+        if not isinstance(listed, list):
+            bad(lineno, "sentences must be a list")
+        for s in listed:
+            if not isinstance(s, dict) or isinstance(s.get("index"), bool) or not isinstance(s.get("index"), int):
+                bad(lineno, "each sentence needs an integer 'index'")
+            i = s["index"]
+            if not 0 <= i < n_sent.get(answer_id, 0):
+                bad(lineno, f"sentence index {i} outside the answer's {n_sent.get(answer_id, 0)} sentences")
+            needs = s.get("needs_citation")
+            if needs is not None:
+                if not isinstance(needs, bool):
+                    bad(lineno, f"needs_citation must be true or false, got {needs!r}")
+                rows.append({**base, "kind": "needs_citation", "sentence": i, "flag": needs})
+            support = s.get("support") or {}
+            if not isinstance(support, dict):
+                bad(lineno, "support must be an object {pid: grade}")
+            for pid, grade in support.items():
+                if (answer_id, i, pid) not in cited:
+                    bad(lineno, f"paragraph {pid!r} is not cited by sentence {i}")
+                if isinstance(grade, bool) or grade not in GRADES:
+                    bad(lineno, f"support grade must be 0, 1 or 2, got {grade!r}")
+                rows.append({**base, "kind": "support", "sentence": i, "pid": pid, "grade": grade})
+    frame = pd.DataFrame(rows, columns=["line", "reviewer", "answer_id", "kind", "sentence", "pid", "grade",
+                                        "flag", "note"])
+    frame = frame.astype({"sentence": "Int64", "grade": "Int64", "flag": "boolean"})
+    return store.replace_external_reviews(db, source.strip(), frame, name)
+
+
+review_sources = store.review_sources
+
+
+# -- adjudication --------------------------------------------------------------------------
+
+def adjudicate(db: Database, lead: str, answer_id: int, kind: str, *, sentence: int | None = None,
+               pid: str | None = None, grade: int | None = None, flag: bool | None = None,
+               reason: str = "") -> None:
+    """A lead's final decision on one review item (the ``adjudicated`` policy uses it);
+    append-only, the latest ruling per item counts."""
+    if kind not in KINDS[:4]:
+        raise ReljudgeError(f"cannot adjudicate {kind!r}")
+    if not (reason or "").strip():
+        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+    if kind in ("support", "interpretation"):
+        if isinstance(grade, bool) or grade not in GRADES:
+            raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+        flag = None
+    elif not isinstance(flag, bool):
+        raise ReljudgeError("flag must be true or false")
+    else:
+        grade = None
+    store.insert_review_adjudication(db, lead, int(answer_id), kind,
+                                     sentence if kind in ("support", "needs_citation") else None,
+                                     pid if kind == "support" else None, grade, flag, reason.strip())
+
+
+adjudication_history = store.review_adjudication_history

@@ -15,9 +15,9 @@ STALE = "stale"
 # no review assignment exists, and for a lead with no review assignment of their own;
 # otherwise only the user's active review assignments (the rule of judging's queue).
 _IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM review_assignments WHERE active)
-    OR EXISTS (SELECT 1 FROM review_assignments a WHERE a.active AND a.qid = {qid} AND a.username = {user})
+    OR EXISTS (SELECT 1 FROM review_assignments ra WHERE ra.active AND ra.qid = {qid} AND ra.username = {user})
     OR (EXISTS (SELECT 1 FROM users u WHERE u.username = {user} AND u.role = 'lead')
-        AND NOT EXISTS (SELECT 1 FROM review_assignments a WHERE a.active AND a.username = {user})))"""
+        AND NOT EXISTS (SELECT 1 FROM review_assignments ra WHERE ra.active AND ra.username = {user})))"""
 
 
 # -- import -------------------------------------------------------------------------
