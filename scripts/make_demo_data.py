@@ -894,6 +894,46 @@ def _jsonl(rows: list[dict]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
+ANSWER_SYSTEMS = ("bm25", "vector", "hybrid", "graphrag")
+ANSWER_CLOSING = "이상이 자료에 근거한 답변입니다."
+ANSWER_ABSTAIN = "제공된 자료에서 이 질문에 답할 근거를 찾지 못해 답변을 보류합니다."
+
+
+def _first_sentence(text: str) -> str:
+    head = text.split(". ")[0].strip()
+    return head if head.endswith((".", "?", "!")) else head + "."
+
+
+def make_answers(corpus: list[Paragraph], questions: list[dict], runs: dict) -> list[dict]:
+    """Simulated generated answers, one per system and question: two sentences taken
+    from the system's top two paragraphs, each citing one of its top three ([n] markers
+    into ``citations``), and a closing sentence that needs no citation. By a hash of
+    (system, question) the second sentence sometimes cites the third paragraph, which
+    does not say it (an unsupported citation); systems other than GraphRAG answer the
+    no-answer questions from whatever they retrieved (wrong answers); GraphRAG abstains
+    where its run does. Sentences are given pre-split, so loading needs no analyser."""
+    text = {p.pid: p.text for p in corpus}
+    rows = []
+    for system in ANSWER_SYSTEMS:
+        for q in questions:
+            qid = q["qid"]
+            if system == "graphrag" and qid in GRAPHRAG_ABSTAINS:
+                rows.append({"qid": qid, "system": system, "answer": ANSWER_ABSTAIN, "citations": [],
+                             "sentences": [ANSWER_ABSTAIN], "abstained": True})
+                continue
+            top, seen = [], set()
+            for pid, _ in runs[system][qid]:            # reprints say the same: one copy each
+                if _first_sentence(text[pid]) not in seen and len(top) < 3:
+                    seen.add(_first_sentence(text[pid]))
+                    top.append(pid)
+            second = 3 if _pick(3, system, qid, "miscite") == 0 else 2
+            sentences = [f"{_first_sentence(text[top[0]])} [1]",
+                         f"{_first_sentence(text[top[1]])} [{second}]", ANSWER_CLOSING]
+            rows.append({"qid": qid, "system": system, "answer": " ".join(sentences), "citations": top,
+                         "sentences": sentences, "abstained": False})
+    return rows
+
+
 def write_all(out: Path) -> dict[str, Path]:
     """Build everything and write it under out; returns the written files."""
     corpus = build_corpus()
@@ -917,6 +957,7 @@ def write_all(out: Path) -> dict[str, Path]:
             graph_rows.extend({"qid": q["qid"], "pid": pid, "rank": rank, "score": score}
                               for rank, (pid, score) in enumerate(runs["graphrag"][q["qid"]], start=1))
     files["runs/graphrag.jsonl"] = _jsonl(graph_rows)
+    files["answers.jsonl"] = _jsonl(make_answers(corpus, questions, runs))
     files["README.md"] = README.format(
         n_paras=len(corpus), n_docs=len(DOCS), n_exact=len(EXACT_DUPLICATES), n_near=len(NEAR_DUPLICATES),
         n_q=len(questions), n_na=sum(q["no_answer_expected"] for q in questions), depth=DEPTH,

@@ -192,7 +192,7 @@ def test_duplicates_exist_and_reach_the_rankings(corpus, runs):
 def test_script_reproduces_committed_files(tmp_path, script):
     written = script.write_all(tmp_path)
     assert set(written) == {"corpus.jsonl", "questions.jsonl", "runs/bm25.tsv", "runs/vector.tsv",
-                            "runs/hybrid.tsv", "runs/graphrag.jsonl", "README.md"}
+                            "runs/hybrid.tsv", "runs/graphrag.jsonl", "README.md", "answers.jsonl"}
     for name, path in written.items():
         assert path.read_bytes() == (DEMO / name).read_bytes(), f"{name} is stale: rerun the script"
 
@@ -210,3 +210,20 @@ def test_system_quality_differs_plausibly(script):
     assert 1 in all_ranks
     assert any(r and 2 <= r <= 5 for r in all_ranks)
     assert any(r is None or r > 10 for r in all_ranks)
+
+
+def test_demo_answers_load_with_wrong_unsupported_and_abstaining_answers(tmp_path, questions):
+    from reljudge import campaign, review
+    from reljudge.storage import open_database
+    db = open_database(tmp_path / "demo.duckdb")
+    campaign.load_demo(db, with_accounts=False)
+    answers = db.cursor().execute("SELECT system, qid, abstained FROM current_answers").df()
+    assert set(answers.system) == {"bm25", "vector", "hybrid", "graphrag"} and len(answers) == 4 * len(questions)
+    no_answer = {q["qid"] for q in questions if q["no_answer_expected"]}
+    abst = answers[answers.abstained]
+    assert set(abst.system) == {"graphrag"} and no_answer <= set(abst.qid)
+    assert no_answer & set(answers[~answers.abstained].qid)          # others answer them: wrong answers
+    # some second sentences cite the third paragraph (a citation that does not say it)
+    rows = [json.loads(line) for line in (DEMO / "answers.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert any(r["sentences"][1].endswith("[3]") for r in rows if not r["abstained"])
+    db.close()

@@ -54,6 +54,20 @@ def cmd_init(args) -> int:
 def cmd_import(args) -> int:
     from reljudge import campaign
     db = _db(args, create=True)
+    if args.kind == "answers":
+        from reljudge import review
+        versions = review.import_answers(db, args.file, system=args.system, fmt=args.format,
+                                         replace=args.replace)
+        print(f"answers {args.file}: " + ", ".join(f"{s} version {v}" for s, v in versions.items()))
+        return 0
+    if args.kind == "reviews":
+        from reljudge import review
+        if not args.source:
+            print("error: import reviews needs --source NAME", file=sys.stderr)
+            return 2
+        n = review.import_reviews(db, args.file, args.source)
+        print(f"reviews {args.file}: {n} reviewer × answer records as source {args.source!r}")
+        return 0
     if args.kind == "qrels":
         from reljudge import export
         if args.format not in (None, "trec", "beir"):
@@ -166,6 +180,11 @@ def cmd_export(args) -> int:
         n = export.write_judgments(db, args.output, fmt)
         print(f"{n} judgment events -> {args.output}")
         return 0
+    if args.what == "reviews":
+        from reljudge import review
+        n = review.write_reviews(db, args.output, args.source)
+        print(f"{n} reviewer × answer records -> {args.output}")
+        return 0
     if args.what == "adjudications":
         n = export.write_adjudications(db, args.output, args.format or "jsonl")
         print(f"{n} adjudications -> {args.output}")
@@ -234,14 +253,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("init", "create (or upgrade) the database", "reljudge init --demo", cmd_init)
     p.add_argument("--demo", action="store_true", help="load the bundled synthetic demo campaign")
 
-    p = add("import", "import a corpus, questions or a run (all or nothing)",
-            "reljudge import run runs/bm25.trec --system bm25", cmd_import)
-    p.add_argument("kind", choices=["corpus", "questions", "run", "qrels"])
+    p = add("import", "import a corpus, questions, a run, qrels, generated answers or reviews (all or nothing)",
+            "reljudge import run runs/bm25.trec --system bm25\n  reljudge import answers answers.jsonl "
+            "--system rag\n  reljudge import reviews llm_reviews.jsonl --source llm-judge", cmd_import)
+    p.add_argument("kind", choices=["corpus", "questions", "run", "qrels", "answers", "reviews"])
     p.add_argument("file")
-    p.add_argument("--source", help="name of an imported qrels source (import qrels)")
+    p.add_argument("--source", help="name of an imported qrels or review source (import qrels, import reviews)")
+    p.add_argument("--replace", action="store_true",
+                   help="import answers: add a new version of a system's answers (the old version "
+                        "and its reviews are kept)")
     p.add_argument("--format", choices=["jsonl", "csv", "trec", "beir"],
                    help="file format (default: from the extension; runs default to TREC)")
-    p.add_argument("--system", help="system name for a run (default: the run's tag column)")
+    p.add_argument("--system", help="system name for a run or answers (default: the tag/system column)")
 
     p = add("pool", "rebuild the judging pool: union of every run's top-D per question",
             "reljudge pool --depth 20", cmd_pool)
@@ -282,11 +305,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lead", default="cli", help="name recorded as the author")
 
     p = add("export", "export qrels (aggregated, per annotator or a frozen version), the raw "
-            "judgment history, the lead's adjudications with their reasons, or a reproducibility "
-            "bundle (qrels and runs exactly as evaluated, with the trec_eval commands for every number)",
+            "judgment history, the lead's adjudications with their reasons, a reproducibility "
+            "bundle (qrels and runs exactly as evaluated, with the trec_eval commands for every number), "
+            "or the answer reviews",
             "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt\n"
             "  reljudge export bundle --version 2 -o judgments/bundle-v2", cmd_export)
-    p.add_argument("what", choices=["qrels", "judgments", "adjudications", "bundle"])
+    p.add_argument("what", choices=["qrels", "judgments", "adjudications", "bundle", "reviews"])
+    p.add_argument("--source", help="export reviews: an imported review source instead of the team's")
     p.add_argument("--format", choices=["trec", "beir", "jsonl", "csv", "parquet"],
                    help="qrels: trec (default), beir, jsonl, csv, parquet; "
                         "judgments, adjudications: jsonl (default), csv, parquet")
@@ -315,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     # ImportError is not caught: a broken import must show itself, not make the
     # subcommand vanish as an "invalid choice".
     import importlib
-    for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli"):
+    for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli", "reljudge.answers_cli"):
         importlib.import_module(module).register(sub)
     return parser
 

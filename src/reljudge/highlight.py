@@ -14,24 +14,14 @@ morpheme matches when its form equals one of the question's.
 
 from __future__ import annotations
 
-import threading
-
 CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "XR", "SL", "SH", "SN"})
 STEM_TAGS = frozenset({"VV", "VA"})
 
-_KIWI = None
-_LOCK = threading.Lock()
-
 
 def _tokenize(text: str):
-    """One analyser per process (loading its model takes about a second), used by one
-    thread at a time."""
-    global _KIWI
-    with _LOCK:
-        if _KIWI is None:
-            from kiwipiepy import Kiwi
-            _KIWI = Kiwi()
-        return _KIWI.tokenize(text)
+    """The process's one analyser (:mod:`reljudge.korean`)."""
+    from reljudge import korean
+    return korean.tokenize(text)
 
 
 def _content(token) -> bool:

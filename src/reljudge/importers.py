@@ -401,3 +401,149 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
 
     rows = trec_rows() if kind == "trec" else table_rows()
     return _chunks(rows, RUN_COLUMNS)
+
+
+# -- generated answers ----------------------------------------------------------------
+
+# A citation marker: "[p0012]", "[3]" or several at once, "[1, 2]" / "[p1,p2]". A bracket
+# whose content holds spaces inside an id ("[예시 자료]") is ordinary text.
+_MARKER = re.compile(r"\[\s*([^\[\]\s,]+(?:\s*,\s*[^\[\]\s,]+)*)\s*\]")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,!?;:。、」』)])")
+
+
+@dataclass
+class AnswerRecord:
+    """One imported answer: ``sentences`` are (text without markers, [cited pids])."""
+    line: int
+    qid: str
+    system: str
+    answer: str
+    abstained: bool
+    sentences: list[tuple[str, list[str]]]
+
+
+def _citation_list(value, name: str, lineno: int) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError:
+                raise InputError(name, lineno, "citations: malformed JSON list") from None
+        else:
+            value = [v for v in re.split(r"[;,\s]+", text) if v]
+    if not isinstance(value, list):
+        raise InputError(name, lineno, f"citations must be a list of paragraph ids, got {value!r}")
+    return [_id(v, name, lineno, "cited pid") for v in value]
+
+
+def _resolve_markers(text: str, citations: list[str], name: str, lineno: int) -> tuple[str, list[str], bool]:
+    """(text without markers, the pids its markers cite in order, whether it had any).
+    A number n cites ``citations[n - 1]``; anything else names a paragraph id."""
+    cited: list[str] = []
+    for match in _MARKER.finditer(text):
+        for token in (t.strip() for t in match.group(1).split(",")):
+            if token.isdigit():
+                n = int(token)
+                if not 1 <= n <= len(citations):
+                    raise InputError(name, lineno, f"citation marker [{n}] points outside the "
+                                     f"citations list ({len(citations)} entries)")
+                pid = citations[n - 1]
+            else:
+                pid = token
+            if pid not in cited:
+                cited.append(pid)
+    clean = _SPACE_BEFORE_PUNCT.sub(r"\1", _MARKER.sub("", text))
+    return " ".join(clean.split()), cited, bool(_MARKER.search(text))
+
+
+def _sentence_list(value, name: str, lineno: int) -> list | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise InputError(name, lineno, "sentences: malformed JSON list") from None
+    if not isinstance(value, list):
+        raise InputError(name, lineno, "sentences must be a list")
+    return value
+
+
+def answer_records(src: Source, fmt: str | None = None, system: str | None = None) -> list[AnswerRecord]:
+    """Generated answers: JSONL or CSV with ``qid``, ``system`` (or ``--system``),
+    ``answer``, optional ``citations`` (a list of pids; in CSV a JSON list or ids
+    separated by ``;``), ``sentences`` (the answer pre-split: strings, or objects with
+    ``text`` and ``citations``) and ``abstained``.
+
+    Each sentence keeps the citations written in it: inline markers ``[pid]`` or
+    ``[n]`` (n-th entry of ``citations``, from 1). An answer without any marker cites
+    its ``citations`` list as a whole: every sentence is reviewed against every listed
+    paragraph. Without ``sentences`` the answer is split by kiwipiepy's
+    ``split_into_sents`` (:mod:`reljudge.korean`). Checked here: the fields, markers
+    outside the list, duplicate (qid, system), an empty answer without ``abstained``;
+    unknown qids and pids are checked against the campaign by the storage layer."""
+    kind = _detect_format(src, fmt, "answers")
+    name = src.display
+    if system is not None:
+        system = system.strip()
+        if not system:
+            raise InputError(name, None, "--system must not be empty")
+    out: list[AnswerRecord] = []
+    seen: dict[tuple[str, str], int] = {}
+    for lineno, obj in _records(src, kind, [("qid",), ("answer",)]):
+        qid = _id(obj.get("qid"), name, lineno, "qid")
+        sys_name = system or _opt_str(obj.get("system"))
+        if not sys_name:
+            raise InputError(name, lineno, "no system name: give --system NAME or a 'system' field")
+        if (qid, sys_name) in seen:
+            raise InputError(name, lineno, f"duplicate answer of system {sys_name!r} to question "
+                             f"{qid!r} (first at line {seen[(qid, sys_name)]})")
+        seen[(qid, sys_name)] = lineno
+        answer = obj.get("answer")
+        if answer is not None and not isinstance(answer, str):
+            raise InputError(name, lineno, f"answer must be text, got {answer!r}")
+        answer = (answer or "").strip()
+        abstained = _opt_bool(obj.get("abstained"), name, lineno, "abstained")
+        if not answer and not abstained:
+            raise InputError(name, lineno, "empty answer (set abstained: true if the system declined)")
+        citations = _citation_list(obj.get("citations"), name, lineno)
+        given = _sentence_list(obj.get("sentences"), name, lineno)
+        pieces: list[tuple[str, list[str] | None]] = []
+        if given is None:
+            pieces = [(s, None) for s in (_split(answer) if answer else [])]
+        else:
+            for i, item in enumerate(given):
+                if isinstance(item, str):
+                    pieces.append((item, None))
+                elif isinstance(item, dict) and isinstance(item.get("text"), str):
+                    pieces.append((item["text"], _citation_list(item.get("citations"), name, lineno)))
+                else:
+                    raise InputError(name, lineno, f"sentences[{i}] must be text or an object with 'text'")
+        resolved = [(_resolve_markers(text, citations, name, lineno), own) for text, own in pieces]
+        any_marker = any(had for (_, _, had), _ in resolved)
+        sentences: list[tuple[str, list[str]]] = []
+        for (text, cited, _), own in resolved:
+            if own is not None:
+                cited = cited + [p for p in own if p not in cited]
+            elif not any_marker:
+                cited = list(dict.fromkeys(citations))
+            if text:
+                sentences.append((text, cited))
+            elif cited and sentences:
+                # markers set after the full stop ("...입니다. [1]") cite the sentence before
+                prev_text, prev = sentences[-1]
+                sentences[-1] = (prev_text, prev + [p for p in cited if p not in prev])
+            elif cited:
+                raise InputError(name, lineno, "citation markers before any sentence")
+        if not sentences and not abstained:
+            raise InputError(name, lineno, "empty answer (set abstained: true if the system declined)")
+        out.append(AnswerRecord(lineno, qid, sys_name, answer, abstained, sentences))
+    return out
+
+
+def _split(text: str) -> list[str]:
+    from reljudge import korean
+    return korean.split_sentences(text)

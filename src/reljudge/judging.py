@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import i18n
+from reljudge import group_commit, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import judgments as store
@@ -241,7 +241,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     }
 
 
-def _bounded_text(value, what: str) -> str | None:
+def bounded_text(value, what: str) -> str | None:
     """A note or evidence sentence; refused (never cut short) beyond MAX_NOTE characters."""
     if value in (None, ""):
         return None
@@ -261,7 +261,7 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     if not isinstance(qid, str) or not qid:
         raise ReljudgeError("event without a question")
     kind = raw.get("kind", "grade")
-    note = _bounded_text(raw.get("note"), "note")
+    note = bounded_text(raw.get("note"), "note")
     ms = raw.get("ms")
     try:
         ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
@@ -286,7 +286,7 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     grade = raw.get("grade")
     if grade is not None and grade not in GRADES:
         raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
-    evidence = _bounded_text(raw.get("evidence"), "evidence") if grade == 2 else None
+    evidence = bounded_text(raw.get("evidence"), "evidence") if grade == 2 else None
     return {"client_event_id": cid, "qid": qid, "pid": pid, "grade": grade, "no_answer": None,
             "note": note, "evidence": evidence, "time_spent_ms": ms, "client_id": client,
             "base_event_id": base}
@@ -317,57 +317,12 @@ class StaleEvents(ReljudgeError):
         super().__init__(f"{len(stale)} judgment(s) {STALE_REASON}")
 
 
-class _GroupCommit:
-    """Saves that arrive while a transaction runs are stored together in the next one.
-
-    The first caller to find no transaction running leads: it takes every waiting save,
-    stores them in one transaction (one set of checks, one commit), hands each caller its
-    own result and steps down; one of those still waiting leads the next group. Under
-    load the groups grow, so the cost per save falls as annotators are added instead of
-    every save queueing for its own transaction."""
-
-    def __init__(self):
-        self._cond = threading.Condition()
-        self._waiting: list[dict] = []
-        self._leading = False
-
-    def submit(self, db: Database, username: str, rows: list[dict], all_or_nothing: bool):
-        entry = {"batch": (username, rows, all_or_nothing), "done": False, "result": None}
-        with self._cond:
-            self._waiting.append(entry)
-            while not entry["done"] and self._leading:
-                self._cond.wait()
-            if not entry["done"]:
-                self._leading = True
-                group, self._waiting = self._waiting, []
-        if not entry["done"]:
-            try:
-                results = store.append_event_batches(db, [e["batch"] for e in group])
-            except BaseException as exc:        # every save of the group learns of the failure
-                results = [exc] * len(group)
-            with self._cond:
-                for item, result in zip(group, results):
-                    item["result"], item["done"] = result, True
-                self._leading = False
-                self._cond.notify_all()
-        if isinstance(entry["result"], BaseException):
-            raise entry["result"]
-        return entry["result"]
-
-
-_GROUPS: dict[int, _GroupCommit] = {}
-_GROUPS_LOCK = threading.Lock()
-
-
-def _group(db: Database) -> _GroupCommit:
-    with _GROUPS_LOCK:
-        return _GROUPS.setdefault(id(db), _GroupCommit())
-
-
 def _store(db: Database, username: str, rows: list[dict], all_or_nothing: bool):
+    """Store through the database's group commit (saves arriving together share one
+    transaction: reljudge.group_commit)."""
     if not rows:
         return {}, {}
-    return _group(db).submit(db, username, rows, all_or_nothing)
+    return group_commit.for_database(db, store.append_event_batches).submit(db, username, rows, all_or_nothing)
 
 
 def record(db: Database, username: str, events: list[dict], qid: str | None = None) -> list[str]:

@@ -294,4 +294,134 @@ WHERE coalesce((SELECT value FROM settings WHERE key = 'ties'), 'trec') = 'trec'
 UPDATE settings SET value = 'trec9' WHERE key = 'ties' AND value = 'trec';
 """,
     ),
+    (
+        8,
+        "answer_review",
+        r"""
+-- Generated answers (machine output), versioned per system: re-importing a system's
+-- answers adds version N+1 and keeps every older version with its reviews. The
+-- current answers of a system are those of its highest version.
+CREATE TABLE answer_imports(
+    system      VARCHAR NOT NULL CHECK (length(system) > 0),
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    source_file VARCHAR,
+    n_answers   BIGINT NOT NULL,
+    imported_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (system, version)
+);
+CREATE SEQUENCE answer_seq;
+CREATE TABLE answers(
+    answer_id BIGINT PRIMARY KEY DEFAULT nextval('answer_seq'),
+    system    VARCHAR NOT NULL,
+    version   INTEGER NOT NULL,
+    qid       VARCHAR NOT NULL,
+    answer    VARCHAR NOT NULL,          -- as imported, markers included
+    abstained BOOLEAN NOT NULL,
+    UNIQUE (system, version, qid)
+);
+-- The answer's sentences as stored at import (index from 0), markers removed.
+CREATE TABLE answer_sentences(
+    answer_id BIGINT NOT NULL,
+    idx       INTEGER NOT NULL CHECK (idx >= 0),
+    text      VARCHAR NOT NULL,
+    PRIMARY KEY (answer_id, idx)
+);
+-- The paragraphs each sentence cites, in the order written.
+CREATE TABLE answer_citations(
+    answer_id BIGINT NOT NULL,
+    idx       INTEGER NOT NULL,
+    pid       VARCHAR NOT NULL,
+    ord       INTEGER NOT NULL,
+    PRIMARY KEY (answer_id, idx, pid)
+);
+CREATE VIEW current_answers AS
+SELECT a.* FROM answers a
+JOIN (SELECT system, max(version) AS version FROM answer_imports GROUP BY system) v
+  USING (system, version);
+
+-- Append-only review decisions; the latest event per (reviewer, answer, kind,
+-- sentence, pid) counts. kind: support (grade of one cited paragraph for one
+-- sentence), needs_citation (flag, per sentence), interpretation (grade, per answer),
+-- abstention (flag: the abstention or the answer was appropriate), note (per answer).
+-- grade / flag NULL clears the decision.
+CREATE SEQUENCE review_event_seq;
+CREATE TABLE review_events(
+    event_id        BIGINT PRIMARY KEY DEFAULT nextval('review_event_seq'),
+    client_event_id VARCHAR NOT NULL UNIQUE,
+    username        VARCHAR NOT NULL,
+    answer_id       BIGINT NOT NULL,
+    kind            VARCHAR NOT NULL CHECK (kind IN
+                      ('support', 'needs_citation', 'interpretation', 'abstention', 'note')),
+    sentence        INTEGER,
+    pid             VARCHAR,
+    grade           TINYINT CHECK (grade IN (0, 1, 2)),
+    flag            BOOLEAN,
+    note            VARCHAR,
+    time_spent_ms   BIGINT CHECK (time_spent_ms >= 0),
+    client_id       VARCHAR,
+    base_event_id   BIGINT,
+    created_at      TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    CHECK ((kind = 'support' AND sentence IS NOT NULL AND pid IS NOT NULL AND flag IS NULL)
+        OR (kind = 'needs_citation' AND sentence IS NOT NULL AND pid IS NULL AND grade IS NULL)
+        OR (kind = 'interpretation' AND sentence IS NULL AND pid IS NULL AND flag IS NULL)
+        OR (kind = 'abstention' AND sentence IS NULL AND pid IS NULL AND grade IS NULL)
+        OR (kind = 'note' AND sentence IS NULL AND pid IS NULL AND grade IS NULL AND flag IS NULL))
+);
+CREATE VIEW current_reviews AS
+SELECT * EXCLUDE (rn) FROM (
+    SELECT *, row_number() OVER (PARTITION BY username, answer_id, kind, sentence, pid
+                                 ORDER BY event_id DESC) AS rn
+    FROM review_events
+) WHERE rn = 1 AND (grade IS NOT NULL OR flag IS NOT NULL OR (kind = 'note' AND note IS NOT NULL));
+
+-- Which questions' answers a reviewer reviews (same shape and rule as assignments).
+CREATE TABLE review_assignments(
+    qid         VARCHAR NOT NULL,
+    username    VARCHAR NOT NULL,
+    active      BOOLEAN NOT NULL DEFAULT TRUE,
+    assigned_by VARCHAR,
+    assigned_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    ended_at    TIMESTAMP,
+    PRIMARY KEY (qid, username)
+);
+CREATE TABLE review_positions(
+    username   VARCHAR PRIMARY KEY,
+    answer_id  BIGINT NOT NULL,
+    updated_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+-- A lead's final word on a review item; append-only, the latest row per item counts.
+CREATE SEQUENCE review_adjudication_seq;
+CREATE TABLE review_adjudications(
+    adjudication_id BIGINT PRIMARY KEY DEFAULT nextval('review_adjudication_seq'),
+    answer_id  BIGINT NOT NULL,
+    kind       VARCHAR NOT NULL CHECK (kind IN ('support', 'needs_citation', 'interpretation', 'abstention')),
+    sentence   INTEGER,
+    pid        VARCHAR,
+    grade      TINYINT CHECK (grade IN (0, 1, 2)),
+    flag       BOOLEAN,
+    reason     VARCHAR NOT NULL CHECK (length(trim(reason)) > 0),
+    lead       VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    CHECK ((grade IS NULL) <> (flag IS NULL))
+);
+
+-- Reviews made elsewhere (another team, an LLM judge), kept under a source name, one
+-- row per decision as in the review JSONL (reviewer × answer).
+CREATE TABLE external_reviews(
+    source    VARCHAR NOT NULL CHECK (length(source) > 0),
+    reviewer  VARCHAR NOT NULL,
+    answer_id BIGINT NOT NULL,
+    kind      VARCHAR NOT NULL CHECK (kind IN
+                ('support', 'needs_citation', 'interpretation', 'abstention', 'note')),
+    sentence  INTEGER,
+    pid       VARCHAR,
+    grade     TINYINT CHECK (grade IN (0, 1, 2)),
+    flag      BOOLEAN,
+    note      VARCHAR,
+    line      BIGINT,
+    imported_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+""",
+    ),
 ]

@@ -1,0 +1,58 @@
+"""Group commit: saves that arrive while a transaction runs are stored together in the next.
+
+The first caller to find no transaction running leads: it takes every waiting save,
+stores them in one transaction through ``store(db, batches)`` (one set of checks, one
+commit), hands each caller its own result and steps down; one of those still waiting
+leads the next group. Under load the groups grow, so the cost per save falls as people
+are added instead of every save queueing for its own transaction.
+
+``store`` receives [(username, rows, all_or_nothing), ...] and returns one result per
+batch, in order (e.g. :func:`reljudge.storage.answers.append_review_batches`). This is
+the rule of :class:`reljudge.judging._GroupCommit`, written once with the store as a
+parameter so that review events share it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+
+class GroupCommit:
+    def __init__(self, store):
+        self._store = store
+        self._cond = threading.Condition()
+        self._waiting: list[dict] = []
+        self._leading = False
+
+    def submit(self, db, username: str, rows: list[dict], all_or_nothing: bool):
+        entry = {"batch": (username, rows, all_or_nothing), "done": False, "result": None}
+        with self._cond:
+            self._waiting.append(entry)
+            while not entry["done"] and self._leading:
+                self._cond.wait()
+            if not entry["done"]:
+                self._leading = True
+                group, self._waiting = self._waiting, []
+        if not entry["done"]:
+            try:
+                results = self._store(db, [e["batch"] for e in group])
+            except BaseException as exc:        # every save of the group learns of the failure
+                results = [exc] * len(group)
+            with self._cond:
+                for item, result in zip(group, results):
+                    item["result"], item["done"] = result, True
+                self._leading = False
+                self._cond.notify_all()
+        if isinstance(entry["result"], BaseException):
+            raise entry["result"]
+        return entry["result"]
+
+
+_GROUPS: dict[tuple, GroupCommit] = {}
+_LOCK = threading.Lock()
+
+
+def for_database(db, store) -> GroupCommit:
+    """The group commit of ``store`` on ``db`` (one per database and store)."""
+    with _LOCK:
+        return _GROUPS.setdefault((id(db), store), GroupCommit(store))

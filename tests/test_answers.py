@@ -1,0 +1,280 @@
+"""Answer review (issue 14): import, review events, payload, aggregation, measures
+(hand-computed), review files round trip, CLI. Real DuckDB files, no mocks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reljudge import answer_metrics, review
+from reljudge.cli import main
+from reljudge.errors import InputError, ReljudgeError
+
+ANSWERS = [
+    # q1: markers [pid] and [n] into the citations list; the last sentence cites nothing
+    {"qid": "q1", "system": "rag", "answer": "감사는 받은 것을 헤아리는 데서 시작됩니다 [p01]. "
+     "날마다 은혜를 기록합니다[1][2]. 좋은 질문입니다.", "citations": ["p02", "p03"]},
+    # q2: a citations list without markers: every sentence cites both; pre-split sentences
+    {"qid": "q2", "system": "rag", "answer": "용서는 나를 살립니다. 평화는 듣기에서 옵니다.",
+     "sentences": ["용서는 나를 살립니다.", "평화는 듣기에서 옵니다."], "citations": ["p04", "p05"]},
+    {"qid": "q3", "system": "rag", "answer": "", "abstained": True},
+    {"qid": "q1", "system": "base", "answer": "감사는 봄비입니다 [p03].", "citations": []},
+]
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def answered(campaign_db, tmp_path):
+    review.import_answers(campaign_db, _write(tmp_path / "answers.jsonl", ANSWERS))
+    return campaign_db
+
+
+def _ids(db):
+    keys = {(a.qid, a.system): int(a.answer_id) for a in
+            db.cursor().execute("SELECT answer_id, qid, system FROM current_answers").df().itertuples()}
+    return keys
+
+
+def test_import_splits_sentences_and_keeps_their_citations(answered):
+    db = answered
+    ids = _ids(db)
+    rows = db.cursor().execute("""SELECT s.answer_id, s.idx, s.text, list(c.pid ORDER BY c.ord) FILTER (WHERE c.pid IS NOT NULL)
+                                  FROM answer_sentences s LEFT JOIN answer_citations c USING (answer_id, idx)
+                                  GROUP BY ALL ORDER BY 1, 2""").fetchall()
+    q1 = [(i, t, c) for a, i, t, c in rows if a == ids[("q1", "rag")]]
+    assert q1 == [(0, "감사는 받은 것을 헤아리는 데서 시작됩니다.", ["p01"]),
+                  (1, "날마다 은혜를 기록합니다.", ["p02", "p03"]),
+                  (2, "좋은 질문입니다.", None)]
+    q2 = [(i, c) for a, i, t, c in rows if a == ids[("q2", "rag")]]
+    assert q2 == [(0, ["p04", "p05"]), (1, ["p04", "p05"])]
+    assert not [r for r in rows if r[0] == ids[("q3", "rag")]]
+
+
+@pytest.mark.parametrize("record, problem", [
+    ({"qid": "qX", "system": "s", "answer": "가."}, "unknown qid 'qX'"),
+    ({"qid": "q1", "system": "s", "answer": "가 [p99]."}, "unknown cited pid 'p99'"),
+    ({"qid": "q1", "system": "s", "answer": "가 [3].", "citations": ["p01"]}, "marker [3] points outside"),
+    ({"qid": "q1", "system": "s", "answer": "  "}, "empty answer"),
+])
+def test_bad_answers_name_file_line_and_problem_and_write_nothing(campaign_db, tmp_path, record, problem):
+    path = _write(tmp_path / "bad.jsonl", [{"qid": "q2", "system": "s", "answer": "좋습니다."}, record])
+    with pytest.raises(InputError) as err:
+        review.import_answers(campaign_db, path)
+    assert err.value.line == 2 and problem in str(err.value) and str(path) in str(err.value)
+    assert campaign_db.cursor().execute("SELECT count(*) FROM answers").fetchall()[0][0] == 0
+
+
+def test_duplicate_answer_and_reimport_needs_replace_and_keeps_old_version(answered, tmp_path):
+    dup = _write(tmp_path / "dup.jsonl", [ANSWERS[0], ANSWERS[0]])
+    with pytest.raises(InputError, match="line 2: duplicate answer of system 'rag'"):
+        review.import_answers(answered, dup)
+    old = _ids(answered)[("q1", "rag")]
+    review.review(answered, "ann", old, "interpretation", grade=2)
+    again = _write(tmp_path / "again.jsonl", [ANSWERS[0]])
+    with pytest.raises(InputError, match="--replace"):
+        review.import_answers(answered, again)
+    assert review.import_answers(answered, again, replace=True) == {"rag": 2}
+    new = _ids(answered)[("q1", "rag")]
+    assert new != old and ("q2", "rag") not in _ids(answered)       # version 2 holds only q1
+    assert answered.cursor().execute("SELECT count(*) FROM review_events WHERE answer_id = ?",
+                                     [old]).fetchall()[0][0] == 1   # the old review is kept
+    _, refused, _ = review.record_each(answered, "ann", [{"id": "x", "kind": "interpretation", "answer_id": old,
+                                                          "grade": 1}], with_ids=True, codes=True)
+    assert refused == {"x": "superseded"}
+
+
+def test_record_each_shape_codes_idempotency_and_stale(answered):
+    a = _ids(answered)[("q1", "rag")]
+    events = [
+        {"id": "e1", "kind": "support", "answer_id": a, "sentence": 0, "pid": "p01", "grade": 2, "client": "A"},
+        {"id": "e2", "kind": "support", "answer_id": a, "sentence": 0, "pid": "p02", "grade": 2},
+        {"id": "e3", "kind": "support", "answer_id": a, "sentence": 7, "pid": "p01", "grade": 2},
+        {"id": "e4", "kind": "interpretation", "answer_id": a, "grade": 3},
+        {"id": "e5", "kind": "interpretation", "answer_id": 999, "grade": 1},
+        {"id": "e6", "kind": "needs_citation", "answer_id": a, "sentence": 2, "needs_citation": False},
+    ]
+    acked, refused, eids = review.record_each(answered, "ann", events, with_ids=True, codes=True)
+    assert acked == ["e1", "e6"] and set(eids) == {"e1", "e6"}
+    assert refused == {"e2": "not_cited", "e3": "unknown_sentence", "e4": "malformed", "e5": "unknown_answer"}
+    again = review.record_each(answered, "ann", events[:1], with_ids=True, codes=True)
+    assert again == (["e1"], {}, {"e1": eids["e1"]})           # resent: acknowledged, stored once
+    base = eids["e1"]
+    review.record_each(answered, "ann", [{"id": "e7", "kind": "support", "answer_id": a, "sentence": 0,
+                                          "pid": "p01", "grade": 1, "client": "B", "base": base}])
+    _, refused, _ = review.record_each(answered, "ann", [{"id": "e8", "kind": "support", "answer_id": a,
+                                                          "sentence": 0, "pid": "p01", "grade": 0,
+                                                          "client": "A", "base": base}], with_ids=True, codes=True)
+    assert refused == {"e8": "stale"}
+    text = review.record_each(answered, "ann", [events[1]])[1]["e2"]
+    assert "not cited" in text
+
+
+def test_review_assignments_limit_the_queue(answered):
+    plan = review.assign_reviews(answered, "lee", ["ann", "bob"], per_question=1)
+    mine = set(plan.rows[plan.rows.username == "ann"].qid)
+    assert set(review.review_queue(answered, "ann").qid) == mine
+    other = next(a for (q, s), a in _ids(answered).items() if q not in mine)
+    _, refused = review.record_each(answered, "ann", [{"id": "z", "kind": "interpretation", "answer_id": other,
+                                                       "grade": 1}], codes=True)
+    assert refused == {"z": "not_assigned"}
+
+
+def test_payload_is_blind_ordered_and_shows_decisions(answered):
+    from reljudge import judging
+    ids = _ids(answered)
+    a = ids[("q1", "rag")]
+    judging.grade(answered, "bob", "q1", "p01", 2)
+    review.review(answered, "ann", a, "support", sentence=0, pid="p01", grade=1)
+    review.review(answered, "ann", a, "note", note="두 번째 문장이 과장됨")
+    p = review.payload(answered, "ann", a)
+    assert "rag" not in json.dumps(p, ensure_ascii=False) and "system" not in p
+    first = p["sentences"][0]["citations"][0]
+    assert first["pid"] == "p01" and first["support"] == 1 and first["relevance"] == 2 and first["eid"] > 0
+    assert first["source"].startswith("[예시] 문서 d1")
+    assert p["note"] == "두 번째 문장이 과장됨" and p["in_question"]["n"] == 2
+    q = review.review_queue(answered, "ann")
+    assert list(q.qid) == sorted(q.qid, key=lambda x: int(x[1:]))       # campaign order of questions
+    orders = {u: list(review.review_queue(answered, u).answer_id) for u in ("ann", "bob", "lee")}
+    assert orders["ann"] == list(review.review_queue(answered, "ann").answer_id)   # fixed per reviewer
+    assert review.current_answer(answered, "ann") == int(q.answer_id.iloc[0])
+    assert review.step(answered, "ann", 1) == int(q.answer_id.iloc[1])
+
+
+def _review_q1_q2(db, user, q1, q2, q1_support=((0, "p01", 2), (1, "p02", 1), (1, "p03", 0)),
+                  interp=(2, 1)):
+    for s, pid, g in q1_support:
+        review.review(db, user, q1, "support", sentence=s, pid=pid, grade=g)
+    review.review(db, user, q1, "needs_citation", sentence=2, needs_citation=False)
+    for s, pid, g in ((0, "p04", 2), (0, "p05", 0), (1, "p04", 0), (1, "p05", 0)):
+        review.review(db, user, q2, "support", sentence=s, pid=pid, grade=g)
+    review.review(db, user, q1, "interpretation", grade=interp[0])
+    review.review(db, user, q2, "interpretation", grade=interp[1])
+
+
+def test_measures_hand_computed(answered):
+    db = answered
+    ids = _ids(db)
+    q1, q2, q3, b1 = ids[("q1", "rag")], ids[("q2", "rag")], ids[("q3", "rag")], ids[("q1", "base")]
+    _review_q1_q2(db, "ann", q1, q2)
+    review.review(db, "ann", b1, "support", sentence=0, pid="p03", grade=0)
+    review.review(db, "ann", b1, "interpretation", grade=0)
+    review.review(db, "ann", q3, "abstention", appropriate=True)
+    from reljudge import judging
+    for pid, g in (("p01", 2), ("p02", 1), ("p03", 0)):      # q1's paragraph judgments
+        judging.grade(db, "bob", "q1", pid, g)
+    judging.grade(db, "bob", "q2", "p04", 2)
+    ev = answer_metrics.evaluate_answers(db, n_boot=200)
+    m = {(r.system, r.qtype, r.measure): (r.n, r.mean) for r in ev.means.itertuples()}
+    # q1/rag: pairs s = 1, .5, 0 -> P = .5; sentences needing a citation 0, 1: max s 1, .5 -> R = .75,
+    # full 1/2. q2/rag: pairs 1, 0, 0, 0 -> P = .25; R = (1 + 0)/2 = .5; full = .5.
+    assert m[("rag", "all", "support_precision")] == (2, pytest.approx((0.5 + 0.25) / 2))
+    assert m[("rag", "all", "support_recall")] == (2, pytest.approx((0.75 + 0.5) / 2))
+    assert m[("rag", "all", "full_support_share")] == (2, pytest.approx(0.5))
+    assert m[("rag", "all", "interpretation_valid_share")] == (2, pytest.approx(0.5))
+    assert m[("rag", "all", "interpretation_mean")] == (2, pytest.approx(1.5))
+    # citation relevance (threshold 2): q1 cites p01 (2), p02 (1), p03 (0) -> 1/3; q2 cites p04 (2), p05 (unjudged) -> 1/2
+    assert m[("rag", "all", "citation_relevance")] == (2, pytest.approx((1 / 3 + 1 / 2) / 2))
+    assert m[("rag", "사실 확인", "support_precision")] == (1, pytest.approx(0.5))
+    assert m[("base", "all", "support_recall")] == (1, pytest.approx(0.0))
+    lo, hi = ev.means.set_index(["system", "qtype", "measure"]).loc[("rag", "all", "support_precision"), ["ci_low", "ci_high"]]
+    assert 0.25 <= lo <= hi <= 0.5
+    c = ev.counts.set_index(["system", "qtype"]).loc[("rag", "all")]
+    assert (c.n_answers, c.n_sentences, c.n_pairs, c.n_abstained, c.n_abstention_appropriate) == (2, 5, 7, 1, 1)
+    fails = {(r.qid, r.system, r.sentence) for r in ev.failures.itertuples()}
+    assert fails == {("q2", "rag", 1), ("q1", "base", 0)}
+
+
+def test_unreviewed_answer_is_left_out_of_support_means(answered):
+    ids = _ids(answered)
+    review.review(answered, "ann", ids[("q1", "rag")], "support", sentence=0, pid="p01", grade=2)
+    ev = answer_metrics.evaluate_answers(answered, n_boot=0)
+    row = ev.means.set_index(["system", "qtype", "measure"]).loc[("rag", "all", "support_precision")]
+    assert row.n == 0
+    assert ev.counts.set_index(["system", "qtype"]).loc[("rag", "all")].n_unreviewed == 2
+
+
+def test_several_reviewers_majority_ties_to_stricter_and_adjudication(answered):
+    db = answered
+    a = _ids(db)[("q1", "rag")]
+    review.review(db, "ann", a, "support", sentence=0, pid="p01", grade=2)
+    review.review(db, "bob", a, "support", sentence=0, pid="p01", grade=1)
+    review.review(db, "ann", a, "needs_citation", sentence=2, needs_citation=False)
+    review.review(db, "bob", a, "needs_citation", sentence=2, needs_citation=True)
+    review.review(db, "ann", a, "interpretation", grade=2)
+    review.review(db, "bob", a, "interpretation", grade=2)
+    review.review(db, "lee", a, "interpretation", grade=0)
+    agg = review.aggregated_reviews(db).set_index(["kind"])
+    assert agg.loc["support"].value == 1 and agg.loc["support"].provenance == "tie"
+    assert agg.loc["needs_citation"].value is True or agg.loc["needs_citation"].value == True  # noqa: E712
+    assert agg.loc["interpretation"].value == 2 and agg.loc["interpretation"].provenance == "majority"
+    review.adjudicate(db, "lee", a, "support", sentence=0, pid="p01", grade=2, reason="전문 인용")
+    agg = review.aggregated_reviews(db).set_index("kind")
+    assert agg.loc["support"].value == 2 and agg.loc["support"].provenance == "adjudicated"
+    assert review.aggregated_reviews(db, "majority").set_index("kind").loc["support"].value == 1
+    assert review.aggregated_reviews(db, "reviewer:ann").set_index("kind").loc["support"].value == 2
+
+
+def test_review_file_round_trip_exact_and_bad_lines(answered, tmp_path):
+    db = answered
+    ids = _ids(db)
+    _review_q1_q2(db, "ann", ids[("q1", "rag")], ids[("q2", "rag")])
+    review.review(db, "ann", ids[("q1", "rag")], "note", note="좋음")
+    review.review(db, "bob", ids[("q3", "rag")], "abstention", appropriate=False)
+    first = tmp_path / "reviews.jsonl"
+    assert review.write_reviews(db, first) == 3
+    rec = json.loads(first.read_text(encoding="utf-8").splitlines()[0])
+    assert rec["reviewer"] == "ann" and rec["qid"] == "q1" and rec["note"] == "좋음"
+    assert rec["sentences"][1] == {"index": 1, "needs_citation": True, "support": {"p02": 1, "p03": 0}}
+    assert rec["sentences"][2]["needs_citation"] is False
+    assert review.import_reviews(db, first, "copy") == 3
+    second = tmp_path / "again.jsonl"
+    review.write_reviews(db, second, source="copy")
+    assert second.read_bytes() == first.read_bytes()
+    # the source evaluates like the team under the same decisions
+    team = answer_metrics.evaluate_answers(db, n_boot=0).means
+    copy = answer_metrics.evaluate_answers(db, "source:copy", n_boot=0).means
+    assert team["mean"].fillna(-1).tolist() == copy["mean"].fillna(-1).tolist()
+    bad = _write(tmp_path / "bad.jsonl", [rec, {**rec, "reviewer": "x", "sentences": [
+        {"index": 0, "needs_citation": True, "support": {"p05": 2}}]}])
+    with pytest.raises(InputError, match=r"bad.jsonl, line 2: paragraph 'p05' is not cited by sentence 0"):
+        review.import_reviews(db, bad, "bad")
+    assert "bad" not in review.review_sources(db)
+
+
+def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
+    answered.close()
+    path = _write(tmp_path / "more.jsonl", [{"qid": "q2", "answer": "가정은 평화롭습니다 [p05]."}])
+    assert main(["--db", str(db_path), "import", "answers", str(path), "--system", "extra"]) == 0
+    assert "extra version 1" in capsys.readouterr().out
+    assert main(["--db", str(db_path), "import", "answers", str(path), "--system", "extra"]) == 2
+    assert "--replace" in capsys.readouterr().err
+    bad = _write(tmp_path / "bad.jsonl", [{"qid": "q9", "system": "s", "answer": "가."}])
+    assert main(["--db", str(db_path), "import", "answers", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.jsonl, line 1: unknown qid 'q9'" in err
+    from reljudge.storage import open_database
+    db = open_database(db_path)
+    a = _ids(db)[("q2", "extra")]
+    review.review(db, "ann", a, "support", sentence=0, pid="p05", grade=1)
+    review.review(db, "ann", a, "interpretation", grade=2)
+    db.close()
+    assert main(["--db", str(db_path), "evaluate-answers"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "extra\tsupport_precision\tall\t0.5000" in lines
+    assert "extra\tinterpretation_mean\tall\t2.0000" in lines
+    assert main(["--db", str(db_path), "evaluate-answers", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    row = next(r for r in data["measures"] if r["system"] == "extra" and r["measure"] == "support_recall"
+               and r["qtype"] == "all")
+    assert row["value"] == 0.5 and row["n_answers"] == 1 and row["ci_low"] == 0.5
+    assert main(["--db", str(db_path), "evaluate-answers", "--format", "table"]) == 0
+    assert "support_precision" in capsys.readouterr().out
+    out = tmp_path / "r.jsonl"
+    assert main(["--db", str(db_path), "export", "reviews", "-o", str(out)]) == 0
+    assert main(["--db", str(db_path), "import", "reviews", str(out), "--source", "copy"]) == 0
+    assert "1 reviewer × answer records as source 'copy'" in capsys.readouterr().out
