@@ -456,3 +456,24 @@ def test_the_login_form_slows_down_guessing_and_a_lead_unlocks(app_db):
     lead.button(key="unlock").click().run()
     assert not lead.exception and auth.locked_users(db) == []
     assert any("annotator1" in str(t.value) for t in lead.dataframe)       # failed logins listed
+
+
+def test_review_screen_shows_an_answer_blind(app_db):
+    """Answer review (methodology §4): the reviewer sees the question and an answer of the
+    demo, never which system wrote it."""
+    at = _login(_app().run(), "annotator1", "demo-pass1")
+    at.switch_page("screens/review.py").run()
+    assert not at.exception
+    assert at.title[0].value == "답변 검수"
+    keys = [getattr(el, "key", None) for el in at.main]
+    assert "rv_review" in keys
+    from reljudge import review
+    data = review.payload(_db(), "annotator1", review.current_answer(_db(), "annotator1"))
+    assert "system" not in data and not any(s in str(data) for s in ("bm25", "graphrag", "hybrid"))
+
+
+def test_every_refusal_code_has_a_translation():
+    from reljudge import i18n, judging, review
+    for code in set(judging.REJECTION_CODES) | set(review.REJECTION_CODES):
+        for lang in ("ko", "en"):
+            assert i18n.t(f"rejected_{code}", lang)

@@ -22,7 +22,7 @@ ALLOWED = {
     "trec_eval", "pytrec_eval", "kiwipiepy", "Cohen", "Fleiss", "Krippendorff", "Kendall", "Holm", "kappa",
     "alpha", "tau", "id", "ID", "pid", "qid", "UTF", "Enter", "Backspace", "Esc", "J", "K", "N", "U", "C",
     "E", "V", "F", "Y", "sysA", "sysB", "lead", "annotator", "Argon2id", "zip", "rel", "p", "q", "AP",
-    "s", "tag", "Q0", "TXT", "RUN", "QRELS", "TREC_EVAL", "html", "float", "D",
+    "s", "tag", "Q0", "TXT", "RUN", "QRELS", "TREC_EVAL", "html", "float", "double", "D",
 }
 # The page's visible text without icon ligatures (Material icons are drawn from words
 # such as "edit_note" in an icon font: on screen they are icons, not text).

@@ -11,7 +11,8 @@ Routes (all ``POST``, JSON bodies, same origin only):
 ``/api/session``  ``{"grant"}`` → swaps a one-time grant, issued by the Streamlit login
                   form to the browser that logged in, for the HttpOnly session cookie.
 ``/api/logout``   ends the cookie's session and clears the cookie.
-``/api/events``   ``{"events": [...]}`` → ``{"acked": [ids], "rejected": {id: reason},
+``/api/events``   ``{"events": [...]}`` (paragraph judgments and answer reviews, told apart
+                  by ``kind``) → ``{"acked": [ids], "rejected": {id: code},
                   "eids": {id: stored event id}}``. The session, role, assignment and
                   pool are checked on every call, exactly as on the pages.
 
@@ -36,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from reljudge import auth, campaign, judging
+from reljudge import auth, campaign, events
 from reljudge.errors import ReljudgeError
 from reljudge.storage.db import ENV_VAR, Database, default_db_path
 
@@ -206,18 +207,18 @@ async def logout(request: Request) -> JSONResponse:
     return response
 
 
-def _save(token: str | None, events) -> JSONResponse:
+def _save(token: str | None, batch) -> JSONResponse:
     db = database()
     user = auth.user_for_token(db, token)
     if user is None:
         return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
     if user.role not in auth.ROLES:
         return _error(403, "forbidden", "this account may not judge")
-    acked, rejected, eids = judging.record_each(db, user.username, events, with_ids=True, codes=True)
+    acked, rejected, eids = events.record_each(db, user.username, batch)
     return JSONResponse({"acked": acked, "rejected": rejected, "eids": eids})
 
 
-async def events(request: Request) -> JSONResponse:
+async def events_route(request: Request) -> JSONResponse:
     refused = _refusal(request)
     if refused:
         return refused
@@ -237,5 +238,5 @@ def routes() -> list[Route]:
         Route("/api/login", login, methods=["POST"]),
         Route("/api/session", session, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),
-        Route("/api/events", events, methods=["POST"]),
+        Route("/api/events", events_route, methods=["POST"]),
     ]

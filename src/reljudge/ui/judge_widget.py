@@ -13,11 +13,16 @@ from pathlib import Path
 
 import streamlit as st
 
-from reljudge import i18n, judging
+from reljudge import events, i18n, judging
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 
 _ASSETS = Path(__file__).parent / "assets"
+
+
+def keyboard_script(name: str) -> str:
+    """A keyboard widget's script: the shared outbox (outbox.js), then the widget's own."""
+    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in ("outbox.js", name))
 _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
                "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
@@ -30,7 +35,7 @@ _component = st.components.v2.component(
     "reljudge_judge",
     html="",
     css=(_ASSETS / "judge.css").read_text(encoding="utf-8"),
-    js=(_ASSETS / "judge.js").read_text(encoding="utf-8"),
+    js=keyboard_script("judge.js"),
 )
 
 _ACKED = "_rj_acked"
@@ -55,7 +60,8 @@ def _on_action(db, username: str) -> None:
         st.session_state[_ERROR] = "session"
         return
     try:
-        acked, rejected = judging.record_each(db, username, list(action.get("events") or []), codes=True)
+        # The outbox is shared with the review screen: store whatever kind it carries.
+        acked, rejected, _ = events.record_each(db, username, list(action.get("events") or []))
         # Rejected events leave the browser's outbox too, or they would be resent forever.
         st.session_state[_ACKED] = acked + list(rejected)
         if rejected:

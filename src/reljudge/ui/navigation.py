@@ -4,7 +4,8 @@ check every lead page from it."""
 from __future__ import annotations
 
 # (file in webapp/screens/, title key in i18n, icon); a page's address is its file name.
-ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:")]
+ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:"),
+                   ("review", "nav_review", ":material/fact_check:")]
 LEAD_PAGES = [
     ("dashboard", "nav_dashboard", ":material/monitoring:"),
     ("overview", "nav_overview", ":material/checklist:"),

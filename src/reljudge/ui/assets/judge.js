@@ -1,79 +1,8 @@
-// reljudge judging widget (Streamlit components v2).
-// Grades are shown the moment a key is pressed; events wait in an outbox
-// (mirrored to localStorage, so a reload or a lost connection loses nothing)
-// until the server acknowledges their ids. Saves go to the JSON route
-// POST /api/events (fetch, retried with backoff), not through Streamlit reruns;
-// the widget reruns only to move between questions or to take the server's newer
-// state. Corpus text is only ever set with textContent: never interpreted as HTML.
-const G = (window.__reljudge = window.__reljudge || { outbox: [], qid: null, cursor: 0,
-  lastAction: 0, timer: null, user: null, sent: 0, inflight: false, failures: 0,
-  parked: [], path: null });
-const EVENTS_URL = "/api/events";
-const BATCH = 500;
-
-// Send the outbox to the server; on failure (server down, restarting, logged out) keep
-// everything and try again with backoff (0.5 s doubling to 10 s), or at once when the
-// browser comes back online.
-function flush() {
-  clearTimeout(G.timer);
-  if (G.inflight || !G.outbox.length) return;
-  G.inflight = true;
-  const batch = G.outbox.slice(0, BATCH);
-  fetch(EVENTS_URL, { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ events: batch }) })
-    .then((r) => {
-      G.status = r.status;
-      if (!r.ok) throw new Error("HTTP " + r.status);
-      return r.json();
-    })
-    .then((res) => {
-      G.inflight = false; G.failures = 0; G.status = 200;
-      const done = new Set([...(res.acked || []), ...Object.keys(res.rejected || {})]);
-      G.outbox = G.outbox.filter((e) => !done.has(e.id));
-      persist();
-      if (G.onAck) G.onAck(batch, res);
-      if (G.outbox.length) flush();
-    })
-    .catch(() => {
-      G.inflight = false;
-      const delay = Math.min(10000, 500 * 2 ** Math.min(G.failures++, 5));
-      if (G.onAck) G.onAck(batch, null);
-      G.timer = setTimeout(flush, delay);
-    });
-}
-window.addEventListener("online", () => { G.failures = 0; flush(); });
-
-function storeKey() { return "reljudge-outbox-" + (G.user || "?"); }
-// One id per browser: the server keeps a newer judgment from another browser over an
-// older edit that waited here (offline) and arrives late.
-function clientId() {
-  if (G.client) return G.client;
-  try {
-    G.client = localStorage.getItem("reljudge-client");
-    if (!G.client) { G.client = uid(); localStorage.setItem("reljudge-client", G.client); }
-  } catch (e) { G.client = G.client || uid(); }
-  return G.client;
-}
-function persist() {
-  try { localStorage.setItem(storeKey(), JSON.stringify(G.outbox)); } catch (e) {}
-}
-function restore() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(storeKey()) || "[]");
-    const have = new Set(G.outbox.map((e) => e.id));
-    for (const e of saved) if (!have.has(e.id)) G.outbox.push(e);
-  } catch (e) {}
-}
-function uid() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  return Date.now().toString(36) + Math.random().toString(36).slice(2);
-}
-function el(tag, cls, text) {
-  const n = document.createElement(tag);
-  if (cls) n.className = cls;
-  if (text !== undefined && text !== null) n.textContent = String(text);
-  return n;
-}
+// reljudge judging widget (Streamlit components v2), loaded after outbox.js.
+// Grades are shown the moment a key is pressed; the shared outbox (outbox.js) saves
+// them through POST /api/events; the widget reruns only to move between questions or
+// to take the server's newer state. Corpus text is only ever set with textContent:
+// never interpreted as HTML.
 // The paragraph's text, with the question's content words marked where the lead switched
 // highlighting on: only text nodes and <mark> elements, never HTML. Spans count code
 // points (as the server does), so the text is walked as code points, not UTF-16 units.
@@ -92,7 +21,6 @@ function textWithMarks(text, marks) {
   return box;
 }
 function compactOn() { try { return localStorage.getItem("reljudge-compact") === "1"; } catch (e) { return false; } }
-function fmt(s, vars) { return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? vars[k] : "")); }
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;

@@ -1,0 +1,79 @@
+// reljudge's outbox, shared by the keyboard widgets (judging, answer review): every
+// decision is an event with a client id; events wait in an outbox mirrored to
+// localStorage (a reload or a lost connection loses nothing) and are posted to the JSON
+// route POST /api/events, one request in flight at a time, retried with backoff, until
+// the server acknowledges (or refuses) their ids. Each widget sets G.onAck to hear the
+// answers. Loaded before the widget's own script (the two are one module).
+const G = (window.__reljudge = window.__reljudge || { outbox: [], qid: null, cursor: 0,
+  lastAction: 0, timer: null, user: null, sent: 0, inflight: false, failures: 0,
+  parked: [], path: null });
+const EVENTS_URL = "/api/events";
+const BATCH = 500;
+
+// Send the outbox to the server; on failure (server down, restarting, logged out) keep
+// everything and try again with backoff (0.5 s doubling to 10 s), or at once when the
+// browser comes back online.
+function flush() {
+  clearTimeout(G.timer);
+  if (G.inflight || !G.outbox.length) return;
+  G.inflight = true;
+  const batch = G.outbox.slice(0, BATCH);
+  fetch(EVENTS_URL, { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ events: batch }) })
+    .then((r) => {
+      G.status = r.status;
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    })
+    .then((res) => {
+      G.inflight = false; G.failures = 0; G.status = 200;
+      const done = new Set([...(res.acked || []), ...Object.keys(res.rejected || {})]);
+      G.outbox = G.outbox.filter((e) => !done.has(e.id));
+      persist();
+      if (G.onAck) G.onAck(batch, res);
+      if (G.outbox.length) flush();
+    })
+    .catch(() => {
+      G.inflight = false;
+      const delay = Math.min(10000, 500 * 2 ** Math.min(G.failures++, 5));
+      if (G.onAck) G.onAck(batch, null);
+      G.timer = setTimeout(flush, delay);
+    });
+}
+if (!G.onlineHooked) {   // both widgets load this file; one listener is enough
+  window.addEventListener("online", () => { G.failures = 0; flush(); });
+  G.onlineHooked = true;
+}
+
+function storeKey() { return "reljudge-outbox-" + (G.user || "?"); }
+// One id per browser: the server keeps a newer judgment from another browser over an
+// older edit that waited here (offline) and arrives late.
+function clientId() {
+  if (G.client) return G.client;
+  try {
+    G.client = localStorage.getItem("reljudge-client");
+    if (!G.client) { G.client = uid(); localStorage.setItem("reljudge-client", G.client); }
+  } catch (e) { G.client = G.client || uid(); }
+  return G.client;
+}
+function persist() {
+  try { localStorage.setItem(storeKey(), JSON.stringify(G.outbox)); } catch (e) {}
+}
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(storeKey()) || "[]");
+    const have = new Set(G.outbox.map((e) => e.id));
+    for (const e of saved) if (!have.has(e.id)) G.outbox.push(e);
+  } catch (e) {}
+}
+function uid() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+function el(tag, cls, text) {
+  const n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text !== undefined && text !== null) n.textContent = String(text);
+  return n;
+}
+function fmt(s, vars) { return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? vars[k] : "")); }
