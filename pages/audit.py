@@ -3,7 +3,7 @@ the lead's adjudications with their reasons."""
 
 import streamlit as st
 
-from reljudge import adjudication, judging
+from reljudge import adjudication, campaign, judging
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -29,6 +29,11 @@ if events.empty:
     st.info(session.t("no_history"))
 else:
     tables.dataframe(events)
+
+wordings = campaign.question_versions(db, qid)
+if len(wordings) > 1:               # the question changed: which wording each judgment saw
+    st.subheader(session.t("question_versions"))
+    tables.dataframe(wordings)
 
 st.subheader(session.t("adjudication_history"))
 rulings = adjudication.history_table(db, qid, session.lang())

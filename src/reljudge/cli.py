@@ -62,11 +62,19 @@ def cmd_import(args) -> int:
         n = export.import_qrels(db, args.file, args.source, args.format)
         print(f"qrels {args.file}: {n} rows as source {args.source!r}")
         return 0
+    if args.replace and args.kind != "run":
+        print("error: --replace is for runs (import run FILE --replace)", file=sys.stderr)
+        return 2
+    if args.update_questions and args.kind != "questions":
+        print("error: --update-questions is for questions", file=sys.stderr)
+        return 2
     summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system,
-                                   progress=_terminal_progress(args.file))
+                                   progress=_terminal_progress(args.file), replace=args.replace,
+                                   update_questions=args.update_questions)
     print(summary.message())
     if args.kind == "run" or campaign.counts(db)["systems"]:
-        print(f"pool: {campaign.pool(db)} items")
+        change = campaign.repool_change(db)
+        print(f"pool: {change.size} items" + (f" ({change.message()})" if change.added or change.removed else ""))
     return 0
 
 
@@ -224,13 +232,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", help="load the bundled synthetic demo campaign")
 
     p = add("import", "import a corpus, questions or a run (all or nothing)",
-            "reljudge import run runs/bm25.trec --system bm25", cmd_import)
+            "reljudge import run runs/bm25.trec --system bm25 [--replace]", cmd_import)
     p.add_argument("kind", choices=["corpus", "questions", "run", "qrels"])
     p.add_argument("file")
     p.add_argument("--source", help="name of an imported qrels source (import qrels)")
     p.add_argument("--format", choices=["jsonl", "csv", "trec", "beir"],
                    help="file format (default: from the extension; runs default to TREC)")
     p.add_argument("--system", help="system name for a run (default: the run's tag column)")
+    p.add_argument("--replace", action="store_true",
+                   help="a run may replace the run of a system already imported (the old run is kept "
+                        "as a version; the pool change is shown)")
+    p.add_argument("--update-questions", action="store_true",
+                   help="questions that already have judgments may change (every earlier wording is "
+                        "kept; a field the file leaves out or empty keeps its value)")
 
     p = add("pool", "rebuild the judging pool: union of every run's top-D per question",
             "reljudge pool --depth 20", cmd_pool)

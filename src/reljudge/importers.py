@@ -414,14 +414,17 @@ def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFram
             text = obj.get("text")
             if not isinstance(text, str) or not text.strip():
                 raise InputError(name, lineno, "missing or empty question text")
+            flag = merged.get("no_answer_expected")
+            # None = the file does not give the field: a new question gets the default, a
+            # known one keeps what it has (a re-import never blanks a field it leaves out).
             yield {
                 "line": lineno,
                 "qid": qid,
                 "text": text.strip(),
-                "qtype": _opt_str(_pick(merged, "type", "qtype")) or "",
-                "criteria": _opt_str(merged.get("criteria")) or "",
-                "no_answer_expected": _opt_bool(merged.get("no_answer_expected"), name, lineno,
-                                                "no_answer_expected"),
+                "qtype": _opt_str(_pick(merged, "type", "qtype")),
+                "criteria": _opt_str(merged.get("criteria")),
+                "no_answer_expected": None if flag is None else _opt_bool(flag, name, lineno,
+                                                                          "no_answer_expected"),
             }
 
     return _chunks(rows(), QUESTION_COLUMNS)
