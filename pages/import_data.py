@@ -29,9 +29,9 @@ if submitted and upload is not None:
         summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang(),
                                         replace=replace, update_questions=update_questions)
         (st.warning if summary.incomplete else st.success)(
-            session.t("import_ok", msg=summary.message(session.lang())))
+            session.tm("import_ok", msg=summary.message(session.lang())))
     except ReljudgeError as exc:
-        st.error(session.t("import_failed", error=str(exc)))
+        st.error(session.tm("import_failed", error=str(exc)))
 
 counts.caption(session.t("campaign_counts", **campaign.counts(db)))
 

@@ -21,6 +21,7 @@ from typing import Iterable, Iterator
 
 import pandas as pd
 
+from reljudge.display import id_problem
 from reljudge.errors import InputError
 
 CHUNK_ROWS = 20_000
@@ -230,9 +231,19 @@ def _id(value, name: str, lineno: int, field: str) -> str:
     if isinstance(value, (dict, list, bool, float)):
         raise InputError(name, lineno, f"{field} must be a string or an integer, got {value!r}")
     text = str(value).strip()
+    problem = id_problem(text, field)
+    if problem:
+        raise InputError(name, lineno, problem)
     if any(c.isspace() for c in text):
         raise InputError(name, lineno, f"{field} {text!r} contains whitespace")
     return text
+
+
+def _system_name(value: str, name: str, lineno: int | None) -> str:
+    problem = id_problem(value, "system name")
+    if problem:
+        raise InputError(name, lineno, problem)
+    return value
 
 
 def _opt_str(value) -> str | None:
@@ -448,6 +459,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
         system = system.strip()
         if not system:
             raise InputError(name, None, "--system must not be empty")
+        _system_name(system, name, None)
 
     def trec_rows():
         seen = False
@@ -459,8 +471,9 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
                 raise InputError(name, lineno, f"expected 6 fields 'qid Q0 pid rank score tag', found {len(parts)}")
             seen = True
             qid, _q0, pid, rank, score, tag = parts
+            qid, pid = _id(qid, name, lineno, "qid"), _id(pid, name, lineno, "pid")
             yield {
-                "line": lineno, "system": system or tag, "qid": qid, "pid": pid,
+                "line": lineno, "system": system or _system_name(tag, name, lineno), "qid": qid, "pid": pid,
                 "rank": _opt_int(rank, name, lineno, "rank"),
                 "score": _opt_float(score, name, lineno, "score"),
                 "abstained": False,
@@ -475,6 +488,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             sys_name = system or _opt_str(_pick(obj, "system", "tag"))
             if not sys_name:
                 raise InputError(name, lineno, "no system name: give --system NAME or a 'tag' column")
+            _system_name(sys_name, name, lineno)
             raw_pid = _pick(obj, "pid", "docid", "doc_id", "corpus-id")
             if abstained:
                 # The system declined to answer this question. A row that also names a

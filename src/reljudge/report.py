@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import agreement, campaign, dashboard, evaluation, i18n, metrics
+from reljudge import agreement, campaign, dashboard, display, evaluation, i18n, metrics
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -111,11 +111,9 @@ def _fmt(v) -> str:
 
 
 def _md_cell(v) -> str:
-    # Corpus text must stay plain text: escape what Markdown would interpret.
-    text = _fmt(v).replace("\n", " ")
-    for ch in "\\|*_`[]<>#":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    # Corpus text must stay plain text: escape what Markdown would interpret, and show
+    # invisible characters (display.md, the rule the pages use too).
+    return display.md(_fmt(v).replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 
 
 def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
@@ -154,7 +152,7 @@ def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "<p>—</p>"
     head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(display.visible(_fmt(v)))}</td>" for v in row) + "</tr>"
                    for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
