@@ -141,3 +141,23 @@ def test_migration_keeps_the_present_wording_as_version_one(campaign_db):
     rows = campaign_db.cursor().execute(
         "SELECT qid, version FROM question_versions ORDER BY qid").fetchall()
     assert rows == [("q1", 1), ("q2", 1), ("q3", 1)]
+
+
+def test_report_and_audit_page_show_which_wording_was_judged(campaign_db, tmp_path):
+    from reljudge import report
+    db = campaign_db
+    judging.grade(db, "ann", "q1", "p02", 2)
+    f = _write(tmp_path / "q.jsonl", {"qid": "q1", "text": "감사의 생활이란? (고침)"})
+    campaign.import_file(db, "questions", f, update_questions=True)
+    judging.grade(db, "bob", "q1", "p02", 1)
+    data = report.build(db, n_boot=0, lang="en")
+    assert data.wordings[["qid", "version", "text", "judgment_events"]].values.tolist() == [
+        ["q1", 1, "감사의 생활은 무엇이라고 설명되는가?", 1], ["q1", 2, "감사의 생활이란? (고침)", 1]]
+    md = report.render(data, "md")
+    assert "Questions changed after judging began: which wording was judged" in md
+    assert "| q1 | 2 | 감사의 생활이란? (고침) |" in md
+    assert "which wording was judged" in report.render(data, "html")
+    # no changed question, no section
+    f = _write(tmp_path / "q2.jsonl", {"qid": "q2", "text": "바뀐 둘째"})
+    campaign.import_file(db, "questions", f)            # q2 has no judgments: not in the report
+    assert list(report.build(db, n_boot=0).wordings.qid.unique()) == ["q1"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reljudge import agreement, campaign, dashboard, display, evaluation, i18n, metrics
-from reljudge.storage import evaluation_inputs
+from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
 def _t(key: str, lang: str, **kw) -> str:
@@ -39,6 +39,8 @@ class ReportData:
     agreement: pd.DataFrame
     failures: pd.DataFrame
     is_demo: bool
+    # questions changed after judging began: each wording and the judgment events made under it
+    wordings: pd.DataFrame | None = None
 
 
 N_PERM = 10_000
@@ -82,7 +84,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     tests = _localized(tests, lang)
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
-                      tests, agree, failures, is_demo)
+                      tests, agree, failures, is_demo, catalog.judged_wordings(db))
 
 
 def _localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
@@ -145,6 +147,9 @@ def render_markdown(data: ReportData) -> str:
     out.append(_md_table(data.agreement, L))
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
     out.append(_md_table(data.failures, L))
+    if data.wordings is not None and not data.wordings.empty:
+        out.append(f"\n## {_t('wordings', L)}\n\n{_t('wordings_text', L)}\n\n")
+        out.append(_md_table(data.wordings, L))
     return "\n".join(out)
 
 
@@ -186,6 +191,9 @@ def render_html(data: ReportData) -> str:
     parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L))
     parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L))
     parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
+    if data.wordings is not None and not data.wordings.empty:
+        parts.append(f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"
+                     + _html_table(data.wordings, L))
     parts.append("</body></html>")
     return "\n".join(parts)
 
