@@ -53,6 +53,12 @@ def cmd_init(args) -> int:
 
 def cmd_import(args) -> int:
     from reljudge import campaign
+    if args.replace and args.kind != "run":
+        print("error: --replace is for runs (import run FILE --replace)", file=sys.stderr)
+        return 2
+    if args.update_questions and args.kind != "questions":
+        print("error: --update-questions is for questions", file=sys.stderr)
+        return 2
     db = _db(args, create=True)
     if args.kind == "qrels":
         from reljudge import export
@@ -62,19 +68,15 @@ def cmd_import(args) -> int:
         n = export.import_qrels(db, args.file, args.source, args.format)
         print(f"qrels {args.file}: {n} rows as source {args.source!r}")
         return 0
-    if args.replace and args.kind != "run":
-        print("error: --replace is for runs (import run FILE --replace)", file=sys.stderr)
-        return 2
-    if args.update_questions and args.kind != "questions":
-        print("error: --update-questions is for questions", file=sys.stderr)
-        return 2
     summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system,
                                    progress=_terminal_progress(args.file), replace=args.replace,
                                    update_questions=args.update_questions)
     print(summary.message())
     if args.kind == "run" or campaign.counts(db)["systems"]:
         change = campaign.repool_change(db)
-        print(f"pool: {change.size} items" + (f" ({change.message()})" if change.added or change.removed else ""))
+        print(f"pool: {change.size} items")
+        if change.added or change.removed:
+            print(change.message())
     return 0
 
 
