@@ -241,3 +241,12 @@ def test_report_escapes_and_marks_hostile_text(hostile_db):
     rendered = MarkdownIt("commonmark").enable("table").render(md)
     assert not re.search(r"<(a|img)\b", rendered) and "<img" not in html
     assert not re.search(r"<[^>]*\s(href|src)=[\"']?(http:)?//" + re.escape(EVIL), html)
+
+
+def test_dashboard_caption_names_a_hostile_qrels_source_as_text(hostile_db):
+    at = _login("pages/dashboard.py")
+    assert any("src" in o for o in at.selectbox[2].options)          # the qrels choice
+    at.selectbox[2].set_value(("source:" + SOURCE, None)).run()
+    assert not at.exception
+    assert any("evil.example" in c.value for c in at.caption)
+    _check(at)
