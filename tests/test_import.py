@@ -84,7 +84,7 @@ def test_run_formats_and_abstention(db, files, tmp_path):
         {"qid": "q2", "pid": "p04", "score": 1, "abstained": False},
         {"qid": "q3", "abstained": True},
     ]) + "\n", encoding="utf-8")
-    assert campaign.import_file(db, "run", f, system="graphrag").inserted == 4                 # lines
+    assert campaign.import_file(db, "run", f, system="graphrag", replace=True).inserted == 4   # lines
     assert cur.execute("SELECT qid, pid FROM run_entries WHERE system='graphrag' ORDER BY 1, 2").fetchall() == [
         ("q1", "p02"), ("q1", "p05"), ("q2", "p04")]
     assert cur.execute("SELECT qid FROM run_abstentions ORDER BY 1").fetchall() == [("q1",), ("q3",)]
@@ -93,9 +93,9 @@ def test_run_formats_and_abstention(db, files, tmp_path):
     c = tmp_path / "r.csv"
     c.write_text("qid,pid,score,tag\nq1,p01,1.0,sparse\nq2,p04,0.5,sparse\n", encoding="utf-8")
     assert campaign.import_file(db, "run", c).systems == ("sparse",)
-    # re-import replaces the system's rows
+    # re-import with replace=True replaces the system's rows
     f.write_text(json.dumps({"qid": "q2", "pid": "p04", "score": 1}) + "\n", encoding="utf-8")
-    campaign.import_file(db, "run", f, system="graphrag")
+    campaign.import_file(db, "run", f, system="graphrag", replace=True)
     assert cur.execute("SELECT count(*) FROM run_entries WHERE system='graphrag'").fetchone()[0] == 1
     assert cur.execute("SELECT count(*) FROM run_abstentions").fetchone()[0] == 0
 

@@ -6,6 +6,7 @@ The same functions serve the CLI and the lead's import page.
 from __future__ import annotations
 
 from importlib import resources
+from functools import partial
 from typing import Callable
 
 import duckdb
@@ -36,31 +37,39 @@ Progress = Callable[[int, int], None]
 
 def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
                 system: str | None = None, display: str | None = None,
-                repool: bool = False, progress: Progress | None = None) -> ImportSummary:
-    """Import one file, all or nothing. ``display`` names the file in messages (uploads)."""
+                repool: bool = False, progress: Progress | None = None,
+                replace: bool = False, update_questions: bool = False) -> ImportSummary:
+    """Import one file, all or nothing. ``display`` names the file in messages (uploads).
+    ``replace``: a run may replace the run of a system already imported (the old one is
+    kept as a version); ``update_questions``: questions that already have judgments may
+    change (every earlier wording is kept)."""
     src = importers.Source.of(path, display)
     try:
-        return _import(db, kind, src, fmt, system, repool, progress)
+        return _import(db, kind, src, fmt, system, repool, progress, replace, update_questions)
     except duckdb.Error as exc:
         # Validation should have caught it; never let a database message become a traceback.
         raise ReljudgeError(f"{src.display}: could not import ({str(exc).splitlines()[0]}); "
                             "nothing was written") from None
 
 
-def _import(db: Database, kind: str, src, fmt, system, repool, progress) -> ImportSummary:
+def _import(db: Database, kind: str, src, fmt, system, repool, progress, replace=False,
+            update_questions=False) -> ImportSummary:
     if kind == "corpus":
         chunks, store = importers.corpus_chunks(src, fmt), catalog.import_corpus
     elif kind == "questions":
-        chunks, store = importers.question_chunks(src, fmt), catalog.import_questions
+        chunks = importers.question_chunks(src, fmt)
+        store = partial(catalog.import_questions, update_questions=update_questions)
     elif kind == "run":
-        chunks, store = importers.run_chunks(src, fmt, system), catalog.import_run
+        chunks = importers.run_chunks(src, fmt, system)
+        store = partial(catalog.import_run, replace=replace)
     else:
         raise ReljudgeError(f"unknown import kind {kind!r}; choose one of {', '.join(KINDS)}")
     if progress is not None:
         chunks = _reporting(chunks, src.path, progress)
     summary = store(db, chunks, src.display)
     if repool:
-        summary.pooled = pool(db)
+        summary.pool_change = repool_change(db)
+        summary.pooled = summary.pool_change.size
     return summary
 
 
@@ -78,13 +87,18 @@ def _reporting(chunks, path: Path, progress: Progress):
 
 def pool(db: Database, depth: int | None = None) -> int:
     """(Re)build the pool at ``depth`` (default: the campaign's setting)."""
+    return repool_change(db, depth).size
+
+
+def repool_change(db: Database, depth: int | None = None) -> catalog.PoolChange:
+    """:func:`pool`, saying what joined and left the pool (and what of that was judged)."""
     settings = catalog.get_settings(db)
     depth = int(depth if depth is not None else settings["pool_depth"])
     largest_k = max(int(k) for k in settings["ks"].split(",") if k.strip())
     if depth < largest_k:
         raise ReljudgeError(f"pool depth {depth} is below the largest K reported ({largest_k}): "
                             f"figures at K={largest_k} would rest on paragraphs nobody can judge")
-    return catalog.build_pool(db, depth, settings["ties"])
+    return catalog.rebuild_pool(db, depth, settings["ties"])
 
 
 def is_empty(db: Database) -> bool:
@@ -144,3 +158,5 @@ def set_highlight(db: Database, on: bool) -> None:
 counts = catalog.counts
 settings = catalog.get_settings
 list_runs = catalog.list_runs
+run_versions = catalog.run_versions
+question_versions = catalog.question_versions

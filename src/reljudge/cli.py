@@ -53,6 +53,12 @@ def cmd_init(args) -> int:
 
 def cmd_import(args) -> int:
     from reljudge import campaign
+    if args.replace and args.kind != "run":
+        print("error: --replace is for runs (import run FILE --replace)", file=sys.stderr)
+        return 2
+    if args.update_questions and args.kind != "questions":
+        print("error: --update-questions is for questions", file=sys.stderr)
+        return 2
     db = _db(args, create=True)
     if args.kind == "answers":
         from reljudge import review
@@ -77,10 +83,14 @@ def cmd_import(args) -> int:
         print(f"qrels {args.file}: {n} rows as source {args.source!r}")
         return 0
     summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system,
-                                   progress=_terminal_progress(args.file))
+                                   progress=_terminal_progress(args.file), replace=args.replace,
+                                   update_questions=args.update_questions)
     print(summary.message())
     if args.kind == "run" or campaign.counts(db)["systems"]:
-        print(f"pool: {campaign.pool(db)} items")
+        change = campaign.repool_change(db)
+        print(f"pool: {change.size} items")
+        if change.added or change.removed:
+            print(change.message())
     return 0
 
 
@@ -254,17 +264,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", help="load the bundled synthetic demo campaign")
 
     p = add("import", "import a corpus, questions, a run, qrels, generated answers or reviews (all or nothing)",
-            "reljudge import run runs/bm25.trec --system bm25\n  reljudge import answers answers.jsonl "
+            "reljudge import run runs/bm25.trec --system bm25 [--replace]\n  reljudge import answers answers.jsonl "
             "--system rag\n  reljudge import reviews llm_reviews.jsonl --source llm-judge", cmd_import)
     p.add_argument("kind", choices=["corpus", "questions", "run", "qrels", "answers", "reviews"])
     p.add_argument("file")
     p.add_argument("--source", help="name of an imported qrels or review source (import qrels, import reviews)")
-    p.add_argument("--replace", action="store_true",
-                   help="import answers: add a new version of a system's answers (the old version "
-                        "and its reviews are kept)")
     p.add_argument("--format", choices=["jsonl", "csv", "trec", "beir"],
                    help="file format (default: from the extension; runs default to TREC)")
     p.add_argument("--system", help="system name for a run or answers (default: the tag/system column)")
+    p.add_argument("--replace", action="store_true",
+                   help="a run (or a system's answers) may replace one already imported (the old one is kept "
+                        "as a version; for a run the pool change is shown)")
+    p.add_argument("--update-questions", action="store_true",
+                   help="questions that already have judgments may change (every earlier wording is "
+                        "kept; a field the file leaves out or empty keeps its value)")
 
     p = add("pool", "rebuild the judging pool: union of every run's top-D per question",
             "reljudge pool --depth 20", cmd_pool)

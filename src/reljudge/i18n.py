@@ -376,6 +376,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_tests": ("시스템 간 차이 검정 (대응 무작위화, Holm 보정)", "Paired randomization tests (Holm)"),
     "report_agreement": ("판정자 간 일치도", "Inter-annotator agreement"),
     "report_failures": ("실패 사례: 상위 {k} 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within {k}"),
+    "report_wordings": ("판정 뒤에 바뀐 질문: 어느 문구로 판정했는가", "Questions changed after judging began: which wording was judged"),
+    "report_wordings_text": ("질문의 모든 문구(버전)와, 그 문구가 적용되던 동안 남긴 판정 기록 수입니다.",
+                             "Every wording (version) of each such question, with the judgment events made while it was in force."),
     "report_first_returned": ("각 시스템이 처음 돌려준 문단", "What each system returned first"),
     "report_none": ("없음", "none"),
     "report_sample": ("예시 자료(가상의 표본)로 만든 보고서입니다.", "This report was made from synthetic sample data."),
@@ -389,6 +392,20 @@ STRINGS: dict[str, tuple[str, str]] = {
     "summary_unchanged": ("{n}개 그대로", "{n} unchanged"),
     "summary_systems": ("시스템: {names}", "systems: {names}"),
     "summary_pooled": ("판정 풀을 다시 만들었습니다: 항목 {n}개", "judging pool rebuilt: {n} items"),
+    "summary_pool_change": ("판정 풀을 다시 만들었습니다: 항목 {before}개 → {size}개 (새로 들어옴 {added}개, 빠짐 {removed}개 — "
+                            "그중 이미 판정된 것 {judged}개; 그 판정은 남지만 풀 밖에 있음)",
+                            "judging pool rebuilt: {before} → {size} items ({added} joined, {removed} left — "
+                            "{judged} of those already judged; their judgments stay, outside the pool)"),
+    "summary_versioned": ("판정이 있는 질문 {n}개({qids})를 바꾸었습니다: 이전 문구는 버전으로 남아 있습니다",
+                          "{n} judged questions changed ({qids}): their earlier wording is kept as a version"),
+    "summary_replaced": ("시스템 {system}의 이전 run({n}줄, {source})을 버전 {v}로 보관하고 바꾸었습니다",
+                         "replaced the run of system {system} ({n} lines from {source}, kept as version {v})"),
+    "replace_run": ("같은 이름의 시스템이 있으면 run 바꾸기 (이전 run은 버전으로 보관)",
+                    "Replace the run of a system already imported (the old run is kept as a version)"),
+    "update_questions": ("판정이 있는 질문도 바꾸기 (이전 문구는 버전으로 보관)",
+                         "Change questions that already have judgments (earlier wording is kept)"),
+    "question_versions": ("질문 문구 이력: 어느 문구로 판정했는지", "Question wording history: which wording was judged"),
+    "run_versions": ("바뀐 run (보관된 이전 버전)", "Replaced runs (earlier versions kept)"),
     "summary_incomplete": ("주의: 질문 {n}개에 유형이나 판정 기준(criteria)이 없습니다 — 판정자가 무엇을 근거로 "
                            "볼지 알 수 있게 채워서 다시 가져오세요",
                            "note: {n} questions have no type or criteria; annotators need the criteria to "
@@ -496,6 +513,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "lead": ("조정한 책임자", "lead"), "ruling": ("조정 결과", "ruling"), "reason": ("이유", "reason"),
     "in_force": ("현재 적용", "in force"), "adjudication_id": ("조정 번호", "adjudication"),
     "rank 1": ("1위", "rank 1"), "top 3": ("상위 3위 안", "top 3"),
+    "criteria": ("판정 기준", "criteria"), "no_answer_expected": ("근거 없음 예상", "no answer expected"),
+    "valid_from": ("적용 시작", "in force from"), "replaced_at": ("바뀐 때", "replaced"),
+    "replaced_by": ("바꾼 파일", "replaced by"),
 }
 
 

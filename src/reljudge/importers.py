@@ -21,6 +21,7 @@ from typing import Iterable, Iterator
 
 import pandas as pd
 
+from reljudge.display import id_problem
 from reljudge.errors import InputError
 
 CHUNK_ROWS = 20_000
@@ -75,6 +76,32 @@ def iter_text_lines(path: Path, display: str | None = None) -> Iterator[tuple[in
             yield lineno, line
 
 
+# A \uD800-\uDFFF escape: JSON accepts it, but alone (not as half of a pair) it is no
+# character at all and cannot be stored as UTF-8. Only lines holding one are walked.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(value, field: str = "") -> tuple[str, str] | None:
+    """(field, the escape) of the first string (key or value) holding a lone surrogate."""
+    if isinstance(value, str):
+        for ch in value:
+            if "\ud800" <= ch <= "\udfff":
+                return field, f"\\u{ord(ch):04x}"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if _lone_surrogate(key):       # the key is no name to print: say where it is
+                return (f"a key in {field}" if field else "a key"), _lone_surrogate(key)[1]
+            found = _lone_surrogate(item, f"{field}.{key}" if field else key)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            found = _lone_surrogate(item, f"{field}[{k}]")
+            if found:
+                return found
+    return None
+
+
 def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, dict]]:
     name = display or str(path)
     seen = False
@@ -88,6 +115,13 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
             raise InputError(name, lineno, f"malformed JSON: {exc.msg} (column {exc.colno})") from None
         if not isinstance(obj, dict):
             raise InputError(name, lineno, "expected a JSON object per line")
+        if _SURROGATE_ESCAPE.search(line):
+            found = _lone_surrogate(obj)
+            if found:
+                field, escape = found
+                raise InputError(name, lineno,
+                                 f"{field}: lone surrogate escape {escape} is not a character "
+                                 "(half of a pair, e.g. a cut emoji) / 짝이 없는 서로게이트 이스케이프")
         seen = True
         yield lineno, obj
     if not seen:
@@ -104,8 +138,14 @@ def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | N
         pass
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     with open(path, encoding="utf-8-sig", newline="") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
+        # strict: a quote that never closes (or text after a closing quote) is an error,
+        # not the rest of the file silently merged into one field
+        reader = csv.DictReader(fh, strict=True)
+        start = 1                      # first line of the record being read
+        try:
+            header = reader.fieldnames or []
+        except csv.Error as exc:
+            raise _csv_error(path, name, start, exc) from None
         if not header:
             raise InputError(name, 1, "missing header row")
         header_set = {h.strip() for h in header}
@@ -116,19 +156,71 @@ def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | N
                     name, 1, f"missing column {' or '.join(repr(g) for g in group)}; found {sorted(header_set)}"
                 )
         seen = False
+        start = reader.line_num + 1
         try:
             for row in reader:
                 lineno = reader.line_num
                 if None in row:
                     raise InputError(name, lineno, f"more fields than the header's {len(header)}")
+                start = lineno + 1
                 if all((v or "").strip() == "" for v in row.values()):
                     continue
                 seen = True
                 yield lineno, {k.strip(): (v if v != "" else None) for k, v in row.items()}
         except csv.Error as exc:
-            raise InputError(name, reader.line_num, f"malformed CSV: {exc}") from None
+            raise _csv_error(path, name, start, exc) from None
         if not seen:
             raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+
+
+def _csv_error(path: Path, name: str, start: int, exc: csv.Error) -> InputError:
+    """The csv module's error, placed on the line where the offending quoted field
+    begins (the module itself only knows where it gave up: often the end of the file)."""
+    opened, closed_by = _quote_trouble(path, start)
+    if opened is not None and closed_by is None:
+        return InputError(name, opened, "a quoted field begins here and its closing quote never "
+                                        "comes (every later line would merge into it) / 닫히지 않은 따옴표")
+    if opened is not None:
+        return InputError(name, opened, f"malformed CSV: the quoted field that begins here is closed on "
+                                        f"line {closed_by} and followed by more text ({exc}); "
+                                        'write a quote inside a quoted field as ""')
+    return InputError(name, start, f"malformed CSV: {exc}")
+
+
+def _quote_trouble(path: Path, start: int) -> tuple[int | None, int | None]:
+    """Reading the record that starts on line ``start`` as the csv module does: (line
+    where the bad quoted field opens, line where it closes or None if never), or
+    (None, None) if no quoted field is at fault."""
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        for _ in range(start - 1):
+            fh.readline()
+        text = fh.read()
+    line, k, n = start, 0, len(text)
+    in_quote, at_field_start, opened = False, True, None
+    while k < n:
+        c = text[k]
+        if in_quote:
+            if c == '"':
+                if k + 1 < n and text[k + 1] == '"':
+                    k += 2
+                    continue
+                in_quote = False
+                after = text[k + 1] if k + 1 < n else "\n"
+                if after not in ",\r\n":
+                    return opened, line
+            elif c == "\n":
+                line += 1
+        elif c == '"' and at_field_start:
+            in_quote, opened, at_field_start = True, line, False
+        elif c == ",":
+            at_field_start = True
+        elif c == "\n":
+            line += 1
+            at_field_start = True
+        elif c != "\r":
+            at_field_start = False
+        k += 1
+    return (opened, None) if in_quote else (None, None)
 
 
 # -- field helpers --------------------------------------------------------------
@@ -139,9 +231,19 @@ def _id(value, name: str, lineno: int, field: str) -> str:
     if isinstance(value, (dict, list, bool, float)):
         raise InputError(name, lineno, f"{field} must be a string or an integer, got {value!r}")
     text = str(value).strip()
+    problem = id_problem(text, field)
+    if problem:
+        raise InputError(name, lineno, problem)
     if any(c.isspace() for c in text):
         raise InputError(name, lineno, f"{field} {text!r} contains whitespace")
     return text
+
+
+def _system_name(value: str, name: str, lineno: int | None) -> str:
+    problem = id_problem(value, "system name")
+    if problem:
+        raise InputError(name, lineno, problem)
+    return value
 
 
 def _opt_str(value) -> str | None:
@@ -323,14 +425,17 @@ def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFram
             text = obj.get("text")
             if not isinstance(text, str) or not text.strip():
                 raise InputError(name, lineno, "missing or empty question text")
+            flag = merged.get("no_answer_expected")
+            # None = the file does not give the field: a new question gets the default, a
+            # known one keeps what it has (a re-import never blanks a field it leaves out).
             yield {
                 "line": lineno,
                 "qid": qid,
                 "text": text.strip(),
-                "qtype": _opt_str(_pick(merged, "type", "qtype")) or "",
-                "criteria": _opt_str(merged.get("criteria")) or "",
-                "no_answer_expected": _opt_bool(merged.get("no_answer_expected"), name, lineno,
-                                                "no_answer_expected"),
+                "qtype": _opt_str(_pick(merged, "type", "qtype")),
+                "criteria": _opt_str(merged.get("criteria")),
+                "no_answer_expected": None if flag is None else _opt_bool(flag, name, lineno,
+                                                                          "no_answer_expected"),
             }
 
     return _chunks(rows(), QUESTION_COLUMNS)
@@ -354,6 +459,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
         system = system.strip()
         if not system:
             raise InputError(name, None, "--system must not be empty")
+        _system_name(system, name, None)
 
     def trec_rows():
         seen = False
@@ -365,8 +471,9 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
                 raise InputError(name, lineno, f"expected 6 fields 'qid Q0 pid rank score tag', found {len(parts)}")
             seen = True
             qid, _q0, pid, rank, score, tag = parts
+            qid, pid = _id(qid, name, lineno, "qid"), _id(pid, name, lineno, "pid")
             yield {
-                "line": lineno, "system": system or tag, "qid": qid, "pid": pid,
+                "line": lineno, "system": system or _system_name(tag, name, lineno), "qid": qid, "pid": pid,
                 "rank": _opt_int(rank, name, lineno, "rank"),
                 "score": _opt_float(score, name, lineno, "score"),
                 "abstained": False,
@@ -381,6 +488,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             sys_name = system or _opt_str(_pick(obj, "system", "tag"))
             if not sys_name:
                 raise InputError(name, lineno, "no system name: give --system NAME or a 'tag' column")
+            _system_name(sys_name, name, lineno)
             raw_pid = _pick(obj, "pid", "docid", "doc_id", "corpus-id")
             if abstained:
                 # The system declined to answer this question. A row that also names a

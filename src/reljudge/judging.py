@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import group_commit, i18n
+from reljudge import display, group_commit, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import judgments as store
@@ -186,17 +186,20 @@ def _static_items(db: Database, username: str, qid: str, lang: str, question: st
         if highlight:
             from reljudge import highlight as hl
             words = hl.content_words(question)
+        # Hidden characters (right-to-left overrides, zero-width spaces) are shown as
+        # ⟨U+…⟩ before anything is located in the text, so the marks fit what is shown.
+        texts = [display.visible(r.text) for r in rows.itertuples()]
         return [
             {
                 "pid": r.pid,
-                "text": r.text,
-                "source": source_line(r.title, r.date, r.volume, r.page, lang),
-                "prev": _clean(r.prev_text),
-                "next": _clean(r.next_text),
+                "text": text,
+                "source": display.visible(source_line(r.title, r.date, r.volume, r.page, lang)),
+                "prev": display.visible(_clean(r.prev_text)),
+                "next": display.visible(_clean(r.next_text)),
                 "copies": int(r.n_copies),
-                "marks": hl.spans(words, r.text) if highlight else [],
+                "marks": hl.spans(words, text) if highlight else [],
             }
-            for r in rows.itertuples()
+            for r, text in zip(rows.itertuples(), texts)
         ]
     return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db), highlight,
                          question), compute)

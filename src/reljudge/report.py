@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import agreement, bundle, campaign, dashboard, evaluation, i18n, metrics
-from reljudge.storage import evaluation_inputs
+from reljudge import agreement, bundle, campaign, dashboard, display, evaluation, i18n, metrics
+from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
 def _t(key: str, lang: str, **kw) -> str:
@@ -40,6 +40,8 @@ class ReportData:
     failures: pd.DataFrame
     is_demo: bool
     bundle_sha256: str = ""
+    # questions changed after judging began: each wording and the judgment events made under it
+    wordings: pd.DataFrame | None = None
 
 
 N_PERM = 10_000
@@ -89,7 +91,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     tests = _localized(tests, lang)
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
-                      tests, agree, failures, is_demo, built.bundle_sha256)
+                      tests, agree, failures, is_demo, built.bundle_sha256,
+                      catalog.judged_wordings(db))
 
 
 def bundle_command(policy: str, version: int | None) -> str:
@@ -129,11 +132,9 @@ def _fmt(v) -> str:
 
 
 def _md_cell(v) -> str:
-    # Corpus text must stay plain text: escape what Markdown would interpret.
-    text = _fmt(v).replace("\n", " ")
-    for ch in "\\|*_`[]<>#":
-        text = text.replace(ch, "\\" + ch)
-    return text
+    # Corpus text must stay plain text: escape what Markdown would interpret, and show
+    # invisible characters (display.md, the rule the pages use too).
+    return display.md(_fmt(v).replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 
 
 def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
@@ -165,6 +166,9 @@ def render_markdown(data: ReportData) -> str:
     out.append(_md_table(data.agreement, L))
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
     out.append(_md_table(data.failures, L))
+    if data.wordings is not None and not data.wordings.empty:
+        out.append(f"\n## {_t('wordings', L)}\n\n{_t('wordings_text', L)}\n\n")
+        out.append(_md_table(data.wordings, L))
     return "\n".join(out)
 
 
@@ -172,7 +176,7 @@ def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "<p>—</p>"
     head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(display.visible(_fmt(v)))}</td>" for v in row) + "</tr>"
                    for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
@@ -206,6 +210,9 @@ def render_html(data: ReportData) -> str:
     parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L))
     parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L))
     parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
+    if data.wordings is not None and not data.wordings.empty:
+        parts.append(f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"
+                     + _html_table(data.wordings, L))
     parts.append("</body></html>")
     return "\n".join(parts)
 

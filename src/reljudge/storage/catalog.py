@@ -37,6 +37,9 @@ class ImportSummary:
     systems: tuple[str, ...] = ()
     incomplete: int = 0          # questions without a type or criteria
     pooled: int | None = None    # pool size after the import rebuilt it (None: not rebuilt)
+    versioned: tuple[str, ...] = ()   # judged questions changed: earlier wording kept as a version
+    replaced: tuple["ReplacedRun", ...] = ()   # runs replaced (import --replace), kept as versions
+    pool_change: "PoolChange | None" = None    # what the rebuilt pool gained and lost
 
     def message(self, lang: str = "en") -> str:
         from reljudge import i18n
@@ -49,11 +52,45 @@ class ImportSummary:
             parts.append(i18n.t("summary_systems", lang, names=", ".join(self.systems)))
         kind = i18n.t(f"kind_{self.kind}", lang) if lang != "en" else self.kind
         text = f"{kind} {self.source}: " + ", ".join(parts)
-        if self.pooled is not None:
+        if self.versioned:
+            text += ". " + i18n.t("summary_versioned", lang, n=len(self.versioned),
+                                  qids=", ".join(self.versioned))
+        for run in self.replaced:
+            text += ". " + i18n.t("summary_replaced", lang, system=run.system, n=run.n_rows,
+                                  source=run.source_file or "?", v=run.version)
+        if self.pool_change is not None:
+            text += ". " + self.pool_change.message(lang)
+        elif self.pooled is not None:
             text += ". " + i18n.t("summary_pooled", lang, n=self.pooled)
         if self.incomplete:
             text += ". " + i18n.t("summary_incomplete", lang, n=self.incomplete)
         return text
+
+
+@dataclass(frozen=True)
+class ReplacedRun:
+    system: str
+    version: int          # the version number the replaced run is kept under
+    n_rows: int
+    source_file: str | None
+
+
+@dataclass(frozen=True)
+class PoolChange:
+    """A pool rebuild: its size before and after, items that joined and left, and how
+    many of those that left had already been judged (their judgments stay, unused)."""
+    size: int
+    before: int
+    added: int
+    removed: int
+    removed_judged: int
+
+    def message(self, lang: str = "en") -> str:
+        from reljudge import i18n
+        if self.added == 0 and self.removed == 0:
+            return i18n.t("summary_pooled", lang, n=self.size)
+        return i18n.t("summary_pool_change", lang, before=self.before, size=self.size, added=self.added,
+                      removed=self.removed, judged=self.removed_judged)
 
 
 def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
@@ -127,7 +164,11 @@ def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> 
 
 # -- questions ----------------------------------------------------------------------
 
-def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
+def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
+                     update_questions: bool = False) -> ImportSummary:
+    """New questions are added; a known question takes the fields the file gives (a field
+    left out or empty keeps its value). Changing a question that already has judgments
+    needs ``update_questions``; every wording is kept in ``question_versions``."""
     with db.transaction() as cur:
         n = _stage(cur, "stage_questions",
                    "line BIGINT, qid VARCHAR, text VARCHAR, qtype VARCHAR, criteria VARCHAR, "
@@ -138,34 +179,105 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str) 
             WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
         if dup:
             raise InputError(source, dup[2], f"duplicate qid {dup[0]!r} (first at line {dup[1]})")
-        updated = _first(cur, """
-            SELECT count(*) FROM stage_questions s JOIN questions q USING (qid)
-            WHERE (q.text, q.qtype, q.criteria, q.no_answer_expected)
-                  IS DISTINCT FROM (s.text, s.qtype, s.criteria, s.no_answer_expected)""")[0]
-        existing = _first(cur, "SELECT count(*) FROM stage_questions JOIN questions USING (qid)")[0]
-        incomplete = _first(cur, """SELECT count(*) FROM stage_questions
-                                    WHERE coalesce(trim(qtype), '') = '' OR coalesce(trim(criteria), '') = ''""")[0]
-        # Questions may be corrected (criteria, typos) after judging started: update in place,
-        # keeping their order.
+        # What each question becomes: a field the file does not give keeps its value.
         cur.execute("""
-            UPDATE questions SET text = s.text, qtype = s.qtype, criteria = s.criteria,
-                   no_answer_expected = s.no_answer_expected
-            FROM stage_questions s WHERE questions.qid = s.qid""")
+            CREATE OR REPLACE TEMP TABLE merged_questions AS
+            SELECT line, qid, text, qtype, criteria, no_answer_expected, existing,
+                   concat_ws(', ',
+                     CASE WHEN existing AND text IS DISTINCT FROM old_text THEN 'text' END,
+                     CASE WHEN existing AND qtype IS DISTINCT FROM old_qtype THEN 'type' END,
+                     CASE WHEN existing AND criteria IS DISTINCT FROM old_criteria THEN 'criteria' END,
+                     CASE WHEN existing AND no_answer_expected IS DISTINCT FROM old_no_answer
+                          THEN 'no_answer_expected' END) AS changed
+            FROM (SELECT s.line, s.qid, s.text,
+                         coalesce(s.qtype, q.qtype, '') AS qtype,
+                         coalesce(s.criteria, q.criteria, '') AS criteria,
+                         coalesce(s.no_answer_expected, q.no_answer_expected, FALSE) AS no_answer_expected,
+                         q.qid IS NOT NULL AS existing, q.text AS old_text, q.qtype AS old_qtype,
+                         q.criteria AS old_criteria, q.no_answer_expected AS old_no_answer
+                  FROM stage_questions s LEFT JOIN questions q USING (qid))""")
+        judged = cur.execute("""
+            SELECT m.line, m.qid, m.changed,
+                   (SELECT count(*) FROM judgment_events e WHERE e.qid = m.qid)
+                   + (SELECT count(*) FROM adjudications a WHERE a.qid = m.qid) AS n
+            FROM merged_questions m WHERE m.changed <> '' AND n > 0 ORDER BY m.line""").fetchall()
+        if judged and not update_questions:
+            line, qid, changed, events = judged[0]
+            raise InputError(source, line,
+                             f"question {qid!r} already has {events} judgments; changing its {changed} needs "
+                             "--update-questions (the earlier wording is kept as a version) / 판정이 있는 "
+                             "질문을 바꾸려면 --update-questions가 필요합니다")
+        updated = _first(cur, "SELECT count(*) FROM merged_questions WHERE changed <> ''")[0]
+        existing = _first(cur, "SELECT count(*) FROM merged_questions WHERE existing")[0]
+        incomplete = _first(cur, """SELECT count(*) FROM merged_questions
+                                    WHERE trim(qtype) = '' OR trim(criteria) = ''""")[0]
+        # Questions may be corrected (criteria, typos) after judging started: update in place,
+        # keeping their order, and keep the new wording as the next version.
+        cur.execute("""
+            UPDATE questions SET text = m.text, qtype = m.qtype, criteria = m.criteria,
+                   no_answer_expected = m.no_answer_expected
+            FROM merged_questions m WHERE questions.qid = m.qid AND m.changed <> ''""")
         cur.execute("""
             INSERT INTO questions(qid, text, qtype, criteria, no_answer_expected)
-            SELECT qid, text, qtype, criteria, no_answer_expected FROM stage_questions
-            WHERE qid NOT IN (SELECT qid FROM questions) ORDER BY line""")
+            SELECT qid, text, qtype, criteria, no_answer_expected FROM merged_questions
+            WHERE NOT existing ORDER BY line""")
+        cur.execute("""
+            INSERT INTO question_versions(qid, version, text, qtype, criteria, no_answer_expected,
+                                          source_file)
+            SELECT m.qid, coalesce(v.last, 0) + 1, m.text, m.qtype, m.criteria, m.no_answer_expected, ?
+            FROM merged_questions m
+            LEFT JOIN (SELECT qid, max(version) AS last FROM question_versions GROUP BY qid) v USING (qid)
+            WHERE NOT m.existing OR m.changed <> ''""", [source])
         cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('questions', ?, ?)",
                     [source, n])
         cur.execute("DROP TABLE stage_questions")
+        cur.execute("DROP TABLE merged_questions")
     return ImportSummary("questions", source, n - existing, updated=updated,
-                         skipped=existing - updated, incomplete=incomplete)
+                         skipped=existing - updated, incomplete=incomplete,
+                         versioned=tuple(r[1] for r in judged))
+
+
+def question_versions(db: Database, qid: str) -> pd.DataFrame:
+    """Every wording question ``qid`` has had, oldest first, with the judgment events
+    made while each was in force (from its valid_from to the next version's)."""
+    return db.cursor().execute("""
+        WITH v AS (
+            SELECT *, lead(valid_from) OVER (ORDER BY version) AS valid_until
+            FROM question_versions WHERE qid = ?)
+        SELECT v.version, v.valid_from, v.text, v.qtype, v.criteria, v.no_answer_expected,
+               v.source_file,
+               (SELECT count(*) FROM judgment_events e WHERE e.qid = ?
+                  AND (e.created_at >= v.valid_from OR v.version = 1)
+                  AND (v.valid_until IS NULL OR e.created_at < v.valid_until)) AS judgment_events
+        FROM v ORDER BY v.version""", [qid, qid]).df()
+
+
+def judged_wordings(db: Database) -> pd.DataFrame:
+    """Questions that changed after they were first judged: per version, its wording and
+    the judgment events made under it (for the report)."""
+    return db.cursor().execute("""
+        WITH v AS (
+            SELECT *, lead(valid_from) OVER (PARTITION BY qid ORDER BY version) AS valid_until
+            FROM question_versions),
+        counted AS (
+            SELECT v.qid, v.version, v.text, v.valid_from,
+                   (SELECT count(*) FROM judgment_events e WHERE e.qid = v.qid
+                      AND (e.created_at >= v.valid_from OR v.version = 1)
+                      AND (v.valid_until IS NULL OR e.created_at < v.valid_until)) AS judgment_events
+            FROM v)
+        SELECT c.* FROM counted c
+        WHERE c.qid IN (SELECT qid FROM question_versions GROUP BY qid HAVING count(*) > 1)
+          AND c.qid IN (SELECT qid FROM judgment_events)
+        ORDER BY c.qid, c.version""").df()
 
 
 # -- runs ---------------------------------------------------------------------------
 
-def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
-    """Replaces every system named in the file; unknown qids/pids are errors."""
+def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str,
+               replace: bool = False) -> ImportSummary:
+    """Stores the run of every system named in the file; unknown qids/pids are errors.
+    A system that already has a run is refused unless ``replace``: then its old run is
+    kept whole in ``run_versions`` and the file's rows take its place."""
     with db.transaction() as cur:
         n = _stage(cur, "stage_run",
                    "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, "
@@ -193,6 +305,27 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
                              f"(first at line {dup[3]})")
         systems = tuple(r[0] for r in cur.execute(
             "SELECT DISTINCT system FROM stage_run ORDER BY system").fetchall())
+        clash = cur.execute("""
+            SELECT r.system, min(s.line), r.n_rows, r.source_file, r.imported_at,
+                   coalesce((SELECT max(version) FROM run_versions v WHERE v.system = r.system), 0) + 1
+            FROM stage_run s JOIN runs r USING (system)
+            GROUP BY ALL ORDER BY 2""").fetchall()
+        if clash and not replace:
+            system, line, n_rows, old_source, imported_at = clash[0][:5]
+            raise InputError(source, line,
+                             f"system {system!r} already has a run ({n_rows} lines from {old_source}, "
+                             f"imported {imported_at:%Y-%m-%d %H:%M}); import with --replace to replace it "
+                             "(the old run is kept as a version) / 이미 있는 시스템입니다: 바꾸려면 --replace")
+        for system, _line, _n, _src, _at, version in clash:
+            cur.execute("""
+                INSERT INTO run_versions(system, version, source_file, n_rows, imported_at, replaced_by)
+                SELECT system, ?, source_file, n_rows, imported_at, ? FROM runs WHERE system = ?""",
+                        [version, source, system])
+            cur.execute("""INSERT INTO run_version_entries
+                           SELECT system, ?, qid, pid, rank, score FROM run_entries WHERE system = ?""",
+                        [version, system])
+            cur.execute("""INSERT INTO run_version_abstentions
+                           SELECT system, ?, qid FROM run_abstentions WHERE system = ?""", [version, system])
         for table in ("run_entries", "run_abstentions", "runs"):
             cur.execute(f"DELETE FROM {table} WHERE system IN (SELECT DISTINCT system FROM stage_run)")
         cur.execute("""
@@ -206,7 +339,16 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
         cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('run', ?, ?, ?)",
                     [source, n, ",".join(systems)])
         cur.execute("DROP TABLE stage_run")
-    return ImportSummary("run", source, n, systems=systems)
+    replaced = tuple(ReplacedRun(system, version, n_rows, old_source)
+                     for system, _line, n_rows, old_source, _at, version in clash)
+    return ImportSummary("run", source, n, systems=systems, replaced=replaced)
+
+
+def run_versions(db: Database) -> pd.DataFrame:
+    """Runs replaced under their system name, newest first."""
+    return db.cursor().execute("""
+        SELECT system, version, source_file, n_rows, imported_at, replaced_at, replaced_by
+        FROM run_versions ORDER BY replaced_at DESC, system""").df()
 
 
 # -- pool ---------------------------------------------------------------------------
@@ -230,6 +372,12 @@ def build_pool(db: Database, depth: int, ties: str = ranking.DEFAULT_TIES) -> in
     """Union of every run's top-``depth`` per question under the tie rule ``ties``,
     duplicates collapsed to their group's first paragraph (first copy counts, ranks
     closed up). Returns the pool size."""
+    return rebuild_pool(db, depth, ties).size
+
+
+def rebuild_pool(db: Database, depth: int, ties: str = "trec") -> PoolChange:
+    """:func:`build_pool`, saying what changed: items added, removed, and removed items
+    that had been judged."""
     if depth < 1:
         raise ValueError("pool depth must be at least 1")
     # Always "first": the pool shows one copy of each group. Under "keep" the top
@@ -237,6 +385,7 @@ def build_pool(db: Database, depth: int, ties: str = ranking.DEFAULT_TIES) -> in
     # moves rows up), so this pool covers what every measure at K <= depth reads.
     ranked = ranked_runs_sql(ties, "first", depth)
     with db.transaction() as cur:
+        cur.execute("CREATE OR REPLACE TEMP TABLE old_pool AS SELECT * FROM pool")
         cur.execute("DELETE FROM pool")
         cur.execute(f"INSERT INTO pool SELECT DISTINCT qid, dkey FROM ({ranked})")
         cur.execute("INSERT OR REPLACE INTO settings VALUES ('pool_depth', ?)", [str(depth)])
@@ -244,7 +393,15 @@ def build_pool(db: Database, depth: int, ties: str = ranking.DEFAULT_TIES) -> in
         cur.execute("""INSERT OR REPLACE INTO settings
                        SELECT 'pool_version', CAST(coalesce(max(CAST(value AS BIGINT)), 0) + 1 AS VARCHAR)
                        FROM settings WHERE key = 'pool_version'""")
-        return cur.execute("SELECT count(*) FROM pool").fetchone()[0]
+        row = cur.execute("""
+            SELECT (SELECT count(*) FROM pool), (SELECT count(*) FROM old_pool),
+                   (SELECT count(*) FROM pool p ANTI JOIN old_pool o USING (qid, pid)),
+                   (SELECT count(*) FROM old_pool o ANTI JOIN pool p USING (qid, pid)),
+                   (SELECT count(*) FROM (SELECT qid, pid FROM old_pool o ANTI JOIN pool p USING (qid, pid)) r
+                    WHERE EXISTS (SELECT 1 FROM current_judgments j WHERE j.qid = r.qid AND j.pid = r.pid))
+            """).fetchall()[0]
+        cur.execute("DROP TABLE old_pool")
+        return PoolChange(*row)
 
 
 def import_count(db: Database) -> int:

@@ -28,6 +28,27 @@ ENV_VAR = "RELJUDGE_DB"
 MEMORY_ENV_VAR = "RELJUDGE_MEMORY_LIMIT"
 _MEMORY_RE = re.compile(r"\d+(\.\d+)?\s*(B|[KMGT]i?B)", re.IGNORECASE)
 
+# The file holds password and session-token hashes: reljudge creates it (and DuckDB's
+# write-ahead log beside it) readable by its owner only.
+PRIVATE_UMASK = 0o077
+_umask_lock = threading.Lock()
+
+
+@contextmanager
+def _owner_only() -> Iterator[None]:
+    """Files created inside the block (the database, its .wal) get mode 600. The umask is
+    process-wide: it only ever narrows, and only for the length of an open or a write."""
+    with _umask_lock:
+        old = os.umask(PRIVATE_UMASK)
+        try:
+            yield
+        finally:
+            os.umask(old)
+
+
+def wal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".wal")
+
 
 def default_db_path(explicit: str | os.PathLike | None = None) -> Path:
     """``--db`` if given, else ``$RELJUDGE_DB``, else ``judgments/reljudge.duckdb``."""
@@ -51,7 +72,8 @@ class Database:
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._con = duckdb.connect(str(self.path), read_only=read_only)
+            with _owner_only():
+                self._con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.IOException as exc:
             if _is_lock_error(exc):
                 raise DatabaseLockedError(
@@ -91,16 +113,29 @@ class Database:
         with self._write_lock:
             cur = self._con.cursor()
             try:
-                cur.begin()
-                try:
-                    yield cur
-                except BaseException:
-                    cur.rollback()
-                    raise
-                cur.commit()
+                with _owner_only():      # DuckDB creates the .wal on the first write after a checkpoint
+                    cur.begin()
+                    try:
+                        yield cur
+                    except BaseException:
+                        cur.rollback()
+                        raise
+                    cur.commit()
                 self.version += 1
             finally:
                 cur.close()
+            self._match_wal_mode()
+
+    def _match_wal_mode(self) -> None:
+        """The .wal holds the same data as the file: give it the file's own mode (600 for
+        a file reljudge created; a lead who opened the file to a group keeps that)."""
+        try:
+            mode = self.path.stat().st_mode & 0o777
+            wal = wal_path(self.path)
+            if wal.stat().st_mode & 0o777 != mode:
+                os.chmod(wal, mode)
+        except OSError:          # no .wal right now (checkpointed), or not ours to change
+            pass
 
     def close(self) -> None:
         self._con.close()
@@ -108,7 +143,7 @@ class Database:
     # -- schema ----------------------------------------------------------------
     def migrate(self) -> list[str]:
         """Apply every migration not yet recorded; returns the names applied."""
-        with self._write_lock:
+        with self._write_lock, _owner_only():
             cur = self._con.cursor()
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations("
@@ -132,7 +167,8 @@ class Database:
                 cur.commit()
                 applied.append(name)
             cur.close()
-            return applied
+        self._match_wal_mode()
+        return applied
 
     def applied_migrations(self) -> list[tuple[int, str]]:
         return self.cursor().execute(

@@ -424,4 +424,57 @@ CREATE TABLE external_reviews(
 );
 """,
     ),
+    (
+        9,
+        "question_and_run_versions",
+        r"""
+-- Every wording a question has had: a question changed after judging started keeps its
+-- earlier versions, so the audit and the report can tell which wording was judged. A
+-- version is in force from valid_from until the next version's valid_from.
+CREATE TABLE question_versions(
+    qid                VARCHAR NOT NULL,
+    version            INTEGER NOT NULL CHECK (version >= 1),
+    text               VARCHAR NOT NULL,
+    qtype              VARCHAR NOT NULL,
+    criteria           VARCHAR NOT NULL,
+    no_answer_expected BOOLEAN NOT NULL,
+    source_file        VARCHAR,
+    valid_from         TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (qid, version)
+);
+-- Questions imported before this step: their present wording is version 1, in force
+-- since the first questions import (or now, if none is logged).
+INSERT INTO question_versions
+SELECT qid, 1, text, qtype, criteria, no_answer_expected, NULL,
+       coalesce((SELECT min(imported_at) FROM import_log WHERE kind = 'questions'), current_timestamp)
+FROM questions;
+
+-- A run replaced under its system name (import --replace) is kept here, whole.
+CREATE TABLE run_versions(
+    system      VARCHAR NOT NULL,
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    source_file VARCHAR,
+    n_rows      BIGINT NOT NULL,
+    imported_at TIMESTAMP NOT NULL,
+    replaced_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    replaced_by VARCHAR,               -- the file that replaced it
+    PRIMARY KEY (system, version)
+);
+CREATE TABLE run_version_entries(
+    system  VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    qid     VARCHAR NOT NULL,
+    pid     VARCHAR NOT NULL,
+    rank    BIGINT,
+    score   DOUBLE,
+    PRIMARY KEY (system, version, qid, pid)
+);
+CREATE TABLE run_version_abstentions(
+    system  VARCHAR NOT NULL,
+    version INTEGER NOT NULL,
+    qid     VARCHAR NOT NULL,
+    PRIMARY KEY (system, version, qid)
+);
+""",
+    ),
 ]

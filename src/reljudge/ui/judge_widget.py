@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from reljudge import events, i18n, judging
+from reljudge import display, events, i18n, judging
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 
@@ -97,7 +97,7 @@ def render(db, username: str, lang: str) -> None:
             st.rerun(scope="app")
         if st.session_state.get(_ERROR):
             error = st.session_state.pop(_ERROR)
-            st.error(i18n.t("not_logged_in", lang) if error == "session" else error)
+            st.error(i18n.t("not_logged_in", lang) if error == "session" else display.md(error))
         at_end = st.session_state.pop(_AT_END, None)
         if at_end == (0, 0):
             st.success(i18n.t("all_done", lang))
@@ -107,7 +107,7 @@ def render(db, username: str, lang: str) -> None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
         for code in st.session_state.pop(_REJECTED, []):
             st.warning(i18n.t("event_rejected", lang, reason=i18n.t(f"rejected_{code}", lang)))
-        data = judging.payload(db, username, qid, lang)
+        data = display.visible_payload(judging.payload(db, username, qid, lang))
         data["user"] = username
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
         data["acked"] = st.session_state.get(_ACKED, [])
@@ -136,7 +136,7 @@ def question_picker(db, username: str, lang: str) -> None:
     qids = list(ov.qid)
     choice = st.sidebar.selectbox(i18n.t("jump_to", lang), qids,
                                   index=qids.index(current) if current in qids else 0,
-                                  format_func=labels.get, key=f"rj_pick_{current}")
+                                  format_func=lambda q: display.visible(labels.get(q)), key=f"rj_pick_{current}")
     if choice != current:
         judging.go_to(db, username, choice)
         st.rerun()

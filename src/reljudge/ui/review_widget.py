@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from reljudge import events, i18n, judging, review
+from reljudge import display, events, i18n, judging, review
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 from reljudge.ui.judge_widget import keyboard_script
@@ -76,10 +76,10 @@ def render(db, username: str, lang: str) -> None:
             st.rerun(scope="app")
         if st.session_state.get(_ERROR):
             error = st.session_state.pop(_ERROR)
-            st.error(i18n.t("not_logged_in", lang) if error == "session" else error)
+            st.error(i18n.t("not_logged_in", lang) if error == "session" else display.md(error))
         if st.session_state.pop(_AT_END, None):
             st.info(i18n.t("no_further_answer", lang))
-        data = review.payload(db, username, answer_id, lang)
+        data = display.visible_payload(review.payload(db, username, answer_id, lang))
         data["user"] = username
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
         data["acked"] = st.session_state.get(_ACKED, [])
@@ -103,7 +103,7 @@ def answer_picker(db, username: str, lang: str) -> None:
     ids = [int(a) for a in queue.answer_id]
     choice = st.sidebar.selectbox(i18n.t("jump_to_answer", lang), ids,
                                   index=ids.index(current) if current in ids else 0,
-                                  format_func=labels.get, key=f"rv_pick_{current}")
+                                  format_func=lambda q: display.visible(labels.get(q)), key=f"rv_pick_{current}")
     if choice != current:
         review.go_to(db, username, choice)
         st.rerun()

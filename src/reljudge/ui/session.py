@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from reljudge import api, auth, campaign, i18n
+from reljudge import api, auth, campaign, display, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.storage.db import Database
 
@@ -58,7 +58,7 @@ def get_db() -> Database:
     try:
         return api.database()
     except ReljudgeError as exc:
-        st.error(i18n.t("db_locked", lang(), error=str(exc)))
+        st.error(i18n.t("db_locked", lang(), **display.md_args(error=str(exc))))
         st.stop()
 
 
@@ -76,6 +76,18 @@ def _remember_language(widget_key: str) -> None:
 
 def t(key: str, **kwargs) -> str:
     return i18n.t(key, lang(), **kwargs)
+
+
+def tm(key: str, **data) -> str:
+    """:func:`t` for a Markdown context (st.markdown, st.caption, st.info/success/warning/
+    error): the data arguments are escaped, our own markup stays (display.md)."""
+    return i18n.t(key, lang(), **display.md_args(**data))
+
+
+def error(message: str) -> None:
+    """A message built from data (an exception naming a file, an id, a name) as st.error,
+    never interpreted as Markdown."""
+    st.error(display.md(message))
 
 
 def current_user(db: Database) -> auth.User | None:
@@ -112,7 +124,7 @@ def flash(message: str) -> None:
 def show_flash() -> None:
     message = st.session_state.pop("_flash", None)
     if message:
-        st.success(message)
+        st.success(message)          # built with tm(): data already escaped
 
 
 def language_switch(logged_in: bool) -> None:
@@ -242,7 +254,7 @@ def write_session_cookie() -> None:
 
 
 def logout_button(db: Database, user: auth.User) -> None:
-    st.sidebar.caption(t("logged_in_as", user=user.username, role=t(f"role_{user.role}")))
+    st.sidebar.caption(tm("logged_in_as", user=user.username, role=t(f"role_{user.role}")))
     if st.sidebar.button(t("logout"), key="logout"):
         auth.end_session(db, st.session_state.pop("token", None))
         st.session_state["cleared_cookie"] = True

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from reljudge import i18n
+from reljudge import display, i18n
 from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
@@ -15,8 +15,21 @@ MISSING = "—"   # st.dataframe writes the English word "None" in empty cells o
 
 def localized(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its English data values in the user's language (booleans stay:
-    st.dataframe draws them as check boxes)."""
-    return i18n.localized_values(frame, session.lang())
+    st.dataframe draws them as check boxes) and invisible characters in its text shown
+    as marks (display.visible)."""
+    return visible(i18n.localized_values(frame, session.lang()))
+
+
+def visible(frame: pd.DataFrame) -> pd.DataFrame:
+    """Text cells with invisible and control characters shown as ⟨U+…⟩ marks."""
+    text_cols = [c for c in frame.columns
+                 if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c].dtype)]
+    if not text_cols:
+        return frame
+    frame = frame.copy()
+    for c in text_cols:
+        frame[c] = frame[c].map(display.visible)
+    return frame
 
 
 def mark_provisional(table: pd.DataFrame):

@@ -25,7 +25,8 @@ def saved_upload(upload) -> Iterator[str]:
         os.unlink(tmp)
 
 
-def import_upload(db, kind: str, upload, fmt: str | None, system: str | None, lang: str = "ko"):
+def import_upload(db, kind: str, upload, fmt: str | None, system: str | None, lang: str = "ko",
+                  replace: bool = False, update_questions: bool = False):
     """Import an ``st.file_uploader`` file with a progress bar; messages name the uploaded file."""
     bar = st.progress(0.0, text=i18n.t("importing", lang, name=upload.name))
 
@@ -39,7 +40,8 @@ def import_upload(db, kind: str, upload, fmt: str | None, system: str | None, la
     try:
         with saved_upload(upload) as tmp:
             return campaign.import_file(db, kind, tmp, fmt=fmt or None, system=system or None,
-                                        display=upload.name, repool=True, progress=show)
+                                        display=upload.name, repool=True, progress=show,
+                                        replace=replace, update_questions=update_questions)
     finally:
         bar.empty()
 

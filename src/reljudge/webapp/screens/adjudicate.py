@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import adjudication, i18n
+from reljudge import adjudication, display, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
@@ -18,27 +18,29 @@ else:
     st.caption(session.t("queue_n", n=len(queue)))
     labels = adjudication.queue_labels(queue)
     # Options are (qid, pid): a queue that moves while the lead reads cannot shift the choice.
-    qid, pid = st.selectbox(session.t("paragraph"), list(labels), format_func=labels.get)
+    qid, pid = st.selectbox(session.t("paragraph"), list(labels),
+                            format_func=lambda k: display.visible(labels.get(k)))
     item = adjudication.queue_item(queue, qid, pid)
     st.markdown(f"**{session.t('question')}**")
-    st.text(item.question)
+    # data: st.text (plain, never Markdown/HTML), invisible characters shown as marks
+    st.text(display.visible(item.question))
     if item.criteria:
         st.markdown(f"**{session.t('criteria')}**")
-        st.text(item.criteria)
-    st.markdown(f"**{session.t('paragraph')}** `{item.pid}`")
-    st.text(item.paragraph)              # corpus text: plain, never Markdown/HTML
+        st.text(display.visible(item.criteria))
+    st.markdown(f"**{session.t('paragraph')}** {display.md(item.pid)}")
+    st.text(display.visible(item.paragraph))
     if item.changes_first:
         st.caption(session.t("changes_first"))
     st.markdown(f"**{session.t('grades_given')}**")
-    st.text(item.grades)
+    st.text(display.visible(item.grades))
     if item.notes:
         st.markdown(f"**{session.t('notes_given')}**")
         for note in item.notes:
-            st.text(note)
+            st.text(display.visible(note))
     if item.evidence:
         st.markdown(f"**{session.t('evidence_given')}**")
         for span in item.evidence:
-            st.text(span)
+            st.text(display.visible(span))
     # Keyed by the item, so what was typed stays after a refused save and the next
     # item starts empty; no preselected grade: a hurried click must not record a grade
     # nobody chose.
@@ -54,11 +56,11 @@ else:
             else:
                 try:
                     adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
-                    session.flash(session.t("adjudicated", item=f"{item.qid} · {item.pid}",
-                                            ruling=session.t(f"grade{int(grade)}")))
+                    session.flash(session.tm("adjudicated", item=f"{item.qid} · {item.pid}",
+                                             ruling=session.t(f"grade{int(grade)}")))
                     st.rerun()
                 except ReljudgeError as exc:
-                    st.error(str(exc))
+                    session.error(str(exc))
 
 st.subheader(session.t("verdict_queue"))
 verdicts = adjudication.verdict_queue(db, session.lang())
@@ -67,7 +69,7 @@ if verdicts.empty:
 else:
     tables.dataframe(verdicts)
     with st.form("adjudicate_verdict", clear_on_submit=True):
-        qid = st.selectbox(session.t("question"), list(verdicts.qid))
+        qid = st.selectbox(session.t("question"), list(verdicts.qid), format_func=display.visible)
         no_answer = st.checkbox(session.t("final_no_answer"))
         reason = st.text_input(session.t("reason"))
         if st.form_submit_button(session.t("save_adjudication")):
@@ -76,11 +78,11 @@ else:
             else:
                 try:
                     adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
-                    session.flash(session.t("adjudicated", item=qid,
-                                            ruling=i18n.verdict_text(no_answer, session.lang())))
+                    session.flash(session.tm("adjudicated", item=qid,
+                                             ruling=i18n.verdict_text(no_answer, session.lang())))
                     st.rerun()
                 except ReljudgeError as exc:
-                    st.error(str(exc))
+                    session.error(str(exc))
 
 st.subheader(session.t("freeze_title"))
 with st.form("freeze", clear_on_submit=True):      # an empty note after a freeze: no accidental twin
@@ -91,6 +93,6 @@ with st.form("freeze", clear_on_submit=True):      # an empty note after a freez
         try:
             st.success(session.t("frozen", v=adjudication.freeze(db, user.username, policy, note or None)))
         except ReljudgeError as exc:
-            st.error(str(exc))
+            session.error(str(exc))
 st.caption(session.t("versions"))
 tables.dataframe(adjudication.versions(db))

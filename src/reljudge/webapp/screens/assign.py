@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import assignment, campaign
+from reljudge import assignment, campaign, display
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
@@ -17,7 +17,8 @@ annotators = assignment.active_annotators(db)
 # annotators on every question, every question is double-judged already.
 per_question = st.number_input(session.t("per_question"), min_value=1, max_value=10, value=1)
 with st.form("assign"):
-    chosen = st.multiselect(session.t("annotators"), annotators, default=annotators)
+    chosen = st.multiselect(session.t("annotators"), annotators, default=annotators,
+                            format_func=display.visible)
     double_share = st.slider(session.t("double_share"), 0.0, 1.0, 0.2, 0.05, disabled=per_question > 1,
                              help=session.t("double_share_off") if per_question > 1 else None)
     by_type = st.checkbox(session.t("by_type"), value=True)
@@ -29,24 +30,24 @@ if preview or apply:
                        by_type=by_type)
         if apply:
             result = assignment.assign(db, user.username, chosen, **options)
-            st.success(session.t("assigned", msg=result.summary(session.lang())))
+            st.success(session.tm("assigned", msg=result.summary(session.lang())))
         else:
             result = assignment.preview(db, chosen, **options)
-            st.info(result.summary(session.lang()))
+            st.info(display.md(result.summary(session.lang())))
         tables.dataframe(result.loads)
     except ReljudgeError as exc:
-        st.error(str(exc))
+        session.error(str(exc))
 
 st.subheader(session.t("reassign"))
 with st.form("reassign"):
-    leaving = st.selectbox(session.t("annotators"), annotators)
+    leaving = st.selectbox(session.t("annotators"), annotators, format_func=display.visible)
     if st.form_submit_button(session.t("reassign_button")):
         try:
             moved = assignment.reassign(db, user.username, leaving)
             st.success(session.t("reassigned", n=len(moved)))
             tables.dataframe(moved)
         except ReljudgeError as exc:
-            st.error(str(exc))
+            session.error(str(exc))
 
 st.subheader(session.t("current_assignments"))
 current = assignment.active_assignments(db)

@@ -3,7 +3,7 @@ the lead's adjudications with their reasons."""
 
 import streamlit as st
 
-from reljudge import adjudication, judging
+from reljudge import adjudication, campaign, display, judging
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -18,17 +18,24 @@ qids = list(questions.qid)
 latest = judging.last_judged_question(db)        # open where the latest work happened
 # Keyed: the default follows new work, but the lead's choice must not move with it.
 qid = st.selectbox(session.t("question"), qids, index=qids.index(latest) if latest in qids else 0,
-                   key="audit_qid", format_func=lambda q: f"{q} · {questions.set_index('qid').text[q][:60]}")
+                   key="audit_qid",
+                   format_func=lambda q: display.visible(f"{q} · {questions.set_index('qid').text[q][:60]}"))
 labels, start = judging.audit_choices(db, qid, session.lang())
 # Keyed per question: the labels carry event counts, and a judgment saved meanwhile
 # must not reset the lead's choice.
-pid = st.selectbox(session.t("paragraph"), list(labels), index=start, format_func=labels.get,
+pid = st.selectbox(session.t("paragraph"), list(labels), index=start,
+                   format_func=lambda k: display.visible(labels.get(k)),
                    key=f"audit_pid_{qid}")
 events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))
 else:
     tables.dataframe(events)
+
+wordings = campaign.question_versions(db, qid)
+if len(wordings) > 1:               # the question changed: which wording each judgment saw
+    st.subheader(session.t("question_versions"))
+    tables.dataframe(wordings)
 
 st.subheader(session.t("adjudication_history"))
 rulings = adjudication.history_table(db, qid, session.lang())

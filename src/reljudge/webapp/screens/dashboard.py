@@ -3,7 +3,7 @@ shares, abstention, coverage and the failure cases — recomputed from the judgm
 
 import streamlit as st
 
-from reljudge import campaign, charts, dashboard, evaluation, i18n
+from reljudge import campaign, charts, dashboard, display, evaluation, i18n
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -19,9 +19,11 @@ threshold = cols[1].selectbox(session.t("threshold"), [2, 1])
 choices = dashboard.qrels_choices(db)
 policy, version = cols[2].selectbox(
     session.t("qrels_choice"), choices,
-    format_func=lambda c: i18n.qrels_label(c[0], c[1], session.lang()))
-qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db), placeholder=session.t("all"))
-systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system), placeholder=session.t("all"))
+    format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())))
+qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db), placeholder=session.t("all"),
+                             format_func=display.visible)
+systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system), placeholder=session.t("all"),
+                         format_func=display.visible)
 
 
 @st.fragment(run_every=REFRESH_S)
@@ -29,9 +31,9 @@ def live():
     session.require_role("lead")          # the refresh reruns only this fragment
     ev = dashboard.evaluate_for_dashboard(db, k, threshold, policy, version)
     p = ev.result.policies
-    st.caption(session.t("dashboard_caption", s=REFRESH_S, rel=threshold,
-                         qrels=i18n.qrels_label(policy, version, session.lang()),
-                         ties=session.t(f"report_ties_{p['ties']}"), dedup=session.t(f"report_dedup_{p['dedup']}")))
+    st.caption(session.tm("dashboard_caption", s=REFRESH_S, rel=threshold,
+                          qrels=i18n.qrels_label(policy, version, session.lang()),
+                          ties=session.t(f"report_ties_{p['ties']}"), dedup=session.t(f"report_dedup_{p['dedup']}")))
     if ev.n_qrels == 0:
         st.info(session.t("no_judgments_yet"))
         return
@@ -39,7 +41,7 @@ def live():
     (st.info if used["unjudged"] else st.caption)(session.t("questions_used", **used))
     contested = dashboard.contested_no_answer(db, policy, version, threshold)
     if contested:
-        st.warning(session.t("contested_no_answer", t=threshold, qids=", ".join(contested)))
+        st.warning(session.tm("contested_no_answer", t=threshold, qids=", ".join(contested)))
     st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
     tables.dataframe(tables.mark_provisional(table))
@@ -58,7 +60,7 @@ def live():
     fails = dashboard.failure_cases(db, ev, k, systems or None)
     tables.dataframe(fails)
     if not fails.empty:
-        qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)))
+        qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)), format_func=display.visible)
         tables.dataframe(dashboard.question_detail(db, ev, qid, k))
 
 

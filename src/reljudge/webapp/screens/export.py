@@ -3,7 +3,7 @@ history, external qrels in."""
 
 import streamlit as st
 
-from reljudge import adjudication, bundle, export, i18n, report
+from reljudge import adjudication, bundle, display, export, i18n, report
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, uploads
 
@@ -14,7 +14,7 @@ st.title(session.t("export_title"))
 choices = export.export_choices(db)
 policy, version = st.selectbox(
     session.t("qrels_source"), choices,
-    format_func=lambda c: i18n.qrels_label(c[0], c[1], session.lang()))
+    format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())))
 fmt = st.selectbox(session.t("format"), export.QRELS_FORMATS)
 min_grade = st.selectbox(session.t("min_grade"), [None, 0, 1, 2], format_func=lambda g: "—" if g is None else str(g))
 try:
@@ -24,7 +24,7 @@ try:
     st.download_button(session.t("download_qrels"), qrels, file_name=f"qrels.{ext}", type="primary")
     st.download_button(session.t("download_no_answer"), no_answer, file_name=f"qrels.no_answer.{side}")
 except ReljudgeError as exc:
-    st.error(str(exc))
+    session.error(str(exc))
 
 st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
                    file_name="judgments.jsonl")
@@ -58,6 +58,6 @@ with st.form("import_qrels", clear_on_submit=True):
     if st.form_submit_button(session.t("import_button")) and upload is not None:
         try:
             n = uploads.import_qrels_upload(db, upload, source)
-            st.success(session.t("qrels_imported", n=n, source=source))
+            st.success(session.tm("qrels_imported", n=n, source=source))
         except ReljudgeError as exc:
-            st.error(session.t("import_failed", error=str(exc)))
+            st.error(session.tm("import_failed", error=str(exc)))

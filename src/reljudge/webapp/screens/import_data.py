@@ -19,16 +19,19 @@ with st.form("import", clear_on_submit=True):
     fmt = st.selectbox(session.t("format"), ["", "jsonl", "csv", "trec", "beir"],
                        format_func=lambda f: f or session.t("format_auto"))
     system = st.text_input(session.t("system_name"))
+    replace = st.checkbox(session.t("replace_run"), key="import_replace")
+    update_questions = st.checkbox(session.t("update_questions"), key="import_update_questions")
     submitted = st.form_submit_button(session.t("import_button"), type="primary")
 if submitted and upload is None:
     st.warning(session.t("choose_file"))
 if submitted and upload is not None:
     try:
-        summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang())
+        summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang(),
+                                        replace=replace, update_questions=update_questions)
         (st.warning if summary.incomplete else st.success)(
-            session.t("import_ok", msg=summary.message(session.lang())))
+            session.tm("import_ok", msg=summary.message(session.lang())))
     except ReljudgeError as exc:
-        st.error(session.t("import_failed", error=str(exc)))
+        st.error(session.tm("import_failed", error=str(exc)))
 
 counts.caption(session.t("campaign_counts", **campaign.counts(db)))
 
@@ -39,3 +42,7 @@ if st.button(session.t("rebuild_pool")):
 
 st.subheader(session.t("runs_table"))
 tables.dataframe(campaign.list_runs(db))
+replaced = campaign.run_versions(db)
+if not replaced.empty:
+    st.subheader(session.t("run_versions"))
+    tables.dataframe(replaced)

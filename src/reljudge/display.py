@@ -1,0 +1,101 @@
+"""Showing data safely: the one rule for text that came from files or from people.
+
+* **Invisible and control characters** (right-to-left overrides, zero-width spaces,
+  byte-order marks, C0/C1 controls, line/paragraph separators, private use) are shown
+  as a visible mark such as ``⟨U+202E⟩``: a question holding U+202E "evil" must not
+  display as "live". Line breaks and tabs stay as they are.
+* **Ids** (paragraph, question, system names) must hold none of them: :func:`id_problem`
+  says why one is refused.
+* **Markdown**: Streamlit renders Markdown in st.markdown, st.caption, st.info/success/
+  warning/error and widget labels. Data put there goes through :func:`md`, which
+  escapes every character that could start markup, so an id like ``x`![a](http://host/i.png)``
+  stays text instead of closing a code span and fetching an outside image.
+
+No Streamlit here: pages, the report and the judging payload all call these.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Categories shown as marks in text and refused in ids: controls (Cc), format characters
+# (Cf: bidi embeddings, overrides and isolates, zero-width space/joiners, BOM, soft
+# hyphen, tag characters), surrogates (Cs), private use (Co), line and paragraph
+# separators (Zl, Zp).
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+_KEEP_IN_TEXT = frozenset("\n\t\r")
+
+# What can start Markdown, GFM or Streamlit markup anywhere in a line: emphasis, code,
+# links, images, HTML, entities, tables, strikethrough, LaTeX ($), directives (:red[…],
+# :material/…:), email autolinks (@). Punctuation of ordinary prose (. , ; ' " ? / %)
+# stays as it is, so a Markdown report stays readable as a file.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$:@&])")
+# Only at the start of a line: lists (- + 1. 1)), headings (#), setext underlines (=);
+# and bare "www." autolinks anywhere. Without [ ], ( ) and ! cannot make a link or image.
+_MD_LINE_START = re.compile(r"^([ \t]*)([-+=#]|\d+(?=[.)]))", re.MULTILINE)
+_MD_WWW = re.compile(r"(?i)\b(www)\.")
+
+
+def is_hidden(ch: str) -> bool:
+    """True for a character that shows as nothing (or reorders what follows)."""
+    return unicodedata.category(ch) in HIDDEN_CATEGORIES
+
+
+def _mark(ch: str) -> str:
+    return f"⟨U+{ord(ch):04X}⟩"
+
+
+def visible(text):
+    """``text`` with every invisible or control character (except line breaks and tabs)
+    replaced by a mark like ⟨U+202E⟩. Anything not a string comes back unchanged."""
+    if not isinstance(text, str) or text.isprintable():      # the common case: nothing to mark
+        return text
+    return "".join(_mark(ch) if ch not in _KEEP_IN_TEXT and is_hidden(ch) else ch for ch in text)
+
+
+def md(text) -> str:
+    """``text`` as literal text inside Markdown: invisible characters made visible, then
+    every character that could start markup backslash-escaped (CommonMark allows
+    escaping any ASCII punctuation), so no link, image, code span, emphasis, HTML,
+    directive (``:red[…]``) or LaTeX (``$…$``) can start from the data."""
+    text = _MD_SPECIAL.sub(r"\\\1", visible(str(text)))
+    text = _MD_LINE_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2)[0].isdigit()
+                                                      else "\\" + m.group(2)), text)
+    return _MD_WWW.sub(r"\1\\.", text)
+
+
+def md_args(**kwargs) -> dict:
+    """Message arguments for a Markdown context: strings escaped with :func:`md`,
+    numbers left alone (their format specs still apply)."""
+    return {k: md(v) if isinstance(v, str) else v for k, v in kwargs.items()}
+
+
+def id_problem(value: str, field: str = "id") -> str | None:
+    """Why ``value`` cannot be an id (it holds an invisible or control character), or None."""
+    if value.isprintable():            # the common case, fast: none of the hidden categories
+        return None
+    for ch in value:
+        if is_hidden(ch):
+            name = unicodedata.name(ch, "control character")
+            return (f"{field} contains the invisible or control character U+{ord(ch):04X} ({name}); "
+                    "ids must be plain visible text / id에 보이지 않는 문자나 제어 문자가 있습니다")
+    return None
+
+
+def visible_payload(payload: dict, fields=("text", "type", "criteria", "source", "prev", "next")) -> dict:
+    """A judging-widget payload (``judging.payload``) with :func:`visible` applied to the
+    read-only text it shows: the question's text, type and criteria, each paragraph's
+    text, source line and neighbours (the named keys at any depth). Ids (``qid``,
+    ``pid``) travel back in events and stay as they are (import refuses hidden characters
+    in them anyway); the annotator's own editable ``note``/``evidence`` stay as typed.
+    For the widget's server side: call it on the payload before it goes to the browser."""
+    def walk(value, key=None):
+        if isinstance(value, dict):
+            return {k: walk(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, str) and key in fields:
+            return visible(value)
+        return value
+    return walk(payload)
