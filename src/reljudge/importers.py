@@ -255,6 +255,15 @@ def _opt_str(value) -> str | None:
     return text or None
 
 
+def _rank(value, name: str, lineno: int) -> int | None:
+    """A run's rank: a whole number of 0 or more (0-based rankings are common in TREC
+    files), the same rule for TREC, JSONL and CSV."""
+    rank = _opt_int(value, name, lineno, "rank")
+    if rank is not None and rank < 0:
+        raise InputError(name, lineno, f"rank must be 0 or more, got {rank}")
+    return rank
+
+
 def _opt_int(value, name: str, lineno: int, field: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
@@ -357,12 +366,39 @@ class Source:
         return cls(path, display or str(path))
 
 
+def _nul_field(value, field: str = "") -> str | None:
+    """The field (key or value, at any depth) that holds a NUL character, if any."""
+    if isinstance(value, str):
+        return field or "value" if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and "\x00" in key:
+                return f"a key in {field}" if field else "a key"
+            found = _nul_field(item, f"{field}.{key}" if field else str(key))
+            if found:
+                return found
+    if isinstance(value, list):
+        for k, item in enumerate(value):
+            found = _nul_field(item, f"{field}[{k}]")
+            if found:
+                return found
+    return None
+
+
 def _records(src: Source, fmt: str, required_any) -> Iterator[tuple[int, dict]]:
+    """The file's records, whatever its format, under one rule: a NUL character (raw or
+    escaped as \\u0000) is refused in every field, naming the line and the field."""
     if fmt == "jsonl":
-        return iter_jsonl(src.path, src.display)
-    if fmt == "csv":
-        return iter_csv(src.path, required_any, src.display)
-    raise InputError(src.display, None, f"format {fmt!r} is not supported for this kind of file")
+        records = iter_jsonl(src.path, src.display)
+    elif fmt == "csv":
+        records = iter_csv(src.path, required_any, src.display)
+    else:
+        raise InputError(src.display, None, f"format {fmt!r} is not supported for this kind of file")
+    for lineno, obj in records:
+        field = _nul_field(obj)
+        if field:
+            raise InputError(src.display, lineno, f"{field}: NUL character (U+0000) is not allowed")
+        yield lineno, obj
 
 
 def corpus_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFrame]:
@@ -474,7 +510,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             qid, pid = _id(qid, name, lineno, "qid"), _id(pid, name, lineno, "pid")
             yield {
                 "line": lineno, "system": system or _system_name(tag, name, lineno), "qid": qid, "pid": pid,
-                "rank": _opt_int(rank, name, lineno, "rank"),
+                "rank": _rank(rank, name, lineno),
                 "score": _opt_float(score, name, lineno, "score"),
                 "abstained": False,
             }
@@ -498,12 +534,10 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
                 if raw_pid is None or not str(raw_pid).strip():
                     continue
             pid = _id(raw_pid, name, lineno, "pid")
-            rank = _opt_int(obj.get("rank"), name, lineno, "rank")
+            rank = _rank(obj.get("rank"), name, lineno)
             score = _opt_float(obj.get("score"), name, lineno, "score")
             if rank is None and score is None:
                 raise InputError(name, lineno, "needs a rank or a score")
-            if rank is not None and rank < 1:
-                raise InputError(name, lineno, f"rank must be 1 or more, got {rank}")
             yield {"line": lineno, "system": sys_name, "qid": qid, "pid": pid,
                    "rank": rank, "score": score, "abstained": False}
 
