@@ -456,3 +456,18 @@ def test_the_login_form_slows_down_guessing_and_a_lead_unlocks(app_db):
     lead.button(key="unlock").click().run()
     assert not lead.exception and auth.locked_users(db) == []
     assert any("annotator1" in str(t.value) for t in lead.dataframe)       # failed logins listed
+
+
+def test_dashboard_states_the_test_procedure_beside_the_p_values(app_db):
+    """Issue 13 item 8: the p-values come with how they were computed (here 3 questions:
+    the exact test over all 2^3 sign patterns)."""
+    _app().run()
+    db = _db()
+    for qid in ("q01", "q02", "q03"):
+        _two_annotators_judge(db, qid)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/dashboard.py").run()
+    assert not at.exception and not at.error
+    captions = [c.value for c in at.caption]
+    assert ("p 값: 질문 3개의 부호 조합 2^3 = 8가지를 모두 센 정확한 대응 무작위화 검정(양측); "
+            "Holm 보정은 지표마다 시스템 쌍에 대해") in captions

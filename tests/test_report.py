@@ -99,3 +99,57 @@ def test_korean_report_has_no_english_cells(demo_judged):
     assert "| True |" not in text and "| False |" not in text
     english = report.render(report.build(db, n_boot=50, lang="en"), "md")
     assert "| all |" in english
+
+
+@pytest.fixture
+def many_judged(tmp_path):
+    """20 answerable questions judged (more than metrics.EXACT_SIGN_FLIPS_MAX_N, so the
+    tests draw random sign flips): bm25's first paragraph is citable on every question,
+    the rest of every system's top 3 is not."""
+    from reljudge.storage import evaluation_inputs
+    path = tmp_path / "many.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db, with_accounts=False)
+    for qid in sorted(evaluation_inputs.questions(db).qid)[:20]:
+        top = evaluation_inputs.top_k(db, qid, 3)
+        best = top[(top.system == "bm25") & (top["rank"] == 1)].group_pid.iloc[0]
+        for pid in dict.fromkeys(top.group_pid):
+            judging.grade(db, "a", qid, pid, 2 if pid == best else 0)
+    yield db, path
+    db.close()
+
+
+def test_dashboard_cli_and_report_run_one_test_procedure_and_say_which(many_judged):
+    """Issue 13 item 8: the dashboard drew 1,000 sign flips, the CLI and the report 10,000,
+    so one comparison had two p's. With more questions than the exact test enumerates,
+    all three now give the same p, and each states how it was computed."""
+    import json
+    from reljudge import dashboard, metrics
+    db, path = many_judged
+    assert 20 > metrics.EXACT_SIGN_FLIPS_MAX_N
+    data = report.build(db, n_boot=50)
+    live = dashboard.tests_table(dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=50))
+    cols = ["measure", "system_a", "system_b", "p_value", "p_holm"]
+    rr = live[live.measure.str.startswith("RR")][cols]
+    reported = data.tests[data.tests.measure.isin(rr.measure)][cols]
+    merged = reported.merge(rr, on=["measure", "system_a", "system_b"], suffixes=("_report", "_live"))
+    assert len(merged) == 6 and merged.p_value_live.nunique() > 1
+    assert (merged.p_value_report == merged.p_value_live).all()
+    assert (merged.p_holm_report == merged.p_holm_live).all()
+    db.close()
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10",
+                        "--format", "json"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    cli = {(t["system_a"], t["system_b"]): t["p_value"] for t in doc["tests"]}
+    assert {(a, b): p for a, b, p in zip(merged.system_a, merged.system_b, merged.p_value_live)} == cli
+    assert doc["policies"]["randomization_test"]["used"] == {
+        "procedure": "sampled", "n": 20, "permutations": metrics.RANDOMIZATION.permutations,
+        "seed": metrics.RANDOMIZATION.seed}
+    # the procedure is stated beside the p-values: report (ko, en) and the CLI's table
+    assert "p 값: 질문 20개에 무작위 부호 뒤집기 10,000회(시드 42)로 구한" in report.render(data, "md")
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10",
+                        "--format", "table"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    tests_part = r.stdout.split("paired randomization test\n", 1)[1]
+    assert "p: paired randomization test with 10,000 random sign flips of 20 questions (seed 42" in tests_part

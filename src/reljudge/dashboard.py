@@ -13,6 +13,7 @@ import pandas as pd
 from reljudge import adjudication
 from reljudge.evaluation import CampaignEvaluation, evaluate_campaign
 from reljudge.measures import parse_measures
+from reljudge.metrics import RANDOMIZATION
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -30,9 +31,11 @@ def contested_no_answer(db: Database, policy: str, version: int | None, threshol
 
 
 def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "adjudicated",
-                           version: int | None = None, n_boot: int = 1000, n_perm: int = 1000
-                           ) -> CampaignEvaluation:
-    """The measures at one cutoff K (what the dashboard shows), with intervals."""
+                           version: int | None = None, n_boot: int = 1000,
+                           n_perm: int = RANDOMIZATION.permutations) -> CampaignEvaluation:
+    """The measures at one cutoff K (what the dashboard shows), with intervals; the tests
+    run the one procedure of :data:`reljudge.metrics.RANDOMIZATION` (as the CLI and the
+    report), so a comparison gets the same p everywhere."""
     names = [f"RR@{k}", f"R@{k}", f"nDCG@{k}", f"P@{k}", f"Judged@{k}"]
     return evaluate_campaign(db, parse_measures(names, default_rel=threshold), ks=[k],
                              threshold=threshold, policy=policy, version=version,
@@ -43,6 +46,12 @@ def tests_table(ev: CampaignEvaluation) -> pd.DataFrame:
     """The system comparisons on the quality measures (Judged@K is coverage, not quality)."""
     t = ev.result.tests
     return t[~t.measure.str.startswith("Judged")].reset_index(drop=True)
+
+
+def test_procedure(ev: CampaignEvaluation) -> dict | None:
+    """How the p-values of ``ev`` were computed (exact or sampled, with its parameters);
+    None when no test was run. :func:`reljudge.i18n.test_procedure` says it in words."""
+    return ev.result.policies["randomization_test"].get("used")
 
 
 def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:

@@ -327,9 +327,21 @@ STRINGS: dict[str, tuple[str, str]] = {
                 "95% percentile bootstrap over questions (B = {b}, same resamples for every system)"),
     "report_test": ("검정", "Tests"),
     "report_test_text": ("대응 무작위화(부호 뒤집기) 양측 검정: 질문이 {exact}개 이하면 2^n가지 부호를 모두 세는 정확한 p, "
-                         "그보다 많으면 무작위 {r}회; 각 지표의 시스템 쌍마다 Holm 보정",
+                         "그보다 많으면 무작위 {r}회(시드 {seed}); 각 지표의 시스템 쌍마다 Holm 보정 (대시보드·CLI와 같은 절차)",
                          "paired randomization (sign-flip), two-sided: exact over all 2^n sign patterns up to "
-                         "{exact} questions, else {r} random flips; Holm over the system pairs of each measure"),
+                         "{exact} questions, else {r} random flips (seed {seed}); Holm over the system pairs of each measure "
+                         "(the same procedure as the dashboard and the CLI)"),
+    # beside every table of p-values (dashboard, report; the CLI prints the English)
+    "test_procedure_exact": ("p 값: 질문 {n}개의 부호 조합 2^{n} = {patterns:,}가지를 모두 센 정확한 대응 무작위화 검정(양측); "
+                             "Holm 보정은 지표마다 시스템 쌍에 대해",
+                             "p: exact paired randomization test over all 2^{n} = {patterns:,} sign patterns of "
+                             "{n} questions (two-sided); Holm over the system pairs of each measure"),
+    "test_procedure_sampled": ("p 값: 질문 {n}개에 무작위 부호 뒤집기 {permutations:,}회(시드 {seed})로 구한 대응 무작위화 "
+                               "검정(양측; 질문이 {exact}개 이하면 모든 부호 조합을 세는 정확 검정); "
+                               "Holm 보정은 지표마다 시스템 쌍에 대해",
+                               "p: paired randomization test with {permutations:,} random sign flips of {n} questions "
+                               "(seed {seed}; exact over all sign patterns up to {exact} questions), two-sided; "
+                               "Holm over the system pairs of each measure"),
     "report_bundle": ("재현 번들", "Reproducibility bundle"),
     "report_bundle_text": ("bundle_sha256 {h}: 같은 자료로 `{cmd}`를 실행하면 번들의 manifest.json에 같은 값이 적힙니다 "
                            "(REPRODUCE.md에 모든 수치를 내는 명령)",
@@ -531,6 +543,15 @@ def reason_text(reason: str, lang: str = "ko") -> str:
         if re.fullmatch(pattern, reason):
             return re.sub(pattern, korean, reason)
     return reason
+
+
+def test_procedure(used: dict | None, lang: str = "ko") -> str:
+    """The sentence stated beside p-values: how they were computed (``used`` is
+    ``policies["randomization_test"]["used"]`` of an evaluation; None: no test, "")."""
+    if not used:
+        return ""
+    from reljudge.metrics import RANDOMIZATION
+    return t(f"test_procedure_{used['procedure']}", lang, exact=RANDOMIZATION.exact_max_n, **used)
 
 
 def figure_name(name: str, lang: str = "ko") -> str:

@@ -40,14 +40,13 @@ class ReportData:
     failures: pd.DataFrame
     is_demo: bool
     bundle_sha256: str = ""
-
-
-N_PERM = 10_000
+    test_procedure: str = ""   # how the p-values were computed, stated beside them
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
           lang: str = "ko", n_boot: int = 1000) -> ReportData:
-    ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot, n_perm=N_PERM)
+    ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot,
+                                      n_perm=metrics.RANDOMIZATION.permutations)
     settings = campaign.settings(db)
     # the hash of the reproducibility bundle of these very figures (reljudge.bundle):
     # `reljudge export bundle` on the same data writes it as manifest.json's bundle_sha256
@@ -72,7 +71,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         (_t("unjudged", lang), _t("unjudged_text", lang)),
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
         (_t("ci", lang), _t("ci_text", lang, b=n_boot)),
-        (_t("test", lang), _t("test_text", lang, exact=metrics.EXACT_SIGN_FLIPS_MAX_N, r=f"{N_PERM:,}")),
+        (_t("test", lang), _t("test_text", lang, exact=metrics.RANDOMIZATION.exact_max_n,
+                              r=f"{metrics.RANDOMIZATION.permutations:,}", seed=metrics.RANDOMIZATION.seed)),
         (_t("bundle", lang), _t("bundle_text", lang, h=built.bundle_sha256,
                                 cmd=bundle_command(policy, version))),
     ]
@@ -89,7 +89,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     tests = _localized(tests, lang)
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
-                      tests, agree, failures, is_demo, built.bundle_sha256)
+                      tests, agree, failures, is_demo, built.bundle_sha256,
+                      i18n.test_procedure(dashboard.test_procedure(ev), lang))
 
 
 def bundle_command(policy: str, version: int | None) -> str:
@@ -161,6 +162,8 @@ def render_markdown(data: ReportData) -> str:
     out.append(_md_table(data.abstention, L))
     out.append(f"\n## {_t('tests', L)}\n")
     out.append(_md_table(data.tests, L))
+    if data.test_procedure:
+        out.append(f"\n{data.test_procedure}\n")
     out.append(f"\n## {_t('agreement', L)}\n")
     out.append(_md_table(data.agreement, L))
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
@@ -203,7 +206,8 @@ def render_html(data: ReportData) -> str:
     parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k, L))
     parts.append(f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>"
                  + _html_table(data.abstention, L))
-    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L))
+    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L)
+                 + (f"<p class='caption'>{html.escape(data.test_procedure)}</p>" if data.test_procedure else ""))
     parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L))
     parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
     parts.append("</body></html>")

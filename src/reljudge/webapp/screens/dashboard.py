@@ -53,6 +53,7 @@ def live():
     tables.dataframe(dashboard.abstention_table(ev))
     st.subheader(session.t("tests"))
     tables.dataframe(dashboard.tests_table(ev))
+    st.caption(i18n.test_procedure(dashboard.test_procedure(ev), session.lang()))
 
     st.subheader(session.t("failures"))
     fails = dashboard.failure_cases(db, ev, k, systems or None)
