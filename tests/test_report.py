@@ -75,8 +75,9 @@ def test_report_and_dashboard_print_the_same_p_values_for_a_small_campaign(demo_
     live = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=50).result.tests
     live = live[live.measure.str.startswith("RR")]
     cols = ["system_a", "system_b", "p_value", "p_holm"]
-    assert len(data.tests) == 6
-    merged = data.tests[cols].merge(live[cols], on=["system_a", "system_b"], suffixes=("_report", "_live"))
+    reported = data.tests[data.tests.measure.str.startswith("RR")]   # the report tests R and nDCG too
+    assert len(reported) == 6
+    merged = reported[cols].merge(live[cols], on=["system_a", "system_b"], suffixes=("_report", "_live"))
     assert len(merged) == 6
     assert (merged.p_value_report == merged.p_value_live).all()
     assert (merged.p_holm_report == merged.p_holm_live).all()
@@ -153,3 +154,29 @@ def test_dashboard_cli_and_report_run_one_test_procedure_and_say_which(many_judg
     assert r.returncode == 0, r.stderr
     tests_part = r.stdout.split("paired randomization test\n", 1)[1]
     assert "p: paired randomization test with 10,000 random sign flips of 20 questions (seed 42" in tests_part
+
+
+def test_report_tests_every_measure_with_holm_and_never_prints_p_zero(many_judged):
+    """Issue 13 item 9: the report tested MRR alone and printed "p = 0.000". It tests every
+    reported quality measure at K with the dashboard's table (Holm per measure over the
+    system pairs) and writes "< 0.001" for what three decimals cannot show."""
+    import re
+    from reljudge import dashboard, i18n
+    db, _ = many_judged
+    data = report.build(db, n_boot=50, lang="en")
+    live = dashboard.tests_table(dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=50))
+    families = {re.sub(r"\(rel=\d+\)", "", m) for m in data.tests.measure}
+    assert families == {"RR@10", "R@10", "nDCG@10", "P@10"}
+    assert len(data.tests) == 4 * 6
+    merged = data.tests.merge(live, on=["measure", "system_a", "system_b"], suffixes=("_report", "_live"))
+    assert len(merged) == 24
+    assert (merged.p_holm_report == merged.p_holm_live).all()
+    assert (merged.p_value_report == merged.p_value_live).all()
+    assert (live.p_value < 0.001).any()                  # a difference the data makes plain
+    page = report.render(data, "html")
+    tests_html = page.split("Paired randomization tests", 1)[1].split("<h2>", 1)[0]
+    assert "<td>&lt; 0.001</td>" in tests_html and "<td>0.000</td>" not in tests_html
+    md = report.render(data, "md")
+    tests_md = md.split("Paired randomization tests", 1)[1].split("\n## ", 1)[0]
+    assert "| \\< 0.001 |" in tests_md and "| 0.000 |" not in tests_md
+    assert i18n.p_text(0.0004) == "< 0.001" and i18n.p_text(0.0012) == "0.001" and i18n.p_text(0.05) == "0.050"

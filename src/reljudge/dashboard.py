@@ -42,10 +42,15 @@ def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "
                              n_boot=n_boot, n_perm=n_perm)
 
 
-def tests_table(ev: CampaignEvaluation) -> pd.DataFrame:
-    """The system comparisons on the quality measures (Judged@K is coverage, not quality)."""
+def tests_table(ev: CampaignEvaluation, k: int | None = None) -> pd.DataFrame:
+    """The system comparisons on the quality measures (Judged@K is coverage, not quality),
+    optionally only those at cutoff ``k``: every measure's p-values with Holm's correction
+    over the system pairs of that measure. The dashboard and the report show this table."""
     t = ev.result.tests
-    return t[~t.measure.str.startswith("Judged")].reset_index(drop=True)
+    t = t[~t.measure.str.startswith("Judged")]
+    if k is not None:
+        t = t[t.measure.str.endswith(f"@{k}")]
+    return t.reset_index(drop=True)
 
 
 def test_procedure(ev: CampaignEvaluation) -> dict | None:

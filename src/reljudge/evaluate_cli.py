@@ -320,6 +320,11 @@ def _fmt_ci(mean: float, lo: float, hi: float) -> str:
     return f"{mean:.4f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _fmt_p(p: float) -> str:
+    # 4 decimals as the other figures; an exact p can be smaller than 0.0001 (2/2^16)
+    return i18n.p_text(p, 4)
+
+
 def write_table(result: EvalResult, out, per_query: bool = False) -> None:
     """A plain-text report for people: means with 95% intervals, shares, tests, policies."""
     m = result.means[result.means.qtype == ALL]
@@ -342,7 +347,7 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
     if not result.tests.empty:
         t = result.tests[result.tests.qtype == ALL]
         t = pd.DataFrame({"measure": t.measure, "A": t.system_a, "B": t.system_b, "A-B": t["diff"].map("{:+.4f}".format),
-                          "p": t.p_value.map("{:.4f}".format), "p (Holm)": t.p_holm.map("{:.4f}".format)})
+                          "p": t.p_value.map(_fmt_p), "p (Holm)": t.p_holm.map(_fmt_p)})
         out.write("paired randomization test\n" + t.to_string(index=False) + "\n"
                   + i18n.test_procedure(result.policies["randomization_test"].get("used"), "en") + "\n\n")
     if per_query:

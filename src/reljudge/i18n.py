@@ -554,6 +554,15 @@ def test_procedure(used: dict | None, lang: str = "ko") -> str:
     return t(f"test_procedure_{used['procedure']}", lang, exact=RANDOMIZATION.exact_max_n, **used)
 
 
+def p_text(p: float | None, digits: int = 3) -> str:
+    """A p-value as people read it: ``digits`` decimals, and "< 0.001" (never "0.000")
+    below what they can show; "—" when no test was run."""
+    if p is None or p != p:
+        return "—"
+    floor = 10.0 ** -digits
+    return f"< {floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
+
+
 def figure_name(name: str, lang: str = "ko") -> str:
     """``cohen_kappa[A|B]`` -> ``Cohen κ [A|B]`` (a pair's figure keeps its pair)."""
     if lang == "en":

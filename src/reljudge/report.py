@@ -83,7 +83,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     mrr_by_k.columns = ["system"] + [f"MRR@{c}" for c in mrr_by_k.columns[1:]]
     failures = _failures_with_first(db, ev, k)
     agree = agreement.figures_table(agreement.from_database(db), lang)
-    tests = r.tests[r.tests.measure.str.startswith("RR") & r.tests.measure.str.endswith(f"@{k}")]
+    # every reported quality measure at K, Holm per measure as on the dashboard (one function)
+    tests = dashboard.tests_table(ev, k)
     is_demo = campaign.is_demo(db)
     results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)
     tests = _localized(tests, lang)
@@ -121,7 +122,12 @@ def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:
 
 # -- rendering -----------------------------------------------------------------------
 
-def _fmt(v) -> str:
+P_COLUMNS = ("p_value", "p_holm")   # printed by i18n.p_text: "< 0.001", never "0.000"
+
+
+def _fmt(v, column: str = "") -> str:
+    if column in P_COLUMNS and isinstance(v, float):
+        return i18n.p_text(v)
     if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
         return "—"
     if isinstance(v, float):
@@ -129,9 +135,9 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def _md_cell(v) -> str:
+def _md_cell(v, column: str = "") -> str:
     # Corpus text must stay plain text: escape what Markdown would interpret.
-    text = _fmt(v).replace("\n", " ")
+    text = _fmt(v, column).replace("\n", " ")
     for ch in "\\|*_`[]<>#":
         text = text.replace(ch, "\\" + ch)
     return text
@@ -143,7 +149,7 @@ def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
     cols = [i18n.column_label(str(c), lang) for c in frame.columns]
     lines = ["| " + " | ".join(str(c).replace("|", "/") for c in cols) + " |", "|" + "---|" * len(cols)]
     for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(_md_cell(v, str(c)) for c, v in zip(frame.columns, row)) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -175,7 +181,8 @@ def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "<p>—</p>"
     head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in row) + "</tr>"
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v, str(c)))}</td>" for c, v in zip(frame.columns, row))
+                   + "</tr>"
                    for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
