@@ -475,6 +475,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "lead": ("조정한 책임자", "lead"), "ruling": ("조정 결과", "ruling"), "reason": ("이유", "reason"),
     "in_force": ("현재 적용", "in force"), "adjudication_id": ("조정 번호", "adjudication"),
     "rank 1": ("1위", "rank 1"), "top 3": ("상위 3위 안", "top 3"),
+    "footnotes": ("주석", "notes"),
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -41,6 +41,7 @@ class ReportData:
     is_demo: bool
     bundle_sha256: str = ""
     test_procedure: str = ""   # how the p-values were computed, stated beside them
+    agreement_notes: list[str] = field(default_factory=list)   # footnote (i) of the agreement table
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
@@ -82,7 +83,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         index="system", columns="K", values="mean").reset_index()
     mrr_by_k.columns = ["system"] + [f"MRR@{c}" for c in mrr_by_k.columns[1:]]
     failures = _failures_with_first(db, ev, k)
-    agree = agreement.figures_table(agreement.from_database(db), lang)
+    agree, agree_notes = _agreement_with_notes(agreement.from_database(db), lang)
     # every reported quality measure at K, Holm per measure as on the dashboard (one function)
     tests = dashboard.tests_table(ev, k)
     is_demo = campaign.is_demo(db)
@@ -91,7 +92,43 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
                       tests, agree, failures, is_demo, built.bundle_sha256,
-                      i18n.test_procedure(dashboard.test_procedure(ev), lang))
+                      i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes)
+
+
+# the agreement table's column that shows a figure (cohen_kappa[A|B] -> its mean's column)
+_FIGURE_COLUMNS = {"percent_agreement": "percent_agreement", "cohen_kappa": "cohen_kappa_mean",
+                   "fleiss_kappa": "fleiss_kappa", "krippendorff_alpha_nominal": "alpha_nominal",
+                   "krippendorff_alpha_ordinal": "alpha_ordinal"}
+
+
+def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd.DataFrame, list[str]]:
+    """The agreement figures without the long "not computed" column: a figure that is
+    missing carries a footnote number "(i)" in its cell (a figure without a column, in
+    the notes column), and each distinct reason is written once, as footnote i."""
+    table = agreement.figures_table(rep, lang).drop(columns="not_computed", errors="ignore")
+    if table.empty:
+        return table, []
+    # the rows of figures_table: overall, then each type; grades before verdicts
+    results = [res for g, v in [(rep.grades, rep.no_answer)] + [p for _, p in sorted(rep.by_type.items())]
+               for res in (g, v) if res is not None]
+    if len(results) != len(table):
+        raise RuntimeError("internal error: agreement rows and results differ")
+    notes: list[str] = []
+    cells = table.astype(object).map(_fmt)
+    extra = [""] * len(table)
+    for row, res in enumerate(results):
+        for name, reason in res.reasons.items():
+            text = f"{i18n.figure_name(name, lang)}: {i18n.reason_text(reason, lang)}"
+            if text not in notes:
+                notes.append(text)
+            mark = f"({notes.index(text) + 1})"
+            column = _FIGURE_COLUMNS.get(name.partition("[")[0])
+            if column in cells.columns:
+                cells.iat[row, cells.columns.get_loc(column)] += " " + mark
+            else:
+                extra[row] = (extra[row] + " " + mark).strip()
+    cells["footnotes"] = extra
+    return cells, notes
 
 
 def bundle_command(policy: str, version: int | None) -> str:
@@ -172,6 +209,9 @@ def render_markdown(data: ReportData) -> str:
         out.append(f"\n{data.test_procedure}\n")
     out.append(f"\n## {_t('agreement', L)}\n")
     out.append(_md_table(data.agreement, L))
+    if data.agreement_notes:
+        out.append("\n" + "\n".join(f"- ({i}) {_md_cell(note)}" for i, note in enumerate(data.agreement_notes, 1))
+                   + "\n")
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
     out.append(_md_table(data.failures, L))
     return "\n".join(out)
@@ -184,7 +224,7 @@ def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     rows = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(v, str(c)))}</td>" for c, v in zip(frame.columns, row))
                    + "</tr>"
                    for row in frame.itertuples(index=False))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
 
 
 def _chart_svg(frame: pd.DataFrame, title: str) -> str:
@@ -195,9 +235,18 @@ def _chart_svg(frame: pd.DataFrame, title: str) -> str:
     return vlc.vegalite_to_svg(means_with_intervals(frame, title).to_json())
 
 
+# Korean breaks between any two syllables unless told otherwise: keep-all keeps words
+# whole, so a narrow column wraps at spaces instead of showing one syllable per line.
+# Wide tables scroll on screen; on paper (A4) the type shrinks and rows do not split.
 CSS = """body{font-family:'Noto Sans KR','Malgun Gothic',sans-serif;max-width:1200px;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .45rem;text-align:left;vertical-align:top}
-th{background:#f3f3f3}.note{background:#fff7e0;padding:.5rem;border-left:4px solid #f0b000}"""
+.wide{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .45rem;text-align:left;vertical-align:top;word-break:keep-all;overflow-wrap:break-word}
+th{background:#f3f3f3}.note{background:#fff7e0;padding:.5rem;border-left:4px solid #f0b000}
+.footnote,.caption{font-size:.8rem;color:#444;margin:.2rem 0}
+@page{size:A4;margin:12mm}
+@media print{body{max-width:none;margin:0;padding:0;font-size:9pt}.wide{overflow:visible}
+table{font-size:7.5pt;page-break-inside:auto}tr{page-break-inside:avoid}th,td{padding:.1rem .25rem}
+h2,h3{page-break-after:avoid}svg{max-width:100%;height:auto}}"""
 
 
 def render_html(data: ReportData) -> str:
@@ -215,7 +264,9 @@ def render_html(data: ReportData) -> str:
                  + _html_table(data.abstention, L))
     parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L)
                  + (f"<p class='caption'>{html.escape(data.test_procedure)}</p>" if data.test_procedure else ""))
-    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L))
+    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L)
+                 + "".join(f"<p class='footnote'>({i}) {html.escape(note)}</p>"
+                           for i, note in enumerate(data.agreement_notes, 1)))
     parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
     parts.append("</body></html>")
     return "\n".join(parts)
