@@ -224,3 +224,27 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
 def html_escape(text: str) -> str:
     import html
     return html.escape(text)
+
+
+def test_groups_on_few_questions_are_flagged_in_the_report(demo_judged, many_judged):
+    """Issue 13 item 11: an interval from 5 questions ([1.000, 1.000]) looked as reliable as
+    any other. A group with fewer than dashboard.FEW_QUESTIONS_BELOW answerable questions
+    is flagged, and the report says what the flag means, in Korean and in English."""
+    from reljudge import dashboard
+    assert dashboard.FEW_QUESTIONS_BELOW == 10
+    few, _ = demo_judged                                   # 5 answerable questions
+    data = report.build(few, n_boot=50, lang="ko")
+    assert (data.results["few_questions"] == "예").all()
+    md = report.render(data, "md")
+    assert "| 질문 적음 |" in md.split("\n## ", 3)[2].splitlines()[2]     # the results table's header
+    assert "'질문 적음' 표시는 답할 수 있는 질문이 10개 미만인 그룹입니다" in md
+    en = report.render(report.build(few, n_boot=50, lang="en"), "html")
+    assert "<th>few questions</th>" in en
+    assert "&#x27;Few questions&#x27; rows rest on fewer than 10 answerable questions" in en
+    many, _ = many_judged                                  # 20 answerable, at most 6 of a type
+    table = report.build(many, n_boot=50, lang="en").results
+    overall = table.qtype == "all"
+    assert (table[overall]["few_questions"] == "no").all() and (table[overall]["n"] == 20).all()
+    assert (table[~overall]["few_questions"] == "yes").all() and (table[~overall]["n"] < 10).all()
+    live = dashboard.summary_table(dashboard.evaluate_for_dashboard(many, 10, 2, n_boot=50), 10)
+    assert list(live.few_questions) == list(live.n < 10) and live.few_questions.any() and not live.few_questions.all()

@@ -21,6 +21,10 @@ from reljudge.storage.db import Database
 #: (unjudged paragraphs count as not relevant, so the figures can still move).
 PROVISIONAL_BELOW = 0.9
 
+#: A group (system × question type) resting on fewer answerable questions than this is
+#: flagged: its mean and bootstrap interval say little (5 questions can give [1.000, 1.000]).
+FEW_QUESTIONS_BELOW = 10
+
 
 def contested_no_answer(db: Database, policy: str, version: int | None, threshold: int) -> list[str]:
     """Questions marked "no answer" by an annotator although the aggregated grades hold a
@@ -71,8 +75,9 @@ def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
 
 def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None,
                   systems: list[str] | None = None) -> pd.DataFrame:
-    """One row per system × question type (and 'all'): n, each mean with its 95% interval,
-    rank-1 / top-3 / not-found counts and shares, Judged@K, provisional flag."""
+    """One row per system × question type (and 'all'): n, whether n is below
+    FEW_QUESTIONS_BELOW, each mean with its 95% interval, rank-1 / top-3 / not-found
+    counts and shares, Judged@K, provisional flag."""
     r = ev.result
     m = r.means.copy()
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
@@ -86,6 +91,7 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
         out = {"system": system, "qtype": qtype}
         n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
         out["n"] = n
+        out["few_questions"] = n < FEW_QUESTIONS_BELOW
         for fam in ("RR", "R", "nDCG", "P", "Judged"):
             name = f"{fam}@{k}"
             if ("mean", name) not in row.index:

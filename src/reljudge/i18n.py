@@ -261,6 +261,12 @@ STRINGS: dict[str, tuple[str, str]] = {
                          "'Provisional' rows: less than {p}% of what the systems returned within K is judged; "
                          "unjudged paragraphs count as not relevant, so the figure may still change. "
                          "(Judged@K divides by K, as trec_eval, so a system returning fewer than K never reaches 1.)"),
+    "few_questions_note": ("'질문 적음' 표시는 답할 수 있는 질문이 {m}개 미만인 그룹입니다: 평균과 95% 구간이 질문 몇 개에 "
+                           "기대고 있어 믿기 어렵습니다 (질문 5개로도 [1.000, 1.000]이 나올 수 있습니다). "
+                           "결론을 내리기 전에 질문을 더 판정하세요.",
+                           "'Few questions' rows rest on fewer than {m} answerable questions: their means and 95% "
+                           "intervals depend on a handful of questions and are not reliable (5 questions can give "
+                           "[1.000, 1.000]). Judge more questions before drawing conclusions."),
     "means_table": ("시스템 × 질문 유형: 평균(95% 부트스트랩 구간), 1위·상위 3위·미검색 건수와 비율",
                     "System × question type: means (95% bootstrap interval), rank-1 / top-3 / not-found counts and shares"),
     "abstention": ("답변 보류 (적절한 보류율 / 잘못된 보류율)", "Abstention (appropriate / false abstention rate)"),
@@ -476,6 +482,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "in_force": ("현재 적용", "in force"), "adjudication_id": ("조정 번호", "adjudication"),
     "rank 1": ("1위", "rank 1"), "top 3": ("상위 3위 안", "top 3"),
     "footnotes": ("주석", "notes"),
+    "few_questions": ("질문 적음", "few questions"),
 }
 
 

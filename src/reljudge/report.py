@@ -42,6 +42,7 @@ class ReportData:
     bundle_sha256: str = ""
     test_procedure: str = ""   # how the p-values were computed, stated beside them
     agreement_notes: list[str] = field(default_factory=list)   # footnote (i) of the agreement table
+    few_questions_note: str = ""   # below the results when a group rests on too few questions
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
@@ -78,6 +79,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
                                 cmd=bundle_command(policy, version))),
     ]
     results = dashboard.summary_table(ev, k)
+    few_note = (i18n.t("few_questions_note", lang, m=dashboard.FEW_QUESTIONS_BELOW)
+                if not results.empty and results.few_questions.any() else "")
     means = r.means[(r.means.qtype == "all") & r.means.measure.str.startswith("RR")]
     mrr_by_k = means.assign(K=means.measure.str.extract(r"@(\d+)")[0].astype(int)).pivot_table(
         index="system", columns="K", values="mean").reset_index()
@@ -92,7 +95,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
                       tests, agree, failures, is_demo, built.bundle_sha256,
-                      i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes)
+                      i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes, few_note)
 
 
 # the agreement table's column that shows a figure (cohen_kappa[A|B] -> its mean's column)
@@ -199,6 +202,8 @@ def render_markdown(data: ReportData) -> str:
     out.append(_md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
     out.append(f"\n## {_t('results', L, k=data.k)}\n")
     out.append(_md_table(data.results, L))
+    if data.few_questions_note:
+        out.append(f"\n> {_md_cell(data.few_questions_note)}\n")
     out.append(f"\n## {_t('mrr_by_k', L)}\n")
     out.append(_md_table(data.mrr_by_k, L))
     out.append(f"\n## {_t('abstention', L)}\n\n{_t('abstention_text', L)}\n\n")
@@ -257,7 +262,8 @@ def render_html(data: ReportData) -> str:
     if data.is_demo:
         parts.append(f"<p class='note'>{html.escape(_t('sample', L))}</p>")
     parts.append(f"<h2>{_t('setup', L)}</h2>" + _html_table(pd.DataFrame(data.setup, columns=["", ""]), L))
-    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results, L))
+    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results, L)
+                 + (f"<p class='note'>{html.escape(data.few_questions_note)}</p>" if data.few_questions_note else ""))
     parts.append(f"<h3>{html.escape(_t('chart', L, k=data.k))}</h3>" + _chart_svg(data.chart, f"MRR@{data.k}"))
     parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k, L))
     parts.append(f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>"
