@@ -174,7 +174,7 @@ def test_error_messages_with_hostile_names_are_text(hostile_db, tmp_path):
 @pytest.mark.parametrize("record,problem", [
     ({"pid": "p\u202e1", "text": "t"}, "pid contains the invisible or control character U+202E"),
     ({"pid": "p\u200b1", "text": "t"}, "pid contains the invisible or control character U+200B"),
-    ({"pid": "p\u00001", "text": "t"}, "pid contains the invisible or control character U+0000"),
+    ({"pid": "p\u00001", "text": "t"}, "pid: NUL character (U+0000) is not allowed"),   # one rule for NUL
     ({"pid": "p\ufeff1", "text": "t"}, "U+FEFF"),
 ])
 def test_ids_with_invisible_or_control_characters_are_refused(db, tmp_path, record, problem):

@@ -477,3 +477,33 @@ def test_every_refusal_code_has_a_translation():
     for code in set(judging.REJECTION_CODES) | set(review.REJECTION_CODES):
         for lang in ("ko", "en"):
             assert i18n.t(f"rejected_{code}", lang)
+
+
+def test_dashboard_states_the_test_procedure_beside_the_p_values(app_db):
+    """Issue 13 item 8: the p-values come with how they were computed (here 3 questions:
+    the exact test over all 2^3 sign patterns)."""
+    _app().run()
+    db = _db()
+    for qid in ("q01", "q02", "q03"):
+        _two_annotators_judge(db, qid)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/dashboard.py").run()
+    assert not at.exception and not at.error
+    captions = [c.value for c in at.caption]
+    assert ("p 값: 질문 3개의 부호 조합 2^3 = 8가지를 모두 센 정확한 대응 무작위화 검정(양측); "
+            "Holm 보정은 지표마다 시스템 쌍에 대해") in captions
+
+
+def test_dashboard_flags_groups_resting_on_few_questions(app_db):
+    """Issue 13 item 11: a group with fewer than 10 answerable questions is flagged in the
+    table, and a caption says why its interval is not to be trusted."""
+    _app().run()
+    db = _db()
+    for qid in ("q01", "q02", "q03"):
+        _two_annotators_judge(db, qid)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/dashboard.py").run()
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert "few_questions" in table.columns and table.few_questions.all() and (table.n < 10).all()
+    assert any(c.value.startswith("'질문 적음' 표시는 답할 수 있는 질문이 10개 미만인 그룹입니다") for c in at.caption)

@@ -261,8 +261,8 @@ def test_randomization_test():
 
 
 def test_randomization_test_is_exact_for_few_questions_whatever_the_permutations():
-    """The dashboard (1,000 permutations) and the report (10,000) must print the same p
-    for a small campaign: up to 16 questions every sign pattern is enumerated."""
+    """Up to 16 questions every sign pattern is enumerated, so the p does not depend on the
+    number of permutations asked for (every consumer asks for metrics.RANDOMIZATION's)."""
     rng = np.random.default_rng(7)
     for n in (2, 5, 9, 13, 16):
         d = rng.normal(0.1, 0.3, size=(n, 3))

@@ -13,12 +13,17 @@ import pandas as pd
 from reljudge import adjudication
 from reljudge.evaluation import CampaignEvaluation, evaluate_campaign
 from reljudge.measures import parse_measures
+from reljudge.metrics import RANDOMIZATION
 from reljudge.storage import evaluation_inputs
 from reljudge.storage.db import Database
 
 #: Below this judged share of the returned top K, a row's figures are provisional
 #: (unjudged paragraphs count as not relevant, so the figures can still move).
 PROVISIONAL_BELOW = 0.9
+
+#: A group (system × question type) resting on fewer answerable questions than this is
+#: flagged: its mean and bootstrap interval say little (5 questions can give [1.000, 1.000]).
+FEW_QUESTIONS_BELOW = 10
 
 
 def contested_no_answer(db: Database, policy: str, version: int | None, threshold: int) -> list[str]:
@@ -30,19 +35,32 @@ def contested_no_answer(db: Database, policy: str, version: int | None, threshol
 
 
 def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "adjudicated",
-                           version: int | None = None, n_boot: int = 1000, n_perm: int = 1000
-                           ) -> CampaignEvaluation:
-    """The measures at one cutoff K (what the dashboard shows), with intervals."""
+                           version: int | None = None, n_boot: int = 1000,
+                           n_perm: int = RANDOMIZATION.permutations) -> CampaignEvaluation:
+    """The measures at one cutoff K (what the dashboard shows), with intervals; the tests
+    run the one procedure of :data:`reljudge.metrics.RANDOMIZATION` (as the CLI and the
+    report), so a comparison gets the same p everywhere."""
     names = [f"RR@{k}", f"R@{k}", f"nDCG@{k}", f"P@{k}", f"Judged@{k}"]
     return evaluate_campaign(db, parse_measures(names, default_rel=threshold), ks=[k],
                              threshold=threshold, policy=policy, version=version,
                              n_boot=n_boot, n_perm=n_perm)
 
 
-def tests_table(ev: CampaignEvaluation) -> pd.DataFrame:
-    """The system comparisons on the quality measures (Judged@K is coverage, not quality)."""
+def tests_table(ev: CampaignEvaluation, k: int | None = None) -> pd.DataFrame:
+    """The system comparisons on the quality measures (Judged@K is coverage, not quality),
+    optionally only those at cutoff ``k``: every measure's p-values with Holm's correction
+    over the system pairs of that measure. The dashboard and the report show this table."""
     t = ev.result.tests
-    return t[~t.measure.str.startswith("Judged")].reset_index(drop=True)
+    t = t[~t.measure.str.startswith("Judged")]
+    if k is not None:
+        t = t[t.measure.str.endswith(f"@{k}")]
+    return t.reset_index(drop=True)
+
+
+def test_procedure(ev: CampaignEvaluation) -> dict | None:
+    """How the p-values of ``ev`` were computed (exact or sampled, with its parameters);
+    None when no test was run. :func:`reljudge.i18n.test_procedure` says it in words."""
+    return ev.result.policies["randomization_test"].get("used")
 
 
 def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
@@ -57,8 +75,9 @@ def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
 
 def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None,
                   systems: list[str] | None = None) -> pd.DataFrame:
-    """One row per system × question type (and 'all'): n, each mean with its 95% interval,
-    rank-1 / top-3 / not-found counts and shares, Judged@K, provisional flag."""
+    """One row per system × question type (and 'all'): n, whether n is below
+    FEW_QUESTIONS_BELOW, each mean with its 95% interval, rank-1 / top-3 / not-found
+    counts and shares, Judged@K, provisional flag."""
     r = ev.result
     m = r.means.copy()
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
@@ -72,6 +91,7 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
         out = {"system": system, "qtype": qtype}
         n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
         out["n"] = n
+        out["few_questions"] = n < FEW_QUESTIONS_BELOW
         for fam in ("RR", "R", "nDCG", "P", "Judged"):
             name = f"{fam}@{k}"
             if ("mean", name) not in row.index:

@@ -17,10 +17,10 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from reljudge import ranking
+from reljudge import i18n, ranking
 from reljudge.errors import ReljudgeError
 from reljudge.measures import parse_measures, trec_name, trec_order
-from reljudge.metrics import ALL, EvalResult, evaluate, ranking_depth
+from reljudge.metrics import ALL, RANDOMIZATION, EvalResult, evaluate, ranking_depth
 from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name
 
 FILE_MODE_REL = 1  # trec_eval's default relevance_level
@@ -143,7 +143,7 @@ def evaluate_database(args) -> int:
         stats = args.format != "tsv"
         ev = evaluate_campaign(db, measures, threshold=threshold, policy=args.policy,
                                version=args.version, ties=args.ties, dedup=args.dedup, systems=names,
-                               run=run, n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
+                               run=run, n_boot=1000 if stats else 0, n_perm=RANDOMIZATION.permutations if stats else 0)
     finally:
         db.close()
     n = ev.result.n_questions
@@ -210,7 +210,7 @@ def evaluate_files(args) -> int:
         stats = args.format in ("json", "table")
         result = evaluate(con, "qrels", "runs", measures, ties=args.ties, dedup=args.dedup,
                           default_rel=level, systems=names,
-                          n_boot=1000 if stats else 0, n_perm=10000 if stats else 0)
+                          n_boot=1000 if stats else 0, n_perm=RANDOMIZATION.permutations if stats else 0)
         if args.format == "trec_eval":
             run_qids = {n: {r[0] for r in con.execute(f"SELECT DISTINCT qid FROM run_{i}").fetchall()}
                         for i, n in enumerate(names)}
@@ -320,6 +320,11 @@ def _fmt_ci(mean: float, lo: float, hi: float) -> str:
     return f"{mean:.4f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _fmt_p(p: float) -> str:
+    # 4 decimals as the other figures; an exact p can be smaller than 0.0001 (2/2^16)
+    return i18n.p_text(p, 4)
+
+
 def write_table(result: EvalResult, out, per_query: bool = False) -> None:
     """A plain-text report for people: means with 95% intervals, shares, tests, policies."""
     m = result.means[result.means.qtype == ALL]
@@ -342,8 +347,9 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
     if not result.tests.empty:
         t = result.tests[result.tests.qtype == ALL]
         t = pd.DataFrame({"measure": t.measure, "A": t.system_a, "B": t.system_b, "A-B": t["diff"].map("{:+.4f}".format),
-                          "p": t.p_value.map("{:.4f}".format), "p (Holm)": t.p_holm.map("{:.4f}".format)})
-        out.write("paired randomization test\n" + t.to_string(index=False) + "\n\n")
+                          "p": t.p_value.map(_fmt_p), "p (Holm)": t.p_holm.map(_fmt_p)})
+        out.write("paired randomization test\n" + t.to_string(index=False) + "\n"
+                  + i18n.test_procedure(result.policies["randomization_test"].get("used"), "en") + "\n\n")
     if per_query:
         pq = result.per_query.pivot_table(index="qid", columns=["system", "measure"], values="value", sort=False)
         out.write("per query\n" + pq.to_string(float_format="{:.4f}".format) + "\n\n")

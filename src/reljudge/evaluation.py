@@ -18,7 +18,7 @@ import pandas as pd
 
 from reljudge import adjudication
 from reljudge.measures import Measure, parse_measures
-from reljudge.metrics import EvalResult, evaluate
+from reljudge.metrics import RANDOMIZATION, EvalResult, evaluate
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -62,7 +62,8 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
                       policy: str = "adjudicated", version: int | None = None,
                       ties: str | None = None, dedup: str | None = None,
                       systems: list[str] | None = None, run: pd.DataFrame | None = None,
-                      n_boot: int = 1000, n_perm: int = 2000, seed: int = 42) -> CampaignEvaluation:
+                      n_boot: int = 1000, n_perm: int = RANDOMIZATION.permutations,
+                      seed: int = RANDOMIZATION.seed) -> CampaignEvaluation:
     """Evaluate every run of the campaign (or ``run``: system, qid, pid, score, rank)
     against the aggregated judgments under ``policy``/``version``."""
     settings = catalog.get_settings(db)

@@ -290,6 +290,12 @@ STRINGS: dict[str, tuple[str, str]] = {
                          "'Provisional' rows: less than {p}% of what the systems returned within K is judged; "
                          "unjudged paragraphs count as not relevant, so the figure may still change. "
                          "(Judged@K divides by K, as trec_eval, so a system returning fewer than K never reaches 1.)"),
+    "few_questions_note": ("'질문 적음' 표시는 답할 수 있는 질문이 {m}개 미만인 그룹입니다: 평균과 95% 구간이 질문 몇 개에 "
+                           "기대고 있어 믿기 어렵습니다 (질문 5개로도 [1.000, 1.000]이 나올 수 있습니다). "
+                           "결론을 내리기 전에 질문을 더 판정하세요.",
+                           "'Few questions' rows rest on fewer than {m} answerable questions: their means and 95% "
+                           "intervals depend on a handful of questions and are not reliable (5 questions can give "
+                           "[1.000, 1.000]). Judge more questions before drawing conclusions."),
     "means_table": ("시스템 × 질문 유형: 평균(95% 부트스트랩 구간), 1위·상위 3위·미검색 건수와 비율",
                     "System × question type: means (95% bootstrap interval), rank-1 / top-3 / not-found counts and shares"),
     "abstention": ("답변 보류 (적절한 보류율 / 잘못된 보류율)", "Abstention (appropriate / false abstention rate)"),
@@ -356,9 +362,21 @@ STRINGS: dict[str, tuple[str, str]] = {
                 "95% percentile bootstrap over questions (B = {b}, same resamples for every system)"),
     "report_test": ("검정", "Tests"),
     "report_test_text": ("대응 무작위화(부호 뒤집기) 양측 검정: 질문이 {exact}개 이하면 2^n가지 부호를 모두 세는 정확한 p, "
-                         "그보다 많으면 무작위 {r}회; 각 지표의 시스템 쌍마다 Holm 보정",
+                         "그보다 많으면 무작위 {r}회(시드 {seed}); 각 지표의 시스템 쌍마다 Holm 보정 (대시보드·CLI와 같은 절차)",
                          "paired randomization (sign-flip), two-sided: exact over all 2^n sign patterns up to "
-                         "{exact} questions, else {r} random flips; Holm over the system pairs of each measure"),
+                         "{exact} questions, else {r} random flips (seed {seed}); Holm over the system pairs of each measure "
+                         "(the same procedure as the dashboard and the CLI)"),
+    # beside every table of p-values (dashboard, report; the CLI prints the English)
+    "test_procedure_exact": ("p 값: 질문 {n}개의 부호 조합 2^{n} = {patterns:,}가지를 모두 센 정확한 대응 무작위화 검정(양측); "
+                             "Holm 보정은 지표마다 시스템 쌍에 대해",
+                             "p: exact paired randomization test over all 2^{n} = {patterns:,} sign patterns of "
+                             "{n} questions (two-sided); Holm over the system pairs of each measure"),
+    "test_procedure_sampled": ("p 값: 질문 {n}개에 무작위 부호 뒤집기 {permutations:,}회(시드 {seed})로 구한 대응 무작위화 "
+                               "검정(양측; 질문이 {exact}개 이하면 모든 부호 조합을 세는 정확 검정); "
+                               "Holm 보정은 지표마다 시스템 쌍에 대해",
+                               "p: paired randomization test with {permutations:,} random sign flips of {n} questions "
+                               "(seed {seed}; exact over all sign patterns up to {exact} questions), two-sided; "
+                               "Holm over the system pairs of each measure"),
     "report_bundle": ("재현 번들", "Reproducibility bundle"),
     "report_bundle_text": ("bundle_sha256 {h}: 같은 자료로 `{cmd}`를 실행하면 번들의 manifest.json에 같은 값이 적힙니다 "
                            "(REPRODUCE.md에 모든 수치를 내는 명령)",
@@ -516,6 +534,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "criteria": ("판정 기준", "criteria"), "no_answer_expected": ("근거 없음 예상", "no answer expected"),
     "valid_from": ("적용 시작", "in force from"), "replaced_at": ("바뀐 때", "replaced"),
     "replaced_by": ("바꾼 파일", "replaced by"),
+    "footnotes": ("주석", "notes"),
+    "few_questions": ("질문 적음", "few questions"),
 }
 
 
@@ -584,6 +604,24 @@ def reason_text(reason: str, lang: str = "ko") -> str:
         if re.fullmatch(pattern, reason):
             return re.sub(pattern, korean, reason)
     return reason
+
+
+def test_procedure(used: dict | None, lang: str = "ko") -> str:
+    """The sentence stated beside p-values: how they were computed (``used`` is
+    ``policies["randomization_test"]["used"]`` of an evaluation; None: no test, "")."""
+    if not used:
+        return ""
+    from reljudge.metrics import RANDOMIZATION
+    return t(f"test_procedure_{used['procedure']}", lang, exact=RANDOMIZATION.exact_max_n, **used)
+
+
+def p_text(p: float | None, digits: int = 3) -> str:
+    """A p-value as people read it: ``digits`` decimals, and "< 0.001" (never "0.000")
+    below what they can show; "—" when no test was run."""
+    if p is None or p != p:
+        return "—"
+    floor = 10.0 ** -digits
+    return f"< {floor:.{digits}f}" if p < floor else f"{p:.{digits}f}"
 
 
 def figure_name(name: str, lang: str = "ko") -> str:

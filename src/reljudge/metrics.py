@@ -340,9 +340,38 @@ def bootstrap_ci(values: np.ndarray, n_boot: int, seed: int, label: str = ALL, l
     return lo, hi
 
 
-# Up to 2^16 = 65,536 patterns: a few times the work of the 10,000 random flips the
-# report draws, and the answer is exact (and the same on every page).
+# Up to 2^16 = 65,536 patterns: a few times the work of the 10,000 random flips,
+# and the answer is exact (and the same on every page).
 EXACT_SIGN_FLIPS_MAX_N = 16
+
+
+@dataclass(frozen=True)
+class RandomizationProcedure:
+    """The paired randomization test's parameters: the one place the dashboard, the
+    CLI, the report and the bundle take them from, so one comparison gets one p.
+
+    With n <= ``exact_max_n`` questions every one of the 2^n sign patterns is counted
+    (exact p); with more, ``permutations`` random sign flips drawn from ``seed``
+    (Smucker, Allan & Carterette 2007 use 10^5; 10^4 keeps the Monte Carlo error of
+    p = 0.05 near 0.002 and the dashboard within its budget).
+    """
+
+    permutations: int = 10_000
+    seed: int = 42
+    exact_max_n: int = EXACT_SIGN_FLIPS_MAX_N
+
+    def describe(self, n: int, permutations: int | None = None, seed: int | None = None) -> dict[str, Any]:
+        """How the p-values over ``n`` questions are (were) computed, as data: ``exact``
+        with its ``patterns`` (2^n), or ``sampled`` with its ``permutations`` and ``seed``."""
+        permutations = self.permutations if permutations is None else permutations
+        seed = self.seed if seed is None else seed
+        if n <= self.exact_max_n:
+            return {"procedure": "exact", "n": n, "patterns": 2 ** n}
+        return {"procedure": "sampled", "n": n, "permutations": permutations, "seed": seed}
+
+
+#: The test procedure every consumer runs (see RandomizationProcedure).
+RANDOMIZATION = RandomizationProcedure()
 
 
 def randomization_test(diffs: np.ndarray, n_perm: int, seed: int, label: str = ALL) -> np.ndarray:
@@ -397,8 +426,8 @@ def evaluate(
     no_answer_qids: Any = None,
     systems: Sequence[str] | None = None,
     n_boot: int = 1000,
-    n_perm: int = 10000,
-    seed: int = 42,
+    n_perm: int = RANDOMIZATION.permutations,
+    seed: int = RANDOMIZATION.seed,
 ) -> EvalResult:
     """Evaluate every system of ``run`` against ``qrels``.
 
@@ -621,7 +650,10 @@ def evaluate(
                                          f"when n <= {EXACT_SIGN_FLIPS_MAX_N} questions",
                                "permutations": n_perm, "seed": seed,
                                "correction": "Holm over the system pairs of each measure",
-                               "questions": "all answerable questions (not per type)"},
+                               "questions": "all answerable questions (not per type)",
+                               # what the p-values of this result rest on (None: no test run)
+                               "used": (RANDOMIZATION.describe(int((~no_answer).sum()), n_perm, seed)
+                                        if n_perm > 0 and len(pairs) and (~no_answer).any() else None)},
         "shares": [{"rel": r, "k": k} for r, k in share_keys],
     }
     return EvalResult(

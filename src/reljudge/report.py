@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -42,14 +42,15 @@ class ReportData:
     bundle_sha256: str = ""
     # questions changed after judging began: each wording and the judgment events made under it
     wordings: pd.DataFrame | None = None
-
-
-N_PERM = 10_000
+    test_procedure: str = ""   # how the p-values were computed, stated beside them
+    agreement_notes: list[str] = field(default_factory=list)   # footnote (i) of the agreement table
+    few_questions_note: str = ""   # below the results when a group rests on too few questions
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
           lang: str = "ko", n_boot: int = 1000) -> ReportData:
-    ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot, n_perm=N_PERM)
+    ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot,
+                                      n_perm=metrics.RANDOMIZATION.permutations)
     settings = campaign.settings(db)
     # the hash of the reproducibility bundle of these very figures (reljudge.bundle):
     # `reljudge export bundle` on the same data writes it as manifest.json's bundle_sha256
@@ -74,25 +75,66 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         (_t("unjudged", lang), _t("unjudged_text", lang)),
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
         (_t("ci", lang), _t("ci_text", lang, b=n_boot)),
-        (_t("test", lang), _t("test_text", lang, exact=metrics.EXACT_SIGN_FLIPS_MAX_N, r=f"{N_PERM:,}")),
+        (_t("test", lang), _t("test_text", lang, exact=metrics.RANDOMIZATION.exact_max_n,
+                              r=f"{metrics.RANDOMIZATION.permutations:,}", seed=metrics.RANDOMIZATION.seed)),
         (_t("bundle", lang), _t("bundle_text", lang, h=built.bundle_sha256,
                                 cmd=bundle_command(policy, version))),
     ]
     results = dashboard.summary_table(ev, k)
+    few_note = (i18n.t("few_questions_note", lang, m=dashboard.FEW_QUESTIONS_BELOW)
+                if not results.empty and results.few_questions.any() else "")
     means = r.means[(r.means.qtype == "all") & r.means.measure.str.startswith("RR")]
     mrr_by_k = means.assign(K=means.measure.str.extract(r"@(\d+)")[0].astype(int)).pivot_table(
         index="system", columns="K", values="mean").reset_index()
     mrr_by_k.columns = ["system"] + [f"MRR@{c}" for c in mrr_by_k.columns[1:]]
     failures = _failures_with_first(db, ev, k)
-    agree = agreement.figures_table(agreement.from_database(db), lang)
-    tests = r.tests[r.tests.measure.str.startswith("RR") & r.tests.measure.str.endswith(f"@{k}")]
+    agree, agree_notes = _agreement_with_notes(agreement.from_database(db), lang)
+    # every reported quality measure at K, Holm per measure as on the dashboard (one function)
+    tests = dashboard.tests_table(ev, k)
     is_demo = campaign.is_demo(db)
     results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)
     tests = _localized(tests, lang)
     return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
                       tests, agree, failures, is_demo, built.bundle_sha256,
-                      catalog.judged_wordings(db))
+                      catalog.judged_wordings(db),
+                      i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes, few_note)
+
+
+# the agreement table's column that shows a figure (cohen_kappa[A|B] -> its mean's column)
+_FIGURE_COLUMNS = {"percent_agreement": "percent_agreement", "cohen_kappa": "cohen_kappa_mean",
+                   "fleiss_kappa": "fleiss_kappa", "krippendorff_alpha_nominal": "alpha_nominal",
+                   "krippendorff_alpha_ordinal": "alpha_ordinal"}
+
+
+def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd.DataFrame, list[str]]:
+    """The agreement figures without the long "not computed" column: a figure that is
+    missing carries a footnote number "(i)" in its cell (a figure without a column, in
+    the notes column), and each distinct reason is written once, as footnote i."""
+    table = agreement.figures_table(rep, lang).drop(columns="not_computed", errors="ignore")
+    if table.empty:
+        return table, []
+    # the rows of figures_table: overall, then each type; grades before verdicts
+    results = [res for g, v in [(rep.grades, rep.no_answer)] + [p for _, p in sorted(rep.by_type.items())]
+               for res in (g, v) if res is not None]
+    if len(results) != len(table):
+        raise RuntimeError("internal error: agreement rows and results differ")
+    notes: list[str] = []
+    cells = table.astype(object).map(_fmt)
+    extra = [""] * len(table)
+    for row, res in enumerate(results):
+        for name, reason in res.reasons.items():
+            text = f"{i18n.figure_name(name, lang)}: {i18n.reason_text(reason, lang)}"
+            if text not in notes:
+                notes.append(text)
+            mark = f"({notes.index(text) + 1})"
+            column = _FIGURE_COLUMNS.get(name.partition("[")[0])
+            if column in cells.columns:
+                cells.iat[row, cells.columns.get_loc(column)] += " " + mark
+            else:
+                extra[row] = (extra[row] + " " + mark).strip()
+    cells["footnotes"] = extra
+    return cells, notes
 
 
 def bundle_command(policy: str, version: int | None) -> str:
@@ -123,7 +165,12 @@ def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:
 
 # -- rendering -----------------------------------------------------------------------
 
-def _fmt(v) -> str:
+P_COLUMNS = ("p_value", "p_holm")   # printed by i18n.p_text: "< 0.001", never "0.000"
+
+
+def _fmt(v, column: str = "") -> str:
+    if column in P_COLUMNS and isinstance(v, float):
+        return i18n.p_text(v)
     if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
         return "—"
     if isinstance(v, float):
@@ -131,10 +178,10 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def _md_cell(v) -> str:
+def _md_cell(v, column: str = "") -> str:
     # Corpus text must stay plain text: escape what Markdown would interpret, and show
     # invisible characters (display.md, the rule the pages use too).
-    return display.md(_fmt(v).replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
+    return display.md(_fmt(v, column).replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 
 
 def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
@@ -143,7 +190,7 @@ def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
     cols = [i18n.column_label(str(c), lang) for c in frame.columns]
     lines = ["| " + " | ".join(str(c).replace("|", "/") for c in cols) + " |", "|" + "---|" * len(cols)]
     for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+        lines.append("| " + " | ".join(_md_cell(v, str(c)) for c, v in zip(frame.columns, row)) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -156,14 +203,21 @@ def render_markdown(data: ReportData) -> str:
     out.append(_md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
     out.append(f"\n## {_t('results', L, k=data.k)}\n")
     out.append(_md_table(data.results, L))
+    if data.few_questions_note:
+        out.append(f"\n> {_md_cell(data.few_questions_note)}\n")
     out.append(f"\n## {_t('mrr_by_k', L)}\n")
     out.append(_md_table(data.mrr_by_k, L))
     out.append(f"\n## {_t('abstention', L)}\n\n{_t('abstention_text', L)}\n\n")
     out.append(_md_table(data.abstention, L))
     out.append(f"\n## {_t('tests', L)}\n")
     out.append(_md_table(data.tests, L))
+    if data.test_procedure:
+        out.append(f"\n{data.test_procedure}\n")
     out.append(f"\n## {_t('agreement', L)}\n")
     out.append(_md_table(data.agreement, L))
+    if data.agreement_notes:
+        out.append("\n" + "\n".join(f"- ({i}) {_md_cell(note)}" for i, note in enumerate(data.agreement_notes, 1))
+                   + "\n")
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
     out.append(_md_table(data.failures, L))
     if data.wordings is not None and not data.wordings.empty:
@@ -176,9 +230,11 @@ def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "<p>—</p>"
     head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(display.visible(_fmt(v)))}</td>" for v in row) + "</tr>"
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(display.visible(_fmt(v, str(c))))}</td>"
+                                    for c, v in zip(frame.columns, row))
+                   + "</tr>"
                    for row in frame.itertuples(index=False))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
 
 
 def _chart_svg(frame: pd.DataFrame, title: str) -> str:
@@ -189,9 +245,18 @@ def _chart_svg(frame: pd.DataFrame, title: str) -> str:
     return vlc.vegalite_to_svg(means_with_intervals(frame, title).to_json())
 
 
+# Korean breaks between any two syllables unless told otherwise: keep-all keeps words
+# whole, so a narrow column wraps at spaces instead of showing one syllable per line.
+# Wide tables scroll on screen; on paper (A4) the type shrinks and rows do not split.
 CSS = """body{font-family:'Noto Sans KR','Malgun Gothic',sans-serif;max-width:1200px;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .45rem;text-align:left;vertical-align:top}
-th{background:#f3f3f3}.note{background:#fff7e0;padding:.5rem;border-left:4px solid #f0b000}"""
+.wide{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .45rem;text-align:left;vertical-align:top;word-break:keep-all;overflow-wrap:break-word}
+th{background:#f3f3f3}.note{background:#fff7e0;padding:.5rem;border-left:4px solid #f0b000}
+.footnote,.caption{font-size:.8rem;color:#444;margin:.2rem 0}
+@page{size:A4;margin:12mm}
+@media print{body{max-width:none;margin:0;padding:0;font-size:9pt}.wide{overflow:visible}
+table{font-size:7.5pt;page-break-inside:auto}tr{page-break-inside:avoid}th,td{padding:.1rem .25rem}
+h2,h3{page-break-after:avoid}svg{max-width:100%;height:auto}}"""
 
 
 def render_html(data: ReportData) -> str:
@@ -202,13 +267,17 @@ def render_html(data: ReportData) -> str:
     if data.is_demo:
         parts.append(f"<p class='note'>{html.escape(_t('sample', L))}</p>")
     parts.append(f"<h2>{_t('setup', L)}</h2>" + _html_table(pd.DataFrame(data.setup, columns=["", ""]), L))
-    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results, L))
+    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results, L)
+                 + (f"<p class='note'>{html.escape(data.few_questions_note)}</p>" if data.few_questions_note else ""))
     parts.append(f"<h3>{html.escape(_t('chart', L, k=data.k))}</h3>" + _chart_svg(data.chart, f"MRR@{data.k}"))
     parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k, L))
     parts.append(f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>"
                  + _html_table(data.abstention, L))
-    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L))
-    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L))
+    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L)
+                 + (f"<p class='caption'>{html.escape(data.test_procedure)}</p>" if data.test_procedure else ""))
+    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L)
+                 + "".join(f"<p class='footnote'>({i}) {html.escape(note)}</p>"
+                           for i, note in enumerate(data.agreement_notes, 1)))
     parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
     if data.wordings is not None and not data.wordings.empty:
         parts.append(f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"

@@ -46,6 +46,8 @@ def live():
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
     tables.dataframe(tables.mark_provisional(table))
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
+    if not table.empty and table.few_questions.any():
+        st.caption(session.t("few_questions_note", m=dashboard.FEW_QUESTIONS_BELOW))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)
     chart = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
@@ -55,6 +57,7 @@ def live():
     tables.dataframe(dashboard.abstention_table(ev))
     st.subheader(session.t("tests"))
     tables.dataframe(dashboard.tests_table(ev))
+    st.caption(i18n.test_procedure(dashboard.test_procedure(ev), session.lang()))
 
     st.subheader(session.t("failures"))
     fails = dashboard.failure_cases(db, ev, k, systems or None)
