@@ -420,6 +420,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "qid": ("질문 id", "question id"), "qtype": ("질문 유형", "question type"), "question": ("질문", "question"),
     "pid": ("문단 id", "paragraph id"), "text": ("본문", "text"), "system": ("시스템", "system"),
     "judged": ("판정한 문단", "judged"), "pool_size": ("풀 크기", "pool size"), "percent": ("진행률 %", "% done"),
+    "finished": ("끝낸 질문", "finished questions"),
     "median_seconds": ("판정당 중앙값(초)", "median s / judgment"), "no_answer": ("근거 없음", "no answer"),
     "judgments": ("판정 수", "judgments"), "fast": ("너무 빠른 판정", "too fast"),
     "grade_decisions": ("등급 결정 횟수 (바꾼 것 포함)", "grade decisions (changes included)"),

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from reljudge import agreement, charts, judging, outcome_agreement
+from reljudge import agreement, charts, outcome_agreement, progress
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("agreement_title"))
-tables.dataframe(judging.progress_by_annotator(db))
+tables.dataframe(progress.by_annotator(db))
 
 st.subheader(session.t("speed"))
 fast = st.number_input(session.t("fast_threshold"), min_value=0.5, max_value=60.0, value=2.0, step=0.5)
