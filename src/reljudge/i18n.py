@@ -239,6 +239,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "qrels_source": ("무엇을", "What"),
     "min_grade": ("최소 등급", "Minimum grade"),
     "download_qrels": ("qrels 내려받기", "Download qrels"),
+    "download_csv": ("CSV 내려받기", "Download CSV"),
     "download_no_answer": ("근거 없음 질문 목록 내려받기", "Download no-answer questions"),
     "download_judgments": ("판정 기록 전체 내려받기 (JSONL)", "Download the full judgment history (JSONL)"),
     "import_qrels": ("외부 qrels 가져오기 (TREC / BEIR)", "Import external qrels (TREC / BEIR)"),

@@ -28,13 +28,13 @@ events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))
 else:
-    tables.dataframe(events)
+    tables.dataframe(events, name="events")
 
 st.subheader(session.t("adjudication_history"))
 rulings = adjudication.history_table(db, qid, session.lang())
 if rulings.empty:
     st.info(session.t("no_adjudications"))
 else:
-    tables.dataframe(rulings)
+    tables.dataframe(rulings, name="adjudications_question")
 with st.expander(session.t("all_adjudications")):
-    tables.dataframe(adjudication.history_table(db, None, session.lang()))
+    tables.dataframe(adjudication.history_table(db, None, session.lang()), name="adjudications_all")

@@ -42,7 +42,7 @@ def live():
         st.warning(session.t("contested_no_answer", t=threshold, qids=", ".join(contested)))
     st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
-    tables.dataframe(tables.mark_provisional(table))
+    tables.dataframe(tables.mark_provisional(table), name="means")
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)
@@ -50,16 +50,16 @@ def live():
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
     st.subheader(session.t("abstention"))
-    tables.dataframe(dashboard.abstention_table(ev))
+    tables.dataframe(dashboard.abstention_table(ev), name="abstention")
     st.subheader(session.t("tests"))
-    tables.dataframe(dashboard.tests_table(ev))
+    tables.dataframe(dashboard.tests_table(ev), name="tests")
 
     st.subheader(session.t("failures"))
     fails = dashboard.failure_cases(db, ev, k, systems or None)
-    tables.dataframe(fails)
+    tables.dataframe(fails, name="failures")
     if not fails.empty:
         qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)))
-        tables.dataframe(dashboard.question_detail(db, ev, qid, k))
+        tables.dataframe(dashboard.question_detail(db, ev, qid, k), name="question_detail")
 
 
 live()

@@ -38,4 +38,4 @@ if st.button(session.t("rebuild_pool")):
     st.success(session.t("pool_built", n=campaign.pool(db, int(depth))))
 
 st.subheader(session.t("runs_table"))
-tables.dataframe(campaign.list_runs(db))
+tables.dataframe(campaign.list_runs(db), name="runs")

@@ -10,4 +10,4 @@ db = session.get_db()
 
 st.title(session.t("overview_title"))
 st.caption(session.t("campaign_counts", **campaign.counts(db)))
-tables.dataframe(progress.by_annotator(db))
+tables.dataframe(progress.by_annotator(db), name="progress")
