@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
@@ -120,6 +121,33 @@ def qrels_bytes(db: Database, fmt: str, policy: str = "adjudicated", version: in
     with tempfile.TemporaryDirectory() as tmp:
         summary = write_qrels(db, Path(tmp) / f"qrels.{fmt}", fmt, policy, version, min_grade)
         return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
+
+
+@dataclass(frozen=True)
+class Download:
+    """One file the export page offers: ``build`` makes its bytes, only when called (the
+    page hands it to the download button as a deferred callable, so a render of the page
+    serialises nothing)."""
+    key: str          # also the name of its button's label in the UI catalog: download_<key>
+    file_name: str
+    build: Callable[[], bytes]
+    mime: str | None = None
+
+
+def downloads(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
+              min_grade: int | None = None) -> list[Download]:
+    """The export page's files, none built yet: qrels in ``fmt`` under ``policy`` or a
+    frozen ``version``, its no-answer file, the full judgment history, the adjudications."""
+    if fmt not in QRELS_FORMATS:
+        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+    ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
+    side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
+    qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade)[part]  # noqa: E731
+    return [Download("qrels", f"qrels.{ext}", qrels(0)),
+            Download("no_answer", f"qrels.no_answer.{side}", qrels(1)),
+            Download("judgments", "judgments.jsonl", lambda: judgments_bytes(db), "application/jsonl"),
+            Download("adjudications", "adjudications.jsonl", lambda: adjudications_bytes(db),
+                     "application/jsonl")]
 
 
 def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
