@@ -8,7 +8,6 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from reljudge import auth, export, judging, webapp
-from reljudge.storage import open_database
 
 
 @pytest.fixture

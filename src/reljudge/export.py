@@ -15,7 +15,7 @@ from typing import Callable
 
 import pandas as pd
 
-from reljudge import adjudication
+from reljudge import adjudication, times
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.importers import iter_text_lines
 from reljudge.storage import qrels_io
@@ -158,16 +158,22 @@ def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
     return len(frame)
 
 
+def _zoned(db: Database, frame: pd.DataFrame) -> pd.DataFrame:
+    """Time stamps as ISO 8601 with the offset of the campaign's zone (stored: UTC)."""
+    return times.localize_frame(frame, times.campaign_zone(db))
+
+
 def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
-    """The full, append-only event history (for archiving and audit)."""
-    return _write_history(qrels_io.raw_events(db), path, fmt)
+    """The full, append-only event history (for archiving and audit); times in ISO 8601
+    with the campaign zone's offset."""
+    return _write_history(_zoned(db, qrels_io.raw_events(db)), path, fmt)
 
 
 def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
     """Every lead adjudication with its reason, oldest first (a later ruling on the same
     paragraph or question replaces the earlier one; ``in_force`` marks the latest)."""
     from reljudge.storage import team
-    return _write_history(team.adjudication_history(db), path, fmt)
+    return _write_history(_zoned(db, team.adjudication_history(db)), path, fmt)
 
 
 # -- import -------------------------------------------------------------------------

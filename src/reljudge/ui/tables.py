@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from reljudge import i18n
+from reljudge import i18n, times
 from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
@@ -17,8 +17,10 @@ MISSING = "—"   # st.dataframe writes the English word "None" in empty cells o
 
 def localized(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its English data values in the user's language (booleans stay:
-    st.dataframe draws them as check boxes)."""
-    return i18n.localized_values(frame, session.lang())
+    st.dataframe draws them as check boxes) and its time stamps as ISO 8601 in the
+    campaign's zone (reljudge.times)."""
+    return times.localize_frame(i18n.localized_values(frame, session.lang()),
+                                times.campaign_zone(session.get_db()))
 
 
 def mark_provisional(table: pd.DataFrame):

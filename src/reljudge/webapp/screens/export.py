@@ -3,7 +3,7 @@ history, external qrels in."""
 
 import streamlit as st
 
-from reljudge import adjudication, bundle, export, i18n, report
+from reljudge import bundle, export, i18n, report
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, uploads
 
