@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reljudge import campaign, judging
+from reljudge import campaign, judging, progress
 from reljudge.errors import ReljudgeError
 
 
@@ -134,7 +134,7 @@ def test_resume_where_left_off_and_navigation(campaign_db):
 def test_progress_by_annotator(campaign_db):
     judging.grade(campaign_db, "ann", "q1", "p02", 2, ms=2000)
     judging.grade(campaign_db, "ann", "q1", "p01", 1, ms=4000)
-    prog = judging.progress_by_annotator(campaign_db)
+    prog = progress.by_annotator(campaign_db)
     row = prog[(prog.username == "ann") & (prog.qtype == "사실 확인")].iloc[0]
     assert row.judged == 2 and row.pool_size == 4 and row.median_seconds == 3.0
 

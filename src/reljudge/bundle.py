@@ -44,7 +44,6 @@ policies, names the same hash (:func:`content_hash`).  Check a bundle with::
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
 import json
@@ -56,7 +55,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reljudge import __version__, adjudication, evaluation, ranking
+from reljudge import __version__, adjudication, evaluation, ranking, times
 from reljudge.errors import ReljudgeError
 from reljudge.measures import Measure
 from reljudge.metrics import ranking_depth
@@ -241,7 +240,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         "reljudge": __version__,
         "duckdb": _duckdb_version(),
         "python": platform.python_version(),
-        "created": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "created": times.now_iso(times.campaign_zone(db)),
         "policies": policies,
         "trec_eval": {str(m): dict(zip(("qrels", "options", "measure"), trec_eval_measure(m)))
                       for m in measures},

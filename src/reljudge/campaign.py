@@ -155,6 +155,13 @@ def set_highlight(db: Database, on: bool) -> None:
     catalog.set_setting(db, "highlight", "on" if on else "off")
 
 
+def set_time_zone(db: Database, zone: str) -> None:
+    """The zone in which pages and exports show time stamps (an IANA name; stored times
+    stay UTC: reljudge.times)."""
+    from reljudge import times
+    catalog.set_setting(db, "time_zone", times.check_zone(zone))
+
+
 counts = catalog.counts
 settings = catalog.get_settings
 list_runs = catalog.list_runs

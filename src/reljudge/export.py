@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
-from reljudge import adjudication
+from reljudge import adjudication, times
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.importers import iter_text_lines
 from reljudge.storage import qrels_io
@@ -122,6 +123,33 @@ def qrels_bytes(db: Database, fmt: str, policy: str = "adjudicated", version: in
         return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
 
 
+@dataclass(frozen=True)
+class Download:
+    """One file the export page offers: ``build`` makes its bytes, only when called (the
+    page hands it to the download button as a deferred callable, so a render of the page
+    serialises nothing)."""
+    key: str          # also the name of its button's label in the UI catalog: download_<key>
+    file_name: str
+    build: Callable[[], bytes]
+    mime: str | None = None
+
+
+def downloads(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
+              min_grade: int | None = None) -> list[Download]:
+    """The export page's files, none built yet: qrels in ``fmt`` under ``policy`` or a
+    frozen ``version``, its no-answer file, the full judgment history, the adjudications."""
+    if fmt not in QRELS_FORMATS:
+        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+    ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
+    side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
+    qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade)[part]  # noqa: E731
+    return [Download("qrels", f"qrels.{ext}", qrels(0)),
+            Download("no_answer", f"qrels.no_answer.{side}", qrels(1)),
+            Download("judgments", "judgments.jsonl", lambda: judgments_bytes(db), "application/jsonl"),
+            Download("adjudications", "adjudications.jsonl", lambda: adjudications_bytes(db),
+                     "application/jsonl")]
+
+
 def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
     if fmt not in JUDGMENT_FORMATS:
         raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
@@ -130,16 +158,22 @@ def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
     return len(frame)
 
 
+def _zoned(db: Database, frame: pd.DataFrame) -> pd.DataFrame:
+    """Time stamps as ISO 8601 with the offset of the campaign's zone (stored: UTC)."""
+    return times.localize_frame(frame, times.campaign_zone(db))
+
+
 def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
-    """The full, append-only event history (for archiving and audit)."""
-    return _write_history(qrels_io.raw_events(db), path, fmt)
+    """The full, append-only event history (for archiving and audit); times in ISO 8601
+    with the campaign zone's offset."""
+    return _write_history(_zoned(db, qrels_io.raw_events(db)), path, fmt)
 
 
 def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
     """Every lead adjudication with its reason, oldest first (a later ruling on the same
     paragraph or question replaces the earlier one; ``in_force`` marks the latest)."""
     from reljudge.storage import team
-    return _write_history(team.adjudication_history(db), path, fmt)
+    return _write_history(_zoned(db, team.adjudication_history(db)), path, fmt)
 
 
 # -- import -------------------------------------------------------------------------

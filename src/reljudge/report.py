@@ -10,13 +10,12 @@ question text and what each system returned first. Markdown or self-contained HT
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from reljudge import agreement, bundle, campaign, dashboard, display, evaluation, i18n, metrics
+from reljudge import agreement, bundle, campaign, dashboard, display, evaluation, i18n, metrics, times
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -94,7 +93,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     is_demo = campaign.is_demo(db)
     results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)
     tests = _localized(tests, lang)
-    return ReportData(lang, dt.datetime.now().strftime("%Y-%m-%d %H:%M"), setup, qtypes, k, results,
+    return ReportData(lang, times.now_iso(times.campaign_zone(db)), setup, qtypes, k, results,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
                       tests, agree, failures, is_demo, built.bundle_sha256,
                       catalog.judged_wordings(db),

@@ -24,6 +24,7 @@ DEFAULT_SETTINGS = {
     "dedup": "first",
     "ks": "1,3,5,10",
     "highlight": "off",     # mark the question's content words in paragraphs (reljudge.highlight)
+    "time_zone": "Asia/Seoul",  # times are stored in UTC, shown and exported in this zone (reljudge.times)
 }
 
 

@@ -97,6 +97,11 @@ class Database:
         self.version = 0
         if not read_only:
             self.migrate()
+        # Every connection of this database (cursors included) reads and writes time stamps
+        # in UTC: `current_timestamp` stored into a TIMESTAMP column is UTC wall-clock time
+        # whatever the server's zone. After migrate(): the step 'timestamps_in_utc' converts
+        # older rows from the server's local zone. Shown in the campaign's zone: reljudge.times.
+        self._con.execute("SET GLOBAL TimeZone = 'UTC'")
 
     # -- connections ---------------------------------------------------------
     def cursor(self) -> duckdb.DuckDBPyConnection:

@@ -229,28 +229,41 @@ def all_events(db: Database) -> pd.DataFrame:
 
 
 def progress_by_annotator(db: Database) -> pd.DataFrame:
-    """Per annotator and question type: judged pooled paragraphs, pool size, median
-    seconds per judgment, no-answer verdicts."""
-    return db.cursor().execute("""
-        WITH pooled AS (SELECT q.qtype, count(*) AS pool_size FROM pool p
-                        JOIN questions q USING (qid) GROUP BY q.qtype),
-        judged AS (
-            SELECT j.username, q.qtype, count(*) AS judged,
-                   round(median(j.time_spent_ms) / 1000.0, 1) AS median_seconds
-            FROM current_judgments j JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
-            JOIN questions q ON q.qid = j.qid GROUP BY ALL),
-        verdicts AS (
-            SELECT v.username, q.qtype, count(*) FILTER (WHERE v.no_answer) AS no_answer
-            FROM current_verdicts v JOIN questions q USING (qid) GROUP BY ALL)
-        SELECT u.username, pooled.qtype, coalesce(judged.judged, 0) AS judged, pooled.pool_size,
-               round(100.0 * coalesce(judged.judged, 0) / pooled.pool_size, 1) AS percent,
-               judged.median_seconds, coalesce(verdicts.no_answer, 0) AS no_answer
-        FROM users u CROSS JOIN pooled
-        LEFT JOIN judged ON judged.username = u.username AND judged.qtype = pooled.qtype
-        LEFT JOIN verdicts ON verdicts.username = u.username AND verdicts.qtype = pooled.qtype
-        WHERE u.active AND (u.role = 'annotator'
-                            OR u.username IN (SELECT username FROM judgment_events))
-        ORDER BY u.username, pooled.qtype""").df()
+    """One row per annotator and question of their queue (their active assignments; every
+    question while nothing is assigned, as in the judging queue), in campaign order: pool
+    size, their graded pooled paragraphs, their no-answer verdict, and their median seconds
+    per judgment over the assigned questions of that type. People shown: active annotators,
+    and anyone who judged or holds an assignment. ``reljudge.progress`` aggregates these
+    rows per question type, counting a question finished by ``judging.finished``."""
+    return db.cursor().execute(f"""
+        WITH people AS (
+            SELECT username, seq FROM (
+                SELECT username, row_number() OVER (ORDER BY username) AS seq FROM users
+                WHERE active AND (role = 'annotator'
+                                  OR username IN (SELECT username FROM judgment_events)
+                                  OR username IN (SELECT username FROM assignments WHERE active)))),
+        queue AS (
+            SELECT me.username, me.seq AS user_seq, q.qid, q.qtype, q.seq
+            FROM people me CROSS JOIN questions q
+            WHERE {_IN_QUEUE.format(user="me.username", qid="q.qid")}),
+        pooled AS (SELECT qid, count(*) AS n FROM pool GROUP BY qid),
+        graded AS (
+            SELECT j.username, j.qid, j.time_spent_ms FROM current_judgments j
+            JOIN pool p ON p.qid = j.qid AND p.pid = j.pid
+            JOIN queue ON queue.username = j.username AND queue.qid = j.qid),
+        judged AS (SELECT username, qid, count(*) AS n FROM graded GROUP BY ALL),
+        speed AS (
+            SELECT g.username, q.qtype, round(median(g.time_spent_ms) / 1000.0, 1) AS median_seconds
+            FROM graded g JOIN questions q USING (qid) GROUP BY ALL)
+        SELECT queue.username, queue.qtype, queue.qid,
+               coalesce(pooled.n, 0) AS pool_size, coalesce(judged.n, 0) AS judged,
+               coalesce(v.no_answer, FALSE) AS no_answer, speed.median_seconds
+        FROM queue
+        LEFT JOIN pooled USING (qid)
+        LEFT JOIN judged ON judged.username = queue.username AND judged.qid = queue.qid
+        LEFT JOIN current_verdicts v ON v.username = queue.username AND v.qid = queue.qid
+        LEFT JOIN speed ON speed.username = queue.username AND speed.qtype = queue.qtype
+        ORDER BY queue.user_seq, queue.seq""").df()
 
 
 def all_questions(db: Database) -> pd.DataFrame:

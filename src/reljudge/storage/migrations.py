@@ -477,4 +477,40 @@ CREATE TABLE run_version_abstentions(
 );
 """,
     ),
+    (
+        10,
+        "timestamps_in_utc",
+        r"""
+-- Time stamps are stored in UTC from now on (the connection's DuckDB time zone is set to
+-- UTC after the migrations: reljudge.storage.db); pages and exports show them in the
+-- campaign's zone (setting time_zone, reljudge.times). Rows stored before were written in
+-- the server's local time: this step runs in that zone (the session's time zone is still
+-- the process's local one) and moves them to UTC. On a server kept in UTC it changes
+-- nothing; a database moved between servers in different zones is converted with the
+-- zone of the server that opens it first.
+UPDATE account_locks SET locked_at = timezone('UTC', locked_at::TIMESTAMPTZ), unlocked_at = timezone('UTC', unlocked_at::TIMESTAMPTZ);
+UPDATE adjudications SET created_at = timezone('UTC', created_at::TIMESTAMPTZ);
+UPDATE answer_imports SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ);
+UPDATE assignments SET assigned_at = timezone('UTC', assigned_at::TIMESTAMPTZ), ended_at = timezone('UTC', ended_at::TIMESTAMPTZ);
+UPDATE external_qrels SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ);
+UPDATE external_reviews SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ);
+UPDATE import_log SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ);
+UPDATE judgment_events SET created_at = timezone('UTC', created_at::TIMESTAMPTZ);
+UPDATE login_events SET attempted_at = timezone('UTC', attempted_at::TIMESTAMPTZ);
+UPDATE qrels_versions SET created_at = timezone('UTC', created_at::TIMESTAMPTZ);
+UPDATE review_adjudications SET created_at = timezone('UTC', created_at::TIMESTAMPTZ);
+UPDATE review_assignments SET assigned_at = timezone('UTC', assigned_at::TIMESTAMPTZ), ended_at = timezone('UTC', ended_at::TIMESTAMPTZ);
+UPDATE review_events SET created_at = timezone('UTC', created_at::TIMESTAMPTZ);
+UPDATE review_positions SET updated_at = timezone('UTC', updated_at::TIMESTAMPTZ);
+UPDATE runs SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ);
+UPDATE schema_migrations SET applied_at = timezone('UTC', applied_at::TIMESTAMPTZ);
+UPDATE sessions SET created_at = timezone('UTC', created_at::TIMESTAMPTZ), expires_at = timezone('UTC', expires_at::TIMESTAMPTZ);
+UPDATE user_positions SET updated_at = timezone('UTC', updated_at::TIMESTAMPTZ);
+UPDATE users SET created_at = timezone('UTC', created_at::TIMESTAMPTZ);
+-- (the version tables of migration 9 too: they were filled in local time as well)
+UPDATE question_versions SET valid_from = timezone('UTC', valid_from::TIMESTAMPTZ);
+UPDATE run_versions SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ),
+                        replaced_at = timezone('UTC', replaced_at::TIMESTAMPTZ);
+""",
+    ),
 ]

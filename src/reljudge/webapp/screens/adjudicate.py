@@ -67,7 +67,7 @@ verdicts = adjudication.verdict_queue(db, session.lang())
 if verdicts.empty:
     st.info(session.t("queue_empty"))
 else:
-    tables.dataframe(verdicts)
+    tables.dataframe(verdicts, name="verdict_disagreements")
     with st.form("adjudicate_verdict", clear_on_submit=True):
         qid = st.selectbox(session.t("question"), list(verdicts.qid), format_func=display.visible)
         no_answer = st.checkbox(session.t("final_no_answer"))
@@ -95,4 +95,4 @@ with st.form("freeze", clear_on_submit=True):      # an empty note after a freez
         except ReljudgeError as exc:
             session.error(str(exc))
 st.caption(session.t("versions"))
-tables.dataframe(adjudication.versions(db))
+tables.dataframe(adjudication.versions(db), name="qrels_versions")

@@ -34,7 +34,7 @@ if preview or apply:
         else:
             result = assignment.preview(db, chosen, **options)
             st.info(display.md(result.summary(session.lang())))
-        tables.dataframe(result.loads)
+        tables.dataframe(result.loads, name="assignment_loads")
     except ReljudgeError as exc:
         session.error(str(exc))
 
@@ -45,7 +45,7 @@ with st.form("reassign"):
         try:
             moved = assignment.reassign(db, user.username, leaving)
             st.success(session.t("reassigned", n=len(moved)))
-            tables.dataframe(moved)
+            tables.dataframe(moved, name="reassigned")
         except ReljudgeError as exc:
             session.error(str(exc))
 
@@ -54,7 +54,7 @@ current = assignment.active_assignments(db)
 if current.empty:
     st.info(session.t("no_assignments"))
 else:
-    tables.dataframe(current)
+    tables.dataframe(current, name="assignments")
 
 st.subheader(session.t("judging_display"))
 highlight_on = campaign.settings(db)["highlight"] == "on"

@@ -30,18 +30,18 @@ events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))
 else:
-    tables.dataframe(events)
+    tables.dataframe(events, name="events")
 
 wordings = campaign.question_versions(db, qid)
 if len(wordings) > 1:               # the question changed: which wording each judgment saw
     st.subheader(session.t("question_versions"))
-    tables.dataframe(wordings)
+    tables.dataframe(wordings, name="question_wordings")
 
 st.subheader(session.t("adjudication_history"))
 rulings = adjudication.history_table(db, qid, session.lang())
 if rulings.empty:
     st.info(session.t("no_adjudications"))
 else:
-    tables.dataframe(rulings)
+    tables.dataframe(rulings, name="adjudications_question")
 with st.expander(session.t("all_adjudications")):
-    tables.dataframe(adjudication.history_table(db, None, session.lang()))
+    tables.dataframe(adjudication.history_table(db, None, session.lang()), name="adjudications_all")

@@ -44,7 +44,7 @@ def live():
         st.warning(session.tm("contested_no_answer", t=threshold, qids=", ".join(contested)))
     st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
-    tables.dataframe(tables.mark_provisional(table))
+    tables.dataframe(tables.mark_provisional(table), name="means")
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
     if not table.empty and table.few_questions.any():
         st.caption(session.t("few_questions_note", m=dashboard.FEW_QUESTIONS_BELOW))
@@ -54,17 +54,17 @@ def live():
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
     st.subheader(session.t("abstention"))
-    tables.dataframe(dashboard.abstention_table(ev))
+    tables.dataframe(dashboard.abstention_table(ev), name="abstention")
     st.subheader(session.t("tests"))
-    tables.dataframe(dashboard.tests_table(ev))
+    tables.dataframe(dashboard.tests_table(ev), name="tests")
     st.caption(i18n.test_procedure(dashboard.test_procedure(ev), session.lang()))
 
     st.subheader(session.t("failures"))
     fails = dashboard.failure_cases(db, ev, k, systems or None)
-    tables.dataframe(fails)
+    tables.dataframe(fails, name="failures")
     if not fails.empty:
         qid = st.selectbox(session.t("failure_pick"), sorted(set(fails.qid)), format_func=display.visible)
-        tables.dataframe(dashboard.question_detail(db, ev, qid, k))
+        tables.dataframe(dashboard.question_detail(db, ev, qid, k), name="question_detail")
 
 
 live()

@@ -3,7 +3,7 @@ history, external qrels in."""
 
 import streamlit as st
 
-from reljudge import adjudication, bundle, display, export, i18n, report
+from reljudge import bundle, display, export, i18n, report
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, uploads
 
@@ -17,19 +17,12 @@ policy, version = st.selectbox(
     format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())))
 fmt = st.selectbox(session.t("format"), export.QRELS_FORMATS)
 min_grade = st.selectbox(session.t("min_grade"), [None, 0, 1, 2], format_func=lambda g: "—" if g is None else str(g))
-try:
-    qrels, no_answer = export.qrels_bytes(db, fmt, policy, version, min_grade)
-    ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
-    side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
-    st.download_button(session.t("download_qrels"), qrels, file_name=f"qrels.{ext}", type="primary")
-    st.download_button(session.t("download_no_answer"), no_answer, file_name=f"qrels.no_answer.{side}")
-except ReljudgeError as exc:
-    session.error(str(exc))
-
-st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
-                   file_name="judgments.jsonl")
-st.download_button(session.t("download_adjudications"), export.adjudications_bytes(db),
-                   file_name="adjudications.jsonl")
+# Every file is built only when its button is clicked (a deferred callable): a render of
+# this page serialises nothing (bench/bench_export_page.py).
+for download in export.downloads(db, fmt, policy, version, min_grade):
+    st.download_button(session.t(f"download_{download.key}"), download.build, file_name=download.file_name,
+                       mime=download.mime, key=f"download_{download.key}", on_click="ignore",
+                       type="primary" if download.key == "qrels" else "secondary")
 
 if st.button(session.t("build_bundle"), key="build_bundle"):
     try:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import campaign
+from reljudge import campaign, times
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables, uploads
 
@@ -40,9 +40,16 @@ depth = st.number_input(session.t("pool_depth"), min_value=1, max_value=1000,
 if st.button(session.t("rebuild_pool")):
     st.success(session.t("pool_built", n=campaign.pool(db, int(depth))))
 
+zones = times.zone_names()
+zone = st.selectbox(session.t("time_zone"), zones, index=zones.index(times.campaign_zone(db)),
+                    help=session.t("time_zone_help"))
+if zone != times.campaign_zone(db):
+    campaign.set_time_zone(db, zone)
+    st.success(session.t("time_zone_saved", zone=zone))
+
 st.subheader(session.t("runs_table"))
-tables.dataframe(campaign.list_runs(db))
+tables.dataframe(campaign.list_runs(db), name="runs")
 replaced = campaign.run_versions(db)
 if not replaced.empty:
     st.subheader(session.t("run_versions"))
-    tables.dataframe(replaced)
+    tables.dataframe(replaced, name="run_versions")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import campaign, judging
+from reljudge import campaign, progress
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -10,4 +10,4 @@ db = session.get_db()
 
 st.title(session.t("overview_title"))
 st.caption(session.t("campaign_counts", **campaign.counts(db)))
-tables.dataframe(judging.progress_by_annotator(db))
+tables.dataframe(progress.by_annotator(db), name="progress")

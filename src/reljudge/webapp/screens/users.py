@@ -11,7 +11,7 @@ db = session.get_db()
 
 st.title(session.t("users_title"))
 users = auth.list_users(db)
-tables.dataframe(users)
+tables.dataframe(users, name="users")
 
 with st.form("add_user", clear_on_submit=True):
     st.subheader(session.t("add_user"))
@@ -58,7 +58,7 @@ session.show_flash()
 
 st.subheader(session.t("active_sessions"))
 sessions = auth.list_sessions(db)
-tables.dataframe(sessions)
+tables.dataframe(sessions, name="sessions")
 if not sessions.empty:
     ending = st.selectbox(session.t("active_sessions"), list(sessions.session_id), key="end_session_target",
                           format_func=lambda s: f"{s} · {sessions.set_index('session_id').username[s]}")
@@ -68,4 +68,4 @@ if not sessions.empty:
         st.rerun()
 
 st.subheader(session.t("failed_logins"))
-tables.dataframe(auth.failed_logins(db))
+tables.dataframe(auth.failed_logins(db), name="failed_logins")
