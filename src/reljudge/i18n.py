@@ -395,6 +395,30 @@ STRINGS: dict[str, tuple[str, str]] = {
     "policy_source": ("가져온 외부 판정 {name}", "imported qrels source {name}"),
     "policy_annotator": ("판정자 {name}의 등급만", "grades of annotator {name} only"),
     "report_policy_version": ("동결된 qrels 버전 {v}", "frozen qrels version {v}"),
+    # why an agreement figure is not computed (reljudge.agreement.CODES, outcome_agreement.CODES)
+    "reason_no_pairable_items": ("두 명 이상이 판정한 항목이 없습니다", "no item was rated by two or more annotators"),
+    "reason_fleiss_one_category": (
+        "판정자 {raters}명이 본 항목 {items}개의 판정이 모두 한 범주여서 우연 일치가 1이므로 kappa를 정의할 수 없습니다",
+        "all ratings on the {items} items with {raters} raters fall in one category: chance agreement is 1, "
+        "kappa is undefined"),
+    "reason_alpha_one_category": (
+        "비교할 수 있는 판정이 모두 한 범주여서 기대 불일치가 0이므로 alpha를 정의할 수 없습니다",
+        "every pairable rating is in one category: expected disagreement is 0, alpha is undefined"),
+    "reason_no_common_items": ("두 판정자가 함께 판정한 항목이 없습니다", "the two annotators rated no item in common"),
+    "reason_cohen_one_category": (
+        "두 판정자가 공통 항목 {items}개를 모두 같은 한 범주에 넣어 우연 일치가 1이므로 kappa를 정의할 수 없습니다",
+        "both annotators put all {items} common items in the same single category: chance agreement is 1, "
+        "kappa is undefined"),
+    "reason_fewer_annotators": ("판정자가 두 명보다 적습니다", "fewer than two annotators"),
+    "reason_unordered_kappa": (
+        "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 가중치 없는 kappa와 같습니다)",
+        "not applicable: the categories are not ordered (on a yes/no verdict it equals the unweighted kappa)"),
+    "reason_unordered_alpha": (
+        "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 명목 alpha와 같습니다)",
+        "not applicable: the categories are not ordered (on a yes/no verdict it equals nominal alpha)"),
+    "reason_no_type_grades": ("이 유형에는 문단 판정이 없습니다", "no paragraph grades for this type"),
+    "reason_no_verdicts": ("질문 단위 근거 없음 판정이 없습니다", "no question-level no-answer verdicts"),
+    "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
 }
 
 
@@ -407,6 +431,12 @@ def t(key: str, lang: str = "ko", **kwargs) -> str:
 
 def bundle(keys: list[str], lang: str) -> dict[str, str]:
     return {k: t(k, lang) for k in keys}
+
+
+def message(msg, lang: str = "ko") -> str:
+    """A library message (:class:`reljudge.codes.Message`: code + parameters) in ``lang``;
+    the code is the catalog key. The CLI passes ``lang="en"``."""
+    return t(msg.code, lang, **msg.kwargs)
 
 
 # Column headers of the tables the pages show (the data keeps its English names, which
@@ -466,32 +496,13 @@ COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
-# Why an agreement figure is not computed: the library writes English (CLI, JSON);
-# pages and the Korean report show these.
+# Names of the agreement figures and rating kinds on the Korean pages and report.
 _FIGURE_NAMES_KO = {
     "percent_agreement": "일치율", "cohen_kappa": "Cohen κ", "cohen_kappa_linear": "Cohen κ (선형 가중)",
     "fleiss_kappa": "Fleiss κ", "krippendorff_alpha_nominal": "Krippendorff α (명목)",
     "krippendorff_alpha_ordinal": "Krippendorff α (서열)", "kendall_tau": "Kendall τ",
     "grades": "문단 판정", "no_answer": "근거 없음 판정",
 }
-_REASONS_KO = [
-    (r"no item was rated by two or more annotators", "두 명 이상이 판정한 항목이 없습니다"),
-    (r"all ratings on the (\d+) items with (\d+) raters fall in one category: chance agreement is 1, "
-     r"kappa is undefined", r"판정자 \2명이 본 항목 \1개의 판정이 모두 한 범주여서 우연 일치가 1이므로 kappa를 정의할 수 없습니다"),
-    (r"every pairable rating is in one category: expected disagreement is 0, alpha is undefined",
-     "비교할 수 있는 판정이 모두 한 범주여서 기대 불일치가 0이므로 alpha를 정의할 수 없습니다"),
-    (r"the two annotators rated no item in common", "두 판정자가 함께 판정한 항목이 없습니다"),
-    (r"both annotators put all (\d+) common items in the same single category: chance agreement is 1, "
-     r"kappa is undefined", r"두 판정자가 공통 항목 \1개를 모두 같은 한 범주에 넣어 우연 일치가 1이므로 kappa를 정의할 수 없습니다"),
-    (r"fewer than two annotators", "판정자가 두 명보다 적습니다"),
-    (r"not applicable: the categories are not ordered \(on a yes/no verdict it equals the unweighted kappa\)",
-     "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 가중치 없는 kappa와 같습니다)"),
-    (r"not applicable: the categories are not ordered \(on a yes/no verdict it equals nominal alpha\)",
-     "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 명목 alpha와 같습니다)"),
-    (r"a ranking has all systems tied", "한 판정자의 순위에서 모든 시스템이 동률입니다"),
-    (r"no paragraph grades for this type", "이 유형에는 문단 판정이 없습니다"),
-    (r"no question-level no-answer verdicts", "질문 단위 근거 없음 판정이 없습니다"),
-]
 
 
 def verdict_text(no_answer: bool, lang: str = "ko") -> str:
@@ -501,14 +512,21 @@ def verdict_text(no_answer: bool, lang: str = "ko") -> str:
 
 def localized_values(frame, lang: str = "ko", booleans: bool = False):
     """A copy of ``frame`` whose English data values read in ``lang``: the overall
-    group "all", provenance, qrels policy, account roles and (``booleans``) True/False.
-    The data keeps English for the CLI and exports; pages and reports show this."""
+    group "all" (``qtype``, ``scope``), provenance, qrels policy, account roles, the
+    agreement rating kind, the reasons a figure is missing (``not_computed`` messages)
+    and (``booleans``) True/False. The data keeps English and codes for the CLI and
+    exports; pages and reports show this."""
     def by_key(prefix: str, fallback=lambda v: v):
         return lambda v: t(f"{prefix}{v}", lang) if f"{prefix}{v}" in STRINGS else fallback(v)
 
     frame = frame.copy()
-    if "qtype" in frame.columns:
-        frame["qtype"] = frame["qtype"].replace({"all": t("all", lang)})
+    for col in ("qtype", "scope"):
+        if col in frame.columns:
+            frame[col] = frame[col].replace({"all": t("all", lang)})
+    if "rating" in frame.columns:
+        frame["rating"] = frame["rating"].map(lambda kind: figure_name(kind, lang))
+    if "not_computed" in frame.columns:
+        frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
     if "provenance" in frame.columns:
         frame["provenance"] = frame["provenance"].map(by_key("provenance_"))
     if "policy" in frame.columns:
@@ -522,15 +540,14 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
     return frame
 
 
-def reason_text(reason: str, lang: str = "ko") -> str:
-    """A library reason ("fewer than two annotators") in ``lang``; unknown text unchanged."""
-    if lang == "en" or not reason:
-        return reason
-    import re
-    for pattern, korean in _REASONS_KO:
-        if re.fullmatch(pattern, reason):
-            return re.sub(pattern, korean, reason)
-    return reason
+def not_computed_text(value, lang: str = "ko") -> str:
+    """Why figures are missing, in words: a reason message, or a dict {figure: message}
+    ("Cohen κ [A|B]: 두 판정자가 …; Fleiss κ: …"); None or an empty dict -> ""."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, dict):
+        return "; ".join(f"{figure_name(k, lang)}: {message(v, lang)}" for k, v in value.items())
+    return message(value, lang)
 
 
 def figure_name(name: str, lang: str = "ko") -> str:

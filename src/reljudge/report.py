@@ -82,7 +82,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         index="system", columns="K", values="mean").reset_index()
     mrr_by_k.columns = ["system"] + [f"MRR@{c}" for c in mrr_by_k.columns[1:]]
     failures = _failures_with_first(db, ev, k)
-    agree = agreement.figures_table(agreement.from_database(db), lang)
+    agree = _localized(agreement.figures_table(agreement.from_database(db)), lang)
     tests = r.tests[r.tests.measure.str.startswith("RR") & r.tests.measure.str.endswith(f"@{k}")]
     is_demo = campaign.is_demo(db)
     results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)

@@ -20,7 +20,7 @@ tables.dataframe(agreement.annotators_from_database(db))
 
 report = agreement.from_database(db)
 st.subheader(session.t("agreement_figures"))
-tables.dataframe(agreement.figures_table(report, session.lang()))
+tables.dataframe(agreement.figures_table(report))
 
 st.subheader(session.t("pairwise"))
 weights = st.radio(session.t("weights"), ["none", "linear"], horizontal=True,
@@ -34,5 +34,5 @@ st.subheader(session.t("outcome_title"))
 outcome = outcome_agreement.outcome_agreement(db)
 st.caption(session.t("outcome_caption", measure=outcome.measure))
 tables.dataframe(outcome.mrr, hide_index=False)
-tables.dataframe(outcome.tau_table(session.lang()))
+tables.dataframe(outcome.tau_table())
 tables.dataframe(outcome.flagged)
