@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, judging, webapp
+from reljudge import auth, campaign, i18n, judging, webapp
 from reljudge.storage import open_database
 from reljudge.ui import navigation, uploads
 
@@ -191,7 +191,7 @@ def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
     summary = uploads.import_upload(db, "corpus", good, None, None)
     assert summary.inserted == 1
     pooled = db.cursor().execute("SELECT count(*) FROM pool").fetchall()[0][0]
-    assert summary.pooled == pooled and summary.message("ko").endswith(f"판정 풀을 다시 만들었습니다: 항목 {pooled}개")
+    assert summary.pooled == pooled and i18n.message(summary.messages(), "ko", sep=summary.SEP).endswith(f"판정 풀을 다시 만들었습니다: 항목 {pooled}개")
 
 
 def _two_annotators_judge(db, qid="q01", n=6):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reljudge import adjudication, assignment, auth, campaign, judging
+from reljudge import adjudication, assignment, auth, campaign, i18n, judging
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 
@@ -110,7 +110,8 @@ def test_assigning_keeps_started_questions_and_assigns_empty_pools(campaign_db, 
     assert owners["q1"] == {"ann", "bob"}                     # both started q1: both keep it
     assert owners["q2"] == {"ann"} and len(owners["q9"]) == 1 and len(owners["q3"]) == 1
     assert result.kept == 2 and result.empty == ("q9",)
-    assert "q9" in result.summary("ko") and "이미 판정을 시작한 질문 2개" in result.summary("ko")
+    text = i18n.message(result.messages(), "ko")
+    assert "q9" in text and "이미 판정을 시작한 질문 2개" in text
     assert result.loads.paragraphs.dtype.kind == "i"
     assert "q1" in set(judging.overview(db, "bob").qid) and "q1" in set(judging.overview(db, "ann").qid)
 

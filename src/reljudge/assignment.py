@@ -14,10 +14,18 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import i18n
+from reljudge.codes import Codes, Message
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 from reljudge.storage.db import Database
+
+CODES = Codes(
+    assign_summary=("n", "per"),                       # per: assign_load messages
+    assign_load=("user", "questions", "paragraphs"),
+    assign_kept=("n",),
+    assign_empty=("qids",),
+)
+"""What an assignment did: every code :meth:`AssignmentPlan.messages` returns."""
 
 
 @dataclass
@@ -27,15 +35,16 @@ class AssignmentPlan:
     kept: int = 0                # questions kept with the annotators who started them
     empty: tuple[str, ...] = ()  # questions with nothing pooled: only a verdict to give
 
-    def summary(self, lang: str = "en") -> str:
-        per = ", ".join(i18n.t("assign_load", lang, user=r.username, questions=r.questions,
-                               paragraphs=r.paragraphs) for r in self.loads.itertuples())
-        text = i18n.t("assign_summary", lang, n=len(self.rows), per=per)
+    def messages(self) -> list[Message]:
+        """What the plan does, as messages (:data:`CODES`); ``i18n.message`` words them."""
+        per = tuple(CODES("assign_load", user=r.username, questions=int(r.questions),
+                          paragraphs=int(r.paragraphs)) for r in self.loads.itertuples())
+        out = [CODES("assign_summary", n=len(self.rows), per=per)]
         if self.kept:
-            text += " " + i18n.t("assign_kept", lang, n=self.kept)
+            out.append(CODES("assign_kept", n=self.kept))
         if self.empty:
-            text += " " + i18n.t("assign_empty", lang, qids=", ".join(self.empty))
-        return text
+            out.append(CODES("assign_empty", qids=tuple(self.empty)))
+        return out
 
 
 def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 1,

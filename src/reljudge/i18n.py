@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reljudge.codes import Message
+
 LANGS = ("ko", "en")
 
 STRINGS: dict[str, tuple[str, str]] = {
@@ -355,6 +357,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lang_ko": ("한국어", "Korean"),
     "lang_en": ("영어", "English"),
     "choose_file": ("가져올 파일을 고르세요.", "Choose a file to import."),
+    "summary_head": ("{kind} {source}: {parts}", "{kind} {source}: {parts}"),
     "summary_added": ("{n}개 추가", "{n} added"),
     "summary_updated": ("{n}개 수정", "{n} updated"),
     "summary_unchanged": ("{n}개 그대로", "{n} unchanged"),
@@ -433,10 +436,22 @@ def bundle(keys: list[str], lang: str) -> dict[str, str]:
     return {k: t(k, lang) for k in keys}
 
 
-def message(msg, lang: str = "ko") -> str:
-    """A library message (:class:`reljudge.codes.Message`: code + parameters) in ``lang``;
-    the code is the catalog key. The CLI passes ``lang="en"``."""
-    return t(msg.code, lang, **msg.kwargs)
+def message(msg, lang: str = "ko", sep: str = " ") -> str:
+    """A library message (:class:`reljudge.codes.Message`: code + parameters) in ``lang``,
+    or a sequence of them joined by ``sep``; the code is the catalog key. A parameter
+    that is itself a message is translated too, a tuple of values is listed with ", ".
+    The CLI passes ``lang="en"``."""
+    if isinstance(msg, (list, tuple)):
+        return sep.join(message(m, lang) for m in msg)
+    return t(msg.code, lang, **{k: _param(v, lang) for k, v in msg.params})
+
+
+def _param(value, lang: str):
+    if isinstance(value, Message):
+        return message(value, lang)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_param(v, lang)) for v in value)
+    return value
 
 
 # Column headers of the tables the pages show (the data keeps its English names, which

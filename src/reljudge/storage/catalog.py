@@ -14,6 +14,7 @@ import duckdb
 import pandas as pd
 
 from reljudge import ranking
+from reljudge.codes import Codes, Message
 from reljudge.errors import InputError
 from reljudge.storage.db import Database
 
@@ -27,6 +28,15 @@ DEFAULT_SETTINGS = {
 }
 
 
+CODES = Codes(
+    summary_head=("kind", "source", "parts"),          # kind: a kind_* message; parts: summary_* messages
+    kind_corpus=(), kind_questions=(), kind_run=(),
+    summary_added=("n",), summary_updated=("n",), summary_unchanged=("n",), summary_systems=("names",),
+    summary_pooled=("n",), summary_incomplete=("n",),
+)
+"""What an import did: every code :meth:`ImportSummary.messages` returns."""
+
+
 @dataclass
 class ImportSummary:
     kind: str
@@ -38,22 +48,26 @@ class ImportSummary:
     incomplete: int = 0          # questions without a type or criteria
     pooled: int | None = None    # pool size after the import rebuilt it (None: not rebuilt)
 
-    def message(self, lang: str = "en") -> str:
-        from reljudge import i18n
-        parts = [i18n.t("summary_added", lang, n=self.inserted)]
+    SEP = ". "
+    """Between the messages when they are written as one line."""
+
+    def messages(self) -> list[Message]:
+        """What the import did, as messages (:data:`CODES`); ``i18n.message(...,
+        sep=ImportSummary.SEP)`` words them."""
+        parts = [CODES("summary_added", n=self.inserted)]
         if self.updated:
-            parts.append(i18n.t("summary_updated", lang, n=self.updated))
+            parts.append(CODES("summary_updated", n=self.updated))
         if self.skipped:
-            parts.append(i18n.t("summary_unchanged", lang, n=self.skipped))
+            parts.append(CODES("summary_unchanged", n=self.skipped))
         if self.systems:
-            parts.append(i18n.t("summary_systems", lang, names=", ".join(self.systems)))
-        kind = i18n.t(f"kind_{self.kind}", lang) if lang != "en" else self.kind
-        text = f"{kind} {self.source}: " + ", ".join(parts)
+            parts.append(CODES("summary_systems", names=tuple(self.systems)))
+        out = [CODES("summary_head", kind=CODES(f"kind_{self.kind}"), source=str(self.source),
+                     parts=tuple(parts))]
         if self.pooled is not None:
-            text += ". " + i18n.t("summary_pooled", lang, n=self.pooled)
+            out.append(CODES("summary_pooled", n=self.pooled))
         if self.incomplete:
-            text += ". " + i18n.t("summary_incomplete", lang, n=self.incomplete)
-        return text
+            out.append(CODES("summary_incomplete", n=self.incomplete))
+        return out
 
 
 def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import assignment, campaign
+from reljudge import assignment, campaign, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
@@ -29,10 +29,10 @@ if preview or apply:
                        by_type=by_type)
         if apply:
             result = assignment.assign(db, user.username, chosen, **options)
-            st.success(session.t("assigned", msg=result.summary(session.lang())))
+            st.success(session.t("assigned", msg=i18n.message(result.messages(), session.lang())))
         else:
             result = assignment.preview(db, chosen, **options)
-            st.info(result.summary(session.lang()))
+            st.info(i18n.message(result.messages(), session.lang()))
         tables.dataframe(result.loads)
     except ReljudgeError as exc:
         st.error(str(exc))

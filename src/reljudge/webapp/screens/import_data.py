@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import campaign
+from reljudge import campaign, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables, uploads
 
@@ -26,7 +26,7 @@ if submitted and upload is not None:
     try:
         summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang())
         (st.warning if summary.incomplete else st.success)(
-            session.t("import_ok", msg=summary.message(session.lang())))
+            session.t("import_ok", msg=i18n.message(summary.messages(), session.lang(), sep=summary.SEP)))
     except ReljudgeError as exc:
         st.error(session.t("import_failed", error=str(exc)))
 
