@@ -528,8 +528,9 @@ def verdict_text(no_answer: bool, lang: str = "ko") -> str:
 def localized_values(frame, lang: str = "ko", booleans: bool = False):
     """A copy of ``frame`` whose English data values read in ``lang``: the overall
     group "all" (``qtype``, ``scope``), provenance, qrels policy, account roles, the
-    agreement rating kind, the reasons a figure is missing (``not_computed`` messages)
-    and (``booleans``) True/False. The data keeps English and codes for the CLI and
+    agreement rating kind, the reasons a figure is missing (``not_computed`` messages),
+    any cell holding a library message (or a tuple of them, joined by " · ") and
+    (``booleans``) True/False. The data keeps English and codes for the CLI and
     exports; pages and reports show this."""
     def by_key(prefix: str, fallback=lambda v: v):
         return lambda v: t(f"{prefix}{v}", lang) if f"{prefix}{v}" in STRINGS else fallback(v)
@@ -542,6 +543,9 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
         frame["rating"] = frame["rating"].map(lambda kind: figure_name(kind, lang))
     if "not_computed" in frame.columns:
         frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
+    for col in frame.columns[frame.dtypes == object]:
+        if frame[col].map(_is_message).any():
+            frame[col] = frame[col].map(lambda v: _cell_text(v, lang))
     if "provenance" in frame.columns:
         frame["provenance"] = frame["provenance"].map(by_key("provenance_"))
     if "policy" in frame.columns:
@@ -553,6 +557,20 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
             if frame[col].dtype == bool:
                 frame[col] = frame[col].map({True: t("yes", lang), False: t("no", lang)})
     return frame
+
+
+def _is_message(value) -> bool:
+    return isinstance(value, Message) or (
+        isinstance(value, tuple) and bool(value) and all(isinstance(v, Message) for v in value))
+
+
+def _cell_text(value, lang: str):
+    """A table cell in words: a message, or a tuple of messages joined by " · "."""
+    if isinstance(value, Message):
+        return message(value, lang)
+    if _is_message(value):
+        return message(value, lang, sep=" · ")
+    return value
 
 
 def not_computed_text(value, lang: str = "ko") -> str:

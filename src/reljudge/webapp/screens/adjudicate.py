@@ -61,7 +61,7 @@ else:
                     st.error(str(exc))
 
 st.subheader(session.t("verdict_queue"))
-verdicts = adjudication.verdict_queue(db, session.lang())
+verdicts = adjudication.verdict_queue(db)
 if verdicts.empty:
     st.info(session.t("queue_empty"))
 else:

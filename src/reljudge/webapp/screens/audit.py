@@ -31,10 +31,10 @@ else:
     tables.dataframe(events)
 
 st.subheader(session.t("adjudication_history"))
-rulings = adjudication.history_table(db, qid, session.lang())
+rulings = adjudication.history_table(db, qid)
 if rulings.empty:
     st.info(session.t("no_adjudications"))
 else:
     tables.dataframe(rulings)
 with st.expander(session.t("all_adjudications")):
-    tables.dataframe(adjudication.history_table(db, None, session.lang()))
+    tables.dataframe(adjudication.history_table(db, None))
