@@ -135,6 +135,30 @@ def test_lead_adds_a_user_in_the_app(app_db):
     assert users.loc["lead", "role"] == "책임자" and users.loc["annotator1", "role"] == "판정자"
 
 
+
+def test_a_refused_account_reads_in_the_users_language(app_db):
+    """The library raises the error as a code; the page words it (Korean, or English after
+    the switch), the CLI's str() is the English catalog text."""
+    from reljudge.errors import ReljudgeError
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/users.py").run()
+    form = at.get("form")[0]
+    form.text_input[0].input("annotator1")
+    form.text_input[1].input("long-password-1")
+    form.button[0].click().run()
+    assert not at.exception
+    assert at.error[0].value == "이미 있는 사용자입니다: 'annotator1'"
+    form = at.get("form")[0]
+    form.text_input[0].input("짧은비번")
+    form.text_input[1].input("short")
+    form.button[0].click().run()
+    assert at.error[0].value == "비밀번호는 8자 이상이어야 합니다"
+    with pytest.raises(ReljudgeError) as err:
+        auth.add_user(_db(), "annotator1", "long-password-1", "annotator")
+    assert str(err.value) == "user 'annotator1' already exists"
+    assert err.value.message.code == "error_user_exists"
+
+
 def test_audit_page_shows_history(app_db):
     _app().run()
     db = _db()

@@ -17,7 +17,8 @@ from reljudge.storage import team
 from reljudge.storage.db import Database
 
 CODES = Codes(grade0=(), grade1=(), grade2=(), ruling_no_answer=(), ruling_has_answer=(),
-              question_verdict=())
+              question_verdict=(), error_grade=("grade",), error_reason_needed=(), error_freeze_source=(),
+              error_nothing_to_freeze=())
 """The words in the queue and history tables: rulings and the whole-question item."""
 
 POLICY_TEXT = {
@@ -71,15 +72,15 @@ def verdict_queue(db: Database) -> pd.DataFrame:
 
 def adjudicate(db: Database, lead: str, qid: str, pid: str, grade: int, reason: str) -> None:
     if grade not in (0, 1, 2):
-        raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+        raise ReljudgeError(CODES("error_grade", grade=grade))
     if not (reason or "").strip():
-        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+        raise ReljudgeError(CODES("error_reason_needed"))
     team.insert_adjudication(db, lead, qid, pid, grade, None, reason.strip())
 
 
 def adjudicate_verdict(db: Database, lead: str, qid: str, no_answer: bool, reason: str) -> None:
     if not (reason or "").strip():
-        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+        raise ReljudgeError(CODES("error_reason_needed"))
     team.insert_adjudication(db, lead, qid, None, None, bool(no_answer), reason.strip())
 
 
@@ -97,11 +98,10 @@ def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | Non
            threshold: int = 2) -> int:
     """Freeze the current aggregated judgments as the next numbered qrels version."""
     if policy.startswith("source:"):
-        raise ReljudgeError("an imported source is already fixed; freeze the team's judgments instead / "
-                            "가져온 외부 판정은 동결할 수 없습니다")
+        raise ReljudgeError(CODES("error_freeze_source"))
     rows = qrels(db, policy)
     if rows.empty:
-        raise ReljudgeError("nothing to freeze: no judgments yet / 동결할 판정이 아직 없습니다")
+        raise ReljudgeError(CODES("error_nothing_to_freeze"))
     return team.freeze(db, lead, policy, note, rows, verdicts(db, policy, threshold))
 
 

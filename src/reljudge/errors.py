@@ -4,7 +4,23 @@ from __future__ import annotations
 
 
 class ReljudgeError(Exception):
-    """An error shown to the user as one clear sentence (never a traceback)."""
+    """An error shown to the user as one clear sentence (never a traceback).
+
+    Raised with a :class:`reljudge.codes.Message`, it keeps the code in ``message``:
+    the pages word it in the user's language (``reljudge.ui.session.error_text``),
+    ``str()`` gives the English catalog text (the CLI, logs). Raised with a string,
+    the string is the text."""
+
+    def __init__(self, *args):
+        from reljudge.codes import Message
+        self.message = args[0] if len(args) == 1 and isinstance(args[0], Message) else None
+        super().__init__(*args)
+
+    def __str__(self) -> str:
+        if self.message is not None:
+            from reljudge import i18n
+            return i18n.message(self.message, "en")
+        return super().__str__()
 
 
 class InputError(ReljudgeError):

@@ -78,6 +78,12 @@ def t(key: str, **kwargs) -> str:
     return i18n.t(key, lang(), **kwargs)
 
 
+def error_text(exc: Exception) -> str:
+    """A library error in the user's language when it carries a code, else its own text."""
+    msg = getattr(exc, "message", None)
+    return i18n.message(msg, lang()) if msg is not None else str(exc)
+
+
 def current_user(db: Database) -> auth.User | None:
     token = st.session_state.get("token")
     if token is None:
@@ -171,7 +177,7 @@ def first_lead_form(db: Database) -> None:
         try:
             user = auth.add_first_lead(db, username, password)
         except ReljudgeError as exc:
-            st.error(str(exc))
+            st.error(error_text(exc))
             return
         st.session_state["token"] = auth.start_session(db, user)
         st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])

@@ -58,7 +58,7 @@ else:
                                             ruling=session.t(f"grade{int(grade)}")))
                     st.rerun()
                 except ReljudgeError as exc:
-                    st.error(str(exc))
+                    st.error(session.error_text(exc))
 
 st.subheader(session.t("verdict_queue"))
 verdicts = adjudication.verdict_queue(db)
@@ -80,7 +80,7 @@ else:
                                             ruling=i18n.verdict_text(no_answer, session.lang())))
                     st.rerun()
                 except ReljudgeError as exc:
-                    st.error(str(exc))
+                    st.error(session.error_text(exc))
 
 st.subheader(session.t("freeze_title"))
 with st.form("freeze", clear_on_submit=True):      # an empty note after a freeze: no accidental twin
@@ -91,6 +91,6 @@ with st.form("freeze", clear_on_submit=True):      # an empty note after a freez
         try:
             st.success(session.t("frozen", v=adjudication.freeze(db, user.username, policy, note or None)))
         except ReljudgeError as exc:
-            st.error(str(exc))
+            st.error(session.error_text(exc))
 st.caption(session.t("versions"))
 tables.dataframe(adjudication.versions(db))

@@ -35,7 +35,7 @@ if preview or apply:
             st.info(i18n.message(result.messages(), session.lang()))
         tables.dataframe(result.loads)
     except ReljudgeError as exc:
-        st.error(str(exc))
+        st.error(session.error_text(exc))
 
 st.subheader(session.t("reassign"))
 with st.form("reassign"):
@@ -46,7 +46,7 @@ with st.form("reassign"):
             st.success(session.t("reassigned", n=len(moved)))
             tables.dataframe(moved)
         except ReljudgeError as exc:
-            st.error(str(exc))
+            st.error(session.error_text(exc))
 
 st.subheader(session.t("current_assignments"))
 current = assignment.active_assignments(db)

@@ -24,7 +24,7 @@ try:
     st.download_button(session.t("download_qrels"), qrels, file_name=f"qrels.{ext}", type="primary")
     st.download_button(session.t("download_no_answer"), no_answer, file_name=f"qrels.no_answer.{side}")
 except ReljudgeError as exc:
-    st.error(str(exc))
+    st.error(session.error_text(exc))
 
 st.download_button(session.t("download_judgments"), export.judgments_bytes(db),
                    file_name="judgments.jsonl")
@@ -39,7 +39,7 @@ if st.button(session.t("build_bundle"), key="build_bundle"):
         st.download_button(session.t("download_bundle"), bundle.zip_bytes(built),
                            file_name=f"bundle-{built.bundle_sha256[:12]}.zip", mime="application/zip")
     except ReljudgeError as exc:
-        st.error(str(exc))
+        st.error(session.error_text(exc))
 
 st.subheader(session.t("report_title"))
 report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True,
@@ -60,4 +60,4 @@ with st.form("import_qrels", clear_on_submit=True):
             n = uploads.import_qrels_upload(db, upload, source)
             st.success(session.t("qrels_imported", n=n, source=source))
         except ReljudgeError as exc:
-            st.error(session.t("import_failed", error=str(exc)))
+            st.error(session.t("import_failed", error=session.error_text(exc)))

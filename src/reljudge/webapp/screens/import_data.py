@@ -28,7 +28,7 @@ if submitted and upload is not None:
         (st.warning if summary.incomplete else st.success)(
             session.t("import_ok", msg=i18n.message(summary.messages(), session.lang(), sep=summary.SEP)))
     except ReljudgeError as exc:
-        st.error(session.t("import_failed", error=str(exc)))
+        st.error(session.t("import_failed", error=session.error_text(exc)))
 
 counts.caption(session.t("campaign_counts", **campaign.counts(db)))
 
