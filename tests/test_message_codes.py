@@ -89,3 +89,13 @@ def test_no_sentence_is_translated_by_pattern_any_more():
     """The Korean reasons came from regular expressions over English sentences; editing
     one English sentence silently broke its translation. The catalog is keyed by code."""
     assert not hasattr(i18n, "reason_text") and not hasattr(i18n, "_REASONS_KO")
+
+
+def test_an_error_raised_with_a_code_reads_english_in_the_cli_and_korean_on_the_pages():
+    from reljudge.errors import DatabaseLockedError
+    from reljudge.storage import db
+    exc = DatabaseLockedError(db.CODES("error_db_locked", path="x.duckdb"))
+    assert str(exc).startswith("x.duckdb: the database is in use by another process")
+    assert i18n.message(exc.message, "ko").startswith("x.duckdb: 데이터베이스를 다른 프로세스")
+    plain = DatabaseLockedError("some text")
+    assert str(plain) == "some text" and plain.message is None

@@ -443,6 +443,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_accounts_exist": ("이미 계정이 있습니다: 다른 계정은 책임자가 추가합니다",
                              "accounts exist already; a lead adds further accounts"),
     "error_no_such_user": ("없는 사용자입니다: {user!r}", "no such user {user!r}"),
+    "error_db_locked": ("{path}: 데이터베이스를 다른 프로세스(예: 실행 중인 reljudge 앱)가 사용 중입니다. "
+                        "그 프로세스를 멈추거나 다른 --db 파일을 쓰세요.",
+                        "{path}: the database is in use by another process (e.g. the running app); "
+                        "stop it or use another --db file."),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
 }
 

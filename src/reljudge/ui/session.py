@@ -58,7 +58,7 @@ def get_db() -> Database:
     try:
         return api.database()
     except ReljudgeError as exc:
-        st.error(i18n.t("db_locked", lang(), error=str(exc)))
+        st.error(i18n.t("db_locked", lang(), error=error_text(exc)))
         st.stop()
 
 
