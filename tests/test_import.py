@@ -258,3 +258,24 @@ def test_demo_loads_only_into_a_brand_new_database(db):
     auth.add_user(db, "boss", "boss-password", "lead")
     assert campaign.ensure_demo(db) is False
     assert campaign.counts(db)["questions"] == 0 and campaign.counts(db)["users"] == 1
+
+
+@pytest.mark.parametrize("kind,name,content,line,problem",
+                         [c for c in BAD_CASES if c[4] not in ("duplicate pid", "unknown qid", "unknown pid",
+                                                                "appears twice")])
+def test_bad_input_reads_in_korean_on_the_pages(db, files, tmp_path, kind, name, content, line, problem):
+    """The reader raises its problem as a code: str() (the CLI) is English, the import page
+    words the same error in Korean through the catalog, file and line included."""
+    import re
+    from reljudge.i18n import message
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        campaign.import_file(db, kind, path)
+    assert err.value.message is not None, "this problem is still a sentence, not a code"
+    korean = message(err.value.message, "ko")
+    assert korean.startswith(f"{path}, {line}번째 줄: " if line else f"{path}: ")
+    assert re.search(r"[\uac00-\ud7a3]", korean[len(str(path)):])
+    assert message(err.value.message, "en") == str(err.value)
