@@ -485,6 +485,15 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "no system name: give --system NAME or a 'tag' column"),
     "error_no_rank": ("순위(rank)나 점수(score)가 있어야 합니다", "needs a rank or a score"),
     "error_rank_below_1": ("rank는 1 이상이어야 합니다 (받은 값: {rank})", "rank must be 1 or more, got {rank}"),
+    # why an import was refused after reading (storage.catalog.CODES)
+    "error_duplicate_id": ("{field} {value!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
+                           "duplicate {field} {value!r} (first at line {first})"),
+    "error_pid_changed": ("pid {pid!r}가 이미 다른 본문으로 있습니다: 판정한 문단의 id는 바뀌면 안 됩니다",
+                          "pid {pid!r} already exists with a different text; paragraph ids must stay stable once judged"),
+    "error_unknown_qid": ("없는 qid {qid!r} (가져온 질문에 없음)", "unknown qid {qid!r} (not among the imported questions)"),
+    "error_unknown_pid": ("없는 pid {pid!r} (말뭉치에 없음)", "unknown pid {pid!r} (not in the corpus)"),
+    "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
+                        "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
 }
 

@@ -33,8 +33,10 @@ CODES = Codes(
     kind_corpus=(), kind_questions=(), kind_run=(),
     summary_added=("n",), summary_updated=("n",), summary_unchanged=("n",), summary_systems=("names",),
     summary_pooled=("n",), summary_incomplete=("n",),
+    error_duplicate_id=("field", "value", "first"), error_pid_changed=("pid",),
+    error_unknown_qid=("qid",), error_unknown_pid=("pid",), error_run_twice=("pid", "qid", "system", "first"),
 )
-"""What an import did: every code :meth:`ImportSummary.messages` returns."""
+"""What an import did (:meth:`ImportSummary.messages`) and why it was refused (``InputError``)."""
 
 
 @dataclass
@@ -112,14 +114,12 @@ def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> 
               SELECT pid, line, row_number() OVER (PARTITION BY pid ORDER BY line) AS k FROM stage_corpus)
             WHERE k <= 2 GROUP BY pid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
         if dup:
-            raise InputError(source, dup[2], f"duplicate pid {dup[0]!r} (first at line {dup[1]})")
+            raise InputError(source, dup[2], CODES("error_duplicate_id", field="pid", value=dup[0], first=dup[1]))
         clash = _first(cur, """
             SELECT s.line, s.pid FROM stage_corpus s JOIN paragraphs p USING (pid)
             WHERE p.text <> s.text ORDER BY s.line LIMIT 1""")
         if clash:
-            raise InputError(source, clash[0],
-                             f"pid {clash[1]!r} already exists with a different text; "
-                             "paragraph ids must stay stable once judged")
+            raise InputError(source, clash[0], CODES("error_pid_changed", pid=clash[1]))
         skipped = _first(cur, "SELECT count(*) FROM stage_corpus JOIN paragraphs USING (pid)")[0]
         cur.execute("""
             INSERT INTO paragraphs(pid, doc_id, title, date, volume, page, position, text,
@@ -151,7 +151,7 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str) 
               SELECT qid, line, row_number() OVER (PARTITION BY qid ORDER BY line) AS k FROM stage_questions)
             WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
         if dup:
-            raise InputError(source, dup[2], f"duplicate qid {dup[0]!r} (first at line {dup[1]})")
+            raise InputError(source, dup[2], CODES("error_duplicate_id", field="qid", value=dup[0], first=dup[1]))
         updated = _first(cur, """
             SELECT count(*) FROM stage_questions s JOIN questions q USING (qid)
             WHERE (q.text, q.qtype, q.criteria, q.no_answer_expected)
@@ -190,21 +190,20 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> Imp
             SELECT line, qid FROM stage_run WHERE qid NOT IN (SELECT qid FROM questions)
             ORDER BY line LIMIT 1""")
         if bad:
-            raise InputError(source, bad[0], f"unknown qid {bad[1]!r} (not among the imported questions)")
+            raise InputError(source, bad[0], CODES("error_unknown_qid", qid=bad[1]))
         bad = _first(cur, """
             SELECT line, pid FROM stage_run WHERE pid IS NOT NULL
               AND pid NOT IN (SELECT pid FROM paragraphs) ORDER BY line LIMIT 1""")
         if bad:
-            raise InputError(source, bad[0], f"unknown pid {bad[1]!r} (not in the corpus)")
+            raise InputError(source, bad[0], CODES("error_unknown_pid", pid=bad[1]))
         dup = _first(cur, """
             SELECT system, qid, pid, min(line), max(line) FROM (
               SELECT *, row_number() OVER (PARTITION BY system, qid, pid ORDER BY line) AS k
               FROM stage_run WHERE pid IS NOT NULL)
             WHERE k <= 2 GROUP BY system, qid, pid HAVING count(*) > 1 ORDER BY 5 LIMIT 1""")
         if dup:
-            raise InputError(source, dup[4],
-                             f"pid {dup[2]!r} appears twice for query {dup[1]!r} of system {dup[0]!r} "
-                             f"(first at line {dup[3]})")
+            raise InputError(source, dup[4], CODES("error_run_twice", pid=dup[2], qid=dup[1], system=dup[0],
+                                                   first=dup[3]))
         systems = tuple(r[0] for r in cur.execute(
             "SELECT DISTINCT system FROM stage_run ORDER BY system").fetchall())
         for table in ("run_entries", "run_abstentions", "runs"):
