@@ -17,6 +17,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
+from reljudge.codes import Message
 from reljudge.agreement import (
     UNTYPED,
     annotator_summary,
@@ -161,10 +162,13 @@ def test_single_category_gives_none_with_reasons():
     assert res.cohen_n == {"A|B": 2}
     assert res.fleiss_kappa is None and res.fleiss_n == 2
     assert res.krippendorff_alpha_nominal is None and res.krippendorff_alpha_ordinal is None
-    for key in ("cohen_kappa[A|B]", "cohen_kappa_linear[A|B]", "fleiss_kappa",
-                "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal"):
-        assert "single category" in res.reasons[key] or "one category" in res.reasons[key]
+    for key in ("cohen_kappa[A|B]", "cohen_kappa_linear[A|B]"):
+        assert res.reasons[key] == Message("reason_cohen_one_category", (("items", 2),))
+    assert res.reasons["fleiss_kappa"] == Message("reason_fleiss_one_category", (("items", 2), ("raters", 2)))
+    for key in ("krippendorff_alpha_nominal", "krippendorff_alpha_ordinal"):
+        assert res.reasons[key].code == "reason_alpha_one_category"
     d = strict_json(res.to_dict())
+    assert d["reasons"]["fleiss_kappa"] == {"code": "reason_fleiss_one_category", "items": 2, "raters": 2}
     assert d["cohen_kappa"] == {"A|B": None} and d["fleiss_kappa"] is None
 
 
@@ -175,9 +179,9 @@ def test_no_overlap():
     for name in ("percent_agreement", "fleiss_kappa", "krippendorff_alpha_nominal",
                  "krippendorff_alpha_ordinal"):
         assert getattr(res, name) is None
-        assert "two or more" in res.reasons[name]
+        assert res.reasons[name].code == "reason_no_pairable_items"
     assert res.cohen_kappa == {"A|B": None}
-    assert res.reasons["cohen_kappa[A|B]"] == "the two annotators rated no item in common"
+    assert res.reasons["cohen_kappa[A|B]"].code == "reason_no_common_items"
     assert strict_json(res.to_dict())["n"]["cohen_kappa"] == {"A|B": 0}
 
 
@@ -187,7 +191,7 @@ def test_one_annotator():
     assert res.cohen_kappa == {} and res.cohen_kappa_linear == {}
     for name in ("percent_agreement", "cohen_kappa", "cohen_kappa_linear", "fleiss_kappa",
                  "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal"):
-        assert res.reasons[name] == "fewer than two annotators"
+        assert res.reasons[name].code == "reason_fewer_annotators"
     strict_json(res.to_dict())
 
 
@@ -251,12 +255,13 @@ def test_no_answer_verdicts_and_per_type_breakdown():
     assert report.no_answer.percent_agreement == pytest.approx(0.75)
     assert report.no_answer.cohen_kappa_linear == {}
     assert report.no_answer.krippendorff_alpha_ordinal is None
-    assert "not applicable" in report.no_answer.reasons["krippendorff_alpha_ordinal"]
+    assert report.no_answer.reasons["krippendorff_alpha_ordinal"].code == "reason_unordered_alpha"
+    assert report.no_answer.reasons["cohen_kappa_linear"].code == "reason_unordered_kappa"
     d = strict_json(report.to_dict())
     assert d["no_answer"]["n_items"] == 4
     assert d["by_type"][UNTYPED]["no_answer"]["n_items"] == 1
     assert d["by_type"]["why"]["percent_agreement"] == pytest.approx(0.5)
-    assert d["by_type"][UNTYPED]["reasons"]["grades"]
+    assert d["by_type"][UNTYPED]["reasons"]["grades"] == {"code": "reason_no_type_grades"}
 
 
 def test_annotator_summary():
@@ -425,16 +430,17 @@ def test_no_grades_at_all():
     assert report.no_answer.percent_agreement == 1.0
     assert report.no_answer.cohen_kappa == {"A|B": None}
     d = strict_json(report.to_dict())
-    assert d["reasons"]["percent_agreement"] == "fewer than two annotators"
+    assert d["reasons"]["percent_agreement"] == {"code": "reason_fewer_annotators"}
     assert d["by_type"]["t"]["no_answer"]["n_items"] == 1
 
 
 def test_reasons_are_shown_in_korean_on_the_pages_and_report():
-    """Every reason the library gives (in English, for the CLI and JSON) has a Korean
-    text: a Korean lead must never read 'fewer than two annotators'."""
+    """Every reason the library gives (a code, English for the CLI and JSON) reads in
+    Korean on the pages and the report: a Korean lead must never read 'fewer than two
+    annotators'."""
     import re
     from reljudge.agreement import figures_table
-    from reljudge.i18n import reason_text
+    from reljudge.i18n import localized_values
     cases = [
         compute_agreement(long_grades([[0], [1], [2]], ["solo"]),
                           pd.DataFrame({"annotator": ["solo"], "qid": ["q0"], "no_answer": [True]})),
@@ -447,7 +453,7 @@ def test_reasons_are_shown_in_korean_on_the_pages_and_report():
     seen = set()
     for report in cases:
         for lang in ("ko", "en"):
-            table = figures_table(report, lang)
+            table = localized_values(figures_table(report), lang)
             text = " ".join(table.not_computed)
             if lang == "en":
                 assert "annotators" in text or "category" in text
@@ -456,5 +462,8 @@ def test_reasons_are_shown_in_korean_on_the_pages_and_report():
             assert not words, (words, text)
             seen |= {r for r in table.not_computed if r}
     assert len(seen) >= 3
-    assert reason_text("a ranking has all systems tied") == "한 판정자의 순위에서 모든 시스템이 동률입니다"
-    assert reason_text("something new") == "something new"          # unknown text shown as it is
+    ko = localized_values(figures_table(cases[1]), "ko")
+    assert ko.scope[0] == "전체" and ko.rating[0] == "문단 판정"
+    assert "Fleiss κ: 판정자 2명이 본 항목 2개의 판정이 모두 한 범주여서" in ko.not_computed[0]
+    en = localized_values(figures_table(cases[1]), "en")
+    assert "fleiss_kappa: all ratings on the 2 items with 2 raters fall in one category" in en.not_computed[0]

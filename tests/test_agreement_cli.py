@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from reljudge.agreement import compute_agreement
-from reljudge.agreement_cli import agreement_from_database, read_grades_csv, register
+from reljudge.agreement_cli import agreement_from_database, read_grades_csv, readable_reasons, register
 from reljudge.errors import InputError, ReljudgeError
 
 ROWS = """\
@@ -60,7 +60,8 @@ def test_json_matches_library(tmp_path, capsys):
     out = strict_loads(capsys.readouterr().out)
     expected = compute_agreement(pd.read_csv(path, dtype={"annotator": str, "qid": str,
                                                           "pid": str})).to_dict()
-    assert out == json.loads(json.dumps(expected))
+    # Reasons read in English for people; their codes stay beside them for programs.
+    assert out == json.loads(json.dumps(readable_reasons(expected)))
     for key in ("percent_agreement", "cohen_kappa", "cohen_kappa_linear", "fleiss_kappa",
                 "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal", "n_items",
                 "reasons", "by_type"):
@@ -91,7 +92,9 @@ def test_per_type_breakdown_and_null_reasons(tmp_path, capsys):
     fact = out["by_type"]["사실"]
     assert fact["n_items"] == 1 and fact["percent_agreement"] == 1.0
     assert fact["cohen_kappa"] == {"A|B": None}
-    assert "category" in fact["reasons"]["cohen_kappa[A|B]"]
+    assert fact["reasons"]["cohen_kappa[A|B]"] == ("both annotators put all 1 common items in the same "
+                                                   "single category: chance agreement is 1, kappa is undefined")
+    assert fact["reason_codes"]["cohen_kappa[A|B]"] == {"code": "reason_cohen_one_category", "items": 1}
     assert out["by_type"]["why"]["n_items"] == 2
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, judging, webapp
+from reljudge import auth, campaign, display, i18n, judging, webapp
 from reljudge.storage import open_database
 from reljudge.ui import navigation, uploads
 
@@ -135,6 +135,31 @@ def test_lead_adds_a_user_in_the_app(app_db):
     assert users.loc["lead", "role"] == "책임자" and users.loc["annotator1", "role"] == "판정자"
 
 
+
+def test_a_refused_account_reads_in_the_users_language(app_db):
+    """The library raises the error as a code; the page words it (Korean, or English after
+    the switch), the CLI's str() is the English catalog text."""
+    from reljudge.errors import ReljudgeError
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/users.py").run()
+    form = at.get("form")[0]
+    form.text_input[0].input("annotator1")
+    form.text_input[1].input("long-password-1")
+    form.button[0].click().run()
+    assert not at.exception
+    # the page escapes data for Markdown (display.md): the reader sees the sentence as is
+    assert at.error[0].value == display.md("이미 있는 사용자입니다: 'annotator1'")
+    form = at.get("form")[0]
+    form.text_input[0].input("짧은비번")
+    form.text_input[1].input("short")
+    form.button[0].click().run()
+    assert at.error[0].value == display.md("비밀번호는 8자 이상이어야 합니다")
+    with pytest.raises(ReljudgeError) as err:
+        auth.add_user(_db(), "annotator1", "long-password-1", "annotator")
+    assert str(err.value) == "user 'annotator1' already exists"
+    assert err.value.message.code == "error_user_exists"
+
+
 def test_audit_page_shows_history(app_db):
     _app().run()
     db = _db()
@@ -191,7 +216,7 @@ def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
     summary = uploads.import_upload(db, "corpus", good, None, None)
     assert summary.inserted == 1
     pooled = db.cursor().execute("SELECT count(*) FROM pool").fetchall()[0][0]
-    assert summary.pooled == pooled and summary.message("ko").endswith(f"판정 풀을 다시 만들었습니다: 항목 {pooled}개")
+    assert summary.pooled == pooled and i18n.message(summary.messages(), "ko", sep=summary.SEP).endswith(f"판정 풀을 다시 만들었습니다: 항목 {pooled}개")
 
 
 def _two_annotators_judge(db, qid="q01", n=6):

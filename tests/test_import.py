@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from reljudge import campaign
+from reljudge.i18n import message
 from reljudge.errors import InputError
 from reljudge.storage import catalog
 
@@ -52,13 +53,13 @@ def test_questions_csv_with_flags_and_update(db, tmp_path):
                  "a,첫 질문,사실 확인,기준,false\nb,둘째,시대 변화,,true\n", encoding="utf-8")
     s = campaign.import_file(db, "questions", f)
     assert s.inserted == 2 and s.incomplete == 1                # b has no criteria
-    assert s.message("ko") == (f"질문 {f}: 2개 추가. 주의: 질문 1개에 유형이나 판정 기준(criteria)이 없습니다 — "
+    assert message(s.messages(), "ko", sep=s.SEP) == (f"질문 {f}: 2개 추가. 주의: 질문 1개에 유형이나 판정 기준(criteria)이 없습니다 — "
                                "판정자가 무엇을 근거로 볼지 알 수 있게 채워서 다시 가져오세요")
     f.write_text("qid,text,type,criteria,no_answer_expected\na,첫 질문(수정),사실 확인,기준,false\n",
                  encoding="utf-8")
     s = campaign.import_file(db, "questions", f)
     assert s.updated == 1 and s.inserted == 0 and s.incomplete == 0
-    assert s.message() == f"questions {f}: 0 added, 1 updated"
+    assert message(s.messages(), "en", sep=s.SEP) == f"Questions {f}: 0 added, 1 updated"
     rows = db.cursor().execute("SELECT qid, text, no_answer_expected FROM questions ORDER BY seq").fetchall()
     assert rows == [("a", "첫 질문(수정)", False), ("b", "둘째", True)]
 
@@ -257,3 +258,24 @@ def test_demo_loads_only_into_a_brand_new_database(db):
     auth.add_user(db, "boss", "boss-password", "lead")
     assert campaign.ensure_demo(db) is False
     assert campaign.counts(db)["questions"] == 0 and campaign.counts(db)["users"] == 1
+
+
+@pytest.mark.parametrize("kind,name,content,line,problem",
+                         BAD_CASES)
+def test_bad_input_reads_in_korean_on_the_pages(db, files, tmp_path, kind, name, content, line, problem):
+    """The reader raises its problem as a code: str() (the CLI) is English, the import page
+    words the same error in Korean through the catalog, file and line included."""
+    import re
+    from reljudge.i18n import message
+    campaign.import_file(db, "corpus", files["corpus"])
+    campaign.import_file(db, "questions", files["questions"])
+    campaign.import_file(db, "run", files["run_a"])
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        campaign.import_file(db, kind, path)
+    assert err.value.message is not None, "this problem is still a sentence, not a code"
+    korean = message(err.value.message, "ko")
+    assert korean.startswith(f"{path}, {line}번째 줄: " if line else f"{path}: ")
+    assert re.search(r"[\uac00-\ud7a3]", korean[len(str(path)):])
+    assert message(err.value.message, "en") == str(err.value)

@@ -192,7 +192,7 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
     db, _ = demo_judged
     rep = agreement.from_database(db)
     for lang, heading in (("ko", "판정자 간 일치도"), ("en", "Inter-annotator agreement")):
-        reasons = {f"{i18n.figure_name(k, lang)}: {i18n.reason_text(v, lang)}"
+        reasons = {f"{i18n.figure_name(k, lang)}: {i18n.message(v, lang)}"
                    for res in [rep.grades, rep.no_answer] + [r for p in rep.by_type.values() for r in p]
                    if res is not None for k, v in res.reasons.items()}
         assert len(reasons) >= 3                          # this campaign has several

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reljudge import adjudication, assignment, auth, campaign, judging
+from reljudge import adjudication, assignment, auth, campaign, i18n, judging
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 
@@ -110,7 +110,8 @@ def test_assigning_keeps_started_questions_and_assigns_empty_pools(campaign_db, 
     assert owners["q1"] == {"ann", "bob"}                     # both started q1: both keep it
     assert owners["q2"] == {"ann"} and len(owners["q9"]) == 1 and len(owners["q3"]) == 1
     assert result.kept == 2 and result.empty == ("q9",)
-    assert "q9" in result.summary("ko") and "이미 판정을 시작한 질문 2개" in result.summary("ko")
+    text = i18n.message(result.messages(), "ko")
+    assert "q9" in text and "이미 판정을 시작한 질문 2개" in text
     assert result.loads.paragraphs.dtype.kind == "i"
     assert "q1" in set(judging.overview(db, "bob").qid) and "q1" in set(judging.overview(db, "ann").qid)
 
@@ -229,9 +230,13 @@ def test_verdicts_and_freeze(campaign_db):
     v = adjudication.verdicts(db).set_index("qid")
     assert bool(v.loc["q3", "no_answer"]) and v.loc["q3", "provenance"] == "unanimous"
     assert bool(v.loc["q2", "no_answer"]) and v.loc["q2", "provenance"] == "tie"
-    assert list(adjudication.verdict_queue(db).qid) == ["q2"]
+    queue = adjudication.verdict_queue(db)
+    assert list(queue.qid) == ["q2"]
+    # The library gives codes; the pages word them (i18n.localized_values, via ui.tables).
+    assert {m.code for m in queue.verdicts[0]} == {"ruling_no_answer", "ruling_has_answer"}
+    assert set(i18n.localized_values(queue, "ko").verdicts[0].split(" · ")) == {"근거 없음", "근거 있음"}
+    assert set(i18n.localized_values(queue, "en").verdicts[0].split(" · ")) == {"no answer", "has an answer"}
     adjudication.adjudicate_verdict(db, "lee", "q2", False, "p04가 근거")
-    assert not bool(adjudication.verdicts(db).set_index("qid").loc["q2", "no_answer"])
     v1 = adjudication.freeze(db, "lee", note="첫 동결")
     judging.grade(db, "ann", "q1", "p01", 2)                      # later work does not change v1
     frozen = adjudication.qrels(db, version=v1)
@@ -246,6 +251,15 @@ def test_verdicts_and_freeze(campaign_db):
     assert len(export.qrels_table(db, version=2)[0]) == 4
     fv = adjudication.verdicts(db, version=v1).set_index("qid")
     assert not bool(fv.loc["q2", "no_answer"]) and fv.loc["q2", "provenance"] == "adjudicated"
+    adjudication.adjudicate(db, "lee", "q1", "p02", 1, "관련만 있음")
+    rulings = adjudication.history_table(db)
+    assert [m.code for m in rulings.ruling] == ["ruling_has_answer", "grade1"]
+    assert rulings.pid[0].code == "question_verdict" and rulings.pid[1] == "p02"
+    shown = i18n.localized_values(rulings, "ko")
+    assert shown[["pid", "ruling"]].values.tolist() == [["(질문 전체: 근거 유무)", "근거 있음"],
+                                                       ["p02", "1 관련 있으나 단독 인용 불가"]]
+    assert i18n.localized_values(rulings, "en").ruling.tolist() == ["has an answer", "1 related, not citable alone"]
+    assert not bool(adjudication.verdicts(db).set_index("qid").loc["q2", "no_answer"])
     with pytest.raises(ReljudgeError, match="no qrels version"):
         adjudication.qrels(db, version=99)
 

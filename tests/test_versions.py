@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from reljudge import campaign, judging
+from reljudge import campaign, i18n, judging
 from reljudge.errors import InputError
 from reljudge.storage import catalog
 
@@ -109,7 +109,7 @@ def test_run_under_an_existing_system_needs_replace_and_is_kept(campaign_db, fil
     assert change.before == pool_before and change.size == _count(db, "SELECT count(*) FROM pool")
     assert change.removed == pool_before - change.size > 0 and change.added == 0
     assert change.removed_judged == 1                       # the p03 judgment is outside the pool now
-    text = s.message()
+    text = i18n.message(s.messages(), "en", sep=s.SEP)
     assert "replaced the run of system bm25 (7 lines from" in text and "kept as version 1" in text
     assert f"judging pool rebuilt: {pool_before} → {change.size} items (0 joined, {change.removed} left" in text
     # a second replacement is version 2

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.codes import Codes, Message
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 from reljudge.storage.db import Database
+
+CODES = Codes(grade0=(), grade1=(), grade2=(), ruling_no_answer=(), ruling_has_answer=(),
+              question_verdict=(), error_grade=("grade",), error_reason_needed=(), error_freeze_source=(),
+              error_nothing_to_freeze=())
+"""The words in the queue and history tables: rulings and the whole-question item."""
 
 POLICY_TEXT = {
     "adjudicated": "adjudicated grade if any, else majority, else the lower tied grade",
@@ -51,27 +57,30 @@ def queue_item(queue: pd.DataFrame, qid: str, pid: str):
     return queue[(queue.qid == qid) & (queue.pid == pid)].iloc[0]
 
 
-def verdict_queue(db: Database, lang: str = "en") -> pd.DataFrame:
-    """Questions whose annotators disagree on 'no answer'; ``verdicts`` in words,
-    anonymous, in a stable random order."""
-    from reljudge import i18n
+def _verdict(no_answer) -> Message:
+    return CODES("ruling_no_answer" if no_answer else "ruling_has_answer")
+
+
+def verdict_queue(db: Database) -> pd.DataFrame:
+    """Questions whose annotators disagree on 'no answer'; ``verdicts`` a tuple of
+    messages (ruling_no_answer / ruling_has_answer), anonymous, in a stable random order."""
     frame = team.verdict_disagreements(db)
-    frame["verdicts"] = frame["verdicts"].map(lambda vs: " · ".join(i18n.verdict_text(v, lang) for v in vs))
+    frame["verdicts"] = frame["verdicts"].map(lambda vs: tuple(_verdict(v) for v in vs))
     frame["notes"] = frame["notes"].map(lambda n: " · ".join(str(x) for x in n if x))
     return frame
 
 
 def adjudicate(db: Database, lead: str, qid: str, pid: str, grade: int, reason: str) -> None:
     if grade not in (0, 1, 2):
-        raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+        raise ReljudgeError(CODES("error_grade", grade=grade))
     if not (reason or "").strip():
-        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+        raise ReljudgeError(CODES("error_reason_needed"))
     team.insert_adjudication(db, lead, qid, pid, grade, None, reason.strip())
 
 
 def adjudicate_verdict(db: Database, lead: str, qid: str, no_answer: bool, reason: str) -> None:
     if not (reason or "").strip():
-        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+        raise ReljudgeError(CODES("error_reason_needed"))
     team.insert_adjudication(db, lead, qid, None, None, bool(no_answer), reason.strip())
 
 
@@ -89,11 +98,10 @@ def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | Non
            threshold: int = 2) -> int:
     """Freeze the current aggregated judgments as the next numbered qrels version."""
     if policy.startswith("source:"):
-        raise ReljudgeError("an imported source is already fixed; freeze the team's judgments instead / "
-                            "가져온 외부 판정은 동결할 수 없습니다")
+        raise ReljudgeError(CODES("error_freeze_source"))
     rows = qrels(db, policy)
     if rows.empty:
-        raise ReljudgeError("nothing to freeze: no judgments yet / 동결할 판정이 아직 없습니다")
+        raise ReljudgeError(CODES("error_nothing_to_freeze"))
     return team.freeze(db, lead, policy, note, rows, verdicts(db, policy, threshold))
 
 
@@ -101,21 +109,21 @@ versions = team.list_versions
 history = team.adjudication_history
 
 
-def history_table(db: Database, qid: str | None = None, lang: str = "ko") -> pd.DataFrame:
-    """The lead's rulings for people: when, who, on what, the ruling in words, the
-    reason, and whether it is still in force (a later ruling on the same item
-    replaces it; the old one stays on record)."""
-    from reljudge import i18n
+def history_table(db: Database, qid: str | None = None) -> pd.DataFrame:
+    """The lead's rulings for people: when, who, on what, the ruling (a message:
+    grade0/1/2, ruling_no_answer / ruling_has_answer), the reason, and whether it is
+    still in force (a later ruling on the same item replaces it; the old one stays on
+    record). A ruling on the whole question has the message question_verdict as pid."""
     frame = history(db, qid)
 
-    def ruling(row) -> str:
+    def ruling(row) -> Message:
         if pd.isna(row.pid):
-            return i18n.verdict_text(row.no_answer, lang)
-        return i18n.t(f"grade{int(row.grade)}", lang)
+            return _verdict(row.no_answer)
+        return CODES(f"grade{int(row.grade)}")
 
     out = pd.DataFrame({
         "created_at": frame.created_at, "lead": frame.lead, "qid": frame.qid,
-        "pid": frame.pid.map(lambda p: i18n.t("question_verdict", lang) if pd.isna(p) else p),
+        "pid": frame.pid.map(lambda p: CODES("question_verdict") if pd.isna(p) else p),
         "ruling": [ruling(r) for r in frame.itertuples()] if len(frame) else [],
         "reason": frame.reason, "in_force": frame.in_force.astype(bool)})
     return out

@@ -15,7 +15,8 @@ category).
 
 A figure that cannot be computed (no overlapping items, a single category so the
 expected disagreement is 0, fewer than two annotators...) is ``None`` and its
-reason is stored in a parallel ``reasons`` dict: no ``NaN`` ever reaches JSON.
+reason is stored in a parallel ``reasons`` dict, as a code with parameters
+(:data:`CODES`; the words are in :mod:`reljudge.i18n`): no ``NaN`` ever reaches JSON.
 
 Definitions and sources
 -----------------------
@@ -47,6 +48,25 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
+from reljudge.codes import Codes, Message
+
+CODES = Codes(
+    reason_no_pairable_items=(),
+    reason_fleiss_one_category=("items", "raters"),
+    reason_alpha_one_category=(),
+    reason_no_common_items=(),
+    reason_cohen_one_category=("items",),
+    reason_fewer_annotators=(),
+    reason_unordered_kappa=(),
+    reason_unordered_alpha=(),
+    reason_no_type_grades=(),
+    reason_no_verdicts=(),
+)
+"""Why a figure is not computed: every code this module returns, with its parameters."""
+
+NOT_APPLICABLE = frozenset({"reason_unordered_kappa", "reason_unordered_alpha"})
+"""Reasons that say a figure does not apply (rather than that the data fall short)."""
+
 GRADES: tuple[int, ...] = (0, 1, 2)
 """Paragraph grades: 0 not relevant, 1 related, 2 directly citable evidence."""
 
@@ -62,7 +82,7 @@ class Figure(NamedTuple):
 
     value: float | None
     n: int
-    reason: str | None = None
+    reason: Message | None = None
     raters: int | None = None  # Fleiss only: the rater count m the figure uses
 
 
@@ -104,7 +124,7 @@ def percent_agreement(counts) -> Figure:
     keep = m >= 2
     n = int(keep.sum())
     if n == 0:
-        return Figure(None, 0, "no item was rated by two or more annotators")
+        return Figure(None, 0, CODES("reason_no_pairable_items"))
     c, m = counts[keep], m[keep]
     per_item = (c * (c - 1)).sum(axis=1) / (m * (m - 1))
     return Figure(float(per_item.mean()), n)
@@ -121,7 +141,7 @@ def fleiss_kappa(counts) -> Figure:
     m_all = counts.sum(axis=1)
     eligible = m_all[m_all >= 2]
     if eligible.size == 0:
-        return Figure(None, 0, "no item was rated by two or more annotators")
+        return Figure(None, 0, CODES("reason_no_pairable_items"))
     values, freq = np.unique(eligible, return_counts=True)
     best = freq == freq.max()
     m = int(values[best].max())
@@ -131,8 +151,7 @@ def fleiss_kappa(counts) -> Figure:
     p_j = c.sum(axis=0) / (n * m)
     p_e = float((p_j * p_j).sum())
     if 1.0 - p_e <= 1e-12:
-        return Figure(None, n, f"all ratings on the {n} items with {m} raters fall in one "
-                      "category: chance agreement is 1, kappa is undefined", m)
+        return Figure(None, n, CODES("reason_fleiss_one_category", items=n, raters=m), m)
     return Figure(float((p_i.mean() - p_e) / (1.0 - p_e)), n, None, m)
 
 
@@ -158,7 +177,7 @@ def krippendorff_alpha(counts, level: str = "nominal") -> Figure:
     keep = m >= 2
     units = int(keep.sum())
     if units == 0:
-        return Figure(None, 0, "no item was rated by two or more annotators")
+        return Figure(None, 0, CODES("reason_no_pairable_items"))
     c = counts[keep].astype(float)
     scaled = c / (m[keep] - 1)[:, None]
     o = scaled.T @ c - np.diag(scaled.sum(axis=0))
@@ -171,8 +190,7 @@ def krippendorff_alpha(counts, level: str = "nominal") -> Figure:
         d2 = _ordinal_delta2(n_c)
     expected = float((np.outer(n_c, n_c) * d2).sum())
     if expected <= 1e-12:
-        return Figure(None, units, "every pairable rating is in one category: expected "
-                      "disagreement is 0, alpha is undefined")
+        return Figure(None, units, CODES("reason_alpha_one_category"))
     observed = float((o * d2).sum())
     return Figure(float(1.0 - (n - 1.0) * observed / expected), units)
 
@@ -190,7 +208,7 @@ def cohen_kappa(a, b, k: int, weights: str | None = None) -> Figure:
     both = ~np.isnan(a) & ~np.isnan(b)
     n = int(both.sum())
     if n == 0:
-        return Figure(None, 0, "the two annotators rated no item in common")
+        return Figure(None, 0, CODES("reason_no_common_items"))
     ai = a[both].astype(np.int64)
     bi = b[both].astype(np.int64)
     conf = np.bincount(ai * k + bi, minlength=k * k).reshape(k, k) / n
@@ -202,8 +220,7 @@ def cohen_kappa(a, b, k: int, weights: str | None = None) -> Figure:
         w = np.abs(idx[:, None] - idx[None, :]).astype(float)
     e = float((w * expected).sum())
     if e <= 1e-12:
-        return Figure(None, n, f"both annotators put all {n} common items in the same single "
-                      "category: chance agreement is 1, kappa is undefined")
+        return Figure(None, n, CODES("reason_cohen_one_category", items=n))
     return Figure(1.0 - float((w * conf).sum()) / e, n)
 
 
@@ -237,10 +254,11 @@ class AgreementResult:
     krippendorff_alpha_nominal: float | None
     krippendorff_alpha_ordinal: float | None
     krippendorff_n: int
-    reasons: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, Message] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict: figures, item counts per figure ("n") and reasons for nulls."""
+        """JSON-ready dict: figures, item counts per figure ("n") and reasons for nulls
+        (``{"code": ..., **params}``)."""
         return {
             "annotators": list(self.annotators),
             "n_items": self.n_items,
@@ -259,7 +277,7 @@ class AgreementResult:
                 "fleiss_kappa": self.fleiss_n,
                 "krippendorff_alpha": self.krippendorff_n,
             },
-            "reasons": dict(self.reasons),
+            "reasons": {k: v.to_dict() for k, v in self.reasons.items()},
         }
 
 
@@ -276,7 +294,7 @@ def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
         raise ValueError("codes must be items × annotators")
     counts = count_matrix(codes, k)
     m = counts.sum(axis=1)
-    reasons: dict[str, str] = {}
+    reasons: dict[str, Message] = {}
     pairs = list(combinations(sorted(annotators), 2))
     index = {name: i for i, name in enumerate(annotators)}
 
@@ -287,7 +305,7 @@ def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
 
     if len(annotators) < 2:
         # "No item rated twice" would be true too, but this says why.
-        few = Figure(None, 0, "fewer than two annotators")
+        few = Figure(None, 0, CODES("reason_fewer_annotators"))
         pa = fk = ka_nom = few
         ka_ord = few if ordinal else None
         reasons["cohen_kappa"] = few.reason
@@ -297,7 +315,7 @@ def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
         ka_nom = krippendorff_alpha(counts, "nominal")
         ka_ord = krippendorff_alpha(counts, "ordinal") if ordinal else None
     if ordinal and len(annotators) < 2:
-        reasons["cohen_kappa_linear"] = "fewer than two annotators"
+        reasons["cohen_kappa_linear"] = CODES("reason_fewer_annotators")
 
     cohen: dict[str, float | None] = {}
     cohen_lin: dict[str, float | None] = {}
@@ -331,9 +349,8 @@ def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
         reasons=reasons,
     )
     if not ordinal:
-        why = "not applicable: the categories are not ordered"
-        reasons["cohen_kappa_linear"] = f"{why} (on a yes/no verdict it equals the unweighted kappa)"
-        reasons["krippendorff_alpha_ordinal"] = f"{why} (on a yes/no verdict it equals nominal alpha)"
+        reasons["cohen_kappa_linear"] = CODES("reason_unordered_kappa")
+        reasons["krippendorff_alpha_ordinal"] = CODES("reason_unordered_alpha")
     return result
 
 
@@ -409,10 +426,10 @@ class AgreementReport:
         """JSON-ready: grade figures at top level, then "no_answer" and "by_type"."""
         def part(grades: AgreementResult | None, verdicts: AgreementResult | None) -> dict:
             out = grades.to_dict() if grades is not None else {
-                "n_items": 0, "reasons": {"grades": "no paragraph grades for this type"}}
+                "n_items": 0, "reasons": {"grades": CODES("reason_no_type_grades").to_dict()}}
             out["no_answer"] = verdicts.to_dict() if verdicts is not None else None
             if verdicts is None:
-                out["reasons"]["no_answer"] = "no question-level no-answer verdicts"
+                out["reasons"]["no_answer"] = CODES("reason_no_verdicts").to_dict()
             return out
 
         out = part(self.grades, self.no_answer)
@@ -546,12 +563,14 @@ def judging_speed(db, fast_ms: int = 2000) -> pd.DataFrame:
     return team.judging_speed(db, fast_ms)
 
 
-def figures_table(report: AgreementReport, lang: str = "en") -> pd.DataFrame:
-    """One row per (scope, rating kind): the main figures and the items each rests on;
-    ``not_computed`` says why a figure is missing, in ``lang``."""
-    from reljudge import i18n
+def figures_table(report: AgreementReport) -> pd.DataFrame:
+    """One row per (scope, rating kind): the main figures and the items each rests on.
+
+    Data, not words: ``scope`` is "all" or a question type, ``rating`` the kind
+    ("grades", "no_answer") and ``not_computed`` a dict {figure: reason message};
+    :func:`reljudge.i18n.localized_values` puts them in a language."""
     rows = []
-    scopes = [(i18n.t("all", lang), report.grades, report.no_answer)] + [
+    scopes = [("all", report.grades, report.no_answer)] + [
         (t, g, v) for t, (g, v) in sorted(report.by_type.items())]
     for scope, grades, verdicts in scopes:
         for kind, res in (("grades", grades), ("no_answer", verdicts)):
@@ -559,14 +578,13 @@ def figures_table(report: AgreementReport, lang: str = "en") -> pd.DataFrame:
                 continue
             pairs = [v for v in res.cohen_kappa.values() if v is not None]
             rows.append({
-                "scope": scope, "rating": i18n.figure_name(kind, lang), "annotators": len(res.annotators),
+                "scope": scope, "rating": kind, "annotators": len(res.annotators),
                 "items_2plus": res.n_items,
                 "percent_agreement": _clean(res.percent_agreement),
                 "cohen_kappa_mean": float(np.mean(pairs)) if pairs else None,
                 "fleiss_kappa": _clean(res.fleiss_kappa), "fleiss_items": res.fleiss_n,
                 "alpha_nominal": _clean(res.krippendorff_alpha_nominal),
                 "alpha_ordinal": _clean(res.krippendorff_alpha_ordinal),
-                "not_computed": "; ".join(f"{i18n.figure_name(k, lang)}: {i18n.reason_text(v, lang)}"
-                                          for k, v in res.reasons.items()),
+                "not_computed": dict(res.reasons),
             })
     return pd.DataFrame(rows)

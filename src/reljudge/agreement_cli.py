@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from reljudge.agreement import GRADES, AgreementReport, AgreementResult, compute_agreement
+from reljudge import i18n
+from reljudge.agreement import (GRADES, NOT_APPLICABLE, AgreementReport, AgreementResult,
+                                compute_agreement)
+from reljudge.codes import Message
 from reljudge.errors import InputError, ReljudgeError
 
 REQUIRED_COLUMNS = ("annotator", "qid", "pid", "grade")
@@ -210,12 +213,27 @@ def _section(title: str, res: AgreementResult | None, ordinal: bool = True) -> l
             row = f"  {_ljust(key, width)}{_fmt(value):>12}"
             row += f"{_fmt(res.cohen_kappa_linear.get(key)):>10}" if ordinal else ""
             lines.append(row + f"{res.cohen_n[key]:>8}")
-    shown = {k: v for k, v in res.reasons.items() if ordinal or "not applicable" not in v}
+    shown = {k: v for k, v in res.reasons.items() if ordinal or v.code not in NOT_APPLICABLE}
     if shown:
         lines.append("  not computed (—):")
-        lines += [f"    {k}: {v}" for k, v in shown.items()]
+        lines += [f"    {k}: {i18n.message(v, 'en')}" for k, v in shown.items()]
     lines.append("")
     return lines
+
+
+def readable_reasons(doc):
+    """``doc`` (a ``to_dict()``) with every ``reasons`` dict in English catalog text for
+    people, the codes and parameters kept beside it as ``reason_codes`` for programs."""
+    if isinstance(doc, list):
+        return [readable_reasons(v) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    out = {k: readable_reasons(v) for k, v in doc.items()}
+    reasons = doc.get("reasons")
+    if isinstance(reasons, dict) and all(isinstance(v, dict) and "code" in v for v in reasons.values()):
+        out["reasons"] = {k: i18n.message(Message.from_dict(v), "en") for k, v in reasons.items()}
+        out["reason_codes"] = reasons
+    return out
 
 
 def format_table(report: AgreementReport) -> str:
@@ -244,7 +262,7 @@ def run_agreement(args: argparse.Namespace) -> int:
             doc = report.to_dict()
             if outcome is not None:
                 doc["outcome"] = outcome.to_dict()
-            out = json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False, default=str)
+            out = json.dumps(readable_reasons(doc), ensure_ascii=False, indent=2, allow_nan=False, default=str)
             sys.stdout.write(out + "\n")
         else:
             sys.stdout.write(format_table(report))

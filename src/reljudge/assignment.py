@@ -14,10 +14,24 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import i18n
+from reljudge.codes import Codes, Message
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 from reljudge.storage.db import Database
+
+CODES = Codes(
+    assign_summary=("n", "per"),                       # per: assign_load messages
+    assign_load=("user", "questions", "paragraphs"),
+    assign_kept=("n",),
+    assign_empty=("qids",),
+    error_no_annotators=(),
+    error_per_question=(),
+    error_too_few_annotators=("n", "available"),
+    error_double_share=(),
+    error_nothing_pooled=(),
+    error_no_takeover=(),
+)
+"""What an assignment did: every code :meth:`AssignmentPlan.messages` returns."""
 
 
 @dataclass
@@ -27,15 +41,16 @@ class AssignmentPlan:
     kept: int = 0                # questions kept with the annotators who started them
     empty: tuple[str, ...] = ()  # questions with nothing pooled: only a verdict to give
 
-    def summary(self, lang: str = "en") -> str:
-        per = ", ".join(i18n.t("assign_load", lang, user=r.username, questions=r.questions,
-                               paragraphs=r.paragraphs) for r in self.loads.itertuples())
-        text = i18n.t("assign_summary", lang, n=len(self.rows), per=per)
+    def messages(self) -> list[Message]:
+        """What the plan does, as messages (:data:`CODES`); ``i18n.message`` words them."""
+        per = tuple(CODES("assign_load", user=r.username, questions=int(r.questions),
+                          paragraphs=int(r.paragraphs)) for r in self.loads.itertuples())
+        out = [CODES("assign_summary", n=len(self.rows), per=per)]
         if self.kept:
-            text += " " + i18n.t("assign_kept", lang, n=self.kept)
+            out.append(CODES("assign_kept", n=self.kept))
         if self.empty:
-            text += " " + i18n.t("assign_empty", lang, qids=", ".join(self.empty))
-        return text
+            out.append(CODES("assign_empty", qids=tuple(self.empty)))
+        return out
 
 
 def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 1,
@@ -56,19 +71,17 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
     costs one unit of work (its annotator only says whether there is an answer)."""
     annotators = sorted(set(annotators))
     if not annotators:
-        raise ReljudgeError("no annotators to assign to / 배정할 판정자가 없습니다")
+        raise ReljudgeError(CODES("error_no_annotators"))
     if per_question < 1:
-        raise ReljudgeError("each question needs at least one annotator / 질문마다 판정자가 한 명 이상 필요합니다")
+        raise ReljudgeError(CODES("error_per_question"))
     if per_question > len(annotators) or (double_share > 0 and len(annotators) < 2):
-        raise ReljudgeError(
-            f"cannot give a question {max(per_question, 2 if double_share else 1)} annotators: "
-            f"only {len(annotators)} available / 판정자가 {len(annotators)}명뿐입니다")
+        raise ReljudgeError(CODES("error_too_few_annotators", n=max(per_question, 2 if double_share else 1),
+                                  available=len(annotators)))
     if not 0.0 <= double_share <= 1.0:
-        raise ReljudgeError("the double-judged share must be between 0 and 1 / 두 명이 판정할 비율은 0과 1 사이여야 합니다")
+        raise ReljudgeError(CODES("error_double_share"))
     qs = questions[["qid", "qtype", "pool_size"]].copy()
     if qs.empty or not (qs.pool_size > 0).any():
-        raise ReljudgeError("nothing is pooled yet: import the runs and build the pool before assigning / "
-                            "아직 풀이 없습니다: run을 가져오고 풀을 만든 뒤 배정하세요")
+        raise ReljudgeError(CODES("error_nothing_pooled"))
     rng = random.Random(seed)
     qs["work"] = qs.pool_size.clip(lower=1).astype(int)
     qs["key"] = [rng.random() for _ in range(len(qs))]
@@ -143,7 +156,7 @@ def reassign(db: Database, lead: str, leaving: str, to: list[str] | None = None)
     todo = [q for q, done in zip(queue.qid, judging.finished(queue)) if q in mine and not done]
     candidates = sorted(set(to or team.active_annotators(db)) - {leaving})
     if todo and not candidates:
-        raise ReljudgeError("no other annotator to take over / 넘겨받을 다른 판정자가 없습니다")
+        raise ReljudgeError(CODES("error_no_takeover"))
     sizes = dict(zip(*team.questions_for_assignment(db)[["qid", "pool_size"]].T.values))
     load = {a: int(sum(sizes.get(q, 0) for q in current[current.username == a].qid)) for a in candidates}
     moved = []

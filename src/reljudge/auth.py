@@ -14,9 +14,16 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.storage import accounts
 from reljudge.storage.db import Database
+
+CODES = Codes(
+    error_invalid_username=("user",), error_short_password=(), error_unknown_role=("role", "roles"),
+    error_user_exists=("user",), error_accounts_exist=(), error_no_such_user=("user",),
+)
+"""The errors about accounts this module raises (``ReljudgeError.message``)."""
 
 ROLES = ("annotator", "lead")
 SESSION_HOURS = 12
@@ -40,23 +47,22 @@ class User:
 def validate_username(username: str) -> str:
     username = (username or "").strip()
     if not _USERNAME.match(username):
-        raise ReljudgeError(
-            f"invalid username {username!r}: 1–64 letters, digits, '.', '-', '_' or '@'")
+        raise ReljudgeError(CODES("error_invalid_username", user=username))
     return username
 
 
 def validate_password(password: str) -> None:
     if len(password or "") < 8:
-        raise ReljudgeError("password must have at least 8 characters / 비밀번호는 8자 이상이어야 합니다")
+        raise ReljudgeError(CODES("error_short_password"))
 
 
 def add_user(db: Database, username: str, password: str, role: str) -> User:
     username = validate_username(username)
     if role not in ROLES:
-        raise ReljudgeError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
+        raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
     validate_password(password)
     if accounts.user_exists(db, username):
-        raise ReljudgeError(f"user {username!r} already exists / 이미 있는 사용자입니다")
+        raise ReljudgeError(CODES("error_user_exists", user=username))
     accounts.insert_user(db, username, _hasher.hash(password), role)
     return User(username, role)
 
@@ -64,28 +70,28 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
 def add_first_lead(db: Database, username: str, password: str) -> User:
     """The first account of a database without any: a lead (refused once any account exists)."""
     if not accounts.list_users(db).empty:
-        raise ReljudgeError("accounts exist already; a lead adds further accounts / 이미 계정이 있습니다")
+        raise ReljudgeError(CODES("error_accounts_exist"))
     return add_user(db, username, password, "lead")
 
 
 def set_password(db: Database, username: str, password: str) -> None:
     validate_password(password)
     if not accounts.user_exists(db, username):
-        raise ReljudgeError(f"no such user {username!r}")
+        raise ReljudgeError(CODES("error_no_such_user", user=username))
     accounts.update_password_hash(db, username, _hasher.hash(password))
 
 
 def set_role(db: Database, username: str, role: str) -> None:
     if role not in ROLES:
-        raise ReljudgeError(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
+        raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
     if not accounts.user_exists(db, username):
-        raise ReljudgeError(f"no such user {username!r}")
+        raise ReljudgeError(CODES("error_no_such_user", user=username))
     accounts.set_user_fields(db, username, role=role)
 
 
 def set_active(db: Database, username: str, active: bool) -> None:
     if not accounts.user_exists(db, username):
-        raise ReljudgeError(f"no such user {username!r}")
+        raise ReljudgeError(CODES("error_no_such_user", user=username))
     accounts.set_user_fields(db, username, active=active)
 
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reljudge import __version__
+from reljudge import __version__, i18n
 
 EPILOG = """examples:
   reljudge init --demo
@@ -37,6 +37,11 @@ def _db(args, create: bool = False):
 
 # -- handlers ------------------------------------------------------------------------
 
+def _english(summary) -> str:
+    """An import summary in the English catalog text."""
+    return i18n.message(summary.messages(), "en", sep=summary.SEP)
+
+
 def cmd_init(args) -> int:
     from reljudge import campaign
     db = _db(args, create=True)
@@ -46,7 +51,7 @@ def cmd_init(args) -> int:
             print("the database already holds a campaign; demo not loaded", file=sys.stderr)
             return 2
         for summary in campaign.load_demo(db):
-            print(summary.message())
+            print(_english(summary))
         print("demo accounts: " + ", ".join(f"{u} / {p} ({r})" for u, p, r in campaign.DEMO_ACCOUNTS))
     return 0
 
@@ -85,7 +90,7 @@ def cmd_import(args) -> int:
     summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system,
                                    progress=_terminal_progress(args.file), replace=args.replace,
                                    update_questions=args.update_questions)
-    print(summary.message())
+    print(_english(summary))
     if args.kind == "run" or campaign.counts(db)["systems"]:
         change = campaign.repool_change(db)
         print(f"pool: {change.size} items")
@@ -166,7 +171,7 @@ def cmd_assign(args) -> int:
         annotators = [a.strip() for a in args.annotators.split(",")] if args.annotators else None
         result = assignment.assign(db, args.lead, annotators, per_question=args.per_question,
                                    double_share=args.double_share, by_type=args.by_type, seed=args.seed)
-        print(result.summary())
+        print(i18n.message(result.messages(), "en"))
     frame = assignment.active_assignments(db)
     if args.show:
         print(frame[["qid", "username", "qtype"]].to_string(index=False) if not frame.empty

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reljudge.codes import Message
+
 LANGS = ("ko", "en")
 
 STRINGS: dict[str, tuple[str, str]] = {
@@ -410,6 +412,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lang_ko": ("한국어", "Korean"),
     "lang_en": ("영어", "English"),
     "choose_file": ("가져올 파일을 고르세요.", "Choose a file to import."),
+    "summary_head": ("{kind} {source}: {parts}", "{kind} {source}: {parts}"),
     "summary_added": ("{n}개 추가", "{n} added"),
     "summary_updated": ("{n}개 수정", "{n} updated"),
     "summary_unchanged": ("{n}개 그대로", "{n} unchanged"),
@@ -468,6 +471,104 @@ STRINGS: dict[str, tuple[str, str]] = {
     "policy_source": ("가져온 외부 판정 {name}", "imported qrels source {name}"),
     "policy_annotator": ("판정자 {name}의 등급만", "grades of annotator {name} only"),
     "report_policy_version": ("동결된 qrels 버전 {v}", "frozen qrels version {v}"),
+    # why an agreement figure is not computed (reljudge.agreement.CODES, outcome_agreement.CODES)
+    "reason_no_pairable_items": ("두 명 이상이 판정한 항목이 없습니다", "no item was rated by two or more annotators"),
+    "reason_fleiss_one_category": (
+        "판정자 {raters}명이 본 항목 {items}개의 판정이 모두 한 범주여서 우연 일치가 1이므로 kappa를 정의할 수 없습니다",
+        "all ratings on the {items} items with {raters} raters fall in one category: chance agreement is 1, "
+        "kappa is undefined"),
+    "reason_alpha_one_category": (
+        "비교할 수 있는 판정이 모두 한 범주여서 기대 불일치가 0이므로 alpha를 정의할 수 없습니다",
+        "every pairable rating is in one category: expected disagreement is 0, alpha is undefined"),
+    "reason_no_common_items": ("두 판정자가 함께 판정한 항목이 없습니다", "the two annotators rated no item in common"),
+    "reason_cohen_one_category": (
+        "두 판정자가 공통 항목 {items}개를 모두 같은 한 범주에 넣어 우연 일치가 1이므로 kappa를 정의할 수 없습니다",
+        "both annotators put all {items} common items in the same single category: chance agreement is 1, "
+        "kappa is undefined"),
+    "reason_fewer_annotators": ("판정자가 두 명보다 적습니다", "fewer than two annotators"),
+    "reason_unordered_kappa": (
+        "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 가중치 없는 kappa와 같습니다)",
+        "not applicable: the categories are not ordered (on a yes/no verdict it equals the unweighted kappa)"),
+    "reason_unordered_alpha": (
+        "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 명목 alpha와 같습니다)",
+        "not applicable: the categories are not ordered (on a yes/no verdict it equals nominal alpha)"),
+    "reason_no_type_grades": ("이 유형에는 문단 판정이 없습니다", "no paragraph grades for this type"),
+    "reason_no_verdicts": ("질문 단위 근거 없음 판정이 없습니다", "no question-level no-answer verdicts"),
+    # errors the library raises with a code (assignment, adjudication, auth .CODES)
+    "error_no_annotators": ("배정할 판정자가 없습니다", "no annotators to assign to"),
+    "error_per_question": ("질문마다 판정자가 한 명 이상 필요합니다", "each question needs at least one annotator"),
+    "error_too_few_annotators": ("질문 하나에 판정자 {n}명을 줄 수 없습니다: 판정자가 {available}명뿐입니다",
+                                 "cannot give a question {n} annotators: only {available} available"),
+    "error_double_share": ("두 명이 판정할 비율은 0과 1 사이여야 합니다", "the double-judged share must be between 0 and 1"),
+    "error_nothing_pooled": ("아직 풀이 없습니다: run을 가져오고 풀을 만든 뒤 배정하세요",
+                             "nothing is pooled yet: import the runs and build the pool before assigning"),
+    "error_no_takeover": ("넘겨받을 다른 판정자가 없습니다", "no other annotator to take over"),
+    "error_grade": ("등급은 0, 1, 2 가운데 하나여야 합니다 (받은 값: {grade!r})", "grade must be 0, 1 or 2, got {grade!r}"),
+    "error_reason_needed": ("판정 이유를 적어 주세요", "an adjudication needs a reason"),
+    "error_freeze_source": ("가져온 외부 판정은 동결할 수 없습니다",
+                            "an imported source is already fixed; freeze the team's judgments instead"),
+    "error_nothing_to_freeze": ("동결할 판정이 아직 없습니다", "nothing to freeze: no judgments yet"),
+    "error_invalid_username": ("쓸 수 없는 사용자 이름 {user!r}: 글자, 숫자, '.', '-', '_', '@'로 1–64자",
+                               "invalid username {user!r}: 1–64 letters, digits, '.', '-', '_' or '@'"),
+    "error_short_password": ("비밀번호는 8자 이상이어야 합니다", "password must have at least 8 characters"),
+    "error_unknown_role": ("알 수 없는 역할 {role!r}: {roles} 가운데 고르세요", "unknown role {role!r}; choose one of {roles}"),
+    "error_user_exists": ("이미 있는 사용자입니다: {user!r}", "user {user!r} already exists"),
+    "error_accounts_exist": ("이미 계정이 있습니다: 다른 계정은 책임자가 추가합니다",
+                             "accounts exist already; a lead adds further accounts"),
+    "error_no_such_user": ("없는 사용자입니다: {user!r}", "no such user {user!r}"),
+    "error_db_locked": ("{path}: 데이터베이스를 다른 프로세스(예: 실행 중인 reljudge 앱)가 사용 중입니다. "
+                        "그 프로세스를 멈추거나 다른 --db 파일을 쓰세요.",
+                        "{path}: the database is in use by another process (e.g. the running app); "
+                        "stop it or use another --db file."),
+    # where bad input is (errors.CODES) and what is wrong with it (importers.CODES)
+    "error_input_at_line": ("{file}, {line}번째 줄: {problem}", "{file}, line {line}: {problem}"),
+    "error_input_in_file": ("{file}: {problem}", "{file}: {problem}"),
+    "error_file_not_found": ("파일이 없습니다", "file not found"),
+    "error_is_directory": ("파일이 아니라 폴더입니다", "is a directory, not a file"),
+    "error_file_empty": ("빈 파일입니다", "file is empty"),
+    "error_bad_utf8": ("{byte}번째 바이트가 UTF-8이 아닙니다", "invalid UTF-8 at byte {byte}"),
+    "error_bad_json": ("JSON 형식이 잘못되었습니다: {detail} ({column}번째 글자)", "malformed JSON: {detail} (column {column})"),
+    "error_not_object": ("줄마다 JSON 객체가 하나 있어야 합니다", "expected a JSON object per line"),
+    "error_no_records": ("레코드가 없습니다", "file is empty (no records)"),
+    "error_no_header": ("머리글 행이 없습니다", "missing header row"),
+    "error_missing_column": ("{columns} 열이 없습니다 (있는 열: {found})", "missing column {columns}; found {found}"),
+    "error_extra_fields": ("머리글의 {n}개보다 칸이 많습니다", "more fields than the header's {n}"),
+    "error_missing_field": ("{field} 값이 없습니다", "missing {field}"),
+    "error_not_id": ("{field}는 문자열이나 정수여야 합니다 (받은 값: {value!r})",
+                     "{field} must be a string or an integer, got {value!r}"),
+    "error_id_whitespace": ("{field} {value!r}에 공백이 있습니다", "{field} {value!r} contains whitespace"),
+    "error_not_integer": ("{field}는 정수여야 합니다 (받은 값: {value!r})", "{field} must be an integer, got {value!r}"),
+    "error_out_of_range": ("{field} {value!r}가 범위를 벗어납니다", "{field} {value!r} is out of range"),
+    "error_not_number": ("{field}는 숫자여야 합니다 (받은 값: {value!r})", "{field} must be a number, got {value!r}"),
+    "error_not_finite": ("{field}는 유한한 숫자여야 합니다 (받은 값: {value!r})",
+                         "{field} must be a finite number, got {value!r}"),
+    "error_not_bool": ("{field}는 true 또는 false여야 합니다 (받은 값: {value!r})",
+                       "{field} must be true or false, got {value!r}"),
+    "error_unknown_format": ("알 수 없는 형식 {format!r}: {formats} 가운데 고르세요",
+                             "unknown format {format!r}; choose one of {formats}"),
+    "error_unknown_suffix": ("확장자 {suffix!r}로는 형식을 알 수 없습니다: 형식(jsonl|csv)을 고르세요",
+                             "cannot tell the format from {suffix!r}; use --format jsonl|csv"),
+    "error_no_suffix": ("확장자가 없어 형식을 알 수 없습니다: 형식(jsonl|csv)을 고르세요",
+                        "cannot tell the format from 'no extension'; use --format jsonl|csv"),
+    "error_empty_text": ("본문(text)이 없거나 비어 있습니다", "missing or empty text"),
+    "error_empty_question": ("질문 본문(text)이 없거나 비어 있습니다", "missing or empty question text"),
+    "error_trec_fields": ("'qid Q0 pid rank score tag' 6개 칸이 있어야 하는데 {n}개입니다",
+                          "expected 6 fields 'qid Q0 pid rank score tag', found {n}"),
+    "error_no_system": ("시스템 이름이 없습니다: 시스템 이름을 주거나 'tag' 열을 넣으세요",
+                        "no system name: give --system NAME or a 'tag' column"),
+    "error_no_rank": ("순위(rank)나 점수(score)가 있어야 합니다", "needs a rank or a score"),
+    "error_rank_negative": ("rank는 0 이상이어야 합니다 (받은 값: {rank})", "rank must be 0 or more, got {rank}"),
+    "error_nul": ("{field}: NUL 문자(U+0000)는 허용되지 않습니다", "{field}: NUL character (U+0000) is not allowed"),
+    # why an import was refused after reading (storage.catalog.CODES)
+    "error_duplicate_id": ("{field} {value!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
+                           "duplicate {field} {value!r} (first at line {first})"),
+    "error_pid_changed": ("pid {pid!r}가 이미 다른 본문으로 있습니다: 판정한 문단의 id는 바뀌면 안 됩니다",
+                          "pid {pid!r} already exists with a different text; paragraph ids must stay stable once judged"),
+    "error_unknown_qid": ("없는 qid {qid!r} (가져온 질문에 없음)", "unknown qid {qid!r} (not among the imported questions)"),
+    "error_unknown_pid": ("없는 pid {pid!r} (말뭉치에 없음)", "unknown pid {pid!r} (not in the corpus)"),
+    "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
+                        "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
+    "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
 }
 
 
@@ -480,6 +581,24 @@ def t(key: str, lang: str = "ko", **kwargs) -> str:
 
 def bundle(keys: list[str], lang: str) -> dict[str, str]:
     return {k: t(k, lang) for k in keys}
+
+
+def message(msg, lang: str = "ko", sep: str = " ") -> str:
+    """A library message (:class:`reljudge.codes.Message`: code + parameters) in ``lang``,
+    or a sequence of them joined by ``sep``; the code is the catalog key. A parameter
+    that is itself a message is translated too, a tuple of values is listed with ", ".
+    The CLI passes ``lang="en"``."""
+    if isinstance(msg, (list, tuple)):
+        return sep.join(message(m, lang) for m in msg)
+    return t(msg.code, lang, **{k: _param(v, lang) for k, v in msg.params})
+
+
+def _param(value, lang: str):
+    if isinstance(value, Message):
+        return message(value, lang)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_param(v, lang)) for v in value)
+    return value
 
 
 # Column headers of the tables the pages show (the data keeps its English names, which
@@ -545,32 +664,13 @@ COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
-# Why an agreement figure is not computed: the library writes English (CLI, JSON);
-# pages and the Korean report show these.
+# Names of the agreement figures and rating kinds on the Korean pages and report.
 _FIGURE_NAMES_KO = {
     "percent_agreement": "일치율", "cohen_kappa": "Cohen κ", "cohen_kappa_linear": "Cohen κ (선형 가중)",
     "fleiss_kappa": "Fleiss κ", "krippendorff_alpha_nominal": "Krippendorff α (명목)",
     "krippendorff_alpha_ordinal": "Krippendorff α (서열)", "kendall_tau": "Kendall τ",
     "grades": "문단 판정", "no_answer": "근거 없음 판정",
 }
-_REASONS_KO = [
-    (r"no item was rated by two or more annotators", "두 명 이상이 판정한 항목이 없습니다"),
-    (r"all ratings on the (\d+) items with (\d+) raters fall in one category: chance agreement is 1, "
-     r"kappa is undefined", r"판정자 \2명이 본 항목 \1개의 판정이 모두 한 범주여서 우연 일치가 1이므로 kappa를 정의할 수 없습니다"),
-    (r"every pairable rating is in one category: expected disagreement is 0, alpha is undefined",
-     "비교할 수 있는 판정이 모두 한 범주여서 기대 불일치가 0이므로 alpha를 정의할 수 없습니다"),
-    (r"the two annotators rated no item in common", "두 판정자가 함께 판정한 항목이 없습니다"),
-    (r"both annotators put all (\d+) common items in the same single category: chance agreement is 1, "
-     r"kappa is undefined", r"두 판정자가 공통 항목 \1개를 모두 같은 한 범주에 넣어 우연 일치가 1이므로 kappa를 정의할 수 없습니다"),
-    (r"fewer than two annotators", "판정자가 두 명보다 적습니다"),
-    (r"not applicable: the categories are not ordered \(on a yes/no verdict it equals the unweighted kappa\)",
-     "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 가중치 없는 kappa와 같습니다)"),
-    (r"not applicable: the categories are not ordered \(on a yes/no verdict it equals nominal alpha\)",
-     "해당 없음: 범주에 순서가 없습니다 (예/아니오 판정에서는 명목 alpha와 같습니다)"),
-    (r"a ranking has all systems tied", "한 판정자의 순위에서 모든 시스템이 동률입니다"),
-    (r"no paragraph grades for this type", "이 유형에는 문단 판정이 없습니다"),
-    (r"no question-level no-answer verdicts", "질문 단위 근거 없음 판정이 없습니다"),
-]
 
 
 def verdict_text(no_answer: bool, lang: str = "ko") -> str:
@@ -580,14 +680,25 @@ def verdict_text(no_answer: bool, lang: str = "ko") -> str:
 
 def localized_values(frame, lang: str = "ko", booleans: bool = False):
     """A copy of ``frame`` whose English data values read in ``lang``: the overall
-    group "all", provenance, qrels policy, account roles and (``booleans``) True/False.
-    The data keeps English for the CLI and exports; pages and reports show this."""
+    group "all" (``qtype``, ``scope``), provenance, qrels policy, account roles, the
+    agreement rating kind, the reasons a figure is missing (``not_computed`` messages),
+    any cell holding a library message (or a tuple of them, joined by " · ") and
+    (``booleans``) True/False. The data keeps English and codes for the CLI and
+    exports; pages and reports show this."""
     def by_key(prefix: str, fallback=lambda v: v):
         return lambda v: t(f"{prefix}{v}", lang) if f"{prefix}{v}" in STRINGS else fallback(v)
 
     frame = frame.copy()
-    if "qtype" in frame.columns:
-        frame["qtype"] = frame["qtype"].replace({"all": t("all", lang)})
+    for col in ("qtype", "scope"):
+        if col in frame.columns:
+            frame[col] = frame[col].replace({"all": t("all", lang)})
+    if "rating" in frame.columns:
+        frame["rating"] = frame["rating"].map(lambda kind: figure_name(kind, lang))
+    if "not_computed" in frame.columns:
+        frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
+    for col in frame.columns[frame.dtypes == object]:
+        if frame[col].map(_is_message).any():
+            frame[col] = frame[col].map(lambda v: _cell_text(v, lang))
     if "provenance" in frame.columns:
         frame["provenance"] = frame["provenance"].map(by_key("provenance_"))
     if "policy" in frame.columns:
@@ -601,15 +712,28 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
     return frame
 
 
-def reason_text(reason: str, lang: str = "ko") -> str:
-    """A library reason ("fewer than two annotators") in ``lang``; unknown text unchanged."""
-    if lang == "en" or not reason:
-        return reason
-    import re
-    for pattern, korean in _REASONS_KO:
-        if re.fullmatch(pattern, reason):
-            return re.sub(pattern, korean, reason)
-    return reason
+def _is_message(value) -> bool:
+    return isinstance(value, Message) or (
+        isinstance(value, tuple) and bool(value) and all(isinstance(v, Message) for v in value))
+
+
+def _cell_text(value, lang: str):
+    """A table cell in words: a message, or a tuple of messages joined by " · "."""
+    if isinstance(value, Message):
+        return message(value, lang)
+    if _is_message(value):
+        return message(value, lang, sep=" · ")
+    return value
+
+
+def not_computed_text(value, lang: str = "ko") -> str:
+    """Why figures are missing, in words: a reason message, or a dict {figure: message}
+    ("Cohen κ [A|B]: 두 판정자가 …; Fleiss κ: …"); None or an empty dict -> ""."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, dict):
+        return "; ".join(f"{figure_name(k, lang)}: {message(v, lang)}" for k, v in value.items())
+    return message(value, lang)
 
 
 def test_procedure(used: dict | None, lang: str = "ko") -> str:

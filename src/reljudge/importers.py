@@ -21,8 +21,22 @@ from typing import Iterable, Iterator
 
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.display import id_problem
 from reljudge.errors import InputError
+
+CODES = Codes(
+    error_file_not_found=(), error_is_directory=(), error_file_empty=(), error_bad_utf8=("byte",),
+    error_bad_json=("detail", "column"), error_not_object=(), error_no_records=(), error_no_header=(),
+    error_missing_column=("columns", "found"), error_extra_fields=("n",), error_missing_field=("field",),
+    error_not_id=("field", "value"), error_id_whitespace=("field", "value"),
+    error_not_integer=("field", "value"), error_out_of_range=("field", "value"),
+    error_not_number=("field", "value"), error_not_finite=("field", "value"), error_not_bool=("field", "value"),
+    error_unknown_format=("format", "formats"), error_unknown_suffix=("suffix",), error_no_suffix=(),
+    error_empty_text=(), error_empty_question=(), error_trec_fields=("n",), error_no_system=(),
+    error_no_rank=(), error_rank_negative=("rank",), error_nul=("field",),
+)
+"""The problems with an input file this module reports as codes (inside ``InputError``)."""
 
 CHUNK_ROWS = 20_000
 FORMATS = ("jsonl", "csv", "trec", "beir")
@@ -41,11 +55,11 @@ def text_key(text: str) -> str:
 
 def _check_file(path: Path, name: str) -> None:
     if not path.exists():
-        raise InputError(name, None, "file not found / 파일이 없습니다")
+        raise InputError(name, None, CODES("error_file_not_found"))
     if path.is_dir():
-        raise InputError(name, None, "is a directory, not a file")
+        raise InputError(name, None, CODES("error_is_directory"))
     if path.stat().st_size == 0:
-        raise InputError(name, None, "file is empty / 빈 파일입니다")
+        raise InputError(name, None, CODES("error_file_empty"))
 
 
 def count_lines(path: Path) -> int:
@@ -68,9 +82,7 @@ def iter_text_lines(path: Path, display: str | None = None) -> Iterator[tuple[in
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise InputError(
-                    name, lineno, f"invalid UTF-8 at byte {exc.start} / UTF-8이 아닌 바이트"
-                ) from None
+                raise InputError(name, lineno, CODES("error_bad_utf8", byte=exc.start)) from None
             if lineno == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             yield lineno, line
@@ -112,9 +124,9 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
             # without its line break, so the column counts from the start of this line
             obj = json.loads(line.rstrip("\r\n"))
         except json.JSONDecodeError as exc:
-            raise InputError(name, lineno, f"malformed JSON: {exc.msg} (column {exc.colno})") from None
+            raise InputError(name, lineno, CODES("error_bad_json", detail=exc.msg, column=exc.colno)) from None
         if not isinstance(obj, dict):
-            raise InputError(name, lineno, "expected a JSON object per line")
+            raise InputError(name, lineno, CODES("error_not_object"))
         if _SURROGATE_ESCAPE.search(line):
             found = _lone_surrogate(obj)
             if found:
@@ -125,7 +137,7 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
         seen = True
         yield lineno, obj
     if not seen:
-        raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+        raise InputError(name, None, CODES("error_no_records"))
 
 
 def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | None = None
@@ -147,21 +159,20 @@ def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | N
         except csv.Error as exc:
             raise _csv_error(path, name, start, exc) from None
         if not header:
-            raise InputError(name, 1, "missing header row")
+            raise InputError(name, 1, CODES("error_no_header"))
         header_set = {h.strip() for h in header}
         for group in required_any:
             group = list(group)
             if not header_set.intersection(group):
-                raise InputError(
-                    name, 1, f"missing column {' or '.join(repr(g) for g in group)}; found {sorted(header_set)}"
-                )
+                raise InputError(name, 1, CODES("error_missing_column", columns=" / ".join(repr(g) for g in group),
+                                                found=str(sorted(header_set))))
         seen = False
         start = reader.line_num + 1
         try:
             for row in reader:
                 lineno = reader.line_num
                 if None in row:
-                    raise InputError(name, lineno, f"more fields than the header's {len(header)}")
+                    raise InputError(name, lineno, CODES("error_extra_fields", n=len(header)))
                 start = lineno + 1
                 if all((v or "").strip() == "" for v in row.values()):
                     continue
@@ -170,7 +181,7 @@ def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | N
         except csv.Error as exc:
             raise _csv_error(path, name, start, exc) from None
         if not seen:
-            raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+            raise InputError(name, None, CODES("error_no_records"))
 
 
 def _csv_error(path: Path, name: str, start: int, exc: csv.Error) -> InputError:
@@ -227,15 +238,15 @@ def _quote_trouble(path: Path, start: int) -> tuple[int | None, int | None]:
 
 def _id(value, name: str, lineno: int, field: str) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise InputError(name, lineno, f"missing {field}")
+        raise InputError(name, lineno, CODES("error_missing_field", field=field))
     if isinstance(value, (dict, list, bool, float)):
-        raise InputError(name, lineno, f"{field} must be a string or an integer, got {value!r}")
+        raise InputError(name, lineno, CODES("error_not_id", field=field, value=value))
     text = str(value).strip()
     problem = id_problem(text, field)
     if problem:
         raise InputError(name, lineno, problem)
     if any(c.isspace() for c in text):
-        raise InputError(name, lineno, f"{field} {text!r} contains whitespace")
+        raise InputError(name, lineno, CODES("error_id_whitespace", field=field, value=text))
     return text
 
 
@@ -260,7 +271,7 @@ def _rank(value, name: str, lineno: int) -> int | None:
     files), the same rule for TREC, JSONL and CSV."""
     rank = _opt_int(value, name, lineno, "rank")
     if rank is not None and rank < 0:
-        raise InputError(name, lineno, f"rank must be 0 or more, got {rank}")
+        raise InputError(name, lineno, CODES("error_rank_negative", rank=rank))
     return rank
 
 
@@ -268,15 +279,15 @@ def _opt_int(value, name: str, lineno: int, field: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
-        raise InputError(name, lineno, f"{field} must be an integer, got {value!r}")
+        raise InputError(name, lineno, CODES("error_not_integer", field=field, value=value))
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(name, lineno, f"{field} must be an integer, got {value!r}") from None
+        raise InputError(name, lineno, CODES("error_not_integer", field=field, value=value)) from None
     if not number.is_integer():
-        raise InputError(name, lineno, f"{field} must be an integer, got {value!r}")
+        raise InputError(name, lineno, CODES("error_not_integer", field=field, value=value))
     if abs(number) >= 2**63:
-        raise InputError(name, lineno, f"{field} {value!r} is out of range")
+        raise InputError(name, lineno, CODES("error_out_of_range", field=field, value=value))
     return int(number)
 
 
@@ -284,13 +295,13 @@ def _opt_float(value, name: str, lineno: int, field: str) -> float | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
-        raise InputError(name, lineno, f"{field} must be a number, got {value!r}")
+        raise InputError(name, lineno, CODES("error_not_number", field=field, value=value))
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(name, lineno, f"{field} must be a number, got {value!r}") from None
+        raise InputError(name, lineno, CODES("error_not_number", field=field, value=value)) from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise InputError(name, lineno, f"{field} must be a finite number, got {value!r}")
+        raise InputError(name, lineno, CODES("error_not_finite", field=field, value=value))
     return number
 
 
@@ -310,7 +321,7 @@ def _opt_bool(value, name: str, lineno: int, field: str) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise InputError(name, lineno, f"{field} must be true or false, got {value!r}")
+    raise InputError(name, lineno, CODES("error_not_bool", field=field, value=value))
 
 
 def _pick(obj: dict, *keys):
@@ -323,7 +334,7 @@ def _pick(obj: dict, *keys):
 def _detect_format(src: "Source", fmt: str | None, kind: str) -> str:
     if fmt:
         if fmt not in FORMATS:
-            raise InputError(src.display, None, f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+            raise InputError(src.display, None, CODES("error_unknown_format", format=fmt, formats=tuple(FORMATS)))
         return "jsonl" if fmt == "beir" else fmt
     suffix = src.path.suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json"):
@@ -332,7 +343,7 @@ def _detect_format(src: "Source", fmt: str | None, kind: str) -> str:
         return "csv"
     if kind == "run":
         return "trec"
-    raise InputError(src.display, None, f"cannot tell the format from {suffix or 'no extension'!r}; use --format jsonl|csv")
+    raise InputError(src.display, None, CODES("error_unknown_suffix", suffix=suffix) if suffix else CODES("error_no_suffix"))
 
 
 def _chunks(rows: Iterator[dict], columns: list[str]) -> Iterator[pd.DataFrame]:
@@ -397,7 +408,7 @@ def _records(src: Source, fmt: str, required_any) -> Iterator[tuple[int, dict]]:
     for lineno, obj in records:
         field = _nul_field(obj)
         if field:
-            raise InputError(src.display, lineno, f"{field}: NUL character (U+0000) is not allowed")
+            raise InputError(src.display, lineno, CODES("error_nul", field=field))
         yield lineno, obj
 
 
@@ -422,7 +433,7 @@ def corpus_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFrame]
             pid = _id(_pick(obj, "pid", "_id", "id"), name, lineno, "pid")
             text = obj.get("text")
             if not isinstance(text, str) or not text.strip():
-                raise InputError(name, lineno, "missing or empty text")
+                raise InputError(name, lineno, CODES("error_empty_text"))
             for key in ("doc_id", "date", "volume", "page", "position"):
                 extra.pop(key, None)
             yield {
@@ -460,7 +471,7 @@ def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFram
             qid = _id(_pick(obj, "qid", "_id", "id"), name, lineno, "qid")
             text = obj.get("text")
             if not isinstance(text, str) or not text.strip():
-                raise InputError(name, lineno, "missing or empty question text")
+                raise InputError(name, lineno, CODES("error_empty_question"))
             flag = merged.get("no_answer_expected")
             # None = the file does not give the field: a new question gets the default, a
             # known one keeps what it has (a re-import never blanks a field it leaves out).
@@ -504,7 +515,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             if not parts:
                 continue
             if len(parts) != 6:
-                raise InputError(name, lineno, f"expected 6 fields 'qid Q0 pid rank score tag', found {len(parts)}")
+                raise InputError(name, lineno, CODES("error_trec_fields", n=len(parts)))
             seen = True
             qid, _q0, pid, rank, score, tag = parts
             qid, pid = _id(qid, name, lineno, "qid"), _id(pid, name, lineno, "pid")
@@ -515,7 +526,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
                 "abstained": False,
             }
         if not seen:
-            raise InputError(name, None, "file is empty (no records) / 레코드가 없습니다")
+            raise InputError(name, None, CODES("error_no_records"))
 
     def table_rows():
         for lineno, obj in _records(src, kind, [("qid",)]):
@@ -523,7 +534,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             abstained = _opt_bool(obj.get("abstained"), name, lineno, "abstained")
             sys_name = system or _opt_str(_pick(obj, "system", "tag"))
             if not sys_name:
-                raise InputError(name, lineno, "no system name: give --system NAME or a 'tag' column")
+                raise InputError(name, lineno, CODES("error_no_system"))
             _system_name(sys_name, name, lineno)
             raw_pid = _pick(obj, "pid", "docid", "doc_id", "corpus-id")
             if abstained:
@@ -537,7 +548,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             rank = _rank(obj.get("rank"), name, lineno)
             score = _opt_float(obj.get("score"), name, lineno, "score")
             if rank is None and score is None:
-                raise InputError(name, lineno, "needs a rank or a score")
+                raise InputError(name, lineno, CODES("error_no_rank"))
             yield {"line": lineno, "system": sys_name, "qid": qid, "pid": pid,
                    "rank": rank, "score": score, "abstained": False}
 

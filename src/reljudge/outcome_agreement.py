@@ -15,10 +15,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from reljudge import agreement
+from reljudge.codes import Codes, Message
 from reljudge.evaluation import evaluate_campaign
 from reljudge.measures import parse_measure
 from reljudge.storage import team
 from reljudge.storage.db import Database
+
+CODES = Codes(reason_all_tied=())
+"""Why a tau is not computed (besides ``agreement``'s "fewer than two annotators")."""
 
 
 def kendall_tau_b(x, y) -> float | None:
@@ -44,24 +49,23 @@ class OutcomeAgreement:
     rankings: dict[str, list[str]]           # annotator -> systems best first
     kendall_tau: dict[str, float | None]     # "A|B" -> tau-b
     flagged: pd.DataFrame                    # qid, annotator, winner_aggregated, winner_if_annotator
-    reasons: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, Message] = field(default_factory=dict)
 
-    def tau_table(self, lang: str = "en") -> pd.DataFrame:
+    def tau_table(self) -> pd.DataFrame:
         """One row per annotator pair: Kendall's tau-b of their system rankings, or why not
-        (the reason in ``lang``)."""
-        from reljudge.i18n import reason_text
+        (``not_computed``: the reason message, or None)."""
         rows = [{"pair": pair.replace("|", " · "), "kendall_tau": None if tau is None else round(tau, 3),
-                 "not_computed": reason_text(self.reasons.get(pair, ""), lang)}
+                 "not_computed": self.reasons.get(pair)}
                 for pair, tau in self.kendall_tau.items()]
         if not rows and "kendall_tau" in self.reasons:
-            rows.append({"pair": "—", "kendall_tau": None,
-                         "not_computed": reason_text(self.reasons["kendall_tau"], lang)})
+            rows.append({"pair": "—", "kendall_tau": None, "not_computed": self.reasons["kendall_tau"]})
         return pd.DataFrame(rows, columns=["pair", "kendall_tau", "not_computed"])
 
     def to_dict(self) -> dict:
         return {"measure": self.measure, "rankings": self.rankings, "kendall_tau": self.kendall_tau,
                 "mrr": {a: {s: float(v) for s, v in row.items()} for a, row in self.mrr.iterrows()},
-                "flagged_questions": self.flagged.to_dict(orient="records"), "reasons": self.reasons}
+                "flagged_questions": self.flagged.to_dict(orient="records"),
+                "reasons": {k: v.to_dict() for k, v in self.reasons.items()}}
 
 
 def outcome_agreement(db: Database, k: int = 10, threshold: int | None = None) -> OutcomeAgreement:
@@ -70,7 +74,7 @@ def outcome_agreement(db: Database, k: int = 10, threshold: int | None = None) -
     settings_rel = threshold
     base = evaluate_campaign(db, [f"RR@{k}"], threshold=settings_rel, n_boot=0, n_perm=0)
     measure = str(parse_measure(f"RR@{k}", base.threshold))
-    reasons: dict[str, str] = {}
+    reasons: dict[str, Message] = {}
     rows, per_query = {}, {}
     for a in annotators:
         ev = evaluate_campaign(db, [measure], threshold=base.threshold, policy=f"annotator:{a}",
@@ -86,9 +90,9 @@ def outcome_agreement(db: Database, k: int = 10, threshold: int | None = None) -
         tau = kendall_tau_b(mrr.loc[a].values, mrr.loc[b].values)
         taus[key] = tau
         if tau is None:
-            reasons[key] = "a ranking has all systems tied"
+            reasons[key] = CODES("reason_all_tied")
     if len(annotators) < 2:
-        reasons["kendall_tau"] = "fewer than two annotators"
+        reasons["kendall_tau"] = agreement.CODES("reason_fewer_annotators")
     flagged = _flag(base, per_query, grades)
     return OutcomeAgreement(k, measure, mrr, rankings, taus, flagged, reasons)
 

@@ -110,7 +110,8 @@ def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd
     """The agreement figures without the long "not computed" column: a figure that is
     missing carries a footnote number "(i)" in its cell (a figure without a column, in
     the notes column), and each distinct reason is written once, as footnote i."""
-    table = agreement.figures_table(rep, lang).drop(columns="not_computed", errors="ignore")
+    table = i18n.localized_values(agreement.figures_table(rep).drop(columns="not_computed", errors="ignore"),
+                                  lang)
     if table.empty:
         return table, []
     # the rows of figures_table: overall, then each type; grades before verdicts
@@ -123,7 +124,7 @@ def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd
     extra = [""] * len(table)
     for row, res in enumerate(results):
         for name, reason in res.reasons.items():
-            text = f"{i18n.figure_name(name, lang)}: {i18n.reason_text(reason, lang)}"
+            text = f"{i18n.figure_name(name, lang)}: {i18n.message(reason, lang)}"
             if text not in notes:
                 notes.append(text)
             mark = f"({notes.index(text) + 1})"

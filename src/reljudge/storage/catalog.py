@@ -14,6 +14,7 @@ import duckdb
 import pandas as pd
 
 from reljudge import ranking
+from reljudge.codes import Codes, Message
 from reljudge.errors import InputError
 from reljudge.storage.db import Database
 
@@ -26,6 +27,19 @@ DEFAULT_SETTINGS = {
     "highlight": "off",     # mark the question's content words in paragraphs (reljudge.highlight)
     "time_zone": "Asia/Seoul",  # times are stored in UTC, shown and exported in this zone (reljudge.times)
 }
+
+
+CODES = Codes(
+    summary_head=("kind", "source", "parts"),          # kind: a kind_* message; parts: summary_* messages
+    kind_corpus=(), kind_questions=(), kind_run=(),
+    summary_added=("n",), summary_updated=("n",), summary_unchanged=("n",), summary_systems=("names",),
+    summary_pooled=("n",), summary_incomplete=("n",),
+    summary_pool_change=("before", "size", "added", "removed", "judged"),
+    summary_versioned=("n", "qids"), summary_replaced=("system", "n", "source", "v"),
+    error_duplicate_id=("field", "value", "first"), error_pid_changed=("pid",),
+    error_unknown_qid=("qid",), error_unknown_pid=("pid",), error_run_twice=("pid", "qid", "system", "first"),
+)
+"""What an import did (:meth:`ImportSummary.messages`) and why it was refused (``InputError``)."""
 
 
 @dataclass
@@ -42,30 +56,33 @@ class ImportSummary:
     replaced: tuple["ReplacedRun", ...] = ()   # runs replaced (import --replace), kept as versions
     pool_change: "PoolChange | None" = None    # what the rebuilt pool gained and lost
 
-    def message(self, lang: str = "en") -> str:
-        from reljudge import i18n
-        parts = [i18n.t("summary_added", lang, n=self.inserted)]
+    SEP = ". "
+    """Between the messages when they are written as one line."""
+
+    def messages(self) -> list[Message]:
+        """What the import did, as messages (:data:`CODES`); ``i18n.message(...,
+        sep=ImportSummary.SEP)`` words them."""
+        parts = [CODES("summary_added", n=self.inserted)]
         if self.updated:
-            parts.append(i18n.t("summary_updated", lang, n=self.updated))
+            parts.append(CODES("summary_updated", n=self.updated))
         if self.skipped:
-            parts.append(i18n.t("summary_unchanged", lang, n=self.skipped))
+            parts.append(CODES("summary_unchanged", n=self.skipped))
         if self.systems:
-            parts.append(i18n.t("summary_systems", lang, names=", ".join(self.systems)))
-        kind = i18n.t(f"kind_{self.kind}", lang) if lang != "en" else self.kind
-        text = f"{kind} {self.source}: " + ", ".join(parts)
+            parts.append(CODES("summary_systems", names=tuple(self.systems)))
+        out = [CODES("summary_head", kind=CODES(f"kind_{self.kind}"), source=str(self.source),
+                     parts=tuple(parts))]
         if self.versioned:
-            text += ". " + i18n.t("summary_versioned", lang, n=len(self.versioned),
-                                  qids=", ".join(self.versioned))
+            out.append(CODES("summary_versioned", n=len(self.versioned), qids=tuple(self.versioned)))
         for run in self.replaced:
-            text += ". " + i18n.t("summary_replaced", lang, system=run.system, n=run.n_rows,
-                                  source=run.source_file or "?", v=run.version)
+            out.append(CODES("summary_replaced", system=run.system, n=run.n_rows,
+                             source=run.source_file or "?", v=run.version))
         if self.pool_change is not None:
-            text += ". " + self.pool_change.message(lang)
+            out.append(self.pool_change.to_message())
         elif self.pooled is not None:
-            text += ". " + i18n.t("summary_pooled", lang, n=self.pooled)
+            out.append(CODES("summary_pooled", n=self.pooled))
         if self.incomplete:
-            text += ". " + i18n.t("summary_incomplete", lang, n=self.incomplete)
-        return text
+            out.append(CODES("summary_incomplete", n=self.incomplete))
+        return out
 
 
 @dataclass(frozen=True)
@@ -86,12 +103,17 @@ class PoolChange:
     removed: int
     removed_judged: int
 
-    def message(self, lang: str = "en") -> str:
-        from reljudge import i18n
+    def to_message(self) -> Message:
+        """The rebuild as a message (:data:`CODES`)."""
         if self.added == 0 and self.removed == 0:
-            return i18n.t("summary_pooled", lang, n=self.size)
-        return i18n.t("summary_pool_change", lang, before=self.before, size=self.size, added=self.added,
-                      removed=self.removed, judged=self.removed_judged)
+            return CODES("summary_pooled", n=self.size)
+        return CODES("summary_pool_change", before=self.before, size=self.size, added=self.added,
+                     removed=self.removed, judged=self.removed_judged)
+
+    def message(self, lang: str = "en") -> str:
+        """:meth:`to_message` worded in ``lang`` (the CLI prints English)."""
+        from reljudge import i18n
+        return i18n.message(self.to_message(), lang)
 
 
 def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
@@ -136,14 +158,12 @@ def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> 
               SELECT pid, line, row_number() OVER (PARTITION BY pid ORDER BY line) AS k FROM stage_corpus)
             WHERE k <= 2 GROUP BY pid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
         if dup:
-            raise InputError(source, dup[2], f"duplicate pid {dup[0]!r} (first at line {dup[1]})")
+            raise InputError(source, dup[2], CODES("error_duplicate_id", field="pid", value=dup[0], first=dup[1]))
         clash = _first(cur, """
             SELECT s.line, s.pid FROM stage_corpus s JOIN paragraphs p USING (pid)
             WHERE p.text <> s.text ORDER BY s.line LIMIT 1""")
         if clash:
-            raise InputError(source, clash[0],
-                             f"pid {clash[1]!r} already exists with a different text; "
-                             "paragraph ids must stay stable once judged")
+            raise InputError(source, clash[0], CODES("error_pid_changed", pid=clash[1]))
         skipped = _first(cur, "SELECT count(*) FROM stage_corpus JOIN paragraphs USING (pid)")[0]
         cur.execute("""
             INSERT INTO paragraphs(pid, doc_id, title, date, volume, page, position, text,
@@ -179,7 +199,7 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
               SELECT qid, line, row_number() OVER (PARTITION BY qid ORDER BY line) AS k FROM stage_questions)
             WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
         if dup:
-            raise InputError(source, dup[2], f"duplicate qid {dup[0]!r} (first at line {dup[1]})")
+            raise InputError(source, dup[2], CODES("error_duplicate_id", field="qid", value=dup[0], first=dup[1]))
         # What each question becomes: a field the file does not give keeps its value.
         cur.execute("""
             CREATE OR REPLACE TEMP TABLE merged_questions AS
@@ -289,21 +309,20 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str,
             SELECT line, qid FROM stage_run WHERE qid NOT IN (SELECT qid FROM questions)
             ORDER BY line LIMIT 1""")
         if bad:
-            raise InputError(source, bad[0], f"unknown qid {bad[1]!r} (not among the imported questions)")
+            raise InputError(source, bad[0], CODES("error_unknown_qid", qid=bad[1]))
         bad = _first(cur, """
             SELECT line, pid FROM stage_run WHERE pid IS NOT NULL
               AND pid NOT IN (SELECT pid FROM paragraphs) ORDER BY line LIMIT 1""")
         if bad:
-            raise InputError(source, bad[0], f"unknown pid {bad[1]!r} (not in the corpus)")
+            raise InputError(source, bad[0], CODES("error_unknown_pid", pid=bad[1]))
         dup = _first(cur, """
             SELECT system, qid, pid, min(line), max(line) FROM (
               SELECT *, row_number() OVER (PARTITION BY system, qid, pid ORDER BY line) AS k
               FROM stage_run WHERE pid IS NOT NULL)
             WHERE k <= 2 GROUP BY system, qid, pid HAVING count(*) > 1 ORDER BY 5 LIMIT 1""")
         if dup:
-            raise InputError(source, dup[4],
-                             f"pid {dup[2]!r} appears twice for query {dup[1]!r} of system {dup[0]!r} "
-                             f"(first at line {dup[3]})")
+            raise InputError(source, dup[4], CODES("error_run_twice", pid=dup[2], qid=dup[1], system=dup[0],
+                                                   first=dup[3]))
         systems = tuple(r[0] for r in cur.execute(
             "SELECT DISTINCT system FROM stage_run ORDER BY system").fetchall())
         clash = cur.execute("""

@@ -17,6 +17,7 @@ from typing import Iterator
 
 import duckdb
 
+from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
 from reljudge.storage.migrations import MIGRATIONS
 
@@ -63,6 +64,10 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
+CODES = Codes(error_db_locked=("path",))
+"""The error this module raises as a code (the others carry DuckDB's own text)."""
+
+
 class Database:
     """One DuckDB connection for the whole process, a cursor per thread."""
 
@@ -76,11 +81,7 @@ class Database:
                 self._con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.IOException as exc:
             if _is_lock_error(exc):
-                raise DatabaseLockedError(
-                    f"{self.path}: 데이터베이스를 다른 프로세스(예: 실행 중인 reljudge 앱)가 사용 중입니다. "
-                    f"그 프로세스를 멈추거나 다른 --db 파일을 쓰세요. / The database is in use by "
-                    f"another process (e.g. the running app); stop it or use another --db file."
-                ) from None
+                raise DatabaseLockedError(CODES("error_db_locked", path=str(self.path))) from None
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
         except duckdb.Error as exc:
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None

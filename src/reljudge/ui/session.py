@@ -58,7 +58,7 @@ def get_db() -> Database:
     try:
         return api.database()
     except ReljudgeError as exc:
-        st.error(i18n.t("db_locked", lang(), **display.md_args(error=str(exc))))
+        st.error(i18n.t("db_locked", lang(), **display.md_args(error=error_text(exc))))
         st.stop()
 
 
@@ -84,9 +84,17 @@ def tm(key: str, **data) -> str:
     return i18n.t(key, lang(), **display.md_args(**data))
 
 
-def error(message: str) -> None:
+def error_text(exc: Exception) -> str:
+    """A library error in the user's language when it carries a code, else its own text."""
+    msg = getattr(exc, "message", None)
+    return i18n.message(msg, lang()) if msg is not None else str(exc)
+
+
+def error(message) -> None:
     """A message built from data (an exception naming a file, an id, a name) as st.error,
-    never interpreted as Markdown."""
+    never interpreted as Markdown. An exception is worded by :func:`error_text`."""
+    if isinstance(message, BaseException):
+        message = error_text(message)
     st.error(display.md(message))
 
 
@@ -183,7 +191,7 @@ def first_lead_form(db: Database) -> None:
         try:
             user = auth.add_first_lead(db, username, password)
         except ReljudgeError as exc:
-            st.error(str(exc))
+            error(exc)
             return
         st.session_state["token"] = auth.start_session(db, user)
         st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])

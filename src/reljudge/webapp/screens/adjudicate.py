@@ -60,10 +60,10 @@ else:
                                              ruling=session.t(f"grade{int(grade)}")))
                     st.rerun()
                 except ReljudgeError as exc:
-                    session.error(str(exc))
+                    session.error(exc)
 
 st.subheader(session.t("verdict_queue"))
-verdicts = adjudication.verdict_queue(db, session.lang())
+verdicts = adjudication.verdict_queue(db)
 if verdicts.empty:
     st.info(session.t("queue_empty"))
 else:
@@ -82,7 +82,7 @@ else:
                                              ruling=i18n.verdict_text(no_answer, session.lang())))
                     st.rerun()
                 except ReljudgeError as exc:
-                    session.error(str(exc))
+                    session.error(exc)
 
 st.subheader(session.t("freeze_title"))
 with st.form("freeze", clear_on_submit=True):      # an empty note after a freeze: no accidental twin
@@ -93,6 +93,6 @@ with st.form("freeze", clear_on_submit=True):      # an empty note after a freez
         try:
             st.success(session.t("frozen", v=adjudication.freeze(db, user.username, policy, note or None)))
         except ReljudgeError as exc:
-            session.error(str(exc))
+            session.error(exc)
 st.caption(session.t("versions"))
 tables.dataframe(adjudication.versions(db), name="qrels_versions")

@@ -20,7 +20,7 @@ tables.dataframe(agreement.annotators_from_database(db), name="annotators")
 
 report = agreement.from_database(db)
 st.subheader(session.t("agreement_figures"))
-tables.dataframe(agreement.figures_table(report, session.lang()), name="agreement_figures")
+tables.dataframe(agreement.figures_table(report), name="agreement_figures")
 
 st.subheader(session.t("pairwise"))
 weights = st.radio(session.t("weights"), ["none", "linear"], horizontal=True,
@@ -34,5 +34,5 @@ st.subheader(session.t("outcome_title"))
 outcome = outcome_agreement.outcome_agreement(db)
 st.caption(session.t("outcome_caption", measure=outcome.measure))
 tables.dataframe(outcome.mrr, hide_index=False, name="outcome_mrr")
-tables.dataframe(outcome.tau_table(session.lang()), name="outcome_tau")
+tables.dataframe(outcome.tau_table(), name="outcome_tau")
 tables.dataframe(outcome.flagged, name="outcome_flagged")

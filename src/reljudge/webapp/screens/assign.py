@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import assignment, campaign, display
+from reljudge import assignment, campaign, display, i18n
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
@@ -30,13 +30,13 @@ if preview or apply:
                        by_type=by_type)
         if apply:
             result = assignment.assign(db, user.username, chosen, **options)
-            st.success(session.tm("assigned", msg=result.summary(session.lang())))
+            st.success(session.tm("assigned", msg=i18n.message(result.messages(), session.lang())))
         else:
             result = assignment.preview(db, chosen, **options)
-            st.info(display.md(result.summary(session.lang())))
+            st.info(display.md(i18n.message(result.messages(), session.lang())))
         tables.dataframe(result.loads, name="assignment_loads")
     except ReljudgeError as exc:
-        session.error(str(exc))
+        session.error(exc)
 
 st.subheader(session.t("reassign"))
 with st.form("reassign"):
@@ -47,7 +47,7 @@ with st.form("reassign"):
             st.success(session.t("reassigned", n=len(moved)))
             tables.dataframe(moved, name="reassigned")
         except ReljudgeError as exc:
-            session.error(str(exc))
+            session.error(exc)
 
 st.subheader(session.t("current_assignments"))
 current = assignment.active_assignments(db)

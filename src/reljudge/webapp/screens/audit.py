@@ -38,10 +38,10 @@ if len(wordings) > 1:               # the question changed: which wording each j
     tables.dataframe(wordings, name="question_wordings")
 
 st.subheader(session.t("adjudication_history"))
-rulings = adjudication.history_table(db, qid, session.lang())
+rulings = adjudication.history_table(db, qid)
 if rulings.empty:
     st.info(session.t("no_adjudications"))
 else:
     tables.dataframe(rulings, name="adjudications_question")
 with st.expander(session.t("all_adjudications")):
-    tables.dataframe(adjudication.history_table(db, None, session.lang()), name="adjudications_all")
+    tables.dataframe(adjudication.history_table(db, None), name="adjudications_all")

@@ -32,7 +32,7 @@ if st.button(session.t("build_bundle"), key="build_bundle"):
         st.download_button(session.t("download_bundle"), bundle.zip_bytes(built),
                            file_name=f"bundle-{built.bundle_sha256[:12]}.zip", mime="application/zip")
     except ReljudgeError as exc:
-        st.error(str(exc))
+        session.error(exc)
 
 st.subheader(session.t("report_title"))
 report_lang = st.radio(session.t("report_lang"), ["ko", "en"], horizontal=True,
@@ -53,4 +53,4 @@ with st.form("import_qrels", clear_on_submit=True):
             n = uploads.import_qrels_upload(db, upload, source)
             st.success(session.tm("qrels_imported", n=n, source=source))
         except ReljudgeError as exc:
-            st.error(session.tm("import_failed", error=str(exc)))
+            st.error(session.tm("import_failed", error=session.error_text(exc)))

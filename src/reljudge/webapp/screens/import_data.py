@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import campaign, times
+from reljudge import campaign, i18n, times
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables, uploads
 
@@ -29,9 +29,9 @@ if submitted and upload is not None:
         summary = uploads.import_upload(db, kind, upload, fmt, system, session.lang(),
                                         replace=replace, update_questions=update_questions)
         (st.warning if summary.incomplete else st.success)(
-            session.tm("import_ok", msg=summary.message(session.lang())))
+            session.tm("import_ok", msg=i18n.message(summary.messages(), session.lang(), sep=summary.SEP)))
     except ReljudgeError as exc:
-        st.error(session.tm("import_failed", error=str(exc)))
+        st.error(session.tm("import_failed", error=session.error_text(exc)))
 
 counts.caption(session.t("campaign_counts", **campaign.counts(db)))
 

@@ -23,7 +23,7 @@ with st.form("add_user", clear_on_submit=True):
             auth.add_user(db, name, password, role)
             st.success(session.tm("user_added", user=name))
         except ReljudgeError as exc:
-            session.error(str(exc))
+            session.error(exc)
 
 st.subheader(session.t("set_password"))
 target = st.selectbox(session.t("username"), list(users.username), key="manage_target")
@@ -34,7 +34,7 @@ with st.form("set_password"):
             auth.set_password(db, target, new_password)
             st.success(session.t("done"))
         except ReljudgeError as exc:
-            session.error(str(exc))
+            session.error(exc)
 if target != user.username:
     if auth.is_active(db, target):
         if st.button(session.t("deactivate"), key="deactivate"):
