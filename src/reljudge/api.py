@@ -38,7 +38,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from reljudge import auth, campaign, events
-from reljudge.errors import ReljudgeError
 from reljudge.storage.db import ENV_VAR, Database, default_db_path
 
 COOKIE = "reljudge_session"
@@ -148,6 +147,14 @@ def _secure(request: Request) -> bool:
             or request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https")
 
 
+async def _posted_json(request: Request) -> tuple[dict | None, JSONResponse | None]:
+    """The JSON object a same-origin POST carries, or the refusal to answer with."""
+    refused = _refusal(request)
+    if refused:
+        return None, refused
+    return await _json_body(request)
+
+
 def _with_cookie(request: Request, response: JSONResponse, token: str) -> JSONResponse:
     response.set_cookie(COOKIE, token, max_age=auth.SESSION_HOURS * 3600, path="/",
                         httponly=True, samesite="strict", secure=_secure(request))
@@ -161,10 +168,7 @@ def _run(func, *args):
 
 # -- routes ------------------------------------------------------------------------------
 async def login(request: Request) -> JSONResponse:
-    refused = _refusal(request)
-    if refused:
-        return refused
-    data, bad = await _json_body(request)
+    data, bad = await _posted_json(request)
     if bad:
         return bad
     db = database()
@@ -184,10 +188,7 @@ async def login(request: Request) -> JSONResponse:
 
 
 async def session(request: Request) -> JSONResponse:
-    refused = _refusal(request)
-    if refused:
-        return refused
-    data, bad = await _json_body(request)
+    data, bad = await _posted_json(request)
     if bad:
         return bad
     token = _redeem(data.get("grant"))
@@ -219,10 +220,7 @@ def _save(token: str | None, batch) -> JSONResponse:
 
 
 async def events_route(request: Request) -> JSONResponse:
-    refused = _refusal(request)
-    if refused:
-        return refused
-    data, bad = await _json_body(request)
+    data, bad = await _posted_json(request)
     if bad:
         return bad
     batch = data.get("events")

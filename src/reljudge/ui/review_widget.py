@@ -56,7 +56,7 @@ def _on_action(db, username: str) -> None:
                 st.session_state[_AT_END] = True
         st.session_state.pop(_ERROR, None)
     except ReljudgeError as exc:
-        st.session_state[_ERROR] = str(exc)
+        st.session_state[_ERROR] = session.error_text(exc)
 
 
 def render(db, username: str, lang: str) -> None:
