@@ -481,6 +481,9 @@ def test_the_login_form_slows_down_guessing_and_a_lead_unlocks(app_db):
     lead.button(key="unlock").click().run()
     assert not lead.exception and auth.locked_users(db) == []
     assert any("annotator1" in str(t.value) for t in lead.dataframe)       # failed logins listed
+    lead.switch_page("screens/audit.py").run()                          # and on the audit page
+    assert not lead.exception
+    assert any("attempted_at" in d.value.columns and "annotator1" in set(d.value.username) for d in lead.dataframe)
 
 
 def test_review_screen_shows_an_answer_blind(app_db):

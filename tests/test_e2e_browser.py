@@ -252,9 +252,9 @@ def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
         # The upload goes to the server first; the form is submitted once it is listed.
         _wait_uploaded(page, bad.name)
         page.get_by_role("button", name="가져오기", exact=True).click()
-        error = page.locator('[data-testid="stAlert"]').filter(has_text="새_문단.jsonl, line 2")
-        error.wait_for()
-        assert "malformed JSON" in error.inner_text() and "아무것도 저장되지 않음" in error.inner_text()
+        error = page.locator('[data-testid="stAlert"]').filter(has_text="새_문단.jsonl, 2번째 줄")
+        error.wait_for()                         # the file's name, its line, the problem in Korean
+        assert "JSON 형식이 잘못되었습니다" in error.inner_text() and "아무것도 저장되지 않음" in error.inner_text()
 
         uploader.set_input_files(str(good))
         _wait_uploaded(page, good.name)

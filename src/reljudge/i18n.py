@@ -327,7 +327,6 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "qrels and runs exactly as evaluated, every per-question value, and the trec_eval "
                        "command for every number (REPRODUCE.md); bundle_sha256 {h}"),
     "download_report": ("보고서 내려받기 ({fmt})", "Download the report ({fmt})"),
-    "report_title": ("평가 보고서", "Evaluation report"),
     "report_lang": ("보고서 언어", "Report language"),
     "outcome_title": ("결론의 일치도: 판정자별 시스템 순위", "Agreement on outcomes: system rankings per annotator"),
     "outcome_caption": ("판정자마다 자기 판정만으로 {measure}를 계산해 시스템 순위를 매기고, 순위 사이의 Kendall's tau를 보입니다. 아래 표는 한 판정자의 판정으로 바꾸면 1위 시스템이 달라지는 질문입니다.",

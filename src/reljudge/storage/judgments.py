@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reljudge.errors import ReljudgeError
 from reljudge.storage.db import Database
 
 EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",

@@ -3,7 +3,7 @@ the lead's adjudications with their reasons."""
 
 import streamlit as st
 
-from reljudge import adjudication, campaign, display, judging
+from reljudge import auth, adjudication, campaign, display, judging
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -45,3 +45,6 @@ else:
     tables.dataframe(rulings, name="adjudications_question")
 with st.expander(session.t("all_adjudications")):
     tables.dataframe(adjudication.history_table(db, None), name="adjudications_all")
+
+st.subheader(session.t("failed_logins"))
+tables.dataframe(auth.failed_logins(db), name="failed_logins")
