@@ -1,4 +1,4 @@
-"""reljudge — the web server: the Streamlit pages (src/reljudge/webapp/workbench.py) and,
+"""reljudge — the web server: the Streamlit pages (src/reljudge/ui/workbench.py) and,
 beside them, the small JSON routes that take saves off the rerun path (reljudge.api).
 
 Start it with ``streamlit run app.py`` (or ``reljudge serve``): Streamlit finds the
@@ -7,6 +7,7 @@ Start it with ``streamlit run app.py`` (or ``reljudge serve``): Streamlit finds 
 
 import streamlit as st
 
-from reljudge import api, webapp
+from reljudge import api
+from reljudge.ui import webapp
 
 app = st.App(webapp.SCRIPT, routes=api.routes())

@@ -14,7 +14,8 @@ import pytest
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, export, judging, webapp
+from reljudge import auth, campaign, export, judging
+from reljudge.ui import webapp
 from reljudge.errors import InputError
 from reljudge.ui import navigation
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import campaign, judging, webapp
+from reljudge import campaign, judging
+from reljudge.ui import webapp
 
 ROOT = Path(__file__).resolve().parents[1]
 

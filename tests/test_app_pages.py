@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, display, i18n, judging, webapp
+from reljudge import auth, campaign, display, i18n, judging
+from reljudge.ui import webapp
 from reljudge.storage import open_database
 from reljudge.ui import navigation, uploads
 

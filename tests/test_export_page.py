@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, export, judging, webapp
+from reljudge import auth, export, judging
+from reljudge.ui import webapp
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import judging, webapp
+from reljudge import judging
+from reljudge.ui import webapp
 from reljudge.ui import navigation
 
 LEAD_PAGES = [f"screens/{name}.py" for name, _, _ in navigation.LEAD_PAGES]

@@ -18,7 +18,7 @@ from reljudge import i18n
 from reljudge.codes import Codes, Message
 
 # Streamlit scripts run their page when imported; they hold no library codes.
-_SKIP = ("reljudge.webapp", "reljudge.__main__")
+_SKIP = ("reljudge.ui.webapp", "reljudge.ui.launcher", "reljudge.ui.workbench", "reljudge.__main__")
 
 
 def _declared() -> dict[str, tuple[str, tuple[str, ...]]]:

@@ -31,7 +31,7 @@ def test_the_installed_wheel_serves_the_app(tmp_path):
     py, rj = venv / "bin" / "python", venv / "bin" / "reljudge"
     _run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RELJUDGE_DB", "RELJUDGE_DEMO")}
-    where = _run([str(py), "-c", "import reljudge, reljudge.webapp as w; print(reljudge.__file__); "
+    where = _run([str(py), "-c", "import reljudge, reljudge.ui.webapp as w; print(reljudge.__file__); "
                   "print(sorted(p.name for p in (w.HERE / 'screens').glob('*.py')))"], env=env, cwd=tmp_path).stdout
     assert where.startswith(str(venv)), where                       # the wheel, not the checkout
     assert "judge.py" in where and "dashboard.py" in where

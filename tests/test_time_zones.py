@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, export, judging, times, webapp
+from reljudge import auth, campaign, export, judging, times
+from reljudge.ui import webapp
 from reljudge.errors import ReljudgeError
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")

@@ -234,7 +234,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from reljudge import webapp
+    from reljudge.ui import webapp
     from reljudge.storage import default_db_path
     env = dict(os.environ)
     # The server runs from the package's web app folder (its .streamlit/config.toml):

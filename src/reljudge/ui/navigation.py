@@ -3,7 +3,7 @@ check every lead page from it."""
 
 from __future__ import annotations
 
-# (file in webapp/screens/, title key in i18n, icon); a page's address is its file name.
+# (file in pages/ — reached as ui/screens/ —, title key in i18n, icon); a page's address is its file name.
 ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:"),
                    ("review", "nav_review", ":material/fact_check:")]
 LEAD_PAGES = [
