@@ -9,20 +9,11 @@ stored first) or to take the server's state after an edit was refused.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from reljudge import display, events, i18n, judging
-from reljudge.errors import ReljudgeError
-from reljudge.ui import session
+from reljudge import display, i18n, judging
+from reljudge.ui import keyboard
 
-_ASSETS = Path(__file__).parent / "assets"
-
-
-def keyboard_script(name: str) -> str:
-    """A keyboard widget's script: the shared outbox (outbox.js), then the widget's own."""
-    return "\n".join((_ASSETS / f).read_text(encoding="utf-8") for f in ("outbox.js", name))
 _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
                "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
@@ -34,49 +25,11 @@ _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded
 _component = st.components.v2.component(
     "reljudge_judge",
     html="",
-    css=(_ASSETS / "judge.css").read_text(encoding="utf-8"),
-    js=keyboard_script("judge.js"),
+    css=(keyboard.ASSETS / "judge.css").read_text(encoding="utf-8"),
+    js=keyboard.script("judge.js"),
 )
 
-_ACKED = "_rj_acked"
-_NAVIGATED = "_rj_navigated"
-_ERROR = "_rj_error"
-_REJECTED = "_rj_rejected"
-_AT_END = "_rj_at_end"          # moving on found no further question: (other open questions, left here)
-
-
-def _still_logged_in(db, username: str) -> bool:
-    """A move to another question reruns only the fragment, not workbench.py: re-check the session here."""
-    user = session.current_user(db)
-    return user is not None and user.username == username
-
-
-def _on_action(db, username: str) -> None:
-    """Runs before the fragment re-renders: save events, then navigate."""
-    action = (st.session_state.get("rj_judge") or {}).get("action")
-    if not isinstance(action, dict) or not action:
-        return
-    if not _still_logged_in(db, username):
-        st.session_state[_ERROR] = "session"
-        return
-    try:
-        # The outbox is shared with the review screen: store whatever kind it carries.
-        acked, rejected, _ = events.record_each(db, username, list(action.get("events") or []))
-        # Rejected events leave the browser's outbox too, or they would be resent forever.
-        st.session_state[_ACKED] = acked + list(rejected)
-        if rejected:
-            st.session_state[_REJECTED] = sorted(set(rejected.values()))
-        to = action.get("nav")
-        if to in ("next", "prev", "next_open"):
-            before = judging.current_question(db, username)
-            target = judging.step(db, username, -1 if to == "prev" else 1, only_open=to == "next_open")
-            st.session_state[_NAVIGATED] = True
-            if to != "prev" and target == before:
-                # Say so instead of silently staying put: done, or where work is left.
-                st.session_state[_AT_END] = judging.work_left(db, username, before)
-        st.session_state.pop(_ERROR, None)
-    except ReljudgeError as exc:
-        st.session_state[_ERROR] = session.error_text(exc)
+_FLOW = keyboard.Flow("rj_judge", "rj", judging.current_question, judging.step, judging.work_left)
 
 
 def render(db, username: str, lang: str) -> None:
@@ -84,36 +37,25 @@ def render(db, username: str, lang: str) -> None:
 
     @st.fragment
     def _fragment():
-        if not _still_logged_in(db, username):
-            st.error(i18n.t("not_logged_in", lang))
-            session.unsaved_notice()
-            return
-        qid = judging.current_question(db, username)
+        qid, at_end = _FLOW.begin(db, username, lang)
         if qid is None:
-            st.info(i18n.t("no_questions", lang))
+            if judging.current_question(db, username) is None and keyboard.still_logged_in(db, username):
+                st.info(i18n.t("no_questions", lang))
             return
-        if st.session_state.pop(_NAVIGATED, False):
-            # Refresh the whole page (sidebar question list) after moving on.
-            st.rerun(scope="app")
-        if st.session_state.get(_ERROR):
-            error = st.session_state.pop(_ERROR)
-            st.error(i18n.t("not_logged_in", lang) if error == "session" else display.md(error))
-        at_end = st.session_state.pop(_AT_END, None)
+        # moving on found nothing further: (other open questions, left here)
         if at_end == (0, 0):
             st.success(i18n.t("all_done", lang))
         elif at_end is not None and at_end[0] == 0:
             st.info(i18n.t("last_open_question", lang, n=at_end[1]))
         elif at_end is not None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
-        for code in st.session_state.pop(_REJECTED, []):
-            st.warning(i18n.t("event_rejected", lang, reason=i18n.t(f"rejected_{code}", lang)))
         data = display.visible_payload(judging.payload(db, username, qid, lang))
         data["user"] = username
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
-        data["acked"] = st.session_state.get(_ACKED, [])
+        data["acked"] = _FLOW.acked()
         data["max_note"] = judging.MAX_NOTE
         _component(data=data, key="rj_judge",
-                   on_action_change=lambda: _on_action(db, username))
+                   on_action_change=lambda: _FLOW.on_action(db, username))
 
     _fragment()
 
