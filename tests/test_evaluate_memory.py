@@ -1,0 +1,47 @@
+"""`evaluate --qrels` holds memory in proportion to the run, whatever the cutoff.
+
+A measure of the whole ranking (``recip_rank``, RR without @K) once asked DuckDB's
+top-n aggregate for MAX_CUTOFF rows per query: it sized a heap of that many rows for
+each of them, and a 5,000-line run took 3.2 GB.  The process runs here under an
+address-space limit (RLIMIT_AS) that the old code could not stay inside.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import subprocess
+import sys
+
+import pytest
+
+LIMIT_MB = 1200          # the old code failed at 1,500 MB on this input; the fixed one needs < 1,000
+
+
+def _files(tmp_path):
+    rng = random.Random(3)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    with open(qrels, "w") as q, open(run, "w") as r:
+        for i in range(50):
+            for d in rng.sample(range(300), 25):
+                q.write(f"q{i} 0 d{d} {rng.choice([0, 1, 2])}\n")
+            for rank, d in enumerate(rng.sample(range(300), 100), 1):
+                r.write(f"q{i} Q0 d{d} {rank} {200 - rank + rng.random():.4f} sys\n")
+    return qrels, run
+
+
+def _limited():
+    limit = LIMIT_MB * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize("measures", [["recip_rank"], ["ndcg_cut.1000", "recall.1000"], ["RR@10", "P@5"]])
+def test_a_deep_or_whole_ranking_cut_stays_within_memory(tmp_path, measures):
+    qrels, run = _files(tmp_path)
+    p = subprocess.run([sys.executable, "-m", "reljudge", "evaluate", "--qrels", str(qrels), str(run),
+                        "-m", *measures, "--format", "trec_eval"],
+                       preexec_fn=_limited, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-500:]
+    values = [float(f[2]) for f in (line.split() for line in p.stdout.splitlines())
+              if len(f) == 3 and f[1] == "all" and f[0] not in ("runid", "num_q")]
+    assert len(values) == len(measures) and all(0 < v <= 1 for v in values), p.stdout
