@@ -13,7 +13,13 @@ import resource
 import subprocess
 import sys
 
+import duckdb
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reljudge import ranking
 
 LIMIT_MB = 1200          # the old code failed at 1,500 MB on this input; the fixed one needs < 1,000
 
@@ -45,3 +51,32 @@ def test_a_deep_or_whole_ranking_cut_stays_within_memory(tmp_path, measures):
     values = [float(f[2]) for f in (line.split() for line in p.stdout.splitlines())
               if len(f) == 3 and f[1] == "all" and f[0] not in ("runid", "num_q")]
     assert len(values) == len(measures) and all(0 < v <= 1 for v in values), p.stdout
+
+
+# -- the two ways of taking a ranking's top rows give the same rows ----------------------
+
+_rows = st.lists(st.tuples(st.sampled_from(["s1", "s2"]), st.sampled_from(["q1", "q2", "q3"]),
+                           st.sampled_from([f"p{i}" for i in range(12)]),
+                           st.one_of(st.none(), st.sampled_from([0.5, 0.25, 1.0, 0.5000000001, 3.0])),
+                           st.one_of(st.none(), st.integers(1, 6)),
+                           st.one_of(st.none(), st.sampled_from(["g1", "g2"]))),
+                 min_size=1, max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=_rows, ties=st.sampled_from(["trec10", "trec9", "ranked"]), dedup=st.sampled_from(["first", "keep"]),
+       depth=st.integers(1, 8))
+def test_sorting_whole_rankings_equals_the_top_n_heap(rows, ties, dedup, depth):
+    frame = pd.DataFrame(rows, columns=["system", "qid", "pid", "score", "rank", "dkey"])
+    frame = frame.drop_duplicates(["system", "qid", "pid"])   # a run names a paragraph once per ranking
+    con = duckdb.connect()
+    con.register("src", frame)
+    sql = f"SELECT * FROM ({ranking.ranked_sql('src', ties, dedup, depth)}) ORDER BY ALL"
+    heap = con.execute(sql).fetchall()
+    saved = ranking.TOP_N_HEAP_DEPTH
+    ranking.TOP_N_HEAP_DEPTH = 0                 # every depth takes the sorting path
+    try:
+        sorted_rows = con.execute(f"SELECT * FROM ({ranking.ranked_sql('src', ties, dedup, depth)}) ORDER BY ALL").fetchall()
+    finally:
+        ranking.TOP_N_HEAP_DEPTH = saved
+    assert sorted_rows == heap

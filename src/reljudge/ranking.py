@@ -137,6 +137,25 @@ def order_key_sql(ties: str, score: str = "score", rank: str = "rank", pid: str 
             f"'scored': {scored}, 's': {s}, 'pid': {p}}}")
 
 
+#: Up to this depth, DuckDB's top-n aggregate ``max_by(value, key, n)`` keeps each
+#: ranking's best rows with a bounded heap -- far cheaper than sorting whole rankings.
+#: It sizes that heap by n, so deeper cuts (K = 1000, a measure of the whole ranking,
+#: depth MAX_CUTOFF) collect every row and sort it instead: ``-m recip_rank`` on a
+#: 5,000-line run held 3.2 GB with a heap of MAX_CUTOFF rows (tests/test_evaluate_memory.py),
+#: and at K = 1000 sorting is faster too (bench/bench_evaluate.py).
+TOP_N_HEAP_DEPTH = 256
+
+
+def top_rows_sql(value: str, key: str, depth: int) -> str:
+    """An aggregate giving the ``value`` of a group's ``depth`` rows with the largest
+    ``key``, largest first, as a list (``key`` must order the rows totally)."""
+    depth = int(depth)
+    if depth <= TOP_N_HEAP_DEPTH:
+        return f"max_by({value}, {key}, {depth})"
+    return (f"list_transform(list_slice(list_reverse_sort(list({{'k': {key}, 'v': {value}}})), 1, {depth}), "
+            "lambda e: e.v)")
+
+
 def ranked_sql(source: str, ties: str, dedup: str, depth: int) -> str:
     """A query giving system, qid, pid, dkey, r: each ranking of ``source`` in the
     order of ``ties``, duplicates handled by ``dedup``, ranks r = 1..``depth``.
@@ -150,13 +169,13 @@ def ranked_sql(source: str, ties: str, dedup: str, depth: int) -> str:
     if depth < 1:
         raise ReljudgeError("a ranking depth must be at least 1")
     key = order_key_sql(ties)
+    top = top_rows_sql("{'pid': pid, 'dkey': dkey}", "okey", depth)
     ctes = [
         # NOT MATERIALIZED: DuckDB would otherwise copy the whole source, which the
         # duplicate pass reads a second time
         f"_rk_src AS NOT MATERIALIZED (SELECT system, qid, pid, coalesce(dkey, pid) AS dkey, {key} AS okey "
         f"FROM {source})",
-        # top-`depth` per ranking with a bounded heap: far cheaper than sorting whole rankings
-        f"_rk_top AS (SELECT system, qid, max_by({{'pid': pid, 'dkey': dkey}}, okey, {depth}) AS l "
+        f"_rk_top AS (SELECT system, qid, {top} AS l "
         "FROM _rk_src GROUP BY system, qid)",
         "_rk_topu AS (SELECT system, qid, unnest(l) AS x, generate_subscripts(l, 1) AS r FROM _rk_top)",
     ]

@@ -277,20 +277,6 @@ def _repeated_rows(lists) -> np.ndarray:
         return np.concatenate(list(pool.map(check, [0, n // 2], [n // 2, n])))
 
 
-#: Up to this depth, DuckDB's top-n aggregate ``max(key, n)`` keeps each ranking's best
-#: rows; it sizes its heap by n, so deeper cuts (K = 1000, a measure of the whole
-#: ranking) take every row and sort it instead: ``-m recip_rank`` on a 5,000-line run
-#: held 3.2 GB with a heap of MAX_CUTOFF, and K = 1000 is faster sorted (bench_evaluate).
-TOP_N_HEAP_DEPTH = 256
-
-
-def _top_rows_sql(key: str, depth: int) -> str:
-    """The ``depth`` largest keys of a group, largest first, as a list."""
-    if depth <= TOP_N_HEAP_DEPTH:
-        return f"max({key}, {int(depth)})"
-    return f"list_slice(list_reverse_sort(list({key})), 1, {int(depth)})"
-
-
 def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str, depth: int,
                  ties: str = ranking.DEFAULT_TIES, system: str | None = None) -> str:
     """Load only the top ``depth`` rows of each ranking of a TREC run; returns the system name.
@@ -325,7 +311,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     def agg(tolerant: bool) -> str:
         # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
         # must still be checked, as in read_run's table
-        return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, {_top_rows_sql(key, depth)} AS top, "
+        return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, {ranking.top_rows_sql(key, key, depth)} AS top, "
                 "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
                 f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
 
