@@ -58,14 +58,16 @@ WIDGET_PROBE = """() => {
       if (el.shadowRoot) { const h = find(sel, el.shadowRoot); if (h) return h; }
     return null;
   };
-  // trials: pid -> the latest armed trial on that card; next: armed, not yet pressed.
+  // trials: card key -> the latest armed trial on that card; next: armed, not yet pressed.
+  // A card's key: its pid (judging) or sentence:pid (review: one card per citation).
+  const keyOf = (c) => (c.dataset.sentence !== undefined ? c.dataset.sentence + ":" : "") + c.dataset.pid;
   const B = (window.__bench = { trials: new Map(), next: null, root: null, find });
   const frame = (t) => requestAnimationFrame(() => { t.tFrame = performance.now(); });
   B.observer = new MutationObserver((records) => {
     const now = performance.now();
     for (const r of records) {
       const c = r.target;
-      const t = B.trials.get(c.dataset.pid);
+      const t = B.trials.get(keyOf(c));
       if (!t || t.t0 === null || c.dataset.grade !== String(t.grade)) continue;
       if (t.tShown === null) { t.tShown = now; frame(t); }
       if (t.tAck === null && c.dataset.saved === "1") t.tAck = now;
@@ -79,7 +81,7 @@ WIDGET_PROBE = """() => {
     const root = find(".rj");
     const cards = [...root.querySelectorAll(".rj-item")];
     return { cursor: cards.findIndex((c) => c.classList.contains("cur")),
-             cards: cards.map((c) => ({ pid: c.dataset.pid, grade: c.dataset.grade })) };
+             cards: cards.map((c) => ({ pid: keyOf(c), grade: c.dataset.grade })) };
   };
   B.arm = (pid, grade) => {
     const root = find(".rj");
@@ -138,17 +140,23 @@ def _move_to(page, state: dict, target: int) -> dict:
 
 
 def bench_widget(browser, srv, presses: int, warmup: int, pause_ms: int,
-                 burst: int, burst_ms: int) -> dict:
+                 burst: int, burst_ms: int, review: bool = False) -> dict:
+    """The judging widget (one card per pooled paragraph), or with ``review`` the answer
+    review widget (one card per sentence × cited paragraph, the support grade)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(30_000)
     es.login(page, srv.url, USER, PASSWORD)
-    es.wait_for_widget(page)
+    if review:
+        page.goto(f"{srv.url}/review")
+        page.wait_for_function("() => {" + es.DEEP_QUERY_JS + " return !!deepQuery('.rv .rv-item'); }")
+    else:
+        es.wait_for_widget(page)
     page.evaluate(WIDGET_PROBE)
     shown, frame, acked = [], [], []
     grades = [2, 1, 0]
     state = page.evaluate("() => window.__bench.state()")
     n_cards = len(state["cards"])
-    assert n_cards == POOL, f"expected a {POOL}-paragraph pool, the page shows {n_cards}"
+    assert n_cards == POOL, f"expected {POOL} cards, the page shows {n_cards}"
     # Walk down the list grading each card (the grade moves the cursor on), and
     # every 7th press first jump back 3 cards with K; at the bottom, J/K back up.
     target = 0
@@ -245,6 +253,27 @@ def bench_naive(browser, srv, clicks: int, warmup: int, pause_ms: int) -> list[f
     return out
 
 
+def add_answer(camp, path: Path) -> None:
+    """One generated answer for the question: POOL / 2 sentences, each citing two pooled
+    paragraphs, so the review page shows POOL cards as the judging page does."""
+    import json
+
+    from reljudge import review
+    from reljudge.storage import open_database
+
+    qid = camp.qids[0]
+    pool = camp.pool[qid]
+    sentences = [f"{i + 1}번째 문장은 근거 두 개를 인용한다 [{pool[2 * i]}] [{pool[2 * i + 1]}]."
+                 for i in range(POOL // 2)]
+    path.write_text(json.dumps({"qid": qid, "system": "sysA", "answer": " ".join(sentences),
+                                "sentences": sentences}, ensure_ascii=False) + "\n", encoding="utf-8")
+    db = open_database(camp.db_path)
+    try:
+        review.import_answers(db, path)
+    finally:
+        db.close()
+
+
 def summary(xs: list[float]) -> dict:
     return {"n": len(xs), "median": statistics.median(xs), "p90": float(np.percentile(xs, 90)),
             "min": min(xs), "max": max(xs)}
@@ -262,6 +291,7 @@ def render(results: dict, info: dict, args) -> str:
     w = {k: summary(v) for k, v in results["widget"].items()}
     btn, naive = summary(results["button"]), summary(results["naive"])
     a, b = w["shown"], w["acked"]
+    r = {k: summary(v) for k, v in results["review"].items()}
 
     def row(name, s):
         return (f"| {name} | {s['n']} | {s['median']:.1f} | {s['p90']:.1f} | "
@@ -270,11 +300,13 @@ def render(results: dict, info: dict, args) -> str:
     verdict = "met" if a["median"] <= TARGET_MS else "NOT met"
     lines = [
         BEGIN,
-        "## Judging page: keypress latency",
+        "## Judging and answer review pages: keypress latency",
         "",
         f"Run {info['date']} on {info['nproc']} cores ({info['cpu']}), {info['os']}, "
         f"Python {info['python']}, Streamlit {info['streamlit']}, headless {info['browser']}. "
-        f"Produced by `python bench/bench_judging.py` (one question, {POOL}-paragraph pool, "
+        f"Produced by `python bench/bench_judging.py` (one question, {POOL}-paragraph pool; the answer "
+        f"review page beside it in the same server: one answer of {POOL // 2} sentences citing two paragraphs "
+        f"each, {POOL} support cards; "
         f"{args.warmup} warm-up presses discarded, {args.pause} ms pause between presses).",
         "",
         "Times in ms, measured inside the page with `performance.now()`: a capture-phase "
@@ -291,6 +323,10 @@ def render(results: dict, info: dict, args) -> str:
         row("(b) burst: keypress → acknowledgment, same burst", w["burst_acked"]),
         row("ref: one `st.button` round trip (click → text changed)", btn),
         row(f"ref: naive page, {POOL}× `st.radio`, full rerun (click → stored grade shown)", naive),
+        row("review page: keypress → support grade saved (acknowledgment)", r["acked"]),
+        row("review page: keypress → support grade on the card (DOM)", r["shown"]),
+        row("review page: keypress → next frame after the grade", r["frame"]),
+        row(f"review burst: keypress → acknowledgment, one press every ~{args.burst_gap} ms", r["burst_acked"]),
         "",
         f"Target (a) median ≤ {TARGET_MS:.0f} ms: **{verdict}** ({a['median']:.1f} ms).",
         "",
@@ -299,6 +335,8 @@ def render(results: dict, info: dict, args) -> str:
         f"naive rerun / (a) = {naive['median'] / a['median']:.0f}×.",
         f"- (b) / button round trip = {b['median'] / btn['median']:.2f}; "
         f"naive rerun / (b) = {naive['median'] / b['median']:.2f}×.",
+        f"- review page / judging page, acknowledgment: {r['acked']['median'] / b['median']:.2f}; "
+        f"grade shown: {r['shown']['median'] / a['median']:.2f}.",
         "",
         "Reading: (b) is the figure that matters — the save: one `fetch` to the JSON route "
         "(session, assignment and pool checks, append, commit) and the acknowledgment painted; "
@@ -341,9 +379,13 @@ def main(argv=None) -> int:
         tmp = Path(tmp)
         camp = es.build_campaign(tmp / "bench.duckdb", tmp / "data", n_questions=1,
                                  pool_size=POOL, accounts={USER: (PASSWORD, "annotator")})
+        add_answer(camp, tmp / "answers.jsonl")
         with es.StreamlitServer("app.py", db_path=camp.db_path, log_path=tmp / "app.log") as srv:
+            # the two pages in the same server, one after the other, same settings
             results["widget"] = bench_widget(browser, srv, args.presses, args.warmup, args.pause,
                                              args.burst, args.burst_gap)
+            results["review"] = bench_widget(browser, srv, args.presses, args.warmup, args.pause,
+                                             args.burst, args.burst_gap, review=True)
         with es.StreamlitServer("bench/ref_button_app.py", log_path=tmp / "button.log") as srv:
             results["button"] = bench_button(browser, srv, args.ref_clicks, 5, args.pause)
         with es.StreamlitServer("bench/ref_naive_app.py", db_path=camp.db_path,
