@@ -169,3 +169,13 @@ def test_adjudications_export_keeps_every_ruling_with_its_reason(judged, db_path
                         "--format", "csv", "-o", str(tmp_path / "adj.csv")], capture_output=True, text=True)
     assert r.returncode == 0 and "3 adjudications" in r.stdout
     assert list(pd.read_csv(tmp_path / "adj.csv").reason)[0] == "관련은 있으나 정의가 없음"
+
+
+def test_a_bad_qrels_import_is_worded_in_korean_for_the_pages(judged, tmp_path):
+    from reljudge import i18n
+    f = _write(tmp_path / "a.qrels", "q1 0 p02 2\nq1 0 p02 1\n")
+    with pytest.raises(InputError) as err:
+        export.import_qrels(judged, f, "ref")
+    ko = i18n.message(err.value.message, "ko")
+    assert str(f) in ko and "2번째 줄" in ko and "서로 다른 중복" in ko
+    assert "conflicting duplicate" in str(err.value)          # the CLI's English text

@@ -16,11 +16,20 @@ from typing import Callable
 import pandas as pd
 
 from reljudge import adjudication, times
+from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.importers import iter_text_lines
 from reljudge.storage import qrels_io
 from reljudge.storage.db import Database
 from reljudge.trec_io import whole_number_problem
+
+CODES = Codes(
+    error_qrels_import_format=("format",), error_beir_header=(), error_beir_fields=("n",),
+    error_qrels_fields=("n",), error_qrels_empty_id=(), error_grade_not_whole=("value",), error_grade_range=("value",),
+    error_qrels_conflict=("qid", "pid", "grade", "other", "other_line"), error_no_qrels_rows=(),
+    error_qrels_no_source=(),
+)
+"""The problems of a qrels import (:func:`read_qrels`, inside ``InputError``), worded by the pages."""
 
 QRELS_FORMATS = ("trec", "beir", "jsonl", "csv", "parquet")
 JUDGMENT_FORMATS = ("jsonl", "csv", "parquet")
@@ -187,7 +196,7 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
     if fmt is None:
         fmt = "beir" if path.suffix.lower() == ".tsv" else "trec"
     if fmt not in ("trec", "beir"):
-        raise ReljudgeError(f"qrels import reads trec or beir, not {fmt!r}")
+        raise ReljudgeError(CODES("error_qrels_import_format", format=str(fmt)))
     rows, seen = [], {}
     for lineno, line in lines:
         if not line.strip():
@@ -196,34 +205,33 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
             parts = line.rstrip("\r\n").split("\t")
             if lineno == 1:
                 if [p.strip() for p in parts] != ["query-id", "corpus-id", "score"]:
-                    raise InputError(name, lineno, "expected the header 'query-id<TAB>corpus-id<TAB>score'")
+                    raise InputError(name, lineno, CODES("error_beir_header"))
                 continue
             if len(parts) != 3:
-                raise InputError(name, lineno, f"expected 3 tab-separated fields, found {len(parts)}")
+                raise InputError(name, lineno, CODES("error_beir_fields", n=len(parts)))
             qid, pid, grade_text = (p.strip() for p in parts)
         else:
             parts = line.split()
             if len(parts) != 4:
-                raise InputError(name, lineno, f"expected 4 fields 'qid 0 docid rel', found {len(parts)}")
+                raise InputError(name, lineno, CODES("error_qrels_fields", n=len(parts)))
             qid, _, pid, grade_text = parts
-        problem = whole_number_problem(grade_text, "grade")  # the rule of `evaluate --qrels`
-        if problem:
-            raise InputError(name, lineno, problem)
+        if whole_number_problem(grade_text, "grade"):  # the rule of `evaluate --qrels`
+            raise InputError(name, lineno, CODES("error_grade_not_whole", value=grade_text))
         grade = int(grade_text)
         if grade not in GRADES:
-            raise InputError(name, lineno, f"grade {grade} is out of range (0, 1 or 2)")
+            raise InputError(name, lineno, CODES("error_grade_range", value=grade_text))
         if not qid or not pid:
-            raise InputError(name, lineno, "empty qid or docid")
+            raise InputError(name, lineno, CODES("error_qrels_empty_id"))
         key = (qid, pid)
         if key in seen:
             if seen[key][0] != grade:
-                raise InputError(name, lineno, f"conflicting duplicate: {qid} {pid} is {grade} here "
-                                 f"but {seen[key][0]} on line {seen[key][1]}")
+                raise InputError(name, lineno, CODES("error_qrels_conflict", qid=qid, pid=pid, grade=grade,
+                                                     other=seen[key][0], other_line=seen[key][1]))
             continue
         seen[key] = (grade, lineno)
         rows.append((lineno, qid, pid, grade))
     if not rows:
-        raise InputError(name, None, "file is empty (no qrels rows)")
+        raise InputError(name, None, CODES("error_no_qrels_rows"))
     return pd.DataFrame(rows, columns=["line", "qid", "pid", "grade"])
 
 
@@ -232,7 +240,7 @@ def import_qrels(db: Database, path, source: str, fmt: str | None = None,
     """Load judgments made elsewhere as source ``source`` (replacing an earlier import)."""
     source = (source or "").strip()
     if not source:
-        raise ReljudgeError("a qrels import needs --source NAME")
+        raise ReljudgeError(CODES("error_qrels_no_source"))
     rows = read_qrels(path, fmt, display)
     return qrels_io.import_external(db, source, rows, display or str(path))
 
