@@ -19,8 +19,10 @@ def test_pool_is_union_of_top_depth_with_duplicates_collapsed(campaign_db):
 
 
 def test_pool_depth_must_cover_the_largest_k(campaign_db):
-    with pytest.raises(ReljudgeError, match="below the largest K"):
+    with pytest.raises(ReljudgeError, match="below the largest K") as err:
         campaign.pool(campaign_db, 5)                       # K = 1, 3, 5, 10 by default
+    from reljudge import i18n
+    assert "풀 깊이 5" in i18n.message(err.value.message, "ko")   # the import page's wording
 
 
 def test_pool_depth_closes_ranks_after_duplicates(campaign_db):

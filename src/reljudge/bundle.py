@@ -56,6 +56,7 @@ from pathlib import Path
 import pandas as pd
 
 from reljudge import __version__, adjudication, evaluation, ranking, times
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.measures import Measure
 from reljudge.metrics import ranking_depth
@@ -149,6 +150,10 @@ def _qrels_text(rows: pd.DataFrame) -> bytes:
     return "".join(f"{r.qid} 0 {r.pid} {int(r.grade)}\n" for r in rows.itertuples()).encode("utf-8")
 
 
+CODES = Codes(error_id_has_space=("column", "value"))
+"""The error a bundle of the export page can meet (worded by the page)."""
+
+
 def _run_text(rows: pd.DataFrame, tag: str, depth: int) -> bytes:
     return "".join(f"{r.qid} Q0 {r.docid} {int(r.rank)} {depth + 1 - int(r.rank)} {tag}\n"
                    for r in rows.itertuples()).encode("utf-8")
@@ -159,8 +164,7 @@ def _check_ids(*frames_cols) -> None:
         for c in cols:
             bad = frame[c][frame[c].astype(str).str.contains(r"\s", regex=True)]
             if len(bad):
-                raise ReljudgeError(f"{c} {bad.iloc[0]!r} contains whitespace: it cannot be written "
-                                    "to a TREC file")
+                raise ReljudgeError(CODES("error_id_has_space", column=c, value=str(bad.iloc[0])))
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,

@@ -13,6 +13,7 @@ import duckdb
 from pathlib import Path
 
 from reljudge import auth, importers
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage.catalog import ImportSummary
@@ -48,8 +49,12 @@ def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
         return _import(db, kind, src, fmt, system, repool, progress, replace, update_questions)
     except duckdb.Error as exc:
         # Validation should have caught it; never let a database message become a traceback.
-        raise ReljudgeError(f"{src.display}: could not import ({str(exc).splitlines()[0]}); "
-                            "nothing was written") from None
+        raise ReljudgeError(CODES("error_import_database", file=str(src.display),
+                                  detail=str(exc).splitlines()[0])) from None
+
+
+CODES = Codes(error_import_database=("file", "detail"), error_pool_below_k=("depth", "k"))
+"""The errors of imports and pooling this module raises as codes (worded by the pages)."""
 
 
 def _import(db: Database, kind: str, src, fmt, system, repool, progress, replace=False,
@@ -96,8 +101,7 @@ def repool_change(db: Database, depth: int | None = None) -> catalog.PoolChange:
     depth = int(depth if depth is not None else settings["pool_depth"])
     largest_k = max(int(k) for k in settings["ks"].split(",") if k.strip())
     if depth < largest_k:
-        raise ReljudgeError(f"pool depth {depth} is below the largest K reported ({largest_k}): "
-                            f"figures at K={largest_k} would rest on paragraphs nobody can judge")
+        raise ReljudgeError(CODES("error_pool_below_k", depth=depth, k=largest_k))
     return catalog.rebuild_pool(db, depth, settings["ties"])
 
 

@@ -520,6 +520,14 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "{path}: the database is in use by another process (e.g. the running app); "
                         "stop it or use another --db file."),
     # where bad input is (errors.CODES) and what is wrong with it (importers.CODES)
+    "error_import_database": ("{file}: 가져오지 못했습니다 ({detail}). 아무것도 기록하지 않았습니다",
+                              "{file}: could not import ({detail}); nothing was written"),
+    "error_pool_below_k": ("풀 깊이 {depth}가 보고하는 가장 큰 K({k})보다 작습니다: K={k}의 수치가 "
+                           "아무도 판정할 수 없는 문단에 기대게 됩니다",
+                           "pool depth {depth} is below the largest K reported ({k}): "
+                           "figures at K={k} would rest on paragraphs nobody can judge"),
+    "error_id_has_space": ("{column} {value!r}에 공백이 있어 TREC 파일에 쓸 수 없습니다",
+                           "{column} {value!r} contains whitespace: it cannot be written to a TREC file"),
     "error_qrels_import_format": ("qrels 가져오기는 trec 또는 beir 형식만 읽습니다 ({format!r}가 아님)",
                                   "qrels import reads trec or beir, not {format!r}"),
     "error_beir_header": ("첫 줄은 'query-id<TAB>corpus-id<TAB>score' 머리글이어야 합니다",
