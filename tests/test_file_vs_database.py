@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import tempfile
 import uuid
 from pathlib import Path
@@ -18,9 +17,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reljudge import auth, campaign, cli
-from reljudge.storage import catalog, open_database
+from reljudge import auth, cli
 from reljudge.storage import judgments as store
+from test_ranking_rules import make_campaign
 
 MEASURES = ["RR(rel=2)@10", "nDCG@10", "R(rel=2)@5", "P(rel=1)@3", "RR(rel=1)@3", "nDCG@3"]
 PIDS = [f"p{i:02d}" for i in range(12)]
@@ -63,25 +62,9 @@ def _values(tsv: str) -> dict[tuple[str, str, str], str]:
 
 
 def _build(folder: Path, qids, runs, grades, ties: str):
-    corpus = folder / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps({"pid": p, "text": f"서로 다른 문단 {p}"}, ensure_ascii=False) + "\n"
-                              for p in PIDS), encoding="utf-8")
-    questions = folder / "questions.jsonl"
-    questions.write_text("".join(json.dumps({"qid": q, "text": f"질문 {q}", "type": "사실 확인"},
-                                            ensure_ascii=False) + "\n" for q in qids), encoding="utf-8")
-    db_path = folder / "campaign.duckdb"
-    db = open_database(db_path)
-    run_files = []
+    lines = [line for s in runs.values() for line in s]
+    db = make_campaign(folder, {p: f"서로 다른 문단 {p}" for p in PIDS}, lines, qids=qids, ties=ties, depth=10)
     try:
-        campaign.import_file(db, "corpus", corpus)
-        campaign.import_file(db, "questions", questions)
-        catalog.set_setting(db, "ties", ties)
-        for s, lines in runs.items():
-            path = folder / f"{s}.trec"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            campaign.import_file(db, "run", path)
-            run_files.append(str(path))
-        campaign.pool(db, 10)
         pooled = set(db.cursor().execute("SELECT qid, pid FROM pool").fetchall())
         auth.add_user(db, "a0", "a-long-password", "annotator")
         rows = [{"client_event_id": str(uuid.uuid4()), "qid": q, "pid": p, "grade": g, "no_answer": None,
@@ -91,7 +74,7 @@ def _build(folder: Path, qids, runs, grades, ties: str):
             store.append_event_batches(db, [("a0", rows, True)])
     finally:
         db.close()
-    return db_path, run_files, len(rows)
+    return folder / "campaign.duckdb", [str(folder / f"{s}.trec") for s in runs], len(rows)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
