@@ -536,3 +536,14 @@ def test_dashboard_flags_groups_resting_on_few_questions(app_db):
     table = at.dataframe[0].value
     assert "few_questions" in table.columns and table.few_questions.all() and (table.n < 10).all()
     assert any(c.value.startswith("'질문 적음' 표시는 답할 수 있는 질문이 10개 미만인 그룹입니다") for c in at.caption)
+
+
+def test_an_empty_table_says_so_in_korean_not_with_the_grids_english_placeholder(app_db):
+    # st.dataframe paints "empty" on its canvas for a table without rows (no frozen qrels
+    # version yet on the adjudication page): the page says it in the user's language instead
+    _app().run()
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/adjudicate.py").run()
+    assert not at.exception
+    assert "아직 표에 들어갈 행이 없습니다." in [c.value for c in at.caption]
+    assert all(len(d.value) for d in at.dataframe)

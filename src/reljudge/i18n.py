@@ -11,6 +11,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "app_title": ("reljudge — 검색 근거 판정", "reljudge — relevance judgments"),
     "login_title": ("로그인", "Log in"),
     "username": ("사용자 이름", "Username"),
+    "table_empty": ("아직 표에 들어갈 행이 없습니다.", "No rows yet."),
     "password": ("비밀번호", "Password"),
     "login_button": ("로그인", "Log in"),
     "login_failed": ("사용자 이름 또는 비밀번호가 맞지 않습니다.", "Wrong username or password."),

@@ -67,9 +67,14 @@ def csv_download(frame: pd.DataFrame, name: str, *, index: bool = False):
 def dataframe(data, *, name: str, hide_index: bool = True, **kwargs):
     """``st.dataframe`` with translated headers (the data keeps its column names), "—" in
     empty cells, and its CSV download (:func:`csv_download`, file ``name``.csv)."""
+    frame = data.data if isinstance(data, Styler) else data
+    if isinstance(frame, pd.DataFrame) and frame.empty:
+        # st.dataframe draws an empty table with the English word "empty" on its canvas
+        st.caption(session.t("table_empty"))
+        return None
     if isinstance(data, pd.DataFrame):
         data = localized(data)
-    frame = data.data if isinstance(data, Styler) else data
+        frame = data
     lang = session.lang()
     labels = {str(c): i18n.column_label(str(c), lang) for c in frame.columns}
     config = {c: label for c, label in labels.items() if label != c}
