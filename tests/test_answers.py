@@ -278,3 +278,95 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     assert main(["--db", str(db_path), "export", "reviews", "-o", str(out)]) == 0
     assert main(["--db", str(db_path), "import", "reviews", str(out), "--source", "copy"]) == 0
     assert "1 reviewer × answer records as source 'copy'" in capsys.readouterr().out
+
+
+# -- agreement on support and interpretation (reuses reljudge.agreement) ---------------
+
+def _ratings(rows):
+    import pandas as pd
+    return pd.DataFrame(rows, columns=["annotator", "qid", "answer_id", "kind", "sentence", "pid", "grade"])
+
+
+def test_review_agreement_hand_computed():
+    from reljudge import agreement
+    # support on 4 (sentence, paragraph) pairs: A 2,1,0,2 / B 2,0,0,1. Observed linear
+    # disagreement Σ|i−j| o_ij = .25 + .25 = .5; marginals A (.25,.25,.5), B (.5,.25,.25):
+    # expected Σ|i−j| p_i q_j = .25·.75 + .25·.75 + .5·1.25 = 1 -> weighted κ = 1 − .5/1 = .5
+    support = [(who, "q1", 1, "support", s, pid, g) for who, grades in (("A", (2, 1, 0, 2)), ("B", (2, 0, 0, 1)))
+               for (s, pid), g in zip(((0, "p1"), (0, "p2"), (1, "p1"), (1, "p3")), grades)]
+    # interpretation of 3 answers: A 2,2,0 / B 2,1,0. Coincidences o22 = 2, o21 = o12 = 1,
+    # o00 = 2; n = (2, 1, 3), 6 values; ordinal δ²(1,2) = (1+3−2)² = 4, δ²(0,1) = (2+1−1.5)²
+    # = 2.25, δ²(0,2) = (2+1+3−2.5)² = 12.25; α = 1 − 5·(2·4) / (2·(2·2.25 + 6·12.25 + 3·4)) = 7/9
+    interp = [(who, "q1", a, "interpretation", None, None, g)
+              for who, grades in (("A", (2, 2, 0)), ("B", (2, 1, 0))) for a, g in zip((1, 2, 3), grades)]
+    rep = agreement.review_agreement(_ratings(support + interp), {"q1": "사실 확인"})
+    assert rep.support.cohen_kappa_linear["A|B"] == pytest.approx(0.5)
+    assert rep.support.n_items == 4 and rep.interpretation.n_items == 3
+    assert rep.interpretation.krippendorff_alpha_ordinal == pytest.approx(7 / 9)
+    assert rep.interpretation.percent_agreement == pytest.approx(2 / 3)
+    assert set(rep.by_type) == {"사실 확인"}
+    table = agreement.figures_table(rep)
+    assert list(table.rating) == ["support", "interpretation", "support", "interpretation"]
+    json.dumps(rep.to_dict())                                    # JSON-ready, no NaN
+
+
+def test_review_agreement_matches_krippendorff_and_scikit_learn():
+    import krippendorff
+    import numpy as np
+    from sklearn.metrics import cohen_kappa_score
+
+    from reljudge import agreement
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n = int(rng.integers(5, 40))
+        truth = rng.integers(0, 3, n)
+        a = np.where(rng.random(n) < 0.7, truth, rng.integers(0, 3, n))
+        b = np.where(rng.random(n) < 0.6, truth, rng.integers(0, 3, n))
+        c = np.where(rng.random(n) < 0.5, truth, rng.integers(0, 3, n)).astype(float)
+        c[rng.random(n) < 0.3] = np.nan                         # a third reviewer saw only some
+        rows = [(who, "q", i, "interpretation", None, None, int(v))
+                for who, col in (("a", a), ("b", b), ("c", c)) for i, v in enumerate(col) if v == v]
+        rows += [(who, "q", i // 3, "support", i % 3, "p", int(v))
+                 for who, col in (("a", a), ("b", b)) for i, v in enumerate(col)]
+        rep = agreement.review_agreement(_ratings(rows))
+        for res in (rep.support, rep.interpretation):
+            if len(set(a) | set(b)) > 1:
+                want = cohen_kappa_score(a, b, weights="linear", labels=[0, 1, 2])
+                assert res.cohen_kappa_linear["a|b"] == pytest.approx(want, abs=1e-9)
+        reliability = np.vstack([a, b, c]).astype(float)
+        want = krippendorff.alpha(reliability_data=reliability, level_of_measurement="ordinal",
+                                  value_domain=[0, 1, 2])
+        assert rep.interpretation.krippendorff_alpha_ordinal == pytest.approx(want, abs=1e-9)
+
+
+def test_review_agreement_from_database_with_an_imported_source(answered, tmp_path, db_path, capsys):
+    from reljudge import agreement
+    db = answered
+    ids = _ids(db)
+    q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
+    _review_q1_q2(db, "ann", q1, q2)
+    _review_q1_q2(db, "bob", q1, q2, q1_support=((0, "p01", 2), (1, "p02", 0), (1, "p03", 0)), interp=(2, 2))
+    rep = agreement.reviews_from_database(db)
+    assert rep.support.annotators == ["ann", "bob"] and rep.support.n_items == 7
+    # ann 2,1,0 | 2,0,0,0 and bob 2,0,0 | 2,0,0,0: one pair differs by one grade
+    from sklearn.metrics import cohen_kappa_score
+    assert rep.support.cohen_kappa_linear["ann|bob"] == pytest.approx(
+        cohen_kappa_score([2, 1, 0, 2, 0, 0, 0], [2, 0, 0, 2, 0, 0, 0], weights="linear"))
+    assert rep.interpretation.n_items == 2
+    # an imported source joins as one rater "source:NAME", like an imported qrels source
+    path = tmp_path / "ann.jsonl"
+    review.write_reviews(db, path)
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    _write(path, [dict(r, reviewer="llm") for r in lines if r["reviewer"] == "ann"])
+    review.import_reviews(db, path, "llm")
+    rep = agreement.reviews_from_database(db)
+    assert rep.support.annotators == ["ann", "bob", "source:llm"]
+    assert rep.support.cohen_kappa["ann|source:llm"] == pytest.approx(1.0)
+    assert agreement.reviews_from_database(db, include_sources=False).support.annotators == ["ann", "bob"]
+    db.close()
+    assert main(["--db", str(db_path), "agreement", "--reviews"]) == 0
+    out = capsys.readouterr().out
+    assert "Support grades" in out and "ann|source:llm" in out and "Interpretation" in out
+    assert main(["--db", str(db_path), "agreement", "--reviews", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["support"]["cohen_kappa"]["ann|source:llm"] == 1.0 and "interpretation" in doc

@@ -416,6 +416,25 @@ def aggregated_reviews(db: Database, policy: str = "adjudicated") -> pd.DataFram
     return aggregate(state, adj)
 
 
+def review_ratings(db: Database, include_sources: bool = True) -> pd.DataFrame:
+    """Each rater's support and interpretation grades on the current answers, for
+    agreement (:func:`reljudge.agreement.review_agreement`): annotator, qid, answer_id,
+    kind, sentence, pid, grade. The team's reviewers by name; each imported review
+    source as ONE rater ``source:NAME`` (its decisions under the policy
+    ``source:NAME``), as an imported qrels source joins paragraph agreement."""
+    cols = ["annotator", "answer_id", "kind", "sentence", "pid", "grade"]
+    frames = [store.review_state(db, "majority").rename(columns={"reviewer": "annotator"})[cols]]
+    for name in (store.review_sources(db) if include_sources else []):
+        agg = aggregated_reviews(db, f"source:{name}")
+        agg = agg[agg.kind.isin(["support", "interpretation"])]
+        frames.append(agg.assign(annotator=f"source:{name}", grade=agg.value)[cols])
+    out = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
+        else pd.DataFrame(columns=cols)
+    out = out[out.kind.isin(["support", "interpretation"]) & out.grade.notna()]
+    out = out.merge(store.answer_keys(db)[["answer_id", "qid"]], on="answer_id")
+    return out.astype({"grade": int})[["annotator", "qid", *cols[1:]]].reset_index(drop=True)
+
+
 # -- review files: out and in --------------------------------------------------------------
 
 def review_records(db: Database, source: str | None = None) -> list[dict]:
