@@ -568,6 +568,37 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
                         "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
+    # answer review: adjudication, assignment (issue 14)
+    "nav_review_adjudicate": ("검수 불일치 조정", "Review adjudication"),
+    "nav_review_assign": ("검수 배정", "Review assignments"),
+    "review_adjudicate_title": ("답변 검수 불일치 조정", "Answer review: adjudication"),
+    "review_adjudicate_help": (
+        "검수자들이 뒷받침 등급이나 해석 타당성에서 서로 다른 판정을 한 항목입니다(시스템·검수자 이름 없이). "
+        "지표는 조정한 판정을 쓰고, 없으면 항목별 다수결, 동수면 낮은 등급을 씁니다.",
+        "Items where the reviewers gave different support or interpretation grades (no system or reviewer "
+        "names). The measures use the ruling; else the majority per item; a tie goes to the lower grade."),
+    "review_queue_empty": ("조정할 검수 불일치가 없습니다.", "No review disagreement to adjudicate."),
+    "review_queue_n": ("불일치 항목 {n}개 (조정 전 {open}개), 답변 {a}개", "{n} disputed items ({open} open) in {a} answers"),
+    "review_disputed_answer": ("답변", "Answer"),
+    "review_disputed_label": ("{qid} · 답변 {a} · 미조정 {open}/{n} · 차이 {gap}",
+                              "{qid} · answer {a} · open {open}/{n} · gap {gap}"),
+    "review_disputed_item": ("항목", "Item"),
+    "review_item_support": ("문장 {s} · 인용 {pid}", "sentence {s} · cites {pid}"),
+    "review_answer_text": ("답변 (문장별)", "Answer (by sentence)"),
+    "review_the_sentence": ("문장 {s}", "Sentence {s}"),
+    "review_ruled": ("현재 조정: {g}", "Current ruling: {g}"),
+    "review_queue_table": ("불일치 항목 전체", "Every disputed item"),
+    "review_assign_title": ("답변 검수 배정", "Answer review assignments"),
+    "review_assign_help": (
+        "질문마다 그 질문의 모든 답변을 검수할 사람을 정합니다(일치도를 위해 일부 또는 모든 질문에 두 명). "
+        "이미 검수를 시작한 질문은 그 검수자에게 남습니다. 배정이 없으면 모두가 모든 답변을 봅니다.",
+        "Choose who reviews each question's answers (two reviewers on some or every question, for agreement). "
+        "A question already started stays with its reviewer. Without assignments everyone sees every answer."),
+    "reviewers": ("검수자", "Reviewers"),
+    "review_assigned": ("검수를 배정했습니다: {msg}", "Reviews assigned: {msg}"),
+    "no_review_assignments": ("검수 배정이 없습니다: 모든 검수자가 모든 답변을 봅니다.",
+                              "No review assignment: every reviewer sees every answer."),
+    "support_label": ("뒷받침", "support"),
 }
 
 
@@ -660,6 +691,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "replaced_by": ("바꾼 파일", "replaced by"),
     "footnotes": ("주석", "notes"),
     "few_questions": ("질문 적음", "few questions"),
+    "answer_id": ("답변 번호", "answer"), "kind": ("항목 종류", "item kind"), "sentence": ("문장 번호", "sentence"),
+    "lo": ("가장 낮은 판정", "lowest"), "hi": ("가장 높은 판정", "highest"),
+    "n_reviewers": ("검수자 수", "reviewers"), "decided": ("지표가 쓰는 판정", "grade used by the measures"),
 }
 
 

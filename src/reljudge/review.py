@@ -332,14 +332,20 @@ def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> di
 
 # -- assignments ----------------------------------------------------------------------
 
-def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, **options):
-    """Assign the review of each question's answers with the paragraph-judging planner
-    (:func:`reljudge.assignment.plan`: overlap share, balance by type, started work
-    kept); the work of a question is its answers plus its (sentence, citation) pairs."""
+def preview_reviews(db: Database, reviewers: list[str] | None = None, **options):
+    """The plan :func:`assign_reviews` would store, without storing it: the
+    paragraph-judging planner (:func:`reljudge.assignment.plan`: overlap share, balance
+    by type, started work kept) over the questions that have answers; the work of a
+    question is its answers plus its (sentence, citation) pairs."""
     from reljudge import assignment
     from reljudge.storage import team
-    plan = assignment.plan(store.questions_for_review(db), reviewers or team.active_annotators(db),
+    return assignment.plan(store.questions_for_review(db), reviewers or team.active_annotators(db),
                            started=store.started_reviews(db), **options)
+
+
+def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, **options):
+    """Replace the review assignments with :func:`preview_reviews`' plan; returns it."""
+    plan = preview_reviews(db, reviewers, **options)
     store.replace_review_assignments(db, plan.rows, lead)
     return plan
 
@@ -433,6 +439,83 @@ def review_ratings(db: Database, include_sources: bool = True) -> pd.DataFrame:
     out = out[out.kind.isin(["support", "interpretation"]) & out.grade.notna()]
     out = out.merge(store.answer_keys(db)[["answer_id", "qid"]], on="answer_id")
     return out.astype({"grade": int})[["annotator", "qid", *cols[1:]]].reset_index(drop=True)
+
+
+# -- disagreements (the lead's queue) -----------------------------------------------------
+
+DISPUTED_KINDS = ("support", "interpretation")
+
+
+def disagreements(db: Database) -> pd.DataFrame:
+    """Items of the current answers on which the team's reviewers gave different grades:
+    a (sentence, cited paragraph) support grade or an answer's interpretation. One row
+    per item: answer_id, qid, qtype, seq, kind, sentence, pid, grades (the grades given,
+    sorted, without reviewer names), lo, hi, n_reviewers, ruling (the lead's current
+    ruling or None), decided (the grade the measures use under the adjudicated policy).
+    Open items first, the widest gap first (2 against 0), then campaign order."""
+    cols = ["answer_id", "qid", "qtype", "seq", "kind", "sentence", "pid", "grades", "lo", "hi",
+            "n_reviewers", "ruling", "decided"]
+    state = store.review_state(db, "majority")
+    state = state[state.kind.isin(DISPUTED_KINDS) & state.grade.notna()].copy()
+    if state.empty:
+        return pd.DataFrame(columns=cols)
+    key = ["answer_id", "kind", "sentence", "pid"]
+    state["sentence"] = state.sentence.astype("Int64").fillna(-1)
+    state["pid"] = state.pid.fillna("")
+    state["grade"] = state.grade.astype(int)
+    items = state.groupby(key).grade.agg(grades=lambda g: tuple(sorted(g)), lo="min", hi="max",
+                                         n_reviewers="size").reset_index()
+    items = items[items.lo < items.hi]
+    answers = store.current_answer_tables(db)[0][["answer_id", "qid", "qtype", "seq"]]
+    items = items.merge(answers, on="answer_id")
+    adj = store.current_review_adjudications(db)
+    adj = adj[adj.kind.isin(DISPUTED_KINDS)].assign(sentence=adj.sentence.astype("Int64").fillna(-1),
+                                                   pid=adj.pid.fillna(""))
+    items = items.merge(adj[key + ["grade"]].rename(columns={"grade": "ruling"}), on=key, how="left")
+    decided = aggregate(state, adj).assign(sentence=lambda f: f.sentence.astype("Int64").fillna(-1),
+                                           pid=lambda f: f.pid.fillna(""))
+    items = items.merge(decided[key + ["value"]].rename(columns={"value": "decided"}), on=key, how="left")
+    items["open"] = items.ruling.isna()
+    items = items.sort_values(["open", "hi", "lo", "seq", "answer_id", "kind", "sentence", "pid"],
+                              ascending=[False, False, True, True, True, False, True, True])
+    items["ruling"] = pd.Series([None if pd.isna(g) else int(g) for g in items.ruling], index=items.index, dtype=object)
+    items["sentence"] = pd.Series([None if s < 0 else int(s) for s in items.sentence], index=items.index, dtype=object)
+    items["pid"] = pd.Series([p or None for p in items.pid], index=items.index, dtype=object)
+    return items[cols].reset_index(drop=True)
+
+
+def disputed_answers(queue: pd.DataFrame) -> pd.DataFrame:
+    """The answers of a :func:`disagreements` queue, in its order: answer_id, qid, qtype,
+    n_items (disputed items), n_open (not yet ruled), gap (the widest hi − lo)."""
+    if queue.empty:
+        return pd.DataFrame(columns=["answer_id", "qid", "qtype", "n_items", "n_open", "gap"])
+    q = queue.assign(open=queue.ruling.isna(), gap=queue.hi - queue.lo)
+    return q.groupby("answer_id", sort=False).agg(qid=("qid", "first"), qtype=("qtype", "first"),
+                                                  n_items=("kind", "size"), n_open=("open", "sum"),
+                                                  gap=("gap", "max")).reset_index()
+
+
+def disputed_item(db: Database, queue: pd.DataFrame, answer_id: int, kind: str, sentence, pid,
+                  lang: str = "ko") -> dict:
+    """What the lead reads before ruling on one disputed item, blind (no system name, no
+    reviewer names): the question and criteria, the whole answer sentence by sentence,
+    the sentence in question and its cited paragraph (text, source line), the grades
+    given, the reviewers' notes on the answer, the current ruling."""
+    head, sentences, citations = store.answer_view(db, int(answer_id))
+    row = queue[(queue.answer_id == answer_id) & (queue.kind == kind)
+                & (queue.sentence.map(lambda s: s == sentence)) & (queue.pid.map(lambda p: p == pid))].iloc[0]
+    out = {"question": head[2], "criteria": head[4] or "", "qid": head[1],
+           "sentences": [(int(s.idx), s.text) for s in sentences.itertuples()],
+           "grades": tuple(int(g) for g in row.grades), "ruling": row.ruling, "decided": row.decided,
+           "sentence": None, "paragraph": None, "source": None,
+           "notes": [n for n in store.review_state(db, "majority").query(
+               "answer_id == @answer_id and kind == 'note'").note if isinstance(n, str) and n.strip()]}
+    if kind == "support":
+        out["sentence"] = dict(out["sentences"]).get(int(sentence))
+        c = citations[(citations.idx == int(sentence)) & (citations.pid == pid)].iloc[0]
+        out["paragraph"] = c.text
+        out["source"] = source_line(c.title, c.date, c.volume, c.page, lang)
+    return out
 
 
 # -- review files: out and in --------------------------------------------------------------
