@@ -370,3 +370,58 @@ def test_review_agreement_from_database_with_an_imported_source(answered, tmp_pa
     assert main(["--db", str(db_path), "agreement", "--reviews", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["support"]["cohen_kappa"]["ann|source:llm"] == 1.0 and "interpretation" in doc
+
+
+# -- the "answer review" section of the dashboard and the report ------------------------
+
+def test_report_section_hand_computed(answered):
+    from reljudge import report, report_answers
+    db = answered
+    ids = _ids(db)
+    q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
+    _review_q1_q2(db, "ann", q1, q2)
+    _review_q1_q2(db, "bob", q1, q2)                       # the same decisions: agreement 1
+    review.review(db, "ann", ids[("q3", "rag")], "abstention", appropriate=True)
+    sec = report_answers.build(db, "en", n_boot=200)
+    m = sec.measures.set_index(["system", "qtype"])
+    # as in test_measures_hand_computed: P = (.5 + .25)/2, R = (.75 + .5)/2, interpretation (2 + 1)/2
+    assert m.loc[("rag", "all"), "support_precision"].startswith("0.375 [")
+    assert m.loc[("rag", "all"), "support_recall"].startswith("0.625 [")
+    assert m.loc[("rag", "all"), "interpretation_mean"].startswith("1.500 [")
+    assert m.loc[("rag", "all"), "n_support"] == 2 and m.loc[("base", "all"), "n_support"] == 0
+    assert m.loc[("base", "all"), "support_precision"] == "—"
+    c = sec.counts.set_index(["system", "qtype"]).loc[("rag", "all")]
+    assert (c.n_answers, c.n_abstained, c.n_abstention_appropriate) == (2, 1, 1)
+    assert [tuple(r) for r in sec.failures[["system", "qid", "sentence", "citations"]].itertuples(index=False)] \
+        == [("rag", "q2", 2, "p04 (0), p05 (0)")]
+    agree = sec.agreement[sec.agreement.scope == "all"].set_index("rating")
+    assert agree.loc["support", "percent_agreement"] == 1.0 and agree.loc["support", "items_2plus"] == 7
+    assert set(sec.pairs.cohen_kappa_linear) == {1.0}
+    disclosure = dict(sec.disclosure)
+    assert disclosure["Reviewers"] == "2: ann (3), bob (2) (answers reviewed)"
+    # q1/base nobody, q3/rag (abstained) ann alone, q1/rag and q2/rag both
+    assert disclosure["Reviewers per answer"] == \
+        "0 reviewer(s): 1 answers, 1 reviewer(s): 1 answers, 2 reviewer(s): 2 answers"
+    assert "the lead's ruling if any" in disclosure["Several reviewers → one decision"]
+    ko = report.render(report.build(db, lang="ko", n_boot=50), "md")
+    assert "## 답변 검수" in ko and "검수자 간 일치도" in ko and "0\\.375 \\[" in ko
+    en = report.render(report.build(db, lang="en", n_boot=50), "html")
+    assert "<h2>Answer review</h2>" in en and "p04 (0), p05 (0)" in en
+
+
+def test_report_section_escapes_answer_text(answered, tmp_path):
+    from reljudge import report_answers
+    db = answered
+    evil = "<img src=x onerror=alert(1)> **굵게** | <b>x</b>"
+    review.import_answers(db, _write(tmp_path / "evil.jsonl", [
+        {"qid": "q2", "system": "evil", "answer": evil, "sentences": [evil], "citations": ["p04"]}]))
+    a = _ids(db)[("q2", "evil")]
+    review.review(db, "ann", a, "support", sentence=0, pid="p04", grade=0)
+    sec = report_answers.build(db, "ko", n_boot=0)
+    assert list(sec.failures.text) == [evil]                          # data kept as it is
+    md = report_answers.markdown(sec)
+    import re
+    assert evil not in md and not re.search(r"(?<!\\)<(img|b)", md)              # every < escaped
+    assert "\\<img src=x onerror=alert(1)\\> \\*\\*굵게\\*\\* \\| \\<b\\>" in md
+    page = report_answers.html(sec)
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page

@@ -77,3 +77,17 @@ def test_review_assignment_page_gives_each_reviewer_their_questions(app_db):
     assert set(per_question) == {1, 2} and (per_question == 2).sum() >= 1      # overlap for agreement
     mine = set(rows[rows.username == "annotator1"].qid)
     assert set(review.review_queue(db, "annotator1").qid) == mine
+
+
+def test_dashboard_shows_the_answer_review_section(app_db):
+    _app().run()
+    _disagree(_db())
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/dashboard.py").run()
+    assert not at.exception and not at.error
+    assert "답변 검수" in [h.value for h in at.header]
+    frames = {tuple(d.value.columns)[:3]: d.value for d in at.dataframe}
+    measures = next(f for f in (d.value for d in at.dataframe) if "support_precision" in f.columns)
+    assert set(measures.system) == {"bm25", "vector", "hybrid", "graphrag"}
+    pairs = next(f for f in (d.value for d in at.dataframe) if "cohen_kappa_linear" in f.columns)
+    assert set(pairs.pair) == {"annotator1|annotator2"} and frames

@@ -657,3 +657,19 @@ def reviews_from_database(db, include_sources: bool = True) -> ReviewAgreementRe
     from reljudge import review
     from reljudge.storage import team
     return review_agreement(review.review_ratings(db, include_sources), team.question_types(db))
+
+
+def pairs_table(report) -> pd.DataFrame:
+    """Cohen's kappa per rater pair, unweighted and linear-weighted, with the items the
+    pair shares, for every rating kind of ``report`` (overall scope): rating, pair,
+    cohen_kappa, cohen_kappa_linear, items."""
+    rows = []
+    for kind in getattr(report, "KINDS", ("grades", "no_answer")):
+        res = getattr(report, kind)
+        if res is None:
+            continue
+        for key, value in res.cohen_kappa.items():
+            rows.append({"rating": kind, "pair": key, "cohen_kappa": _clean(value),
+                         "cohen_kappa_linear": _clean(res.cohen_kappa_linear.get(key)),
+                         "items": res.cohen_n.get(key, 0)})
+    return pd.DataFrame(rows, columns=["rating", "pair", "cohen_kappa", "cohen_kappa_linear", "items"])

@@ -599,6 +599,59 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_review_assignments": ("검수 배정이 없습니다: 모든 검수자가 모든 답변을 봅니다.",
                               "No review assignment: every reviewer sees every answer."),
     "support_label": ("뒷받침", "support"),
+    # the "answer review" section of the dashboard and the report (reljudge.report_answers)
+    "answers_title": ("답변 검수", "Answer review"),
+    "answers_none": ("가져온 답변이 없습니다 (reljudge import answers).", "No answers imported (reljudge import answers)."),
+    "answers_who": ("검수자", "Reviewers"),
+    "answers_who_text": ("{n}명: {who} (괄호: 검수한 답변 수)", "{n}: {who} (answers reviewed)"),
+    "answers_per_answer": ("답변당 검수자 수", "Reviewers per answer"),
+    "answers_reviewers_per_answer_item": ("{k}명 {n}개", "{k} reviewer(s): {n} answers"),
+    "answers_procedure": ("검수 방법", "How answers were reviewed"),
+    "answers_procedure_text": (
+        "답변마다 문장 단위로, 문장이 인용한 문단(전문)과 대조해 뒷받침을 2 충분 · 1 부분 · 0 없음으로 판정하고, "
+        "인용이 필요 없는 문장(인사, 연결)을 표시하고, 답변 전체의 해석 타당성을 2 · 1 · 0으로 판정함. "
+        "시스템 이름 없이, 질문마다 검수자별 고정 무작위 순서로.",
+        "Each answer sentence by sentence against the paragraphs it cites (full text): support 2 full · "
+        "1 partial · 0 none; sentences that need no citation (greetings, transitions) marked; the whole answer's "
+        "interpretation 2 · 1 · 0. Blind (no system name), answers of a question in a fixed random order per reviewer."),
+    "answers_policy": ("여러 검수자 → 하나의 판정", "Several reviewers → one decision"),
+    "answers_policy_adjudicated": ("책임자가 조정한 판정, 없으면 항목별 다수결, 동수면 엄격한 쪽(낮은 등급)",
+                                   "the lead's ruling if any; else the majority per item; a tie goes to the stricter "
+                                   "reading (the lower grade)"),
+    "answers_policy_majority": ("항목별 다수결, 동수면 엄격한 쪽(낮은 등급); 조정은 쓰지 않음",
+                                "the majority per item; a tie goes to the lower grade; rulings ignored"),
+    "answers_policy_other": ("{policy}", "{policy}"),
+    "answers_measures": ("지표", "Measures"),
+    "answers_measures_text": (
+        "인용 정밀도(뒷받침): 모든 (문장, 인용) 쌍의 s 평균(충분 1, 부분 0.5, 없음 0; TREC 2024 RAG); "
+        "인용 재현율(뒷받침): 인용이 필요한 문장마다 인용 중 가장 큰 s의 평균(인용 없음 0); 충분히 뒷받침된 문장 비율; "
+        "해석 타당 비율(해석 2); 해석 타당성 평균(0–2); 인용 문단 적합 비율: 인용한 문단 중 qrels 등급 ≥ {rel}인 비율"
+        "(자동). 답변마다 계산해 답변에 대해 평균.",
+        "support_precision: mean s over the (sentence, citation) pairs (full 1, partial 0.5, none 0; TREC 2024 RAG); "
+        "support_recall: mean over sentences that need a citation of their best s (0 without a citation); "
+        "full_support_share: share of those sentences fully supported; interpretation_valid_share: share "
+        "interpreted 2; interpretation_mean: mean interpretation (0–2); citation_relevance: share of cited "
+        "paragraphs with a qrels grade ≥ {rel} (automatic). Per answer, then the mean over answers."),
+    "answers_scope": ("대상", "Answers counted"),
+    "answers_scope_text": (
+        "각 시스템의 현재 버전, 답할 수 있는 질문만; 시스템이 보류한 답변은 평균에서 빼고 따로 셈; "
+        "모든 인용이 검수되지 않은 답변은 뒷받침 지표에서 빠짐(n이 그 수를 밝힘).",
+        "Each system's current version, answerable questions only; answers the system abstained on are left out "
+        "of the means and counted apart; an answer enters the support figures once all its citations are reviewed "
+        "(n says how many)."),
+    "answers_ci": ("신뢰 구간", "Intervals"),
+    "answers_ci_text": ("답변 단위 백분위 부트스트랩 95%, {b}번, 시드 {seed}",
+                        "95% percentile bootstrap over answers, {b} resamples, seed {seed}"),
+    "answers_sources": ("가져온 검수 출처", "Imported review sources"),
+    "answers_sources_text": ("{sources} (일치도에만, 출처 이름의 검수자 한 명으로 들어감)",
+                             "{sources} (in agreement only, as raters source:NAME)"),
+    "answers_means": ("시스템 × 질문 유형별 지표 (95% 구간)", "Measures per system × question type (95% intervals)"),
+    "answers_counts": ("답변 수와 답변 보류", "Counts and abstentions"),
+    "answers_counts_text": ("보류한 답변은 평균에서 빠지고 여기서 따로 셉니다(적절하다고 검수된 수 포함).",
+                            "Abstentions are left out of the means and counted here (with how many reviewers "
+                            "found appropriate)."),
+    "answers_agreement": ("검수자 간 일치도 (뒷받침, 해석)", "Reviewer agreement (support, interpretation)"),
+    "answers_failures": ("실패 사례: 뒷받침되지 않은 문장과 그 인용", "Failure cases: unsupported sentences and their citations"),
 }
 
 
@@ -694,6 +747,22 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "answer_id": ("답변 번호", "answer"), "kind": ("항목 종류", "item kind"), "sentence": ("문장 번호", "sentence"),
     "lo": ("가장 낮은 판정", "lowest"), "hi": ("가장 높은 판정", "highest"),
     "n_reviewers": ("검수자 수", "reviewers"), "decided": ("지표가 쓰는 판정", "grade used by the measures"),
+    "support_precision": ("인용 정밀도 (뒷받침)", "support precision"),
+    "support_recall": ("인용 재현율 (뒷받침)", "support recall"),
+    "full_support_share": ("충분히 뒷받침된 문장 비율", "fully supported share"),
+    "interpretation_valid_share": ("해석 타당 비율", "valid interpretation share"),
+    "interpretation_mean": ("해석 타당성 평균", "interpretation mean"),
+    "citation_relevance": ("인용 문단 적합 비율", "citation relevance"),
+    "n_support": ("뒷받침 지표의 답변 수", "answers (support)"),
+    "n_interpretation": ("해석 지표의 답변 수", "answers (interpretation)"),
+    "n_answers": ("답변 수", "answers"), "n_sentences": ("문장 수", "sentences"), "n_pairs": ("인용 쌍 수", "citation pairs"),
+    "n_abstained": ("보류", "abstained"), "n_abstained_answerable": ("답할 수 있는 질문에서 보류", "abstained, answerable"),
+    "n_abstained_no_answer": ("근거 없는 질문에서 보류", "abstained, no-answer"),
+    "n_abstention_reviewed": ("보류를 검수한 수", "abstentions reviewed"),
+    "n_abstention_appropriate": ("적절한 보류", "appropriate abstentions"),
+    "n_unreviewed": ("검수가 덜 된 답변", "not fully reviewed"),
+    "cohen_kappa": ("Cohen κ", "Cohen's κ"), "cohen_kappa_linear": ("Cohen κ (선형 가중)", "Cohen's κ (linear weights)"),
+    "items": ("공통 항목 수", "items"), "aspect": ("항목", "aspect"), "detail": ("내용", "detail"), "citations": ("인용 (뒷받침 등급)", "citations (support grade)"),
 }
 
 
@@ -703,6 +772,7 @@ _FIGURE_NAMES_KO = {
     "fleiss_kappa": "Fleiss κ", "krippendorff_alpha_nominal": "Krippendorff α (명목)",
     "krippendorff_alpha_ordinal": "Krippendorff α (서열)", "kendall_tau": "Kendall τ",
     "grades": "문단 판정", "no_answer": "근거 없음 판정",
+    "support": "뒷받침 (문장 × 인용)", "interpretation": "해석 타당성",
 }
 
 

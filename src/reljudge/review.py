@@ -518,6 +518,20 @@ def disputed_item(db: Database, queue: pd.DataFrame, answer_id: int, kind: str, 
     return out
 
 
+def review_coverage(db: Database) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Who reviewed the current answers, for the report's disclosure: (reviewer,
+    n_answers) per team reviewer, and (n_reviewers, n_answers): how many answers were
+    reviewed by 0, 1, 2 … of them (an answer counts as reviewed by someone who made
+    any decision on it)."""
+    state = store.review_state(db, "majority")
+    keys = store.answer_keys(db)
+    state = state[state.answer_id.isin(keys.answer_id)].drop_duplicates(["reviewer", "answer_id"])
+    per_reviewer = state.groupby("reviewer").size().rename("n_answers").reset_index()
+    per_answer = state.groupby("answer_id").size().reindex(keys.answer_id, fill_value=0)
+    spread = per_answer.value_counts().sort_index().rename_axis("n_reviewers").rename("n_answers").reset_index()
+    return per_reviewer, spread
+
+
 # -- review files: out and in --------------------------------------------------------------
 
 def review_records(db: Database, source: str | None = None) -> list[dict]:
