@@ -6,10 +6,11 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import InputError, ReljudgeError
+from reljudge.storage import event_batches
 from reljudge.storage.db import Database, registered
 
 KINDS = ("support", "needs_citation", "interpretation", "abstention", "note")
-STALE = "stale"
+STALE = event_batches.STALE
 
 # True when question {qid}'s answers are in {user}'s review queue: every question while
 # no review assignment exists, and for a lead with no review assignment of their own;
@@ -164,26 +165,9 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
                 problem = None
             if problem:
                 problems.setdefault(b, {})[row["client_event_id"]] = problem
-        to_insert, seen = [], set(stored_before)
-        for b, username, row in rows:
-            cid = row["client_event_id"]
-            if cid in problems.get(b, {}):
-                results[b][1][cid] = problems[b][cid]
-                continue
-            if batches[b][2] and problems.get(b):
-                results[b][1][cid] = ("held_back", None)
-                continue
-            if cid in seen:
-                continue
-            item = (username, int(row["answer_id"]), row["kind"], row["sentence"], row["pid"])
-            newest = latest.get(item)
-            base = row["base_event_id"]
-            if base is not None and newest is not None and newest[0] > base and newest[1] != row["client_id"]:
-                results[b][1][cid] = (STALE, None)
-                continue
-            seen.add(cid)
-            to_insert.append((username, row))
-            latest[item] = (float("inf"), row["client_id"])
+        to_insert, results = event_batches.sort_out(
+            batches, rows, problems, stored_before, latest,
+            lambda username, row: (username, int(row["answer_id"]), row["kind"], row["sentence"], row["pid"]))
         if to_insert:
             cur.execute(
                 "INSERT INTO review_events(client_event_id, username, answer_id, kind, sentence, pid, grade, "
@@ -195,11 +179,7 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
         eids = dict(cur.execute(
             "SELECT client_event_id, event_id FROM review_events WHERE list_contains(?, client_event_id)",
             [ids]).fetchall())
-    for b, _, row in rows:
-        cid = row["client_event_id"]
-        if cid in eids and cid not in results[b][1]:
-            results[b][0][cid] = eids[cid]
-    return results
+    return event_batches.acknowledge(rows, results, eids)
 
 
 # -- the review queue and page --------------------------------------------------------
