@@ -37,6 +37,7 @@ from reljudge.adjudication import CODES as RULING_CODES
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.judging import GRADES, MAX_TIME_MS, bounded_text, source_line
+from reljudge.queue_position import WorkQueue
 from reljudge.storage import answers as store
 from reljudge.storage.db import Database
 
@@ -255,38 +256,24 @@ def _next_open(q: pd.DataFrame, after: int | None = None) -> int | None:
     return int(open_.iloc[0].answer_id)
 
 
+QUEUE = WorkQueue(review_queue, "answer_id", lambda q, after=None: _next_open(q, after), store.get_position,
+                  store.set_position,
+                  lambda answer_id, user: ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=user)), int)
+"""The review queue's position and moves: the rule of the judging queue (reljudge.queue_position)."""
+
+
 def current_answer(db: Database, username: str) -> int | None:
-    """Where the reviewer left off; else their first unfinished answer."""
-    q = review_queue(db, username)
-    if q.empty:
-        return None
-    here = store.get_position(db, username)
-    if here in set(q.answer_id):
-        return here
-    target = _next_open(q) or int(q.iloc[0].answer_id)
-    store.set_position(db, username, target)
-    return target
+    """Where the reviewer left off; else their first unfinished answer (remembered)."""
+    return QUEUE.current(db, username)
 
 
 def go_to(db: Database, username: str, answer_id: int) -> None:
-    if answer_id not in set(review_queue(db, username).answer_id):
-        raise ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=username))
-    store.set_position(db, username, answer_id)
+    QUEUE.go_to(db, username, answer_id)
 
 
 def step(db: Database, username: str, delta: int, only_open: bool = False) -> int | None:
     """Move ``delta`` answers forward/back, or (``only_open``) to the next unfinished one."""
-    q = review_queue(db, username)
-    if q.empty:
-        return None
-    cur = current_answer(db, username)
-    ids = [int(a) for a in q.answer_id]
-    if only_open:
-        target = _next_open(q.reset_index(drop=True), after=cur) or cur
-    else:
-        target = ids[min(max(ids.index(cur) + delta, 0), len(ids) - 1)]
-    store.set_position(db, username, target)
-    return target
+    return QUEUE.step(db, username, delta, only_open)
 
 
 # -- the page's data -------------------------------------------------------------------
