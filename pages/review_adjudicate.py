@@ -4,8 +4,7 @@ the interpretation, read blind, and the lead's final grade with a reason."""
 import streamlit as st
 
 from reljudge import display, review
-from reljudge.errors import ReljudgeError
-from reljudge.ui import session, tables
+from reljudge.ui import lead_forms, session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -57,22 +56,10 @@ if item["ruling"] is not None:
     st.caption(session.t("review_ruled", g=item["ruling"]))
 
 scale = "support" if kind == "support" else "interp"
-with st.form("review_adjudicate"):
-    grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True, index=None,
-                     format_func=lambda g: session.t(f"{scale}{g}"), key=f"radj_{answer_id}_{kind}_{sentence}_{pid}")
-    reason = st.text_input(session.t("reason"), key=f"radj_reason_{answer_id}_{kind}_{sentence}_{pid}")
-    if st.form_submit_button(session.t("save_adjudication"), type="primary"):
-        if grade is None:
-            st.error(session.t("choose_grade"))
-        else:
-            try:
-                review.adjudicate(db, user.username, answer_id, kind, sentence=sentence, pid=pid,
-                                  grade=int(grade), reason=reason)
-                session.flash(session.tm("adjudicated", item=f"{item['qid']} · {session.t('answer_short', n=answer_id)}",
-                                         ruling=session.t(f"{scale}{int(grade)}")))
-                st.rerun()
-            except ReljudgeError as exc:
-                session.error(exc)
+lead_forms.final_grade("review_adjudicate", f"{answer_id}_{kind}_{sentence}_{pid}", lambda g: session.t(f"{scale}{g}"),
+                       lambda grade, reason: review.adjudicate(db, user.username, answer_id, kind, sentence=sentence,
+                                                               pid=pid, grade=grade, reason=reason),
+                       f"{item['qid']} · {session.t('answer_short', n=answer_id)}")
 
 st.subheader(session.t("review_queue_table"))
 tables.dataframe(queue.drop(columns=["seq"]), name="review_disagreements")
