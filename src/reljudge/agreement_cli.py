@@ -159,26 +159,32 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
     return grades, question_types
 
 
-def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
-    """Agreement on the current judgments stored in the database at ``args.db``."""
-    from reljudge.agreement import from_database
+def _on_database(args: argparse.Namespace, compute):
+    """``compute(db)`` on the database at ``args.db`` (which must exist), closed after."""
     from reljudge.storage import open_database
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
-        return from_database(db)
+        return compute(db)
     finally:
         db.close()
+
+
+def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
+    """Agreement on the current judgments stored in the database at ``args.db``."""
+    from reljudge.agreement import from_database
+    return _on_database(args, from_database)
 
 
 def outcome_from_database(args: argparse.Namespace):
     """System rankings per annotator and the questions that change the winner."""
     from reljudge.outcome_agreement import outcome_agreement
-    from reljudge.storage import open_database
-    db = open_database(getattr(args, "db", None), must_exist=True)
-    try:
-        return outcome_agreement(db)
-    finally:
-        db.close()
+    return _on_database(args, outcome_agreement)
+
+
+def reviews_from_database(args: argparse.Namespace):
+    """Agreement of the answer reviewers in the database at ``args.db``."""
+    from reljudge.agreement import reviews_from_database as compute
+    return _on_database(args, compute)
 
 
 # --------------------------------------------------------------------------
@@ -257,17 +263,6 @@ def format_table(report: AgreementReport) -> str:
             lines += _section(f"Question type {qtype!s}: no-answer verdict", verdicts,
                               ordinal=False)
     return "\n".join(lines).rstrip() + "\n"
-
-
-def reviews_from_database(args: argparse.Namespace):
-    """Agreement of the answer reviewers in the database at ``args.db``."""
-    from reljudge.agreement import reviews_from_database as compute
-    from reljudge.storage import open_database
-    db = open_database(getattr(args, "db", None), must_exist=True)
-    try:
-        return compute(db)
-    finally:
-        db.close()
 
 
 def format_review_table(report) -> str:
