@@ -698,6 +698,15 @@ STRINGS: dict[str, tuple[str, str]] = {
                               "paragraph {pid!r} is not cited by sentence {index}"),
     "review_file_support_grade": ("뒷받침 등급은 0, 1, 2 가운데 하나여야 합니다 (받은 값: {value!r})",
                                   "support grade must be 0, 1 or 2, got {value!r}"),
+    # storage.answers: answer imports, review sources
+    "answers_unknown_qid": ("없는 질문 id {qid!r} (가져온 질문에 없음)", "unknown qid {qid!r} (not among the imported questions)"),
+    "answers_unknown_pid": ("인용한 문단 id {pid!r}이(가) 말뭉치에 없습니다", "unknown cited pid {pid!r} (not in the corpus)"),
+    "answers_system_exists": (
+        "시스템 {system!r}의 답변이 이미 있습니다 (버전 {version}); 새 버전으로 가져오려면 --replace를 쓰세요 "
+        "(이전 버전과 그 검수는 남습니다)",
+        "system {system!r} has answers already (version {version}); import again with --replace to add a new "
+        "version (the old one and its reviews are kept)"),
+    "review_unknown_source": ("가져온 검수 출처 {source!r}이(가) 없습니다", "no imported review source {source!r}"),
     "answers_failures": ("실패 사례: 뒷받침되지 않은 문장과 그 인용", "Failure cases: unsupported sentences and their citations"),
 }
 

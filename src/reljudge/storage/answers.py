@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage import event_batches
 from reljudge.storage.db import Database, registered
+
+CODES = Codes(answers_unknown_qid=("qid",), answers_unknown_pid=("pid",), answers_system_exists=("system", "version"),
+              review_unknown_source=("source",))
+"""Problems of an answer import and of reading a review source (worded in reljudge.i18n)."""
 
 KINDS = ("support", "needs_citation", "interpretation", "abstention", "note")
 STALE = event_batches.STALE
@@ -41,18 +46,16 @@ def import_answers(db: Database, records, source: str, replace: bool = False) ->
         bad = cur.execute("""SELECT line, qid FROM _a WHERE qid NOT IN (SELECT qid FROM questions)
                              ORDER BY line LIMIT 1""").fetchall()
         if bad:
-            raise InputError(source, int(bad[0][0]), f"unknown qid {bad[0][1]!r} (not among the imported questions)")
+            raise InputError(source, int(bad[0][0]), CODES("answers_unknown_qid", qid=bad[0][1]))
         bad = cur.execute("""SELECT line, pid FROM _c WHERE pid NOT IN (SELECT pid FROM paragraphs)
                              ORDER BY line, idx, ord LIMIT 1""").fetchall()
         if bad:
-            raise InputError(source, int(bad[0][0]), f"unknown cited pid {bad[0][1]!r} (not in the corpus)")
+            raise InputError(source, int(bad[0][0]), CODES("answers_unknown_pid", pid=bad[0][1]))
         have = cur.execute("""SELECT system, max(version) FROM answer_imports
                               WHERE system IN (SELECT system FROM _a) GROUP BY system ORDER BY system""").fetchall()
         if have and not replace:
             system, version = have[0]
-            raise InputError(source, None, f"system {system!r} has answers already (version {version}); "
-                             "import again with --replace to add a new version (the old one and its "
-                             "reviews are kept)")
+            raise InputError(source, None, CODES("answers_system_exists", system=system, version=version))
         cur.execute("""CREATE OR REPLACE TEMP TABLE _versions AS
                        SELECT s.system, coalesce(max(i.version), 0) + 1 AS version, count(DISTINCT s.line) AS n
                        FROM (SELECT system, line FROM _a) s LEFT JOIN answer_imports i USING (system)
@@ -266,7 +269,7 @@ def review_state(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
     if policy.startswith("source:"):
         name = policy.split(":", 1)[1]
         if not cur.execute("SELECT count(*) FROM external_reviews WHERE source = ?", [name]).fetchall()[0][0]:
-            raise ReljudgeError(f"no imported review source {name!r}")
+            raise ReljudgeError(CODES("review_unknown_source", source=name))
         return cur.execute("""
             SELECT reviewer, answer_id, kind, sentence, pid, grade, flag, note
             FROM external_reviews WHERE source = ? ORDER BY line, kind, sentence, pid""", [name]).df()
