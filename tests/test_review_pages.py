@@ -47,6 +47,8 @@ def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it(a
     assert row.value == 2 and row.provenance == "adjudicated"
     queue = review.disagreements(db)
     assert queue.iloc[0].kind == "interpretation" and queue.iloc[-1].ruling == 2     # open items first
+    table = next(d.value for d in at.dataframe if "grades" in d.value.columns)
+    assert set(table.kind) == {"뒷받침 (문장 × 인용)", "해석 타당성"}                  # in Korean
     per = answer_metrics.evaluate_answers(db, n_boot=0).per_answer
     assert a in set(per[per.measure == "support_precision"].answer_id)
 

@@ -853,6 +853,8 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
             frame[col] = frame[col].replace({"all": t("all", lang)})
     if "rating" in frame.columns:
         frame["rating"] = frame["rating"].map(lambda kind: figure_name(kind, lang))
+    if "kind" in frame.columns:     # review items: support / interpretation
+        frame["kind"] = frame["kind"].map(lambda k: figure_name(k, lang) if k in ("support", "interpretation") else k)
     if "not_computed" in frame.columns:
         frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
     for col in frame.columns[frame.dtypes == object]:
