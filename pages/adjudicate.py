@@ -4,7 +4,7 @@ import streamlit as st
 
 from reljudge import adjudication, display, i18n
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session, tables
+from reljudge.ui import lead_forms, session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -41,26 +41,10 @@ else:
         st.markdown(f"**{session.t('evidence_given')}**")
         for span in item.evidence:
             st.text(display.visible(span))
-    # Keyed by the item, so what was typed stays after a refused save and the next
-    # item starts empty; no preselected grade: a hurried click must not record a grade
-    # nobody chose.
-    with st.form("adjudicate"):
-        grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True, index=None,
-                         format_func=lambda g: session.t(f"grade{g}"), key=f"adj_grade_{qid}_{pid}")
-        reason = st.text_input(session.t("reason"), key=f"adj_reason_{qid}_{pid}")
-        if st.form_submit_button(session.t("save_adjudication"), type="primary"):
-            if grade is None:
-                st.error(session.t("choose_grade"))
-            elif not reason.strip():
-                st.error(session.t("reason_needed"))
-            else:
-                try:
-                    adjudication.adjudicate(db, user.username, item.qid, item.pid, int(grade), reason)
-                    session.flash(session.tm("adjudicated", item=f"{item.qid} · {item.pid}",
-                                             ruling=session.t(f"grade{int(grade)}")))
-                    st.rerun()
-                except ReljudgeError as exc:
-                    session.error(exc)
+    lead_forms.final_grade("adjudicate", f"{qid}_{pid}", lambda g: session.t(f"grade{g}"),
+                           lambda grade, reason: adjudication.adjudicate(db, user.username, item.qid, item.pid,
+                                                                         grade, reason),
+                           f"{item.qid} · {item.pid}")
 
 st.subheader(session.t("verdict_queue"))
 verdicts = adjudication.verdict_queue(db)

@@ -3,7 +3,7 @@ shares, abstention, coverage and the failure cases — recomputed from the judgm
 
 import streamlit as st
 
-from reljudge import campaign, charts, dashboard, display, evaluation, i18n
+from reljudge import campaign, charts, dashboard, display, evaluation, i18n, report_answers
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -68,3 +68,21 @@ def live():
 
 
 live()
+
+
+st.header(session.t("answers_title"))
+answers = report_answers.build(db, session.lang())
+if answers is None:
+    st.info(session.t("answers_none"))
+else:
+    tables.dataframe(answers.disclosure_frame(), name="answer_review_disclosure")
+    st.subheader(session.t("answers_means"))
+    tables.dataframe(answers.measures, name="answer_measures")
+    st.subheader(session.t("answers_counts"))
+    st.caption(session.t("answers_counts_text"))
+    tables.dataframe(answers.counts, name="answer_counts")
+    st.subheader(session.t("answers_agreement"))
+    tables.dataframe(answers.agreement, name="answer_agreement")
+    tables.dataframe(answers.pairs, name="answer_agreement_pairs")
+    st.subheader(session.t("answers_failures"))
+    tables.dataframe(answers.failures, name="answer_failures")

@@ -278,3 +278,150 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     assert main(["--db", str(db_path), "export", "reviews", "-o", str(out)]) == 0
     assert main(["--db", str(db_path), "import", "reviews", str(out), "--source", "copy"]) == 0
     assert "1 reviewer × answer records as source 'copy'" in capsys.readouterr().out
+
+
+# -- agreement on support and interpretation (reuses reljudge.agreement) ---------------
+
+def _ratings(rows):
+    import pandas as pd
+    return pd.DataFrame(rows, columns=["annotator", "qid", "answer_id", "kind", "sentence", "pid", "grade"])
+
+
+def test_review_agreement_hand_computed():
+    from reljudge import agreement
+    # support on 4 (sentence, paragraph) pairs: A 2,1,0,2 / B 2,0,0,1. Observed linear
+    # disagreement Σ|i−j| o_ij = .25 + .25 = .5; marginals A (.25,.25,.5), B (.5,.25,.25):
+    # expected Σ|i−j| p_i q_j = .25·.75 + .25·.75 + .5·1.25 = 1 -> weighted κ = 1 − .5/1 = .5
+    support = [(who, "q1", 1, "support", s, pid, g) for who, grades in (("A", (2, 1, 0, 2)), ("B", (2, 0, 0, 1)))
+               for (s, pid), g in zip(((0, "p1"), (0, "p2"), (1, "p1"), (1, "p3")), grades)]
+    # interpretation of 3 answers: A 2,2,0 / B 2,1,0. Coincidences o22 = 2, o21 = o12 = 1,
+    # o00 = 2; n = (2, 1, 3), 6 values; ordinal δ²(1,2) = (1+3−2)² = 4, δ²(0,1) = (2+1−1.5)²
+    # = 2.25, δ²(0,2) = (2+1+3−2.5)² = 12.25; α = 1 − 5·(2·4) / (2·(2·2.25 + 6·12.25 + 3·4)) = 7/9
+    interp = [(who, "q1", a, "interpretation", None, None, g)
+              for who, grades in (("A", (2, 2, 0)), ("B", (2, 1, 0))) for a, g in zip((1, 2, 3), grades)]
+    rep = agreement.review_agreement(_ratings(support + interp), {"q1": "사실 확인"})
+    assert rep.support.cohen_kappa_linear["A|B"] == pytest.approx(0.5)
+    assert rep.support.n_items == 4 and rep.interpretation.n_items == 3
+    assert rep.interpretation.krippendorff_alpha_ordinal == pytest.approx(7 / 9)
+    assert rep.interpretation.percent_agreement == pytest.approx(2 / 3)
+    assert set(rep.by_type) == {"사실 확인"}
+    table = agreement.figures_table(rep)
+    assert list(table.rating) == ["support", "interpretation", "support", "interpretation"]
+    json.dumps(rep.to_dict())                                    # JSON-ready, no NaN
+
+
+def test_review_agreement_matches_krippendorff_and_scikit_learn():
+    import krippendorff
+    import numpy as np
+    from sklearn.metrics import cohen_kappa_score
+
+    from reljudge import agreement
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n = int(rng.integers(5, 40))
+        truth = rng.integers(0, 3, n)
+        a = np.where(rng.random(n) < 0.7, truth, rng.integers(0, 3, n))
+        b = np.where(rng.random(n) < 0.6, truth, rng.integers(0, 3, n))
+        c = np.where(rng.random(n) < 0.5, truth, rng.integers(0, 3, n)).astype(float)
+        c[rng.random(n) < 0.3] = np.nan                         # a third reviewer saw only some
+        rows = [(who, "q", i, "interpretation", None, None, int(v))
+                for who, col in (("a", a), ("b", b), ("c", c)) for i, v in enumerate(col) if v == v]
+        rows += [(who, "q", i // 3, "support", i % 3, "p", int(v))
+                 for who, col in (("a", a), ("b", b)) for i, v in enumerate(col)]
+        rep = agreement.review_agreement(_ratings(rows))
+        for res in (rep.support, rep.interpretation):
+            if len(set(a) | set(b)) > 1:
+                want = cohen_kappa_score(a, b, weights="linear", labels=[0, 1, 2])
+                assert res.cohen_kappa_linear["a|b"] == pytest.approx(want, abs=1e-9)
+        reliability = np.vstack([a, b, c]).astype(float)
+        want = krippendorff.alpha(reliability_data=reliability, level_of_measurement="ordinal",
+                                  value_domain=[0, 1, 2])
+        assert rep.interpretation.krippendorff_alpha_ordinal == pytest.approx(want, abs=1e-9)
+
+
+def test_review_agreement_from_database_with_an_imported_source(answered, tmp_path, db_path, capsys):
+    from reljudge import agreement
+    db = answered
+    ids = _ids(db)
+    q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
+    _review_q1_q2(db, "ann", q1, q2)
+    _review_q1_q2(db, "bob", q1, q2, q1_support=((0, "p01", 2), (1, "p02", 0), (1, "p03", 0)), interp=(2, 2))
+    rep = agreement.reviews_from_database(db)
+    assert rep.support.annotators == ["ann", "bob"] and rep.support.n_items == 7
+    # ann 2,1,0 | 2,0,0,0 and bob 2,0,0 | 2,0,0,0: one pair differs by one grade
+    from sklearn.metrics import cohen_kappa_score
+    assert rep.support.cohen_kappa_linear["ann|bob"] == pytest.approx(
+        cohen_kappa_score([2, 1, 0, 2, 0, 0, 0], [2, 0, 0, 2, 0, 0, 0], weights="linear"))
+    assert rep.interpretation.n_items == 2
+    # an imported source joins as one rater "source:NAME", like an imported qrels source
+    path = tmp_path / "ann.jsonl"
+    review.write_reviews(db, path)
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    _write(path, [dict(r, reviewer="llm") for r in lines if r["reviewer"] == "ann"])
+    review.import_reviews(db, path, "llm")
+    rep = agreement.reviews_from_database(db)
+    assert rep.support.annotators == ["ann", "bob", "source:llm"]
+    assert rep.support.cohen_kappa["ann|source:llm"] == pytest.approx(1.0)
+    assert agreement.reviews_from_database(db, include_sources=False).support.annotators == ["ann", "bob"]
+    db.close()
+    assert main(["--db", str(db_path), "agreement", "--reviews"]) == 0
+    out = capsys.readouterr().out
+    assert "Support grades" in out and "ann|source:llm" in out and "Interpretation" in out
+    assert main(["--db", str(db_path), "agreement", "--reviews", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["support"]["cohen_kappa"]["ann|source:llm"] == 1.0 and "interpretation" in doc
+
+
+# -- the "answer review" section of the dashboard and the report ------------------------
+
+def test_report_section_hand_computed(answered):
+    from reljudge import report, report_answers
+    db = answered
+    ids = _ids(db)
+    q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
+    _review_q1_q2(db, "ann", q1, q2)
+    _review_q1_q2(db, "bob", q1, q2)                       # the same decisions: agreement 1
+    review.review(db, "ann", ids[("q3", "rag")], "abstention", appropriate=True)
+    sec = report_answers.build(db, "en", n_boot=200)
+    m = sec.measures.set_index(["system", "qtype"])
+    # as in test_measures_hand_computed: P = (.5 + .25)/2, R = (.75 + .5)/2, interpretation (2 + 1)/2
+    assert m.loc[("rag", "all"), "support_precision"].startswith("0.375 [")
+    assert m.loc[("rag", "all"), "support_recall"].startswith("0.625 [")
+    assert m.loc[("rag", "all"), "interpretation_mean"].startswith("1.500 [")
+    assert m.loc[("rag", "all"), "n_support"] == 2 and m.loc[("base", "all"), "n_support"] == 0
+    assert m.loc[("base", "all"), "support_precision"] == "—"
+    c = sec.counts.set_index(["system", "qtype"]).loc[("rag", "all")]
+    assert (c.n_answers, c.n_abstained, c.n_abstention_appropriate) == (2, 1, 1)
+    assert [tuple(r) for r in sec.failures[["system", "qid", "sentence", "citations"]].itertuples(index=False)] \
+        == [("rag", "q2", 2, "p04 (0), p05 (0)")]
+    agree = sec.agreement[sec.agreement.scope == "all"].set_index("rating")
+    assert agree.loc["support", "percent_agreement"] == 1.0 and agree.loc["support", "items_2plus"] == 7
+    assert set(sec.pairs.cohen_kappa_linear) == {1.0}
+    disclosure = dict(sec.disclosure)
+    assert disclosure["Reviewers"] == "2: ann (3), bob (2) (answers reviewed)"
+    # q1/base nobody, q3/rag (abstained) ann alone, q1/rag and q2/rag both
+    assert disclosure["Reviewers per answer"] == \
+        "0 reviewer(s): 1 answers, 1 reviewer(s): 1 answers, 2 reviewer(s): 2 answers"
+    assert "the lead's ruling if any" in disclosure["Several reviewers → one decision"]
+    ko = report.render(report.build(db, lang="ko", n_boot=50), "md")
+    assert "## 답변 검수" in ko and "검수자 간 일치도" in ko and "0\\.375 \\[" in ko
+    en = report.render(report.build(db, lang="en", n_boot=50), "html")
+    assert "<h2>Answer review</h2>" in en and "p04 (0), p05 (0)" in en
+
+
+def test_report_section_escapes_answer_text(answered, tmp_path):
+    from reljudge import report_answers
+    db = answered
+    evil = "<img src=x onerror=alert(1)> **굵게** | <b>x</b>"
+    review.import_answers(db, _write(tmp_path / "evil.jsonl", [
+        {"qid": "q2", "system": "evil", "answer": evil, "sentences": [evil], "citations": ["p04"]}]))
+    a = _ids(db)[("q2", "evil")]
+    review.review(db, "ann", a, "support", sentence=0, pid="p04", grade=0)
+    sec = report_answers.build(db, "ko", n_boot=0)
+    assert list(sec.failures.text) == [evil]                          # data kept as it is
+    md = report_answers.markdown(sec)
+    import re
+    assert evil not in md and not re.search(r"(?<!\\)<(img|b)", md)              # every < escaped
+    assert "\\<img src=x onerror=alert(1)\\> \\*\\*굵게\\*\\* \\| \\<b\\>" in md
+    page = report_answers.html(sec)
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page

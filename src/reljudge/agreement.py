@@ -421,6 +421,7 @@ class AgreementReport:
     grades: AgreementResult
     no_answer: AgreementResult | None
     by_type: dict[str, tuple[AgreementResult | None, AgreementResult | None]]
+    KINDS = ("grades", "no_answer")   # the rating kinds, each also an attribute (figures_table)
 
     def to_dict(self) -> dict:
         """JSON-ready: grade figures at top level, then "no_answer" and "by_type"."""
@@ -567,13 +568,14 @@ def figures_table(report: AgreementReport) -> pd.DataFrame:
     """One row per (scope, rating kind): the main figures and the items each rests on.
 
     Data, not words: ``scope`` is "all" or a question type, ``rating`` the kind
-    ("grades", "no_answer") and ``not_computed`` a dict {figure: reason message};
+    ("grades", "no_answer"; for a :class:`ReviewAgreementReport` "support", "interpretation") and ``not_computed`` a dict {figure: reason message};
     :func:`reljudge.i18n.localized_values` puts them in a language."""
     rows = []
-    scopes = [("all", report.grades, report.no_answer)] + [
-        (t, g, v) for t, (g, v) in sorted(report.by_type.items())]
-    for scope, grades, verdicts in scopes:
-        for kind, res in (("grades", grades), ("no_answer", verdicts)):
+    kinds = getattr(report, "KINDS", ("grades", "no_answer"))
+    scopes = [("all", *(getattr(report, k) for k in kinds))] + [
+        (t, *pair) for t, pair in sorted(report.by_type.items())]
+    for scope, *results in scopes:
+        for kind, res in zip(kinds, results):
             if res is None:
                 continue
             pairs = [v for v in res.cohen_kappa.values() if v is not None]
@@ -588,3 +590,86 @@ def figures_table(report: AgreementReport) -> pd.DataFrame:
                 "not_computed": dict(res.reasons),
             })
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------
+# Answer review (issue 14): support grades and interpretation
+# --------------------------------------------------------------------------
+
+SUPPORT_ITEM = ["answer_id", "sentence", "pid"]
+"""A support item: one (sentence, cited paragraph) pair of one answer."""
+INTERPRETATION_ITEM = ["answer_id"]
+"""An interpretation item: one answer."""
+
+
+@dataclass
+class ReviewAgreementReport:
+    """Agreement of the answer reviewers, overall and per question type: on the support
+    grade of each (sentence, cited paragraph) and on each answer's interpretation, both
+    on the ordered scale 0 < 1 < 2 (so Cohen's linear-weighted kappa and Krippendorff's
+    ordinal alpha apply; the other figures of :func:`agreement_from_codes` come too)."""
+
+    support: AgreementResult | None
+    interpretation: AgreementResult | None
+    by_type: dict[str, tuple[AgreementResult | None, AgreementResult | None]]
+    KINDS = ("support", "interpretation")
+
+    def to_dict(self) -> dict:
+        def part(support, interpretation) -> dict:
+            return {"support": support.to_dict() if support is not None else None,
+                    "interpretation": interpretation.to_dict() if interpretation is not None else None}
+
+        out = part(self.support, self.interpretation)
+        out["by_type"] = {t: part(s, i) for t, (s, i) in self.by_type.items()}
+        return out
+
+
+def _rated(ratings: pd.DataFrame, kind: str, item: list[str]) -> AgreementResult | None:
+    part = ratings[(ratings["kind"] == kind) & ratings["grade"].notna()]
+    if part.empty:
+        return None
+    part = part.assign(grade=part["grade"].astype(int))
+    codes, annotators, _ = _code_frame(part, item, "grade", GRADES)
+    return agreement_from_codes(codes, annotators, len(GRADES), ordinal=True)
+
+
+def review_agreement(ratings: pd.DataFrame, question_types: Mapping | None = None) -> ReviewAgreementReport:
+    """Agreement on answer reviews. ``ratings``: annotator, qid, answer_id, kind
+    ("support" or "interpretation"; other kinds are ignored), sentence, pid, grade
+    (0/1/2). A support item is (answer_id, sentence, pid), an interpretation item the
+    answer. Given ``question_types`` (qid → type), per question type too."""
+    r = ratings[ratings["kind"].isin(ReviewAgreementReport.KINDS)]
+    by_type: dict[str, tuple[AgreementResult | None, AgreementResult | None]] = {}
+    if question_types is not None and len(r):
+        qtype = _type_of(r["qid"], question_types)
+        for t in sorted(set(qtype)):
+            sub = r[qtype == t]
+            by_type[t] = (_rated(sub, "support", SUPPORT_ITEM), _rated(sub, "interpretation", INTERPRETATION_ITEM))
+    return ReviewAgreementReport(_rated(r, "support", SUPPORT_ITEM),
+                                 _rated(r, "interpretation", INTERPRETATION_ITEM), by_type)
+
+
+def reviews_from_database(db, include_sources: bool = True) -> ReviewAgreementReport:
+    """Agreement of the team's reviewers on the current answers, per question type and
+    overall. Imported review sources (``import reviews --source NAME``) join as raters
+    named ``source:NAME`` (a source's own reviewers taken together by the majority
+    rule), exactly as imported qrels sources join :func:`from_database`."""
+    from reljudge import review
+    from reljudge.storage import team
+    return review_agreement(review.review_ratings(db, include_sources), team.question_types(db))
+
+
+def pairs_table(report) -> pd.DataFrame:
+    """Cohen's kappa per rater pair, unweighted and linear-weighted, with the items the
+    pair shares, for every rating kind of ``report`` (overall scope): rating, pair,
+    cohen_kappa, cohen_kappa_linear, items."""
+    rows = []
+    for kind in getattr(report, "KINDS", ("grades", "no_answer")):
+        res = getattr(report, kind)
+        if res is None:
+            continue
+        for key, value in res.cohen_kappa.items():
+            rows.append({"rating": kind, "pair": key, "cohen_kappa": _clean(value),
+                         "cohen_kappa_linear": _clean(res.cohen_kappa_linear.get(key)),
+                         "items": res.cohen_n.get(key, 0)})
+    return pd.DataFrame(rows, columns=["rating", "pair", "cohen_kappa", "cohen_kappa_linear", "items"])

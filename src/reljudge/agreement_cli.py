@@ -31,10 +31,17 @@ optionally type (the question type, for a per-type breakdown). One row per
 judgment; an item is a (qid, pid) pair. Without FILE, the judgments in the
 database (--db) are used.
 
+With --reviews, agreement of the answer reviewers instead (answer review): on the
+support grade of each (sentence, cited paragraph) and on each answer's
+interpretation, 0 < 1 < 2; imported review sources (import reviews --source NAME)
+join as raters named source:NAME, as imported qrels sources do for paragraph grades.
+
 examples:
   reljudge agreement grades.csv
   reljudge agreement grades.csv --format json
   reljudge --db judgments/campaign.duckdb agreement --format json
+  reljudge agreement --reviews                 # answer reviewers: support, interpretation
+  reljudge agreement --reviews --format json
 """
 
 
@@ -54,6 +61,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                         help="grades as CSV (annotator,qid,pid,grade); default: the database")
     parser.add_argument("--format", choices=("json", "table"), default="table",
                         help="json for programs, table for people (default: table)")
+    parser.add_argument("--reviews", action="store_true",
+                        help="agreement of the answer reviewers (support grades, interpretation) "
+                             "in the database, imported review sources included")
     parser.set_defaults(func=run_agreement)
     return parser
 
@@ -149,26 +159,32 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
     return grades, question_types
 
 
-def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
-    """Agreement on the current judgments stored in the database at ``args.db``."""
-    from reljudge.agreement import from_database
+def _on_database(args: argparse.Namespace, compute):
+    """``compute(db)`` on the database at ``args.db`` (which must exist), closed after."""
     from reljudge.storage import open_database
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
-        return from_database(db)
+        return compute(db)
     finally:
         db.close()
+
+
+def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
+    """Agreement on the current judgments stored in the database at ``args.db``."""
+    from reljudge.agreement import from_database
+    return _on_database(args, from_database)
 
 
 def outcome_from_database(args: argparse.Namespace):
     """System rankings per annotator and the questions that change the winner."""
     from reljudge.outcome_agreement import outcome_agreement
-    from reljudge.storage import open_database
-    db = open_database(getattr(args, "db", None), must_exist=True)
-    try:
-        return outcome_agreement(db)
-    finally:
-        db.close()
+    return _on_database(args, outcome_agreement)
+
+
+def reviews_from_database(args: argparse.Namespace):
+    """Agreement of the answer reviewers in the database at ``args.db``."""
+    from reljudge.agreement import reviews_from_database as compute
+    return _on_database(args, compute)
 
 
 # --------------------------------------------------------------------------
@@ -249,9 +265,29 @@ def format_table(report: AgreementReport) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def format_review_table(report) -> str:
+    """Plain-text tables of a ReviewAgreementReport: overall, then per question type."""
+    lines = _section("Support grades (sentence × cited paragraph)", report.support)
+    lines += _section("Interpretation (per answer)", report.interpretation)
+    for qtype, (support, interpretation) in report.by_type.items():
+        lines += _section(f"Question type {qtype!s}: support grades", support)
+        lines += _section(f"Question type {qtype!s}: interpretation", interpretation)
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def run_agreement(args: argparse.Namespace) -> int:
     """Handler of ``reljudge agreement``: print the figures; 0 on success, 2 on error."""
     try:
+        if getattr(args, "reviews", False):
+            if getattr(args, "file", None):
+                raise ReljudgeError("--reviews reads the database; it takes no FILE")
+            report = reviews_from_database(args)
+            if getattr(args, "format", "table") == "json":
+                sys.stdout.write(json.dumps(readable_reasons(report.to_dict()), ensure_ascii=False, indent=2,
+                                            allow_nan=False, default=str) + "\n")
+            else:
+                sys.stdout.write(format_review_table(report))
+            return 0
         if getattr(args, "file", None):
             grades, question_types = read_grades_csv(args.file)
             report = compute_agreement(grades, question_types=question_types)

@@ -592,6 +592,146 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
                         "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
+    # answer review: adjudication, assignment (issue 14)
+    "nav_review_adjudicate": ("검수 불일치 조정", "Review adjudication"),
+    "nav_review_assign": ("검수 배정", "Review assignments"),
+    "review_adjudicate_title": ("답변 검수 불일치 조정", "Answer review: adjudication"),
+    "review_adjudicate_help": (
+        "검수자들이 뒷받침 등급이나 해석 타당성에서 서로 다른 판정을 한 항목입니다(시스템·검수자 이름 없이). "
+        "지표는 조정한 판정을 쓰고, 없으면 항목별 다수결, 동수면 낮은 등급을 씁니다.",
+        "Items where the reviewers gave different support or interpretation grades (no system or reviewer "
+        "names). The measures use the ruling; else the majority per item; a tie goes to the lower grade."),
+    "review_queue_empty": ("조정할 검수 불일치가 없습니다.", "No review disagreement to adjudicate."),
+    "review_queue_n": ("불일치 항목 {n}개 (조정 전 {open}개), 답변 {a}개", "{n} disputed items ({open} open) in {a} answers"),
+    "review_disputed_answer": ("답변", "Answer"),
+    "review_disputed_label": ("{qid} · 답변 {a} · 미조정 {open}/{n} · 차이 {gap}",
+                              "{qid} · answer {a} · open {open}/{n} · gap {gap}"),
+    "review_disputed_item": ("항목", "Item"),
+    "review_item_support": ("문장 {s} · 인용 {pid}", "sentence {s} · cites {pid}"),
+    "review_answer_text": ("답변 (문장별)", "Answer (by sentence)"),
+    "review_the_sentence": ("문장 {s}", "Sentence {s}"),
+    "review_ruled": ("현재 조정: {g}", "Current ruling: {g}"),
+    "review_queue_table": ("불일치 항목 전체", "Every disputed item"),
+    "review_assign_title": ("답변 검수 배정", "Answer review assignments"),
+    "review_assign_help": (
+        "질문마다 그 질문의 모든 답변을 검수할 사람을 정합니다(일치도를 위해 일부 또는 모든 질문에 두 명). "
+        "이미 검수를 시작한 질문은 그 검수자에게 남습니다. 배정이 없으면 모두가 모든 답변을 봅니다.",
+        "Choose who reviews each question's answers (two reviewers on some or every question, for agreement). "
+        "A question already started stays with its reviewer. Without assignments everyone sees every answer."),
+    "reviewers": ("검수자", "Reviewers"),
+    "review_assigned": ("검수를 배정했습니다: {msg}", "Reviews assigned: {msg}"),
+    "no_review_assignments": ("검수 배정이 없습니다: 모든 검수자가 모든 답변을 봅니다.",
+                              "No review assignment: every reviewer sees every answer."),
+    "support_label": ("뒷받침", "support"),
+    # the "answer review" section of the dashboard and the report (reljudge.report_answers)
+    "answers_title": ("답변 검수", "Answer review"),
+    "answers_none": ("가져온 답변이 없습니다 (reljudge import answers).", "No answers imported (reljudge import answers)."),
+    "answers_who": ("검수자", "Reviewers"),
+    "answers_who_text": ("{n}명: {who} (괄호: 검수한 답변 수)", "{n}: {who} (answers reviewed)"),
+    "answers_per_answer": ("답변당 검수자 수", "Reviewers per answer"),
+    "answers_reviewers_per_answer_item": ("{k}명 {n}개", "{k} reviewer(s): {n} answers"),
+    "answers_procedure": ("검수 방법", "How answers were reviewed"),
+    "answers_procedure_text": (
+        "답변마다 문장 단위로, 문장이 인용한 문단(전문)과 대조해 뒷받침을 2 충분 · 1 부분 · 0 없음으로 판정하고, "
+        "인용이 필요 없는 문장(인사, 연결)을 표시하고, 답변 전체의 해석 타당성을 2 · 1 · 0으로 판정함. "
+        "시스템 이름 없이, 질문마다 검수자별 고정 무작위 순서로.",
+        "Each answer sentence by sentence against the paragraphs it cites (full text): support 2 full · "
+        "1 partial · 0 none; sentences that need no citation (greetings, transitions) marked; the whole answer's "
+        "interpretation 2 · 1 · 0. Blind (no system name), answers of a question in a fixed random order per reviewer."),
+    "answers_policy": ("여러 검수자 → 하나의 판정", "Several reviewers → one decision"),
+    "answers_policy_adjudicated": ("책임자가 조정한 판정, 없으면 항목별 다수결, 동수면 엄격한 쪽(낮은 등급)",
+                                   "the lead's ruling if any; else the majority per item; a tie goes to the stricter "
+                                   "reading (the lower grade)"),
+    "answers_policy_majority": ("항목별 다수결, 동수면 엄격한 쪽(낮은 등급); 조정은 쓰지 않음",
+                                "the majority per item; a tie goes to the lower grade; rulings ignored"),
+    "answers_policy_other": ("{policy}", "{policy}"),
+    "answers_measures": ("지표", "Measures"),
+    "answers_measures_text": (
+        "인용 정밀도(뒷받침): 모든 (문장, 인용) 쌍의 s 평균(충분 1, 부분 0.5, 없음 0; TREC 2024 RAG); "
+        "인용 재현율(뒷받침): 인용이 필요한 문장마다 인용 중 가장 큰 s의 평균(인용 없음 0); 충분히 뒷받침된 문장 비율; "
+        "해석 타당 비율(해석 2); 해석 타당성 평균(0–2); 인용 문단 적합 비율: 인용한 문단 중 qrels 등급 ≥ {rel}인 비율"
+        "(자동). 답변마다 계산해 답변에 대해 평균.",
+        "support_precision: mean s over the (sentence, citation) pairs (full 1, partial 0.5, none 0; TREC 2024 RAG); "
+        "support_recall: mean over sentences that need a citation of their best s (0 without a citation); "
+        "full_support_share: share of those sentences fully supported; interpretation_valid_share: share "
+        "interpreted 2; interpretation_mean: mean interpretation (0–2); citation_relevance: share of cited "
+        "paragraphs with a qrels grade ≥ {rel} (automatic). Per answer, then the mean over answers."),
+    "answers_scope": ("대상", "Answers counted"),
+    "answers_scope_text": (
+        "각 시스템의 현재 버전, 답할 수 있는 질문만; 시스템이 보류한 답변은 평균에서 빼고 따로 셈; "
+        "모든 인용이 검수되지 않은 답변은 뒷받침 지표에서 빠짐(n이 그 수를 밝힘).",
+        "Each system's current version, answerable questions only; answers the system abstained on are left out "
+        "of the means and counted apart; an answer enters the support figures once all its citations are reviewed "
+        "(n says how many)."),
+    "answers_ci": ("신뢰 구간", "Intervals"),
+    "answers_ci_text": ("답변 단위 백분위 부트스트랩 95%, {b}번, 시드 {seed}",
+                        "95% percentile bootstrap over answers, {b} resamples, seed {seed}"),
+    "answers_sources": ("가져온 검수 출처", "Imported review sources"),
+    "answers_sources_text": ("{sources} (일치도에만, 출처 이름의 검수자 한 명으로 들어감)",
+                             "{sources} (in agreement only, as raters source:NAME)"),
+    "answers_means": ("시스템 × 질문 유형별 지표 (95% 구간)", "Measures per system × question type (95% intervals)"),
+    "answers_counts": ("답변 수와 답변 보류", "Counts and abstentions"),
+    "answers_counts_text": ("보류한 답변은 평균에서 빠지고 여기서 따로 셉니다(적절하다고 검수된 수 포함).",
+                            "Abstentions are left out of the means and counted here (with how many reviewers "
+                            "found appropriate)."),
+    "answers_agreement": ("검수자 간 일치도 (뒷받침, 해석)", "Reviewer agreement (support, interpretation)"),
+    # review.py: refused review events, malformed events, review files
+    "review_stale": ("다른 브라우저에서 그 뒤에 바뀌었습니다. 더 새로운 판정을 남겼습니다",
+                     "changed in another browser after this edit was made; the newer decision is kept"),
+    "review_unknown_answer": ("없는 답변 {answer!r}", "unknown answer {answer!r}"),
+    "review_superseded": ("답변 {answer!r}은(는) 그 시스템의 답변을 새로 가져오면서 새 버전으로 바뀌었습니다",
+                          "answer {answer!r} was replaced by a newer import of its system's answers"),
+    "review_unknown_sentence": ("답변 {answer!r}에 문장 {sentence}이(가) 없습니다", "answer {answer!r} has no sentence {sentence}"),
+    "review_not_cited": ("답변 {answer!r}의 그 문장은 문단 {pid!r}을(를) 인용하지 않습니다",
+                         "paragraph {pid!r} is not cited by that sentence of answer {answer!r}"),
+    "review_not_assigned": ("답변 {answer!r}은(는) {user!r}의 검수 목록에 없습니다",
+                            "answer {answer!r} is not in the review queue of {user!r}"),
+    "review_held_back": ("함께 보낸 다른 검수가 거부되어 저장하지 않았습니다",
+                         "not stored: another event of the same save was refused"),
+    "review_malformed": ("잘못된 검수 기록입니다", "malformed review event"),
+    "review_malformed_detail": ("잘못된 검수 기록입니다: {detail}", "malformed review event: {detail}"),
+    "review_error_integer": ("{what}은(는) 정수여야 합니다", "{what} must be an integer"),
+    "review_error_range": ("{what}이(가) 범위를 벗어났습니다", "{what} out of range"),
+    "review_error_flag": ("{field}은(는) true, false, null 가운데 하나여야 합니다", "{field} must be true, false or null"),
+    "review_error_event_id": ("잘못된 기록 id입니다", "malformed event id"),
+    "review_error_kind": ("알 수 없는 검수 기록 종류 {kind!r}", "unknown review event kind {kind!r}"),
+    "review_error_no_paragraph": ("뒷받침 판정에 문단이 없습니다", "support event without a paragraph"),
+    "review_error_policy": ("알 수 없는 집계 정책 {policy!r}: adjudicated, majority, reviewer:이름, source:이름 가운데 하나",
+                            "unknown policy {policy!r}; use adjudicated, majority, reviewer:NAME or source:NAME"),
+    "review_error_source_needed": ("--source로 검수 출처의 이름을 정하세요", "--source must name the review source"),
+    "review_error_cannot_adjudicate": ("{kind!r}은(는) 조정할 수 없습니다", "cannot adjudicate {kind!r}"),
+    "review_error_flag_needed": ("예 또는 아니오를 골라야 합니다", "flag must be true or false"),
+    "review_file_missing": ("{field}이(가) 없습니다", "missing {field}"),
+    "review_file_no_answer": ("시스템 {system!r}의 질문 {qid!r}에 대한 현재 답변이 없습니다",
+                              "no current answer of system {system!r} to question {qid!r}"),
+    "review_file_duplicate": ("{reviewer!r}의 {qid!r}/{system!r} 검수가 두 번 있습니다 (처음: {first}번째 줄)",
+                              "duplicate review of {qid!r}/{system!r} by {reviewer!r} (first at line {first})"),
+    "review_file_interpretation": ("interpretation은 0, 1, 2, null 가운데 하나여야 합니다 (받은 값: {value!r})",
+                                   "interpretation must be 0, 1, 2 or null, got {value!r}"),
+    "review_file_abstention": ("abstention_appropriate는 true, false, null 가운데 하나여야 합니다 (받은 값: {value!r})",
+                               "abstention_appropriate must be true, false or null, got {value!r}"),
+    "review_file_note": ("note는 글이어야 합니다", "note must be text"),
+    "review_file_sentences": ("sentences는 목록이어야 합니다", "sentences must be a list"),
+    "review_file_index": ("문장마다 정수 'index'가 있어야 합니다", "each sentence needs an integer 'index'"),
+    "review_file_index_range": ("문장 번호 {index}이(가) 답변의 문장 {n}개 밖에 있습니다",
+                                "sentence index {index} outside the answer's {n} sentences"),
+    "review_file_needs_citation": ("needs_citation은 true 또는 false여야 합니다 (받은 값: {value!r})",
+                                   "needs_citation must be true or false, got {value!r}"),
+    "review_file_support": ("support는 문단 id에서 등급으로 가는 객체여야 합니다", "support must be an object mapping pid to grade"),
+    "review_file_not_cited": ("문장 {index}은(는) 문단 {pid!r}을(를) 인용하지 않습니다",
+                              "paragraph {pid!r} is not cited by sentence {index}"),
+    "review_file_support_grade": ("뒷받침 등급은 0, 1, 2 가운데 하나여야 합니다 (받은 값: {value!r})",
+                                  "support grade must be 0, 1 or 2, got {value!r}"),
+    # storage.answers: answer imports, review sources
+    "answers_unknown_qid": ("없는 질문 id {qid!r} (가져온 질문에 없음)", "unknown qid {qid!r} (not among the imported questions)"),
+    "answers_unknown_pid": ("인용한 문단 id {pid!r}이(가) 말뭉치에 없습니다", "unknown cited pid {pid!r} (not in the corpus)"),
+    "answers_system_exists": (
+        "시스템 {system!r}의 답변이 이미 있습니다 (버전 {version}); 새 버전으로 가져오려면 --replace를 쓰세요 "
+        "(이전 버전과 그 검수는 남습니다)",
+        "system {system!r} has answers already (version {version}); import again with --replace to add a new "
+        "version (the old one and its reviews are kept)"),
+    "review_unknown_source": ("가져온 검수 출처 {source!r}이(가) 없습니다", "no imported review source {source!r}"),
+    "answers_failures": ("실패 사례: 뒷받침되지 않은 문장과 그 인용", "Failure cases: unsupported sentences and their citations"),
 }
 
 
@@ -684,6 +824,25 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "replaced_by": ("바꾼 파일", "replaced by"),
     "footnotes": ("주석", "notes"),
     "few_questions": ("질문 적음", "few questions"),
+    "answer_id": ("답변 번호", "answer"), "kind": ("항목 종류", "item kind"), "sentence": ("문장 번호", "sentence"),
+    "lo": ("가장 낮은 판정", "lowest"), "hi": ("가장 높은 판정", "highest"),
+    "n_reviewers": ("검수자 수", "reviewers"), "decided": ("지표가 쓰는 판정", "grade used by the measures"),
+    "support_precision": ("인용 정밀도 (뒷받침)", "support precision"),
+    "support_recall": ("인용 재현율 (뒷받침)", "support recall"),
+    "full_support_share": ("충분히 뒷받침된 문장 비율", "fully supported share"),
+    "interpretation_valid_share": ("해석 타당 비율", "valid interpretation share"),
+    "interpretation_mean": ("해석 타당성 평균", "interpretation mean"),
+    "citation_relevance": ("인용 문단 적합 비율", "citation relevance"),
+    "n_support": ("뒷받침 지표의 답변 수", "answers (support)"),
+    "n_interpretation": ("해석 지표의 답변 수", "answers (interpretation)"),
+    "n_answers": ("답변 수", "answers"), "n_sentences": ("문장 수", "sentences"), "n_pairs": ("인용 쌍 수", "citation pairs"),
+    "n_abstained": ("보류", "abstained"), "n_abstained_answerable": ("답할 수 있는 질문에서 보류", "abstained, answerable"),
+    "n_abstained_no_answer": ("근거 없는 질문에서 보류", "abstained, no-answer"),
+    "n_abstention_reviewed": ("보류를 검수한 수", "abstentions reviewed"),
+    "n_abstention_appropriate": ("적절한 보류", "appropriate abstentions"),
+    "n_unreviewed": ("검수가 덜 된 답변", "not fully reviewed"),
+    "cohen_kappa": ("Cohen κ", "Cohen's κ"), "cohen_kappa_linear": ("Cohen κ (선형 가중)", "Cohen's κ (linear weights)"),
+    "items": ("공통 항목 수", "items"), "aspect": ("항목", "aspect"), "detail": ("내용", "detail"), "citations": ("인용 (뒷받침 등급)", "citations (support grade)"),
 }
 
 
@@ -693,6 +852,7 @@ _FIGURE_NAMES_KO = {
     "fleiss_kappa": "Fleiss κ", "krippendorff_alpha_nominal": "Krippendorff α (명목)",
     "krippendorff_alpha_ordinal": "Krippendorff α (서열)", "kendall_tau": "Kendall τ",
     "grades": "문단 판정", "no_answer": "근거 없음 판정",
+    "support": "뒷받침 (문장 × 인용)", "interpretation": "해석 타당성",
 }
 
 
@@ -717,6 +877,8 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
             frame[col] = frame[col].replace({"all": t("all", lang)})
     if "rating" in frame.columns:
         frame["rating"] = frame["rating"].map(lambda kind: figure_name(kind, lang))
+    if "kind" in frame.columns:     # review items: support / interpretation
+        frame["kind"] = frame["kind"].map(lambda k: figure_name(k, lang) if k in ("support", "interpretation") else k)
     if "not_computed" in frame.columns:
         frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
     for col in frame.columns[frame.dtypes == object]:

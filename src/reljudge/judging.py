@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reljudge import display, group_commit, i18n
+from reljudge.queue_position import WorkQueue
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import judgments as store
@@ -96,18 +97,9 @@ def overview(db: Database, username: str) -> pd.DataFrame:
 
 def current_question(db: Database, username: str) -> str | None:
     """Where the annotator left off; else the first unfinished question of their own
-    queue (one they started comes first), in campaign order."""
-    ov = overview(db, username)
-    if ov.empty:
-        return None
-    qid = store.get_position(db, username)
-    if qid in set(ov.qid):
-        return qid
-    qid = _next_unfinished(ov) or str(ov.iloc[0].qid)
-    # Remember it, so the question does not change under the annotator's hands
-    # when it becomes complete.
-    store.set_position(db, username, qid)
-    return qid
+    queue (one they started comes first), in campaign order (remembered, so the
+    question does not change under the annotator's hands when it becomes complete)."""
+    return QUEUE.current(db, username)
 
 
 def finished(ov: pd.DataFrame) -> pd.Series:
@@ -151,28 +143,18 @@ def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
 
 
 def go_to(db: Database, username: str, qid: str) -> None:
-    ov = overview(db, username)
-    if qid not in set(ov.qid):
-        raise ReljudgeError(f"unknown question {qid!r}")
-    store.set_position(db, username, qid)
+    QUEUE.go_to(db, username, qid)
 
 
 def step(db: Database, username: str, delta: int, only_open: bool = False) -> str | None:
     """Move ``delta`` questions forward/back in campaign order, or (``only_open``) to the
     next unfinished question after the current one."""
-    ov = overview(db, username)
-    if ov.empty:
-        return None
-    qids = list(ov.qid)
-    cur = current_question(db, username)
-    i = qids.index(cur) if cur in qids else 0
-    if only_open:
-        target = _next_unfinished(ov, after=cur) or cur
-        store.set_position(db, username, target)
-        return target
-    j = min(max(i + delta, 0), len(qids) - 1)
-    store.set_position(db, username, qids[j])
-    return qids[j]
+    return QUEUE.step(db, username, delta, only_open)
+
+
+QUEUE = WorkQueue(overview, "qid", lambda ov, after=None: _next_unfinished(ov, after), store.get_position,
+                  store.set_position, lambda qid, _user: ReljudgeError(f"unknown question {qid!r}"), str)
+"""The judging queue's position and moves (the rule review's queue shares)."""
 
 
 def _static_items(db: Database, username: str, qid: str, lang: str, question: str,

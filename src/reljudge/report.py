@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from reljudge import agreement, bundle, campaign, dashboard, display, evaluation, i18n, metrics, times
+from reljudge import (agreement, bundle, campaign, dashboard, display, evaluation, i18n, metrics,
+                      report_answers, times)
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -44,6 +45,7 @@ class ReportData:
     test_procedure: str = ""   # how the p-values were computed, stated beside them
     agreement_notes: list[str] = field(default_factory=list)   # footnote (i) of the agreement table
     few_questions_note: str = ""   # below the results when a group rests on too few questions
+    answer_review: object = None   # the "answer review" section (reljudge.report_answers), None: no answers
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
@@ -97,7 +99,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
                       mrr_by_k, dashboard.chart_frame(ev, k, "RR"), abstention,
                       tests, agree, failures, is_demo, built.bundle_sha256,
                       catalog.judged_wordings(db),
-                      i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes, few_note)
+                      i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes, few_note,
+                      report_answers.build(db, lang, n_boot))
 
 
 # the agreement table's column that shows a figure (cohen_kappa[A|B] -> its mean's column)
@@ -223,6 +226,7 @@ def render_markdown(data: ReportData) -> str:
     if data.wordings is not None and not data.wordings.empty:
         out.append(f"\n## {_t('wordings', L)}\n\n{_t('wordings_text', L)}\n\n")
         out.append(_md_table(data.wordings, L))
+    out.append(report_answers.markdown(data.answer_review))
     return "\n".join(out)
 
 
@@ -282,6 +286,7 @@ def render_html(data: ReportData) -> str:
     if data.wordings is not None and not data.wordings.empty:
         parts.append(f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"
                      + _html_table(data.wordings, L))
+    parts.append(report_answers.html(data.answer_review))
     parts.append("</body></html>")
     return "\n".join(parts)
 

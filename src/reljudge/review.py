@@ -32,9 +32,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reljudge import group_commit, importers
+from reljudge import group_commit, i18n, importers
+from reljudge.adjudication import CODES as RULING_CODES
+from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.judging import GRADES, MAX_TIME_MS, bounded_text, source_line
+from reljudge.queue_position import WorkQueue
 from reljudge.storage import answers as store
 from reljudge.storage.db import Database
 
@@ -44,19 +47,46 @@ SUPPORT_WEIGHT = {2: 1.0, 1: 0.5, 0: 0.0}
 
 REJECTION_CODES = ("stale", "unknown_answer", "superseded", "unknown_sentence", "not_cited",
                    "not_assigned", "held_back", "malformed")
-STALE_REASON = "changed in another browser after this edit was made; the newer decision is kept"
+
+CODES = Codes(
+    # why a review event was refused (the widget shows the short rejected_<code> texts)
+    review_stale=(), review_unknown_answer=("answer",), review_superseded=("answer",),
+    review_unknown_sentence=("answer", "sentence"), review_not_cited=("answer", "pid"),
+    review_not_assigned=("answer", "user"), review_held_back=(), review_malformed=(),
+    review_malformed_detail=("detail",),
+    # malformed events
+    review_error_integer=("what",), review_error_range=("what",), review_error_flag=("field",),
+    review_error_event_id=(), review_error_kind=("kind",), review_error_no_paragraph=(),
+    # policies, sources, rulings
+    review_error_policy=("policy",), review_error_source_needed=(), review_error_cannot_adjudicate=("kind",),
+    review_error_flag_needed=(),
+    # review files (import reviews): the problem at a line
+    review_file_missing=("field",), review_file_no_answer=("system", "qid"),
+    review_file_duplicate=("qid", "system", "reviewer", "first"), review_file_interpretation=("value",),
+    review_file_abstention=("value",), review_file_note=(), review_file_sentences=(), review_file_index=(),
+    review_file_index_range=("index", "n"), review_file_needs_citation=("value",), review_file_support=(),
+    review_file_not_cited=("pid", "index"), review_file_support_grade=("value",),
+)
+"""Every message this module returns: refusals, errors and review-file problems."""
 
 
-def rejection_text(code: str, detail: str | None, answer_id=None, username: str | None = None) -> str:
-    return {
-        "stale": STALE_REASON,
-        "unknown_answer": f"unknown answer {answer_id!r}",
-        "superseded": f"answer {answer_id!r} was replaced by a newer import of its system's answers",
-        "unknown_sentence": f"answer {answer_id!r} has no sentence {detail}",
-        "not_cited": f"paragraph {detail!r} is not cited by that sentence of answer {answer_id!r}",
-        "not_assigned": f"answer {answer_id!r} is not in the review queue of {username!r}",
-        "held_back": "not stored: another event of the same save was refused",
-    }.get(code, detail or code)
+def rejection_message(code: str, detail, answer_id=None, username: str | None = None) -> Message:
+    """Why an event was refused, as a message (code + parameters); ``detail`` is what
+    the store said (the sentence, the paragraph) or, for ``malformed``, the error."""
+    if code == "malformed":
+        if isinstance(detail, Message):
+            return detail
+        return CODES("review_malformed_detail", detail=detail) if detail else CODES("review_malformed")
+    params = {"unknown_answer": {"answer": answer_id}, "superseded": {"answer": answer_id},
+              "unknown_sentence": {"answer": answer_id, "sentence": detail},
+              "not_cited": {"answer": answer_id, "pid": detail},
+              "not_assigned": {"answer": answer_id, "user": username}}.get(code, {})
+    return CODES(f"review_{code}", **params)
+
+
+def rejection_text(code: str, detail, answer_id=None, username: str | None = None) -> str:
+    """:func:`rejection_message` in English (scripts, logs)."""
+    return i18n.message(rejection_message(code, detail, answer_id, username), "en")
 
 
 # -- import ------------------------------------------------------------------------
@@ -77,34 +107,34 @@ answer_versions = store.answer_versions
 
 def _int(value, what: str) -> int:
     if isinstance(value, bool) or value is None:
-        raise ReljudgeError(f"{what} must be an integer")
+        raise ReljudgeError(CODES("review_error_integer", what=what))
     try:
         number = int(value)
     except (TypeError, ValueError, OverflowError):
-        raise ReljudgeError(f"{what} must be an integer") from None
+        raise ReljudgeError(CODES("review_error_integer", what=what)) from None
     if number != value and str(number) != str(value).strip():
-        raise ReljudgeError(f"{what} must be an integer")
+        raise ReljudgeError(CODES("review_error_integer", what=what))
     if not 0 <= number < 2**62:
-        raise ReljudgeError(f"{what} out of range")
+        raise ReljudgeError(CODES("review_error_range", what=what))
     return number
 
 
 def _flag(raw: dict, key: str):
     value = raw.get(key)
     if value is not None and not isinstance(value, bool):
-        raise ReljudgeError(f"{key} must be true, false or null")
+        raise ReljudgeError(CODES("review_error_flag", field=key))
     return value
 
 
 def _event_row(raw: dict) -> dict:
     if not isinstance(raw, dict):
-        raise ReljudgeError("malformed event")
+        raise ReljudgeError(CODES("review_malformed"))
     cid = str(raw.get("id") or uuid.uuid4())
     if len(cid) > 100:
-        raise ReljudgeError("malformed event id")
+        raise ReljudgeError(CODES("review_error_event_id"))
     kind = raw.get("kind")
     if kind not in KINDS:
-        raise ReljudgeError(f"unknown review event kind {kind!r}")
+        raise ReljudgeError(CODES("review_error_kind", kind=kind))
     row = {"client_event_id": cid, "answer_id": _int(raw.get("answer_id"), "answer_id"), "kind": kind,
            "sentence": None, "pid": None, "grade": None, "flag": None,
            "note": bounded_text(raw.get("note"), "note")}
@@ -113,12 +143,12 @@ def _event_row(raw: dict) -> dict:
     if kind == "support":
         pid = raw.get("pid")
         if not isinstance(pid, str) or not pid:
-            raise ReljudgeError("support event without a paragraph")
+            raise ReljudgeError(CODES("review_error_no_paragraph"))
         row["pid"] = pid
     if kind in ("support", "interpretation"):
         grade = raw.get("grade")
         if grade is not None and (isinstance(grade, bool) or grade not in GRADES):
-            raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+            raise ReljudgeError(RULING_CODES("error_grade", grade=grade))
         row["grade"] = grade
     elif kind == "needs_citation":
         row["flag"] = _flag(raw, "needs_citation")
@@ -164,7 +194,7 @@ def record_each(db: Database, username: str, events: list[dict], with_ids: bool 
             rows.append(_event_row(event))
         except ReljudgeError as exc:
             cid = str(event.get("id")) if isinstance(event, dict) and event.get("id") else "?"
-            refused[cid] = ("malformed", str(exc), None)
+            refused[cid] = ("malformed", exc.message or str(exc), None)
     stored, problems = _store(db, username, rows, False)
     answer_of = {r["client_event_id"]: r["answer_id"] for r in rows}
     refused.update({cid: (code, detail, answer_of.get(cid)) for cid, (code, detail) in problems.items()})
@@ -181,7 +211,7 @@ def record(db: Database, username: str, events: list[dict]) -> list[str]:
     if problems:
         cid, (code, detail) = next(iter(problems.items()))
         row = next(r for r in rows if r["client_event_id"] == cid)
-        raise ReljudgeError(rejection_text(code, detail, row["answer_id"], username))
+        raise ReljudgeError(rejection_message(code, detail, row["answer_id"], username))
     return list(stored)
 
 
@@ -226,38 +256,24 @@ def _next_open(q: pd.DataFrame, after: int | None = None) -> int | None:
     return int(open_.iloc[0].answer_id)
 
 
+QUEUE = WorkQueue(review_queue, "answer_id", lambda q, after=None: _next_open(q, after), store.get_position,
+                  store.set_position,
+                  lambda answer_id, user: ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=user)), int)
+"""The review queue's position and moves: the rule of the judging queue (reljudge.queue_position)."""
+
+
 def current_answer(db: Database, username: str) -> int | None:
-    """Where the reviewer left off; else their first unfinished answer."""
-    q = review_queue(db, username)
-    if q.empty:
-        return None
-    here = store.get_position(db, username)
-    if here in set(q.answer_id):
-        return here
-    target = _next_open(q) or int(q.iloc[0].answer_id)
-    store.set_position(db, username, target)
-    return target
+    """Where the reviewer left off; else their first unfinished answer (remembered)."""
+    return QUEUE.current(db, username)
 
 
 def go_to(db: Database, username: str, answer_id: int) -> None:
-    if answer_id not in set(review_queue(db, username).answer_id):
-        raise ReljudgeError(f"answer {answer_id!r} is not in the review queue of {username!r}")
-    store.set_position(db, username, answer_id)
+    QUEUE.go_to(db, username, answer_id)
 
 
 def step(db: Database, username: str, delta: int, only_open: bool = False) -> int | None:
     """Move ``delta`` answers forward/back, or (``only_open``) to the next unfinished one."""
-    q = review_queue(db, username)
-    if q.empty:
-        return None
-    cur = current_answer(db, username)
-    ids = [int(a) for a in q.answer_id]
-    if only_open:
-        target = _next_open(q.reset_index(drop=True), after=cur) or cur
-    else:
-        target = ids[min(max(ids.index(cur) + delta, 0), len(ids) - 1)]
-    store.set_position(db, username, target)
-    return target
+    return QUEUE.step(db, username, delta, only_open)
 
 
 # -- the page's data -------------------------------------------------------------------
@@ -275,7 +291,7 @@ def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> di
     q = review_queue(db, username)
     row = q[q.answer_id == answer_id]
     if row.empty:
-        raise ReljudgeError(f"answer {answer_id!r} is not in the review queue of {username!r}")
+        raise ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=username))
     r = row.iloc[0]
     head, sentences, citations = store.answer_view(db, answer_id)
     mine = {(m.kind, _none(m.sentence), _none(m.pid)): m for m in store.my_reviews(db, username, answer_id).itertuples()}
@@ -332,14 +348,20 @@ def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> di
 
 # -- assignments ----------------------------------------------------------------------
 
-def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, **options):
-    """Assign the review of each question's answers with the paragraph-judging planner
-    (:func:`reljudge.assignment.plan`: overlap share, balance by type, started work
-    kept); the work of a question is its answers plus its (sentence, citation) pairs."""
+def preview_reviews(db: Database, reviewers: list[str] | None = None, **options):
+    """The plan :func:`assign_reviews` would store, without storing it: the
+    paragraph-judging planner (:func:`reljudge.assignment.plan`: overlap share, balance
+    by type, started work kept) over the questions that have answers; the work of a
+    question is its answers plus its (sentence, citation) pairs."""
     from reljudge import assignment
     from reljudge.storage import team
-    plan = assignment.plan(store.questions_for_review(db), reviewers or team.active_annotators(db),
+    return assignment.plan(store.questions_for_review(db), reviewers or team.active_annotators(db),
                            started=store.started_reviews(db), **options)
+
+
+def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, **options):
+    """Replace the review assignments with :func:`preview_reviews`' plan; returns it."""
+    plan = preview_reviews(db, reviewers, **options)
     store.replace_review_assignments(db, plan.rows, lead)
     return plan
 
@@ -410,10 +432,120 @@ def aggregated_reviews(db: Database, policy: str = "adjudicated") -> pd.DataFram
     without rulings), ``reviewer:NAME`` (one reviewer), ``source:NAME`` (an imported
     review source, its reviewers aggregated by majority)."""
     if not (policy in ("adjudicated", "majority") or policy.startswith(("reviewer:", "source:"))):
-        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority, reviewer:NAME or source:NAME")
+        raise ReljudgeError(CODES("review_error_policy", policy=policy))
     state = store.review_state(db, policy)
     adj = store.current_review_adjudications(db) if policy == "adjudicated" else None
     return aggregate(state, adj)
+
+
+def review_ratings(db: Database, include_sources: bool = True) -> pd.DataFrame:
+    """Each rater's support and interpretation grades on the current answers, for
+    agreement (:func:`reljudge.agreement.review_agreement`): annotator, qid, answer_id,
+    kind, sentence, pid, grade. The team's reviewers by name; each imported review
+    source as ONE rater ``source:NAME`` (its decisions under the policy
+    ``source:NAME``), as an imported qrels source joins paragraph agreement."""
+    cols = ["annotator", "answer_id", "kind", "sentence", "pid", "grade"]
+    frames = [store.review_state(db, "majority").rename(columns={"reviewer": "annotator"})[cols]]
+    for name in (store.review_sources(db) if include_sources else []):
+        agg = aggregated_reviews(db, f"source:{name}")
+        agg = agg[agg.kind.isin(["support", "interpretation"])]
+        frames.append(agg.assign(annotator=f"source:{name}", grade=agg.value)[cols])
+    out = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
+        else pd.DataFrame(columns=cols)
+    out = out[out.kind.isin(["support", "interpretation"]) & out.grade.notna()]
+    out = out.merge(store.answer_keys(db)[["answer_id", "qid"]], on="answer_id")
+    return out.astype({"grade": int})[["annotator", "qid", *cols[1:]]].reset_index(drop=True)
+
+
+# -- disagreements (the lead's queue) -----------------------------------------------------
+
+DISPUTED_KINDS = ("support", "interpretation")
+
+
+def disagreements(db: Database) -> pd.DataFrame:
+    """Items of the current answers on which the team's reviewers gave different grades:
+    a (sentence, cited paragraph) support grade or an answer's interpretation. One row
+    per item: answer_id, qid, qtype, seq, kind, sentence, pid, grades (the grades given,
+    sorted, without reviewer names), lo, hi, n_reviewers, ruling (the lead's current
+    ruling or None), decided (the grade the measures use under the adjudicated policy).
+    Open items first, the widest gap first (2 against 0), then campaign order."""
+    cols = ["answer_id", "qid", "qtype", "seq", "kind", "sentence", "pid", "grades", "lo", "hi",
+            "n_reviewers", "ruling", "decided"]
+    state = store.review_state(db, "majority")
+    state = state[state.kind.isin(DISPUTED_KINDS) & state.grade.notna()].copy()
+    if state.empty:
+        return pd.DataFrame(columns=cols)
+    key = ["answer_id", "kind", "sentence", "pid"]
+    state["sentence"] = state.sentence.astype("Int64").fillna(-1)
+    state["pid"] = state.pid.fillna("")
+    state["grade"] = state.grade.astype(int)
+    items = state.groupby(key).grade.agg(grades=lambda g: tuple(sorted(g)), lo="min", hi="max",
+                                         n_reviewers="size").reset_index()
+    items = items[items.lo < items.hi]
+    answers = store.current_answer_tables(db)[0][["answer_id", "qid", "qtype", "seq"]]
+    items = items.merge(answers, on="answer_id")
+    adj = store.current_review_adjudications(db)
+    adj = adj[adj.kind.isin(DISPUTED_KINDS)].assign(sentence=adj.sentence.astype("Int64").fillna(-1),
+                                                   pid=adj.pid.fillna(""))
+    items = items.merge(adj[key + ["grade"]].rename(columns={"grade": "ruling"}), on=key, how="left")
+    decided = aggregate(state, adj).assign(sentence=lambda f: f.sentence.astype("Int64").fillna(-1),
+                                           pid=lambda f: f.pid.fillna(""))
+    items = items.merge(decided[key + ["value"]].rename(columns={"value": "decided"}), on=key, how="left")
+    items["open"] = items.ruling.isna()
+    items = items.sort_values(["open", "hi", "lo", "seq", "answer_id", "kind", "sentence", "pid"],
+                              ascending=[False, False, True, True, True, False, True, True])
+    items["ruling"] = pd.Series([None if pd.isna(g) else int(g) for g in items.ruling], index=items.index, dtype=object)
+    items["sentence"] = pd.Series([None if s < 0 else int(s) for s in items.sentence], index=items.index, dtype=object)
+    items["pid"] = pd.Series([p or None for p in items.pid], index=items.index, dtype=object)
+    return items[cols].reset_index(drop=True)
+
+
+def disputed_answers(queue: pd.DataFrame) -> pd.DataFrame:
+    """The answers of a :func:`disagreements` queue, in its order: answer_id, qid, qtype,
+    n_items (disputed items), n_open (not yet ruled), gap (the widest hi − lo)."""
+    if queue.empty:
+        return pd.DataFrame(columns=["answer_id", "qid", "qtype", "n_items", "n_open", "gap"])
+    q = queue.assign(open=queue.ruling.isna(), gap=queue.hi - queue.lo)
+    return q.groupby("answer_id", sort=False).agg(qid=("qid", "first"), qtype=("qtype", "first"),
+                                                  n_items=("kind", "size"), n_open=("open", "sum"),
+                                                  gap=("gap", "max")).reset_index()
+
+
+def disputed_item(db: Database, queue: pd.DataFrame, answer_id: int, kind: str, sentence, pid,
+                  lang: str = "ko") -> dict:
+    """What the lead reads before ruling on one disputed item, blind (no system name, no
+    reviewer names): the question and criteria, the whole answer sentence by sentence,
+    the sentence in question and its cited paragraph (text, source line), the grades
+    given, the reviewers' notes on the answer, the current ruling."""
+    head, sentences, citations = store.answer_view(db, int(answer_id))
+    row = queue[(queue.answer_id == answer_id) & (queue.kind == kind)
+                & (queue.sentence.map(lambda s: s == sentence)) & (queue.pid.map(lambda p: p == pid))].iloc[0]
+    out = {"question": head[2], "criteria": head[4] or "", "qid": head[1],
+           "sentences": [(int(s.idx), s.text) for s in sentences.itertuples()],
+           "grades": tuple(int(g) for g in row.grades), "ruling": row.ruling, "decided": row.decided,
+           "sentence": None, "paragraph": None, "source": None,
+           "notes": [n for n in store.review_state(db, "majority").query(
+               "answer_id == @answer_id and kind == 'note'").note if isinstance(n, str) and n.strip()]}
+    if kind == "support":
+        out["sentence"] = dict(out["sentences"]).get(int(sentence))
+        c = citations[(citations.idx == int(sentence)) & (citations.pid == pid)].iloc[0]
+        out["paragraph"] = c.text
+        out["source"] = source_line(c.title, c.date, c.volume, c.page, lang)
+    return out
+
+
+def review_coverage(db: Database) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Who reviewed the current answers, for the report's disclosure: (reviewer,
+    n_answers) per team reviewer, and (n_reviewers, n_answers): how many answers were
+    reviewed by 0, 1, 2 … of them (an answer counts as reviewed by someone who made
+    any decision on it)."""
+    state = store.review_state(db, "majority")
+    keys = store.answer_keys(db)
+    state = state[state.answer_id.isin(keys.answer_id)].drop_duplicates(["reviewer", "answer_id"])
+    per_reviewer = state.groupby("reviewer").size().rename("n_answers").reset_index()
+    per_answer = state.groupby("answer_id").size().reindex(keys.answer_id, fill_value=0)
+    spread = per_answer.value_counts().sort_index().rename_axis("n_reviewers").rename("n_answers").reset_index()
+    return per_reviewer, spread
 
 
 # -- review files: out and in --------------------------------------------------------------
@@ -468,7 +600,7 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
     replacing that source; all or nothing, one error naming file, line and problem.
     Returns the number of reviewer × answer records."""
     if not source or not source.strip():
-        raise ReljudgeError("--source must name the review source")
+        raise ReljudgeError(CODES("review_error_source_needed"))
     src = importers.Source.of(path, display)
     name = src.display
     answers, sentences, citations = store.current_answer_tables(db)
@@ -484,51 +616,52 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
         qid, system, reviewer = obj.get("qid"), obj.get("system"), obj.get("reviewer")
         for field, value in (("qid", qid), ("system", system), ("reviewer", reviewer)):
             if not isinstance(value, str) or not value.strip():
-                bad(lineno, f"missing {field}")
+                bad(lineno, CODES("review_file_missing", field=field))
         answer_id = by_key.get((qid, system))
         if answer_id is None:
-            bad(lineno, f"no current answer of system {system!r} to question {qid!r}")
+            bad(lineno, CODES("review_file_no_answer", system=system, qid=qid))
         if (reviewer, answer_id) in seen:
-            bad(lineno, f"duplicate review of {qid!r}/{system!r} by {reviewer!r} (first at line {seen[(reviewer, answer_id)]})")
+            bad(lineno, CODES("review_file_duplicate", qid=qid, system=system, reviewer=reviewer,
+                              first=seen[(reviewer, answer_id)]))
         seen[(reviewer, answer_id)] = lineno
         base = {"line": lineno, "reviewer": reviewer, "answer_id": answer_id}
         interp = obj.get("interpretation")
         if interp is not None:
             if isinstance(interp, bool) or interp not in GRADES:
-                bad(lineno, f"interpretation must be 0, 1, 2 or null, got {interp!r}")
+                bad(lineno, CODES("review_file_interpretation", value=interp))
             rows.append({**base, "kind": "interpretation", "grade": interp})
         appropriate = obj.get("abstention_appropriate")
         if appropriate is not None:
             if not isinstance(appropriate, bool):
-                bad(lineno, f"abstention_appropriate must be true, false or null, got {appropriate!r}")
+                bad(lineno, CODES("review_file_abstention", value=appropriate))
             rows.append({**base, "kind": "abstention", "flag": appropriate})
         note = obj.get("note")
         if note not in (None, ""):
             if not isinstance(note, str):
-                bad(lineno, "note must be text")
+                bad(lineno, CODES("review_file_note"))
             rows.append({**base, "kind": "note", "note": note})
         listed = obj.get("sentences", [])
         if not isinstance(listed, list):
-            bad(lineno, "sentences must be a list")
+            bad(lineno, CODES("review_file_sentences"))
         for s in listed:
             if not isinstance(s, dict) or isinstance(s.get("index"), bool) or not isinstance(s.get("index"), int):
-                bad(lineno, "each sentence needs an integer 'index'")
+                bad(lineno, CODES("review_file_index"))
             i = s["index"]
             if not 0 <= i < n_sent.get(answer_id, 0):
-                bad(lineno, f"sentence index {i} outside the answer's {n_sent.get(answer_id, 0)} sentences")
+                bad(lineno, CODES("review_file_index_range", index=i, n=int(n_sent.get(answer_id, 0))))
             needs = s.get("needs_citation")
             if needs is not None:
                 if not isinstance(needs, bool):
-                    bad(lineno, f"needs_citation must be true or false, got {needs!r}")
+                    bad(lineno, CODES("review_file_needs_citation", value=needs))
                 rows.append({**base, "kind": "needs_citation", "sentence": i, "flag": needs})
             support = s.get("support") or {}
             if not isinstance(support, dict):
-                bad(lineno, "support must be an object {pid: grade}")
+                bad(lineno, CODES("review_file_support"))
             for pid, grade in support.items():
                 if (answer_id, i, pid) not in cited:
-                    bad(lineno, f"paragraph {pid!r} is not cited by sentence {i}")
+                    bad(lineno, CODES("review_file_not_cited", pid=pid, index=i))
                 if isinstance(grade, bool) or grade not in GRADES:
-                    bad(lineno, f"support grade must be 0, 1 or 2, got {grade!r}")
+                    bad(lineno, CODES("review_file_support_grade", value=grade))
                 rows.append({**base, "kind": "support", "sentence": i, "pid": pid, "grade": grade})
     frame = pd.DataFrame(rows, columns=["line", "reviewer", "answer_id", "kind", "sentence", "pid", "grade",
                                         "flag", "note"])
@@ -547,15 +680,15 @@ def adjudicate(db: Database, lead: str, answer_id: int, kind: str, *, sentence: 
     """A lead's final decision on one review item (the ``adjudicated`` policy uses it);
     append-only, the latest ruling per item counts."""
     if kind not in KINDS[:4]:
-        raise ReljudgeError(f"cannot adjudicate {kind!r}")
+        raise ReljudgeError(CODES("review_error_cannot_adjudicate", kind=kind))
     if not (reason or "").strip():
-        raise ReljudgeError("an adjudication needs a reason / 판정 이유를 적어 주세요")
+        raise ReljudgeError(RULING_CODES("error_reason_needed"))
     if kind in ("support", "interpretation"):
         if isinstance(grade, bool) or grade not in GRADES:
-            raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
+            raise ReljudgeError(RULING_CODES("error_grade", grade=grade))
         flag = None
     elif not isinstance(flag, bool):
-        raise ReljudgeError("flag must be true or false")
+        raise ReljudgeError(CODES("review_error_flag_needed"))
     else:
         grade = None
     store.insert_review_adjudication(db, lead, int(answer_id), kind,

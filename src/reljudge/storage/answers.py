@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
+from reljudge.storage import event_batches
 from reljudge.storage.db import Database, registered
 
+CODES = Codes(answers_unknown_qid=("qid",), answers_unknown_pid=("pid",), answers_system_exists=("system", "version"),
+              review_unknown_source=("source",))
+"""Problems of an answer import and of reading a review source (worded in reljudge.i18n)."""
+
 KINDS = ("support", "needs_citation", "interpretation", "abstention", "note")
-STALE = "stale"
+STALE = event_batches.STALE
 
 # True when question {qid}'s answers are in {user}'s review queue: every question while
 # no review assignment exists, and for a lead with no review assignment of their own;
@@ -40,18 +46,16 @@ def import_answers(db: Database, records, source: str, replace: bool = False) ->
         bad = cur.execute("""SELECT line, qid FROM _a WHERE qid NOT IN (SELECT qid FROM questions)
                              ORDER BY line LIMIT 1""").fetchall()
         if bad:
-            raise InputError(source, int(bad[0][0]), f"unknown qid {bad[0][1]!r} (not among the imported questions)")
+            raise InputError(source, int(bad[0][0]), CODES("answers_unknown_qid", qid=bad[0][1]))
         bad = cur.execute("""SELECT line, pid FROM _c WHERE pid NOT IN (SELECT pid FROM paragraphs)
                              ORDER BY line, idx, ord LIMIT 1""").fetchall()
         if bad:
-            raise InputError(source, int(bad[0][0]), f"unknown cited pid {bad[0][1]!r} (not in the corpus)")
+            raise InputError(source, int(bad[0][0]), CODES("answers_unknown_pid", pid=bad[0][1]))
         have = cur.execute("""SELECT system, max(version) FROM answer_imports
                               WHERE system IN (SELECT system FROM _a) GROUP BY system ORDER BY system""").fetchall()
         if have and not replace:
             system, version = have[0]
-            raise InputError(source, None, f"system {system!r} has answers already (version {version}); "
-                             "import again with --replace to add a new version (the old one and its "
-                             "reviews are kept)")
+            raise InputError(source, None, CODES("answers_system_exists", system=system, version=version))
         cur.execute("""CREATE OR REPLACE TEMP TABLE _versions AS
                        SELECT s.system, coalesce(max(i.version), 0) + 1 AS version, count(DISTINCT s.line) AS n
                        FROM (SELECT system, line FROM _a) s LEFT JOIN answer_imports i USING (system)
@@ -164,26 +168,9 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
                 problem = None
             if problem:
                 problems.setdefault(b, {})[row["client_event_id"]] = problem
-        to_insert, seen = [], set(stored_before)
-        for b, username, row in rows:
-            cid = row["client_event_id"]
-            if cid in problems.get(b, {}):
-                results[b][1][cid] = problems[b][cid]
-                continue
-            if batches[b][2] and problems.get(b):
-                results[b][1][cid] = ("held_back", None)
-                continue
-            if cid in seen:
-                continue
-            item = (username, int(row["answer_id"]), row["kind"], row["sentence"], row["pid"])
-            newest = latest.get(item)
-            base = row["base_event_id"]
-            if base is not None and newest is not None and newest[0] > base and newest[1] != row["client_id"]:
-                results[b][1][cid] = (STALE, None)
-                continue
-            seen.add(cid)
-            to_insert.append((username, row))
-            latest[item] = (float("inf"), row["client_id"])
+        to_insert, results = event_batches.sort_out(
+            batches, rows, problems, stored_before, latest,
+            lambda username, row: (username, int(row["answer_id"]), row["kind"], row["sentence"], row["pid"]))
         if to_insert:
             cur.execute(
                 "INSERT INTO review_events(client_event_id, username, answer_id, kind, sentence, pid, grade, "
@@ -195,11 +182,7 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
         eids = dict(cur.execute(
             "SELECT client_event_id, event_id FROM review_events WHERE list_contains(?, client_event_id)",
             [ids]).fetchall())
-    for b, _, row in rows:
-        cid = row["client_event_id"]
-        if cid in eids and cid not in results[b][1]:
-            results[b][0][cid] = eids[cid]
-    return results
+    return event_batches.acknowledge(rows, results, eids)
 
 
 # -- the review queue and page --------------------------------------------------------
@@ -286,7 +269,7 @@ def review_state(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
     if policy.startswith("source:"):
         name = policy.split(":", 1)[1]
         if not cur.execute("SELECT count(*) FROM external_reviews WHERE source = ?", [name]).fetchall()[0][0]:
-            raise ReljudgeError(f"no imported review source {name!r}")
+            raise ReljudgeError(CODES("review_unknown_source", source=name))
         return cur.execute("""
             SELECT reviewer, answer_id, kind, sentence, pid, grade, flag, note
             FROM external_reviews WHERE source = ? ORDER BY line, kind, sentence, pid""", [name]).df()

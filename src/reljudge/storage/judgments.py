@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.storage import event_batches
 from reljudge.storage.db import Database
 
 EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
@@ -22,7 +23,7 @@ _IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM assignments WHERE active)
         AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.username = {user})))"""
 
 
-STALE = "stale"  # the rejection code of an edit older than another browser's newer judgment
+STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
 def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool]]
@@ -76,28 +77,8 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
                        ("not_assigned", None) if not in_queue else None)
             if problem:
                 problems.setdefault(b, {})[row["client_event_id"]] = problem
-        to_insert, seen = [], set(stored_before)
-        for b, username, row in rows:
-            cid = row["client_event_id"]
-            if cid in problems.get(b, {}):
-                results[b][1][cid] = problems[b][cid]
-                continue
-            if batches[b][2] and problems.get(b):
-                results[b][1][cid] = ("held_back", None)
-                continue
-            if cid in seen:
-                continue                       # resent: acknowledged below, stored once
-            item = (username, row["qid"], row["pid"])
-            newest = latest.get(item)
-            base = row["base_event_id"]
-            if (base is not None and newest is not None and newest[0] > base
-                    and newest[1] != row["client_id"]):
-                results[b][1][cid] = (STALE, None)
-                continue
-            seen.add(cid)
-            to_insert.append((username, row))
-            # Later events of this group compare with this one: it is newer than any base.
-            latest[item] = (float("inf"), row["client_id"])
+        to_insert, results = event_batches.sort_out(batches, rows, problems, stored_before, latest,
+                                                     lambda username, row: (username, row["qid"], row["pid"]))
         if to_insert:
             # Events are stored in the order they were made: the last one wins.
             cur.execute(
@@ -111,11 +92,7 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
         eids = dict(cur.execute(
             "SELECT client_event_id, event_id FROM judgment_events WHERE list_contains(?, client_event_id)",
             [ids]).fetchall())
-    for b, _, row in rows:
-        cid = row["client_event_id"]
-        if cid in eids and cid not in results[b][1]:
-            results[b][0][cid] = eids[cid]
-    return results
+    return event_batches.acknowledge(rows, results, eids)
 
 
 def question_overview(db: Database, username: str) -> pd.DataFrame:

@@ -13,6 +13,8 @@ LEAD_PAGES = [
     ("assign", "nav_assign", ":material/assignment_ind:"),
     ("agreement", "nav_agreement", ":material/handshake:"),
     ("adjudicate", "nav_adjudicate", ":material/balance:"),
+    ("review_assign", "nav_review_assign", ":material/assignment_ind:"),
+    ("review_adjudicate", "nav_review_adjudicate", ":material/rule:"),
     ("export", "nav_export", ":material/download:"),
     ("users", "nav_users", ":material/group:"),
     ("audit", "nav_audit", ":material/history:"),
