@@ -316,7 +316,11 @@ class Database:
                     if version in done:
                         continue
                     parts = postgres.statements(sql)
-                    ddl = [postgres.translate_ddl(s) for s in parts if postgres.kind(s) == "ddl"]
+                    ddl = []
+                    for statement in parts:
+                        if postgres.kind(statement) == "ddl":
+                            ddl.append(postgres.translate_ddl(statement))
+                            ddl += postgres.default_triggers(ddl[-1])
                     data = [] if version in postgres.SKIP_DATA else [
                         s for s in parts if postgres.kind(s) == "data"]
                     record = ("INSERT INTO schema_migrations(version, name) VALUES "

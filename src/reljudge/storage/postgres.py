@@ -191,6 +191,34 @@ def translate_ddl(statement: str) -> str:
     return statement
 
 
+_TABLE = re.compile(r"^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
+_DEFAULT_COLUMN = re.compile(
+    r"^\s*(\w+)\s+[A-Z]+[^\n]*?\b(?:NOT\s+NULL|PRIMARY\s+KEY)\b[^\n]*?\bDEFAULT\s+"
+    r"(\(now\(\) AT TIME ZONE 'UTC'\)|nextval\('\w+'\)|TRUE|FALSE|''|-?\d+)", re.I | re.M)
+
+
+def default_triggers(statement: str) -> list[str]:
+    """For a translated CREATE TABLE: a trigger that gives a NOT NULL column its default
+    when an INSERT names it with NULL. DuckDB's postgres extension sends such NULLs for
+    every column it does not know a default of in INSERT ... ON CONFLICT / INSERT OR
+    REPLACE (a plain INSERT leaves them out); a NOT NULL column can never take NULL, so
+    filling the default there is what the same statement does on the DuckDB file."""
+    table = _TABLE.match(statement)
+    if not table:
+        return []
+    columns = _DEFAULT_COLUMN.findall(statement)
+    if not columns:
+        return []
+    name = table.group(1)
+    body = " ".join(f"IF NEW.{col} IS NULL THEN NEW.{col} := {expr}; END IF;" for col, expr in columns)
+    return [
+        f"CREATE FUNCTION reljudge_defaults_{name}() RETURNS trigger LANGUAGE plpgsql AS "
+        f"$body$ BEGIN {body} RETURN NEW; END $body$",
+        f"CREATE TRIGGER reljudge_defaults BEFORE INSERT ON {name} "
+        f"FOR EACH ROW EXECUTE FUNCTION reljudge_defaults_{name}()",
+    ]
+
+
 def view_sql(statement: str) -> str:
     """A migration's CREATE VIEW as a view of this process's in-memory catalog."""
     return re.sub(r"^CREATE\s+(OR\s+REPLACE\s+)?VIEW\s+", "CREATE OR REPLACE VIEW memory.main.",
