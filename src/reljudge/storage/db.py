@@ -172,6 +172,11 @@ class Database:
                 raise postgres.unavailable(exc, self.url) from None
         raise exc
 
+    def mark_broken(self) -> None:
+        """The server was lost (seen by a caller): attach again on the next use."""
+        if self.backend == "postgresql":
+            self._broken = True
+
     def reconnect(self) -> None:
         """After the PostgreSQL server was lost: attach again (the next save or page
         works again without restarting the app)."""
