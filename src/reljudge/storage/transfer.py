@@ -123,11 +123,12 @@ def _continue_sequences(db: Database) -> None:
             postgres.execute_native(cur, f"SELECT setval('{sequence}', {int(top)})")
         else:
             # DuckDB has no setval: draw the sequence up to the copied maximum.
-            have = cur.execute("SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ?",
-                               [sequence]).fetchone()
+            have = cur.execute("SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ? "
+                               "AND database_name = current_database()", [sequence]).fetchone()
             last = have[0] if have and have[0] is not None else 0
-            if top > last:
-                cur.execute(f"SELECT max(nextval('{sequence}')) FROM range(?)", [int(top - last)])
+            if top > last:         # in a write transaction: a bare SELECT's draw may not be logged
+                with db.transaction() as tx:
+                    tx.execute(f"SELECT max(nextval('{sequence}')) FROM range(?)", [int(top - last)])
 
 
 def compare(a: Database, b: Database) -> dict[str, str]:
