@@ -37,7 +37,11 @@ class PostgresServer:
 
     _names = itertools.count(1)
 
-    def __init__(self):
+    def __init__(self, durable: bool = False):
+        """``durable``: commits reach the WAL before they are acknowledged (synchronous_commit
+        on), so an acknowledged write survives ``pg_ctl stop -m immediate``; otherwise the
+        server trades that for speed (the tests that share it never kill it)."""
+        self.durable = durable
         bin_dir = binaries()
         if bin_dir is None:
             raise RuntimeError("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: "
@@ -61,7 +65,8 @@ class PostgresServer:
 
     def start(self) -> None:
         options = (f"-c listen_addresses='' -k {self.root} -p {self.port} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+                   f"-c synchronous_commit={'on' if self.durable else 'off'} "
+                   "-c full_page_writes=off -c max_connections=200")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
                   "-w", "-t", "60", "start")
 

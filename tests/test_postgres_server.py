@@ -1,0 +1,91 @@
+"""The team server end to end: app processes (`streamlit run app.py`) on one PostgreSQL
+database. A save through one is seen through the other; when PostgreSQL goes away the
+save route answers a retryable 503 (the browser's outbox keeps the events), and once the
+server is back the same post is stored once, without restarting the app."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from e2e_support import StreamlitServer, build_campaign
+from postgres_support import PostgresServer
+from reljudge import auth, judging
+from reljudge.storage import open_database
+from test_api_routes import post
+
+ACCOUNTS = {"annotator1": ("annotator-pass-1", "annotator"), "lead1": ("lead-pass-0001", "lead")}
+
+
+def _event(qid, pid, grade=2):
+    return {"id": str(uuid.uuid4()), "kind": "grade", "qid": qid, "pid": pid, "grade": grade}
+
+
+def _stored(url: str, client_id: str) -> int:
+    db = open_database(url)
+    try:
+        return db.cursor().execute("SELECT count(*) FROM judgment_events WHERE client_event_id = ?",
+                                   [client_id]).fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def own_server():
+    """A PostgreSQL server of this test's own (it is stopped and started again)."""
+    try:
+        server = PostgresServer(durable=True)
+    except Exception as exc:                 # noqa: BLE001
+        pytest.fail(f"cannot start PostgreSQL for the tests: {exc}", pytrace=False)
+    yield server
+    server.destroy()
+
+
+def test_a_lost_database_gives_a_retryable_error_and_the_resent_post_is_stored_once(own_server, tmp_path):
+    url = own_server.url(own_server.new_database())
+    camp = build_campaign(url, tmp_path / "input", n_questions=2, pool_size=4, accounts=ACCOUNTS)
+    db = open_database(url)
+    token = auth.start_session(db, auth.User("annotator1", "annotator"))
+    db.close()
+    qid = camp.qids[0]
+    with StreamlitServer(db_path=url, log_path=tmp_path / "app.log") as app:
+        route = f"{app.url}/api/events"
+        first = _event(qid, camp.pool[qid][0])
+        status, answer, _ = post(route, {"events": [first]}, token)
+        assert status == 200 and answer["acked"] == [first["id"]], answer
+        own_server.stop("immediate")                       # acknowledged: must survive this
+        second = _event(qid, camp.pool[qid][1], 1)
+        status, answer, _ = post(route, {"events": [second]}, token)
+        assert status == 503 and answer["error"] == "db_unavailable", (status, answer, app.log_tail())
+        own_server.start()
+        status, answer, _ = post(route, {"events": [second]}, token)     # the outbox resends
+        assert status == 200 and answer["acked"] == [second["id"]], (status, answer, app.log_tail())
+        status, answer, _ = post(route, {"events": [second]}, token)     # and resends again
+        assert status == 200 and answer["acked"] == [second["id"]]
+        assert "Traceback" not in app.log_tail(20000)
+    assert _stored(url, first["id"]) == 1 and _stored(url, second["id"]) == 1
+
+
+def test_two_app_processes_serve_one_database(pg_server, tmp_path):
+    url = pg_server.url(pg_server.new_database())
+    camp = build_campaign(url, tmp_path / "input", n_questions=2, pool_size=4, accounts=ACCOUNTS)
+    db = open_database(url)
+    token = auth.start_session(db, auth.User("annotator1", "annotator"))
+    with StreamlitServer(db_path=url, log_path=tmp_path / "a.log") as one, \
+            StreamlitServer(db_path=url, log_path=tmp_path / "b.log") as two:
+        qid = camp.qids[0]
+        events = [_event(qid, pid, g) for pid, g in zip(camp.pool[qid], (2, 1, 0, 2))]
+        for i, ev in enumerate(events):                      # alternate between the processes
+            app = (one, two)[i % 2]
+            status, answer, _ = post(f"{app.url}/api/events", {"events": [ev]}, token)
+            assert status == 200 and answer["acked"] == [ev["id"]], answer
+        # The same session cookie works on both; a resend to the other process is stored once.
+        status, answer, _ = post(f"{two.url}/api/events", {"events": [events[0]]}, token)
+        assert status == 200 and answer["acked"] == [events[0]["id"]]
+        # The CLI-side library reads the shared state while both run.
+        ov = judging.overview(db, "annotator1")
+        assert int(ov.loc[ov.qid == qid, "judged"].iloc[0]) == 4
+    n = db.cursor().execute("SELECT count(*) FROM judgment_events").fetchone()[0]
+    db.close()
+    assert n == 4
