@@ -157,6 +157,7 @@ def test_concurrent_writers_in_several_processes_lose_and_duplicate_nothing(pg_u
     for p in procs:
         _, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
+        assert "retry" not in err, err          # collisions are retried by the group commit itself
     rows = db.cursor().execute(
         "SELECT client_event_id, count(*) FROM judgment_events GROUP BY 1").fetchall()
     ids = {cid: n for cid, n in rows}
@@ -181,3 +182,12 @@ def test_no_password_in_any_message(pg_server, capsys):
         assert "Traceback" not in captured.err
     assert postgres.display_url(url).count(secret) == 0
     assert is_postgres(url) and not is_postgres("judgments/x.duckdb")
+
+
+def test_cli_commands_other_than_init_refuse_a_database_without_a_campaign(pg_server, capsys):
+    url = pg_server.url(pg_server.new_database())           # created by the server admin, empty
+    assert cli.main(["--db", url, "export", "qrels", "-o", "/dev/null"]) == 2
+    assert "reljudge init" in capsys.readouterr().err
+    assert cli.main(["--db", url, "init"]) == 0
+    assert "timestamps_in_utc" in capsys.readouterr().out
+    assert cli.main(["--db", url, "users", "list"]) == 0

@@ -92,7 +92,7 @@ CODES = Codes(error_db_locked=("path",), error_db_unavailable=("where", "detail"
 class Database:
     """One DuckDB connection for the whole process, a cursor per thread."""
 
-    def __init__(self, path: str | os.PathLike, read_only: bool = False):
+    def __init__(self, path: str | os.PathLike, read_only: bool = False, must_exist: bool = False):
         self.read_only = read_only
         self._write_lock = threading.RLock()
         self._local = threading.local()
@@ -102,6 +102,10 @@ class Database:
             self.url = str(path)
             self.path = postgres.display_url(self.url)      # shown in messages: no password
             self._connect_postgres()
+            if must_exist and not postgres.table_exists(self._con, "schema_migrations"):
+                self._con.close()
+                raise ReljudgeError(f"{self.path}: this PostgreSQL database holds no reljudge campaign: "
+                                    "check --db / $RELJUDGE_DB, or create it with `reljudge init`")
             if not read_only:
                 self.migrate()
             return
@@ -380,8 +384,8 @@ def open_database(path: str | os.PathLike | None = None, read_only: bool = False
     """Open (and migrate) the database; with ``must_exist`` a missing file is an error
     rather than a new, empty database (a mistyped --db must not look like a campaign)."""
     path = default_db_path(path)
-    if isinstance(path, str):               # PostgreSQL: the server holds it (init migrates it)
-        return Database(path, read_only=read_only)
+    if isinstance(path, str):               # PostgreSQL: init creates the schema
+        return Database(path, read_only=read_only, must_exist=must_exist)
     if must_exist and not path.exists():
         raise ReljudgeError(f"no database at {path}: check --db / {ENV_VAR}, "
                             "or create it with `reljudge init`")
