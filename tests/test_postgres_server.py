@@ -89,3 +89,44 @@ def test_two_app_processes_serve_one_database(pg_server, tmp_path):
     n = db.cursor().execute("SELECT count(*) FROM judgment_events").fetchone()[0]
     db.close()
     assert n == 4
+
+
+def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_server, tmp_path, capsys):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from e2e_support import free_port, wait_for_health
+    from reljudge import cli
+
+    url = pg_server.url(pg_server.new_database())
+    camp = build_campaign(url, tmp_path / "input", n_questions=2, pool_size=4, accounts=ACCOUNTS)
+    procs, bases = [], []
+    try:
+        for _ in range(2):
+            port = free_port()
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "reljudge", "--db", url, "serve", "--port", str(port)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+            bases.append(f"http://127.0.0.1:{port}")
+        for base, proc in zip(bases, procs):
+            wait_for_health(base, proc, 90, what="reljudge serve")
+        # Log in through the first process; save through the second with that cookie.
+        status, answer, cookie = post(f"{bases[0]}/api/login",
+                                      {"username": "annotator1", "password": "annotator-pass-1"})
+        assert status == 200, answer
+        token = cookie.split("reljudge_session=", 1)[1].split(";", 1)[0]
+        qid = camp.qids[1]
+        ev = _event(qid, camp.pool[qid][2], 2)
+        status, answer, _ = post(f"{bases[1]}/api/events", {"events": [ev]}, token)
+        assert status == 200 and answer["acked"] == [ev["id"]], answer
+        out = tmp_path / "history.jsonl"
+        capsys.readouterr()
+        assert cli.main(["--db", url, "export", "judgments", "-o", str(out)]) == 0   # while both serve
+        assert camp.pool[qid][2] in out.read_text(encoding="utf-8")
+    finally:
+        for proc in procs:
+            os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            proc.wait(timeout=30)
