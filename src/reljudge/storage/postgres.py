@@ -109,7 +109,7 @@ def connect(url: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     try:
         con.execute(f"LOAD '{extension_path()}'")
         options = "TYPE postgres, READ_ONLY" if read_only else "TYPE postgres"
-        con.execute(f"ATTACH ? AS {ALIAS} ({options})".replace("?", quote(url)))
+        con.execute(f"ATTACH {quote(url)} AS {ALIAS} ({options})")
     except duckdb.Error as exc:
         con.close()
         raise unavailable(exc, url) from None
