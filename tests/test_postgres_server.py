@@ -130,3 +130,39 @@ def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_serv
             os.killpg(proc.pid, signal.SIGTERM)
         for proc in procs:
             proc.wait(timeout=30)
+
+
+def test_the_app_says_in_korean_when_postgresql_is_lost_and_recovers_without_a_restart(
+        own_server, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from reljudge import api
+    from reljudge.ui import webapp
+
+    secret = "pw-Secret-123"                     # trust authentication: accepted, never needed
+    url = own_server.url(own_server.new_database()).replace("postgres@", f"postgres:{secret}@")
+    monkeypatch.setenv("RELJUDGE_DB", url)
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")
+    monkeypatch.setattr(api, "_DATABASES", {})
+
+    def texts(at) -> str:
+        return " ".join(str(e.value) for e in list(at.error) + list(at.markdown) + list(at.warning))
+
+    at = AppTest.from_file(str(webapp.HERE / "workbench.py"), default_timeout=60).run()
+    assert not at.exception and not at.error
+    at.text_input(key="login_username").input("lead")
+    at.text_input(key="login_password").input("demo-lead")
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    try:
+        own_server.stop("fast")
+        at.run()
+        shown = texts(at)
+        assert "데이터베이스 서버에 연결할 수 없습니다" in shown, shown
+        assert secret not in shown and not at.exception
+        own_server.start()
+        at.run()
+        assert not at.exception and not at.error, texts(at)
+    finally:
+        for db in api._DATABASES.values():
+            db.close()
