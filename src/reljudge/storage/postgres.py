@@ -141,7 +141,7 @@ _CONNECTION_MARKERS = ("unable to connect", "connection to server", "could not c
                        "connection refused", "no connection to the server", "connection is bad",
                        "the database system is starting up", "the database system is shutting down",
                        "ssl syscall", "could not receive data", "could not send data",
-                       "failed to execute query", "connection not open")
+                       "connection not open")
 
 
 def is_connection_error(exc: BaseException) -> bool:
