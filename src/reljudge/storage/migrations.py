@@ -8,7 +8,7 @@ The same steps, with the same numbers, build a PostgreSQL database
 dialect and sent natively (TINYINT → SMALLINT, DOUBLE → DOUBLE PRECISION, time-stamp
 defaults in UTC, a default-filling trigger per table), CREATE VIEW stays a DuckDB view
 made in the process over the attached tables, and INSERT/UPDATE run as DuckDB SQL over the
-attachment. A new step must work both ways: keep ';' out of string literals and comments
+attachment. A new step must work both ways: keep ';' and '--' out of string literals
 (statements are split on it), and run the storage tests (they cover both backends).
 """
 
