@@ -1,4 +1,10 @@
-"""Shared fixtures: real DuckDB files in tmp_path and a small Korean campaign."""
+"""Shared fixtures: real databases (a DuckDB file in tmp_path, and a PostgreSQL database
+on a server the suite starts itself) and a small Korean campaign.
+
+Every test that takes ``db`` (or ``campaign_db``) runs on both backends (``backend``:
+duckdb, postgresql), unless it also takes ``db_path`` — those open the file by its path
+themselves and stay on the DuckDB file. Without PostgreSQL's server binaries the
+postgresql cases fail (CI installs them: scripts/test.sh)."""
 
 from __future__ import annotations
 
@@ -9,6 +15,10 @@ import pytest
 
 from reljudge import auth, campaign
 from reljudge.storage import open_database
+
+from postgres_support import PostgresServer
+
+BACKENDS = ("duckdb", "postgresql")
 
 PARAGRAPHS = [
     # pid, doc, position, text
@@ -66,9 +76,55 @@ def db_path(tmp_path) -> Path:
     return tmp_path / "judgments" / "test.duckdb"
 
 
+def pytest_generate_tests(metafunc):
+    if "backend" in metafunc.fixturenames:
+        if "db_path" in metafunc.fixturenames and "db" in metafunc.fixturenames:
+            metafunc.parametrize("backend", ["duckdb"], indirect=True)
+        else:
+            metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def db(db_path):
-    database = open_database(db_path)
+def backend(request) -> str:
+    return getattr(request, "param", "duckdb")
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the session (fails, not skips, without the binaries)."""
+    try:
+        server = PostgresServer()
+    except Exception as exc:                 # noqa: BLE001 — reported as the failure
+        pytest.fail(f"cannot start PostgreSQL for the tests: {exc}", pytrace=False)
+    yield server
+    server.destroy()
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_server) -> str:
+    """A database with every migration applied, cloned for each test."""
+    name = pg_server.new_database()
+    open_database(pg_server.url(name)).close()
+    return name
+
+
+@pytest.fixture
+def pg_url(pg_server, pg_template) -> str:
+    """A fresh, migrated PostgreSQL database of its own."""
+    return pg_server.url(pg_server.new_database(template=pg_template))
+
+
+@pytest.fixture
+def db_target(backend, request, tmp_path):
+    """Where ``db`` lives: the DuckDB file or a fresh PostgreSQL database's URL."""
+    if backend == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return tmp_path / "judgments" / "test.duckdb"
+
+
+@pytest.fixture
+def db(db_target):
+    database = open_database(db_target)
     yield database
     database.close()
 

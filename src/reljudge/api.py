@@ -20,6 +20,11 @@ The cookie is HttpOnly (page scripts cannot read it) and SameSite=Strict; a requ
 whose ``Origin`` names another site, or whose body is not JSON, is refused, so another
 site cannot make a browser post judgments.
 
+When the database cannot be reached (PostgreSQL down or restarting) every route answers
+``503`` with ``{"error": "db_unavailable"}`` and a ``Retry-After``: the widget keeps the
+events in its outbox and sends them again; the next request attaches the database anew
+(no app restart), and a resent event id is stored once.
+
 This module does not import Streamlit: Starlette comes with it and is all it needs.
 """
 
@@ -38,7 +43,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from reljudge import auth, campaign, events
-from reljudge.storage.db import ENV_VAR, Database, default_db_path
+from reljudge.storage import postgres
+from reljudge.storage.db import ENV_VAR, Database, database_key
 
 COOKIE = "reljudge_session"
 MAX_BODY_BYTES = 1_000_000
@@ -65,7 +71,7 @@ def database(path: str | Path | None = None) -> Database:
     """The process-wide database for ``path`` (default: ``--db``/``$RELJUDGE_DB``/the
     default file), opened once and shared by the pages and the routes: DuckDB allows one
     process per file, so both must use the same connection."""
-    key = str(default_db_path(path).resolve())
+    key = database_key(path)
     with _DB_LOCK:
         db = _DATABASES.get(key)
         if db is None:
@@ -161,9 +167,44 @@ def _with_cookie(request: Request, response: JSONResponse, token: str) -> JSONRe
     return response
 
 
+RETRY_SECONDS = 2
+
+
+def _unavailable() -> JSONResponse:
+    response = _error(503, "db_unavailable", "the database cannot be reached right now; "
+                      "keep the events and send them again")
+    response.headers["Retry-After"] = str(RETRY_SECONDS)
+    return response
+
+
+def _database_down(exc: BaseException) -> bool:
+    """The database was lost (not a refusal of the request): mark it for a fresh attach."""
+    if isinstance(exc, postgres.DatabaseUnavailable):
+        return True
+    if postgres.is_connection_error(exc):
+        for db in list(_DATABASES.values()):
+            if db.backend == "postgresql":
+                db.mark_broken()
+        return True
+    return False
+
+
 def _run(func, *args):
     from starlette.concurrency import run_in_threadpool
     return run_in_threadpool(func, *args)
+
+
+def _guarded(route):
+    """A route that answers 503 (retryable) instead of 500 when the database is down."""
+    async def handler(request: Request) -> JSONResponse:
+        try:
+            return await route(request)
+        except Exception as exc:        # noqa: BLE001 — only a lost database is answered here
+            if _database_down(exc):
+                return _unavailable()
+            raise
+    handler.__name__ = route.__name__
+    return handler
 
 
 # -- routes ------------------------------------------------------------------------------
@@ -233,8 +274,8 @@ async def events_route(request: Request) -> JSONResponse:
 
 def routes() -> list[Route]:
     return [
-        Route("/api/login", login, methods=["POST"]),
-        Route("/api/session", session, methods=["POST"]),
-        Route("/api/logout", logout, methods=["POST"]),
-        Route("/api/events", events_route, methods=["POST"]),
+        Route("/api/login", _guarded(login), methods=["POST"]),
+        Route("/api/session", _guarded(session), methods=["POST"]),
+        Route("/api/logout", _guarded(logout), methods=["POST"]),
+        Route("/api/events", _guarded(events_route), methods=["POST"]),
     ]

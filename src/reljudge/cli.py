@@ -235,11 +235,11 @@ def cmd_report(args) -> int:
 
 def cmd_serve(args) -> int:
     from reljudge.ui import webapp
-    from reljudge.storage import default_db_path
+    from reljudge.storage.db import database_key
     env = dict(os.environ)
     # The server runs from the package's web app folder (its .streamlit/config.toml):
-    # hand it the absolute path the rest of the CLI would use from here.
-    env["RELJUDGE_DB"] = str(default_db_path(args.db).resolve())
+    # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
+    env["RELJUDGE_DB"] = database_key(args.db)
     if not args.db and not os.environ.get("RELJUDGE_DB"):
         env["RELJUDGE_DEMO"] = "1"      # the default file: a brand-new one gets the demo
     cmd = [sys.executable, "-m", "streamlit", "run", str(webapp.LAUNCHER), "--server.port", str(args.port),
@@ -253,8 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reljudge", description="Relevance-judgment workbench for RAG retrieval evaluation.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", metavar="PATH",
-                        help="DuckDB file (default: $RELJUDGE_DB or judgments/reljudge.duckdb)")
+    parser.add_argument("--db", metavar="PATH|URL",
+                        help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server "
+                             "(default: $RELJUDGE_DB or judgments/reljudge.duckdb)")
     parser.add_argument("--version", action="version", version=f"reljudge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -358,7 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
     # ImportError is not caught: a broken import must show itself, not make the
     # subcommand vanish as an "invalid choice".
     import importlib
-    for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli", "reljudge.answers_cli"):
+    for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli", "reljudge.answers_cli",
+                   "reljudge.copy_db"):
         importlib.import_module(module).register(sub)
     return parser
 
@@ -373,6 +375,14 @@ def main(argv: list[str] | None = None) -> int:
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:            # noqa: BLE001 — a lost PostgreSQL server, said plainly
+        from reljudge.storage import postgres
+        from reljudge.storage.db import database_key, is_postgres
+        target = database_key(args.db)
+        if is_postgres(target) and postgres.is_connection_error(exc):
+            print(f"error: {postgres.unavailable(exc, target)}", file=sys.stderr)
+            return 2
+        raise
     except KeyboardInterrupt:
         return 130
 

@@ -15,6 +15,18 @@ parameter so that review events share it.
 from __future__ import annotations
 
 import threading
+import time
+
+#: A group that collides with another process's commit (PostgreSQL: the same client event
+#: id stored meanwhile, a serialization failure, a deadlock) is stored again, whole: the
+#: retry sees the other commit and acknowledges those events as resends, stored once.
+RETRIES = 5
+_CONFLICTS = ("duplicate key value violates unique constraint", "could not serialize access",
+              "deadlock detected", "conflict on tuple")
+
+
+def is_conflict(exc: BaseException) -> bool:
+    return any(marker in str(exc) for marker in _CONFLICTS)
 
 
 class GroupCommit:
@@ -34,10 +46,16 @@ class GroupCommit:
                 self._leading = True
                 group, self._waiting = self._waiting, []
         if not entry["done"]:
-            try:
-                results = self._store(db, [e["batch"] for e in group])
-            except BaseException as exc:        # every save of the group learns of the failure
-                results = [exc] * len(group)
+            for attempt in range(RETRIES):
+                try:
+                    results = self._store(db, [e["batch"] for e in group])
+                    break
+                except BaseException as exc:    # every save of the group learns of the failure
+                    if attempt + 1 < RETRIES and is_conflict(exc):
+                        time.sleep(0.005 * 2 ** attempt)
+                        continue
+                    results = [exc] * len(group)
+                    break
             with self._cond:
                 for item, result in zip(group, results):
                     item["result"], item["done"] = result, True

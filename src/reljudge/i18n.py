@@ -520,6 +520,12 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "그 프로세스를 멈추거나 다른 --db 파일을 쓰세요.",
                         "{path}: the database is in use by another process (e.g. the running app); "
                         "stop it or use another --db file."),
+    "error_db_unavailable": ("{where}: 데이터베이스 서버에 연결할 수 없습니다({detail}). 서버가 켜져 있는지, "
+                             "주소·사용자·비밀번호(PGPASSWORD, ~/.pgpass)가 맞는지 확인하세요. "
+                             "저장하지 못한 판정은 브라우저에 남아 있다가 다시 보내집니다.",
+                             "{where}: cannot reach the database server ({detail}). Check that it is running "
+                             "and that the address, user and password (PGPASSWORD, ~/.pgpass) are right; "
+                             "unsaved judgments wait in the browser and are sent again."),
     # where bad input is (errors.CODES) and what is wrong with it (importers.CODES)
     "error_import_database": ("{file}: 가져오지 못했습니다 ({detail}). 아무것도 기록하지 않았습니다",
                               "{file}: could not import ({detail}); nothing was written"),

@@ -106,10 +106,14 @@ def record_login(db: Database, username: str, address: str | None, ok: bool, loc
 
 
 def unlock(db: Database, username: str, lead: str) -> bool:
+    # Count, then change, in one transaction (no RETURNING: PostgreSQL through DuckDB's
+    # postgres extension does not support it).
     with db.transaction() as cur:
-        n = cur.execute("UPDATE account_locks SET unlocked_at = current_timestamp, unlocked_by = ? "
-                        "WHERE username = ? AND unlocked_at IS NULL RETURNING username",
-                        [lead, username]).fetchall()
+        n = cur.execute("SELECT count(*) FROM account_locks WHERE username = ? AND unlocked_at IS NULL",
+                        [username]).fetchone()[0]
+        if n:
+            cur.execute("UPDATE account_locks SET unlocked_at = current_timestamp, unlocked_by = ? "
+                        "WHERE username = ? AND unlocked_at IS NULL", [lead, username])
     return bool(n)
 
 
@@ -136,6 +140,9 @@ def list_sessions(db: Database) -> pd.DataFrame:
 def delete_session_by_id(db: Database, session_id: str) -> int:
     if len(session_id or "") < 10:
         return 0
-    with db.transaction() as cur:
-        return len(cur.execute("DELETE FROM sessions WHERE left(token_hash, 10) = ? RETURNING username",
-                               [session_id]).fetchall())
+    with db.transaction() as cur:           # no RETURNING (see unlock)
+        n = cur.execute("SELECT count(*) FROM sessions WHERE left(token_hash, 10) = ?",
+                        [session_id]).fetchone()[0]
+        if n:
+            cur.execute("DELETE FROM sessions WHERE left(token_hash, 10) = ?", [session_id])
+    return int(n)

@@ -1,9 +1,16 @@
-"""Opening the DuckDB file, applying migrations, and handing out cursors.
+"""Opening the database, applying migrations, and handing out cursors.
+
+Two backends, one decision (:func:`is_postgres`): a ``postgresql://`` URL selects
+PostgreSQL (the team backend: DuckDB attaches it through its postgres extension and runs
+the same SQL over it, see :mod:`reljudge.storage.postgres`); anything else is a DuckDB
+file (the zero-setup default).
 
 DuckDB allows one writing process per file. Inside that process one connection
 is shared and every thread (Streamlit session) works on its own ``cursor()``;
 writes are serialised by a lock because they are tiny and conflicts between
-concurrent DuckDB transactions would otherwise surface as retries.
+concurrent DuckDB transactions would otherwise surface as retries. On PostgreSQL the
+same holds inside one process; other processes write at the same time, and PostgreSQL's
+constraints (unique client event ids) keep their events single.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
+from reljudge.storage import postgres
 from reljudge.storage.migrations import MIGRATIONS
 
 DEFAULT_DB = Path("judgments") / "reljudge.duckdb"
@@ -51,12 +59,25 @@ def wal_path(path: Path) -> Path:
     return path.with_name(path.name + ".wal")
 
 
-def default_db_path(explicit: str | os.PathLike | None = None) -> Path:
-    """``--db`` if given, else ``$RELJUDGE_DB``, else ``judgments/reljudge.duckdb``."""
-    if explicit:
-        return Path(explicit)
-    env = os.environ.get(ENV_VAR)
-    return Path(env) if env else DEFAULT_DB
+def is_postgres(target) -> bool:
+    """The one place that decides the backend: a postgresql:// (or postgres://) URL."""
+    return postgres.is_url(str(target)) if target is not None else False
+
+
+def default_db_path(explicit: str | os.PathLike | None = None) -> Path | str:
+    """``--db`` if given, else ``$RELJUDGE_DB``, else ``judgments/reljudge.duckdb``.
+    A PostgreSQL URL is returned as the string it is (a ``Path`` would mangle it)."""
+    target = explicit if explicit else os.environ.get(ENV_VAR)
+    if not target:
+        return DEFAULT_DB
+    return str(target) if is_postgres(target) else Path(target)
+
+
+def database_key(explicit: str | os.PathLike | None = None) -> str:
+    """What identifies the database across processes: the URL, or the file's absolute path
+    (what ``reljudge serve`` hands to its app process)."""
+    target = default_db_path(explicit)
+    return target if isinstance(target, str) else str(target.resolve())
 
 
 def _is_lock_error(exc: Exception) -> bool:
@@ -64,16 +85,33 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
-CODES = Codes(error_db_locked=("path",))
-"""The error this module raises as a code (the others carry DuckDB's own text)."""
+CODES = Codes(error_db_locked=("path",), error_db_unavailable=("where", "detail"))
+"""The errors this module raises as codes (the others carry DuckDB's own text)."""
 
 
 class Database:
     """One DuckDB connection for the whole process, a cursor per thread."""
 
-    def __init__(self, path: str | os.PathLike, read_only: bool = False):
-        self.path = Path(path)
+    def __init__(self, path: str | os.PathLike, read_only: bool = False, must_exist: bool = False):
         self.read_only = read_only
+        self._write_lock = threading.RLock()
+        self._local = threading.local()
+        self._writes = 0
+        if is_postgres(path):
+            self.backend = "postgresql"
+            self.url = str(path)
+            self.path = postgres.display_url(self.url)      # shown in messages: no password
+            self._connect_postgres()
+            if must_exist and not postgres.table_exists(self._con, "schema_migrations"):
+                self._con.close()
+                raise ReljudgeError(f"{self.path}: this PostgreSQL database holds no reljudge campaign: "
+                                    "check --db / $RELJUDGE_DB, or create it with `reljudge init`")
+            if not read_only:
+                self.migrate()
+            return
+        self.backend = "duckdb"
+        self.url = None
+        self.path = Path(path)
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -91,11 +129,9 @@ class Database:
                 self._con.close()
                 raise ReljudgeError(f"${MEMORY_ENV_VAR}={limit!r}: expected a size such as 256MB or 2GB")
             self._con.execute(f"SET memory_limit = '{limit}'")
-        self._write_lock = threading.RLock()
-        self._local = threading.local()
         # Counts committed writes of this process: a cache keyed on it is exact, because
         # DuckDB lets only this process write the file.
-        self.version = 0
+        self._writes = 0
         if not read_only:
             self.migrate()
         # Every connection of this database (cursors included) reads and writes time stamps
@@ -104,30 +140,121 @@ class Database:
         # older rows from the server's local zone. Shown in the campaign's zone: reljudge.times.
         self._con.execute("SET GLOBAL TimeZone = 'UTC'")
 
+    def _connect_postgres(self) -> None:
+        """(Re)attach the PostgreSQL database: a fresh in-memory DuckDB, the extension, the
+        attachment, UTC, the DuckDB views of the applied migrations."""
+        con = postgres.connect(self.url, read_only=self.read_only)
+        limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
+        if limit and _MEMORY_RE.fullmatch(limit):
+            con.execute(f"SET memory_limit = '{limit}'")
+        con.execute("SET GLOBAL TimeZone = 'UTC'")
+        postgres.setup_cursor(con)
+        self._con = con
+        self._generation = getattr(self, "_generation", 0) + 1
+        try:
+            self._create_views(con)
+        except duckdb.Error as exc:
+            self._raise_db_error(exc)
+
+    def _create_views(self, cur) -> None:
+        """The DuckDB views of every applied migration, in order, in ``memory.main``."""
+        if not postgres.table_exists(cur, "schema_migrations"):
+            return
+        done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
+        for version, _name, sql in MIGRATIONS:
+            if version in done:
+                for statement in postgres.statements(sql):
+                    if postgres.kind(statement) == "view":
+                        cur.execute(postgres.view_sql(statement))
+
+    def _raise_db_error(self, exc: BaseException):
+        """A lost PostgreSQL server becomes DatabaseUnavailable (password-free, retryable);
+        any other error keeps its text, without the password."""
+        if self.backend == "postgresql":
+            if postgres.is_connection_error(exc):
+                self._broken = True
+                raise postgres.unavailable(exc, self.url) from None
+        raise exc
+
+    def mark_broken(self) -> None:
+        """The server was lost (seen by a caller): attach again on the next use."""
+        if self.backend == "postgresql":
+            self._broken = True
+
+    def reconnect(self) -> None:
+        """After the PostgreSQL server was lost: attach again (the next save or page
+        works again without restarting the app)."""
+        with self._write_lock:
+            old = self._con
+            self._connect_postgres()
+            self._broken = False
+            try:
+                old.close()
+            except duckdb.Error:
+                pass
+
+    def _ensure_connected(self) -> None:
+        if self.backend == "postgresql" and getattr(self, "_broken", False):
+            self.reconnect()
+
+    @property
+    def version(self):
+        """A cache key that changes whenever something was written. The DuckDB file: this
+        process's count of committed writes (only it can write the file). PostgreSQL:
+        the server's current snapshot, which changes when any process commits a write."""
+        if self.backend == "postgresql":
+            try:
+                return (self._generation, postgres.snapshot(self.cursor()))
+            except duckdb.Error as exc:
+                self._raise_db_error(exc)
+        return self._writes
+
     # -- connections ---------------------------------------------------------
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """This thread's cursor (created on first use)."""
+        self._ensure_connected()
         cur = getattr(self._local, "cursor", None)
+        if cur is not None and getattr(self._local, "generation", None) != getattr(self, "_generation", None):
+            cur = None                      # made on a connection that was replaced
         if cur is None:
-            cur = self._con.cursor()
+            cur = self._new_cursor()
             self._local.cursor = cur
+            self._local.generation = getattr(self, "_generation", None)
+        return cur
+
+    def _new_cursor(self) -> duckdb.DuckDBPyConnection:
+        cur = self._con.cursor()
+        if self.backend == "postgresql":
+            postgres.setup_cursor(cur)
         return cur
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """All-or-nothing write: commits on success, rolls back on any error."""
+        self._ensure_connected()
         with self._write_lock:
-            cur = self._con.cursor()
+            try:
+                cur = self._new_cursor()
+            except duckdb.Error as exc:
+                self._raise_db_error(exc)
             try:
                 with _owner_only():      # DuckDB creates the .wal on the first write after a checkpoint
                     cur.begin()
                     try:
                         yield cur
-                    except BaseException:
-                        cur.rollback()
+                    except BaseException as exc:
+                        try:
+                            cur.rollback()
+                        except duckdb.Error:
+                            pass
+                        if isinstance(exc, duckdb.Error):
+                            self._raise_db_error(exc)
                         raise
-                    cur.commit()
-                self.version += 1
+                    try:
+                        cur.commit()
+                    except duckdb.Error as exc:
+                        self._raise_db_error(exc)
+                self._writes += 1
             finally:
                 cur.close()
             self._match_wal_mode()
@@ -135,6 +262,8 @@ class Database:
     def _match_wal_mode(self) -> None:
         """The .wal holds the same data as the file: give it the file's own mode (600 for
         a file reljudge created; a lead who opened the file to a group keeps that)."""
+        if self.backend != "duckdb":
+            return
         try:
             mode = self.path.stat().st_mode & 0o777
             wal = wal_path(self.path)
@@ -149,6 +278,11 @@ class Database:
     # -- schema ----------------------------------------------------------------
     def migrate(self) -> list[str]:
         """Apply every migration not yet recorded; returns the names applied."""
+        if self.backend == "postgresql":
+            try:
+                return self._migrate_postgres()
+            except duckdb.Error as exc:
+                self._raise_db_error(exc)
         with self._write_lock, _owner_only():
             cur = self._con.cursor()
             cur.execute(
@@ -176,6 +310,55 @@ class Database:
         self._match_wal_mode()
         return applied
 
+    def _migrate_postgres(self) -> list[str]:
+        """The same named steps on PostgreSQL: DDL translated and sent natively (one
+        PostgreSQL transaction with its schema_migrations row when the step has no data
+        statements), data statements as DuckDB SQL over the attachment, views in DuckDB."""
+        with self._write_lock:
+            cur = self._new_cursor()
+            try:
+                postgres.execute_native(cur, postgres.SCHEMA_MIGRATIONS_DDL)
+                postgres.clear_cache(cur)
+                done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
+                applied = []
+                for version, name, sql in MIGRATIONS:
+                    if version in done:
+                        continue
+                    parts = postgres.statements(sql)
+                    ddl = []
+                    for statement in parts:
+                        if postgres.kind(statement) == "ddl":
+                            ddl.append(postgres.translate_ddl(statement))
+                            ddl += postgres.default_triggers(ddl[-1])
+                    data = [] if version in postgres.SKIP_DATA else [
+                        s for s in parts if postgres.kind(s) == "data"]
+                    record = ("INSERT INTO schema_migrations(version, name) VALUES "
+                              f"({int(version)}, {postgres.quote(name)})")
+                    if ddl or not data:
+                        postgres.execute_native(
+                            cur, "; ".join(ddl + ([] if data else [record])))
+                        postgres.clear_cache(cur)
+                    if data:
+                        cur.begin()
+                        try:
+                            for statement in data:
+                                cur.execute(statement)
+                            cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)",
+                                        [version, name])
+                        except BaseException:
+                            cur.rollback()
+                            raise
+                        cur.commit()
+                    for statement in parts:
+                        if postgres.kind(statement) == "view":
+                            self._con.execute(postgres.view_sql(statement))
+                    applied.append(name)
+            finally:
+                cur.close()
+            if applied:
+                self._writes += 1
+            return applied
+
     def applied_migrations(self) -> list[tuple[int, str]]:
         return self.cursor().execute(
             "SELECT version, name FROM schema_migrations ORDER BY version"
@@ -201,6 +384,8 @@ def open_database(path: str | os.PathLike | None = None, read_only: bool = False
     """Open (and migrate) the database; with ``must_exist`` a missing file is an error
     rather than a new, empty database (a mistyped --db must not look like a campaign)."""
     path = default_db_path(path)
+    if isinstance(path, str):               # PostgreSQL: init creates the schema
+        return Database(path, read_only=read_only, must_exist=must_exist)
     if must_exist and not path.exists():
         raise ReljudgeError(f"no database at {path}: check --db / {ENV_VAR}, "
                             "or create it with `reljudge init`")

@@ -2,6 +2,14 @@
 
 Human judgments (``judgment_events``) and machine output (``run_entries``) live in
 separate tables; invariants are database constraints.
+
+The same steps, with the same numbers, build a PostgreSQL database
+(:mod:`reljudge.storage.postgres`): CREATE/ALTER statements are translated to PostgreSQL's
+dialect and sent natively (TINYINT → SMALLINT, DOUBLE → DOUBLE PRECISION, time-stamp
+defaults in UTC, a default-filling trigger per table), CREATE VIEW stays a DuckDB view
+made in the process over the attached tables, and INSERT/UPDATE run as DuckDB SQL over the
+attachment. A new step must work both ways: keep ';' and '--' out of string literals
+(statements are split on it), and run the storage tests (they cover both backends).
 """
 
 from __future__ import annotations

@@ -62,6 +62,20 @@ def get_db() -> Database:
         st.stop()
 
 
+def show_lost_database(db: Database, exc: BaseException) -> bool:
+    """When ``exc`` says the PostgreSQL server was lost: say so in the user's language (no
+    password), attach again on the next rerun, and return True; else False."""
+    from reljudge.storage import postgres
+    if db.backend != "postgresql" or not (isinstance(exc, postgres.DatabaseUnavailable)
+                                          or postgres.is_connection_error(exc)):
+        return False
+    db.mark_broken()
+    if not isinstance(exc, postgres.DatabaseUnavailable):
+        exc = postgres.unavailable(exc, db.url)
+    st.error(display.md(error_text(exc)))
+    return True
+
+
 def lang() -> str:
     if "lang_en" not in st.session_state:
         # a new browser session (reload, new tab): the language chosen last time

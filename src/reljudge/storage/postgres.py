@@ -1,0 +1,256 @@
+"""PostgreSQL as the team backend, through DuckDB's postgres extension.
+
+The process keeps one in-memory DuckDB connection that ATTACHes the PostgreSQL database
+(``postgresql://USER@HOST:PORT/DBNAME``) as the catalog ``pg`` and makes it the default
+(``USE pg``). The project's DuckDB SQL then runs unchanged over the PostgreSQL tables:
+reads are binary COPY streams (columnar: metrics and agreement are still computed by
+DuckDB in this process), writes (INSERT / UPDATE / DELETE and their transactions) are
+executed by PostgreSQL. Passwords come from the URL or from libpq's own sources
+(``PGPASSWORD``, ``~/.pgpass``); :func:`redact` removes them from every message.
+
+What the extension cannot do is done here:
+
+* DDL with sequences (``CREATE SEQUENCE``, ``DEFAULT nextval(...)``) — the named
+  migrations' DDL is translated to PostgreSQL's dialect (:func:`translate_ddl`) and sent
+  natively with ``postgres_execute``; a time-stamp default becomes UTC wall-clock time,
+  as on the DuckDB file.
+* Views written in DuckDB's dialect (``EXCLUDE``, ``GROUP BY ALL``) — they stay DuckDB
+  views, created in this process's in-memory catalog (``memory.main``) over the attached
+  tables every time the database is opened, from the migration steps recorded as applied.
+  The search path ``pg.public, memory.main`` finds tables in PostgreSQL and views here.
+* Data steps of migrations (UPDATE / INSERT ... SELECT) run as DuckDB SQL over the
+  attachment, in the same transaction as their record in ``schema_migrations``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import duckdb
+
+from reljudge.errors import ReljudgeError
+
+ALIAS = "pg"
+SEARCH_PATH = "pg.public,memory.main"
+_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(value) -> bool:
+    return isinstance(value, str) and value.lower().startswith(_SCHEMES)
+
+
+def _password(url: str) -> str | None:
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        password = None
+    found = re.search(r"(?:^|[?&])password=([^&]*)", url.split("?", 1)[1] if "?" in url else "")
+    if found:
+        password = password or found.group(1)
+    return password
+
+
+def display_url(url: str) -> str:
+    """The URL as it may be shown: without a password (user, host, port, database kept)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "postgresql://…"
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        netloc = userinfo.split(":", 1)[0] + "@" + host
+    query = re.sub(r"(^|&)password=[^&]*", r"\1password=***", parts.query)
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+
+
+def redact(text: str, url: str) -> str:
+    """``text`` with the URL shown without its password and the password itself masked
+    wherever it appears (libpq's messages may quote the connection string)."""
+    text = str(text).replace(url, display_url(url))
+    password = _password(url)
+    if password:
+        for form in {password, unquote(password)}:
+            if form:
+                text = text.replace(form, "***")
+    return text
+
+
+def extension_path() -> Path:
+    """The postgres extension binary shipped by ``duckdb-extension-postgres-scanner``
+    for exactly this DuckDB version (an extension only loads into the DuckDB it was
+    built for)."""
+    try:
+        import duckdb_extension_postgres_scanner as package
+    except ImportError:
+        raise ReljudgeError(
+            "PostgreSQL needs the package duckdb-extension-postgres-scanner "
+            f"(version {duckdb.__version__}, the same as duckdb): pip install "
+            f"'duckdb-extension-postgres-scanner=={duckdb.__version__}'") from None
+    root = Path(package.__file__).parent / "extensions"
+    wanted = root / f"v{duckdb.__version__}" / "postgres_scanner.duckdb_extension"
+    if wanted.is_file():
+        return wanted
+    found = sorted(p.name for p in root.iterdir()) if root.is_dir() else []
+    raise ReljudgeError(
+        f"the installed DuckDB postgres extension is built for {', '.join(found) or 'no version'}, "
+        f"but duckdb is {duckdb.__version__}: install the same version of both "
+        f"(pip install 'duckdb=={duckdb.__version__}' 'duckdb-extension-postgres-scanner=={duckdb.__version__}')")
+
+
+def connect(url: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the PostgreSQL database attached as ``pg``.
+    Raises :class:`DatabaseUnavailable` (password-free) when the server cannot be reached."""
+    con = duckdb.connect()
+    try:
+        con.execute(f"LOAD '{extension_path()}'")
+        options = "TYPE postgres, READ_ONLY" if read_only else "TYPE postgres"
+        con.execute(f"ATTACH {quote(url)} AS {ALIAS} ({options})")
+    except duckdb.Error as exc:
+        con.close()
+        raise unavailable(exc, url) from None
+    return con
+
+
+def quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def table_exists(cur, name: str) -> bool:
+    query = "SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = " + quote(name)
+    return bool(cur.execute(
+        f"SELECT count(*) FROM postgres_query('{ALIAS}', {quote(query)})").fetchone()[0])
+
+
+def setup_cursor(cur) -> None:
+    """A DuckDB cursor is a connection of its own: give it the catalog and search path."""
+    cur.execute(f"USE {ALIAS}")
+    cur.execute(f"SET search_path = '{SEARCH_PATH}'")
+
+
+class DatabaseUnavailable(ReljudgeError):
+    """The PostgreSQL server cannot be reached (down, restarting, wrong address)."""
+
+
+_CONNECTION_MARKERS = ("unable to connect", "connection to server", "could not connect",
+                       "server closed the connection", "terminating connection",
+                       "connection refused", "no connection to the server", "connection is bad",
+                       "the database system is starting up", "the database system is shutting down",
+                       "ssl syscall", "could not receive data", "could not send data",
+                       "connection not open")
+
+
+def is_connection_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, duckdb.Error) and any(m in text for m in _CONNECTION_MARKERS)
+
+
+def unavailable(exc: BaseException, url: str) -> ReljudgeError:
+    from reljudge.storage.db import CODES
+    detail = redact(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
+    return DatabaseUnavailable(CODES("error_db_unavailable", where=display_url(url), detail=detail))
+
+
+# -- migrations in PostgreSQL's dialect ----------------------------------------------------
+_COMMENT = re.compile(r"--[^\n]*")
+
+
+def statements(sql: str) -> list[str]:
+    """The statements of one migration step (comments removed; no ';' inside literals)."""
+    return [s.strip() for s in _COMMENT.sub("", sql).split(";") if s.strip()]
+
+
+def kind(statement: str) -> str:
+    """'view' (a DuckDB view kept in memory), 'ddl' (sent natively) or 'data' (DuckDB SQL
+    over the attachment)."""
+    head = " ".join(statement.split()[:3]).upper()
+    if head.startswith(("CREATE VIEW", "CREATE OR REPLACE VIEW")):
+        return "view"
+    if head.startswith(("CREATE", "ALTER", "DROP")):
+        return "ddl"
+    return "data"
+
+
+_TYPES = [
+    (re.compile(r"\bTINYINT\b", re.I), "SMALLINT"),
+    (re.compile(r"\bDOUBLE\b(?!\s+PRECISION)", re.I), "DOUBLE PRECISION"),
+    (re.compile(r"DEFAULT\s+current_timestamp\b", re.I), "DEFAULT (now() AT TIME ZONE 'UTC')"),
+]
+
+
+def translate_ddl(statement: str) -> str:
+    """A migration's DuckDB DDL in PostgreSQL's dialect: types (TINYINT, DOUBLE) and the
+    time-stamp default (UTC wall-clock time, as DuckDB stores it with TimeZone = UTC);
+    sequences, nextval defaults, CHECK and UNIQUE constraints are the same in both."""
+    for pattern, replacement in _TYPES:
+        statement = pattern.sub(replacement, statement)
+    return statement
+
+
+_TABLE = re.compile(r"^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
+_DEFAULT_COLUMN = re.compile(
+    r"^\s*(\w+)\s+[A-Z]+[^\n]*?\b(?:NOT\s+NULL|PRIMARY\s+KEY)\b[^\n]*?\bDEFAULT\s+"
+    r"(\(now\(\) AT TIME ZONE 'UTC'\)|nextval\('\w+'\)|TRUE|FALSE|''|-?\d+)", re.I | re.M)
+
+
+def default_triggers(statement: str) -> list[str]:
+    """For a translated CREATE TABLE: a trigger that gives a NOT NULL column its default
+    when an INSERT names it with NULL. DuckDB's postgres extension sends such NULLs for
+    every column it does not know a default of in INSERT ... ON CONFLICT / INSERT OR
+    REPLACE (a plain INSERT leaves them out); a NOT NULL column can never take NULL, so
+    filling the default there is what the same statement does on the DuckDB file."""
+    table = _TABLE.match(statement)
+    if not table:
+        return []
+    columns = _DEFAULT_COLUMN.findall(statement)
+    if not columns:
+        return []
+    name = table.group(1)
+    body = " ".join(f"IF NEW.{col} IS NULL THEN NEW.{col} := {expr}; END IF;" for col, expr in columns)
+    return [
+        f"CREATE FUNCTION reljudge_defaults_{name}() RETURNS trigger LANGUAGE plpgsql AS "
+        f"$body$ BEGIN {body} RETURN NEW; END $body$",
+        f"CREATE TRIGGER reljudge_defaults BEFORE INSERT ON {name} "
+        f"FOR EACH ROW EXECUTE FUNCTION reljudge_defaults_{name}()",
+    ]
+
+
+def view_sql(statement: str) -> str:
+    """A migration's CREATE VIEW as a view of this process's in-memory catalog."""
+    return re.sub(r"^CREATE\s+(OR\s+REPLACE\s+)?VIEW\s+", "CREATE OR REPLACE VIEW memory.main.",
+                  statement, count=1, flags=re.I)
+
+
+#: Migration steps whose data statements do nothing on PostgreSQL, and why.
+SKIP_DATA = {
+    10: "rows in PostgreSQL are written in UTC from the start (time-stamp defaults and the "
+        "DuckDB session time zone are UTC), so there is nothing to convert",
+}
+
+SCHEMA_MIGRATIONS_DDL = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations("
+    "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, "
+    "applied_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'))"
+)
+
+
+def execute_native(cur, sql: str) -> None:
+    """Send ``sql`` to PostgreSQL as it is (DDL the extension cannot bind)."""
+    cur.execute(f"CALL postgres_execute('{ALIAS}', {quote(sql)})")
+
+
+def clear_cache(cur) -> None:
+    """DuckDB caches the attached catalog; after native DDL it must read it again."""
+    cur.execute(f"CALL pg_clear_cache()")
+
+
+def snapshot(cur) -> str:
+    """PostgreSQL's current snapshot (xmin:xmax:in-progress): it changes whenever a write
+    transaction of any process commits, so it is an exact cache key for 'nothing was
+    written since' (it may change more often — other databases of the server — never less)."""
+    return cur.execute(
+        f"SELECT * FROM postgres_query('{ALIAS}', 'SELECT pg_current_snapshot()::text')").fetchone()[0]

@@ -1,0 +1,149 @@
+"""Copying a whole campaign between databases, either backend to either backend.
+
+The target database (its own DuckDB connection) attaches the source read-only and copies
+every table of the schema row for row, columns by name, in one transaction: events,
+accounts (password and session hashes as they are), runs, questions, paragraphs,
+assignments, adjudications, frozen qrels versions, answers and reviews. The migrations'
+record (``schema_migrations``) is each database's own; both must have the same steps.
+Sequences of the target then continue after the copied ids.
+"""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+
+from reljudge.errors import ReljudgeError
+from reljudge.storage import postgres
+from reljudge.storage.db import Database, database_key, is_postgres
+from reljudge.storage.migrations import MIGRATIONS
+
+SOURCE = "rj_source"
+_SEQUENCE_COLUMN = re.compile(r"^\s*(\w+)\s+[A-Z]+[^\n]*DEFAULT\s+nextval\('(\w+)'\)", re.I | re.M)
+_TABLE = re.compile(r"CREATE\s+TABLE\s+(\w+)\s*\((.*?)\n\);", re.I | re.S)
+
+
+def sequences() -> list[tuple[str, str, str]]:
+    """(table, column, sequence) for every column numbered by a sequence."""
+    found = []
+    for _version, _name, sql in MIGRATIONS:
+        for table, body in _TABLE.findall(sql):
+            for column, sequence in _SEQUENCE_COLUMN.findall(body):
+                found.append((table, column, sequence))
+    return found
+
+
+def tables(db: Database) -> list[str]:
+    """The campaign's tables (base tables of the schema, not views), sorted by name."""
+    catalog, schema = ("pg", "public") if db.backend == "postgresql" else (None, "main")
+    cur = db.cursor()
+    if catalog is None:
+        catalog = cur.execute("SELECT current_database()").fetchone()[0]
+    return [r[0] for r in cur.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? "
+        "AND table_name <> 'schema_migrations' ORDER BY 1", [catalog, schema]).fetchall()]
+
+
+def columns(db: Database, table: str) -> list[str]:
+    return [r[0] for r in db.cursor().execute(
+        "SELECT column_name FROM (DESCRIBE SELECT * FROM " + _ident(table) + ")").fetchall()]
+
+
+def _ident(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"not a table name: {name!r}")
+    return '"' + name + '"'
+
+
+def row_counts(db: Database) -> dict[str, int]:
+    cur = db.cursor()
+    return {t: cur.execute(f"SELECT count(*) FROM {_ident(t)}").fetchone()[0] for t in tables(db)}
+
+
+def _attach_source(db: Database, source: str) -> None:
+    cur = db.cursor()
+    if is_postgres(source):
+        cur.execute(f"LOAD '{postgres.extension_path()}'")
+        try:
+            cur.execute(f"ATTACH {postgres.quote(source)} AS {SOURCE} (TYPE postgres, READ_ONLY)")
+        except duckdb.Error as exc:
+            raise postgres.unavailable(exc, source) from None
+    else:
+        try:
+            cur.execute(f"ATTACH {postgres.quote(source)} AS {SOURCE} (READ_ONLY)")
+        except duckdb.Error as exc:
+            raise ReljudgeError(f"{source}: cannot open the source database: {exc}") from None
+
+
+def copy(source: str, target: Database) -> dict[str, int]:
+    """Copy every table of the database at ``source`` (a file path or a PostgreSQL URL,
+    fully migrated) into the empty database ``target``; returns rows per table."""
+    not_empty = {t: n for t, n in row_counts(target).items() if n}
+    if not_empty:
+        raise ReljudgeError(f"{target.path}: the target database is not empty "
+                            f"({', '.join(f'{t}: {n}' for t, n in sorted(not_empty.items()))}); "
+                            "copy-db only fills a new database")
+    names = tables(target)
+    _attach_source(target, source)
+    schema = "public" if is_postgres(source) else "main"
+    try:
+        cur = target.cursor()
+        source_steps = {r[0] for r in cur.execute(
+            f"SELECT version FROM {SOURCE}.{schema}.schema_migrations").fetchall()}
+        target_steps = {r[0] for r in target.applied_migrations()}
+        if source_steps != target_steps:
+            raise ReljudgeError("the source and the target have different migrations "
+                                f"({sorted(source_steps ^ target_steps)}): open the source with this "
+                                "version of reljudge first (it migrates it)")
+        counts = {}
+        with target.transaction() as tx:
+            for table in names:
+                cols = ", ".join(_ident(c) for c in columns(target, table))
+                tx.execute(f"INSERT INTO {_ident(table)} ({cols}) "
+                           f"SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)}")
+                counts[table] = tx.execute(f"SELECT count(*) FROM {_ident(table)}").fetchone()[0]
+        _continue_sequences(target)
+        return counts
+    finally:
+        try:
+            target.cursor().execute(f"DETACH {SOURCE}")
+        except duckdb.Error:
+            pass
+
+
+def _continue_sequences(db: Database) -> None:
+    """Every sequence of the target goes on after the largest copied id."""
+    cur = db.cursor()
+    for table, column, sequence in sequences():
+        top = cur.execute(f"SELECT max({_ident(column)}) FROM {_ident(table)}").fetchone()[0]
+        if top is None:
+            continue
+        if db.backend == "postgresql":
+            postgres.execute_native(cur, f"SELECT setval('{sequence}', {int(top)})")
+        else:
+            # DuckDB has no setval: draw the sequence up to the copied maximum.
+            have = cur.execute("SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ? "
+                               "AND database_name = current_database()", [sequence]).fetchone()
+            last = have[0] if have and have[0] is not None else 0
+            if top > last:         # in a write transaction: a bare SELECT's draw may not be logged
+                with db.transaction() as tx:
+                    tx.execute(f"SELECT max(nextval('{sequence}')) FROM range(?)", [int(top - last)])
+
+
+def compare(a: Database, b: Database) -> dict[str, str]:
+    """Tables whose rows differ between ``a`` and ``b`` (empty: identical), for tests and
+    for ``copy-db``'s own check."""
+    differ = {}
+    for table in tables(a):
+        cols = columns(a, table)
+        order = ", ".join(_ident(c) for c in cols)
+        left = a.cursor().execute(f"SELECT {order} FROM {_ident(table)} ORDER BY ALL").fetchall()
+        right = b.cursor().execute(f"SELECT {order} FROM {_ident(table)} ORDER BY ALL").fetchall()
+        if left != right:
+            differ[table] = f"{len(left)} rows vs {len(right)} rows"
+    return differ
+
+
+def source_key(source) -> str:
+    return database_key(source)
