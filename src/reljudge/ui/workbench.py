@@ -25,7 +25,10 @@ try:
 
     st.navigation([st.Page(f"screens/{name}.py", title=session.t(title), icon=icon,
                            default=name == navigation.DEFAULT_PAGE)
-                   for name, title, icon in navigation.pages_for(user.is_lead)]).run()
+                   for name, title, icon in navigation.pages_for(user.is_lead)],
+                  # every page listed: with more than ten, Streamlit folds the rest behind its
+                  # English "View N more" button
+                  expanded=True).run()
 except Exception as exc:               # a lost PostgreSQL server: said plainly, retried on rerun
     if not session.show_lost_database(db, exc):
         raise
