@@ -39,7 +39,11 @@ def test_canonical_name_spells_the_threshold():
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ("MAP@10", "unknown measure 'MAP'"),
+        ("MAPX@10", "unknown measure 'MAPX'"),
+        ("MAP@10", "AP takes no cutoff"),
+        ("IPrec@1.5", "recall level must be from 0 to 1"),
+        ("IPrec@x", "recall level 'x' is not a number"),
+        ("IPrec", "needs a recall level"),
         ("P", "needs a cutoff"),
         ("NumQ@5", "takes no cutoff"),
         ("RR@x", "not a whole number"),
@@ -66,9 +70,9 @@ def test_largest_cutoff_is_accepted():
 
 def test_unknown_measure_lists_what_exists():
     with pytest.raises(ReljudgeError) as e:
-        parse_measure("MAP@10", 2)
-    for name in REGISTRY:
-        assert (name if name in NO_CUTOFF else f"{name}@K") in str(e.value)
+        parse_measure("MAPX@10", 2)
+    for name, fam in REGISTRY.items():
+        assert (name if name in NO_CUTOFF else f"{name}@x" if fam.cutoff == "recall" else f"{name}@K") in str(e.value)
 
 
 @pytest.mark.parametrize("text, names, trec", [

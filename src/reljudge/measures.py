@@ -199,8 +199,10 @@ def _sql_iprec(m, p):
     # interpolated precision at rank i: the best precision at any rank j >= i
     best_below = p.row(f"max({so_far}::DOUBLE / r) OVER (PARTITION BY system, qid ORDER BY r DESC "
                        "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)", depends=[so_far])
-    # the recall level as a number of relevant documents, rounded half away from zero (lround)
-    cut = f"greatest(round({float(m.k)!r}::DOUBLE * {p.row(p.nrel(rel))}), 1)"
+    # the recall level as a number of relevant documents: trec_eval 10 rounds half away
+    # from zero (lround); trec_eval 9 (ties "trec9") truncated x * R + 0.9
+    xr = f"{float(m.k)!r}::DOUBLE * {p.row(p.nrel(rel))}"
+    cut = f"greatest({'floor(' + xr + ' + 0.9)' if p.ties == 'trec9' else 'round(' + xr + ')'}, 1)"
     v = p.run(f"max({best_below}) FILTER (WHERE grade >= {rel} AND {so_far} = {cut})")
     return f"coalesce({v}, 0.0)"
 
@@ -236,7 +238,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("NumRelRet", "NumRet(rel=N)", "num_rel_ret", ("num_rel_ret", "numrelret"), "none", True, "sum",
            "number of relevant documents retrieved",
            "sum_i rel_i; summed over queries", "trec_eval m_num_rel_ret.c", _sql_num_rel_ret),
-    Family("AP", "AP", "map", ("map", "ap", "map_"), "none", True, "mean",
+    Family("AP", "AP", "map", ("map", "ap"), "none", True, "mean",
            "average precision over the whole ranking (MAP as the mean)",
            "sum_i rel_i * P@i / R (0 when R = 0)", "trec_eval m_map.c; Buckley & Voorhees 2005", _sql_ap),
     Family("GMAP", "", "gm_map", ("gm_map", "gmap"), "none", True, "gmean",
@@ -257,7 +259,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("IPrec", "IPrec", "iprec_at_recall", ("iprec", "iprec_at_recall"), "recall", True, "mean",
            "interpolated precision at a recall level x in [0, 1]",
            "max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved document, c = max(1, lround(x * R)); "
-           "0 if fewer than c are retrieved", "trec_eval m_iprec_at_recall.c (10.0: lround)", _sql_iprec,
+           "0 if fewer than c are retrieved (under --ties trec9, trec_eval 9's c = max(1, floor(x * R + 0.9)))",
+           "trec_eval m_iprec_at_recall.c (10.0: lround; 9.x: + 0.9 and truncation)", _sql_iprec,
            trec_cutoffs=_IPREC_LEVELS),
     Family("P", "P", "P", ("p", "precision"), "required", True, "mean",
            "precision at K: relevant documents within K divided by K",
@@ -290,8 +293,6 @@ FAMILIES: tuple[Family, ...] = (
            "reljudge (after ir_measures Judged@K, judged_provider.py)", _sql_judged, dashboard=True),
 )
 
-# Enabled step by step: this commit keeps the families that existed before the registry.
-FAMILIES = tuple(f for f in FAMILIES if f.name in ("NumQ", "RR", "P", "R", "nDCG", "Success", "Judged"))
 #: canonical name -> Family
 REGISTRY: dict[str, Family] = {f.name: f for f in FAMILIES}
 
@@ -469,7 +470,7 @@ def parse_measures(texts, default_rel: int) -> list[Measure]:
     """Parse several names (each may also be comma-separated); duplicates dropped, order kept."""
     out: list[Measure] = []
     for text in texts:
-        expanded = None  # trec_eval family defaults (-m P, -m official): enabled in the next commit
+        expanded = _expand_trec_family(text)
         if expanded is not None:
             text = ",".join(expanded)
         dot = _TREC_DOT_RE.match(text or "")
@@ -485,3 +486,28 @@ def parse_measures(texts, default_rel: int) -> list[Measure]:
     if not out:
         raise ReljudgeError(f"no measure given; known measures: {_known()}")
     return out
+
+
+def parse_trec_eval_measures(texts, default_rel: int) -> list[Measure]:
+    """Parse ``-m`` arguments as trec_eval reads them (``meas_init.c``): a family's
+    parameters are those of its FIRST ``-m family.params`` (later ones are ignored, and
+    a bare ``-m family`` or ``-m official`` then uses them too); without any, the
+    family's defaults.  Other spellings (``RR@10``, ``P_5``) parse as in
+    :func:`parse_measures`."""
+    pieces: list[str] = []
+    for text in texts:
+        t = (text or "").strip()
+        pieces += list(OFFICIAL) if t == "official" else [t]
+    explicit: dict[str, str] = {}
+    for t in pieces:
+        dot = _TREC_DOT_RE.match(t)
+        if dot:
+            explicit.setdefault(dot.group(1), dot.group(2))
+    out = []
+    for t in pieces:
+        dot = _TREC_DOT_RE.match(t)
+        fam = dot.group(1) if dot else t
+        if fam in explicit:
+            t = f"{fam}.{explicit[fam]}"
+        out.append(t)
+    return parse_measures(out, default_rel)

@@ -215,7 +215,9 @@ class _Plan:
     Each returns the name of a column of the final select; equal expressions share one.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ties: str = ranking.DEFAULT_TIES) -> None:
+        #: the tie rule names the trec_eval version whose definitions apply (IPrec's rounding)
+        self.ties = ranking.resolve(ties)
         self.runs: dict[str, str] = {}
         self.qs: dict[str, str] = {}
         self.ideals: dict[str, str] = {}
@@ -292,7 +294,7 @@ def _per_query_sql(
     dkey = "dup_key::VARCHAR" if "dup_key" in run_cols else "NULL::VARCHAR"
     ranked = "position" in run_cols
 
-    plan = _Plan()
+    plan = _Plan(ties)
     cols = [f"({m.family.sql(m, plan)})::DOUBLE AS \"{i}\"" for i, m in enumerate(measures)]
     cols += [f"{plan.first(rel)} AS \"first_{rel}\"" for rel in rels]
 
