@@ -315,6 +315,9 @@ def write_trec_eval(result: EvalResult, out, measures, run_qids: dict[str, set],
 
 
 def _trec_line(m, qid: str, value: float) -> str:
+    if math.isnan(value):
+        # C's printf of the NaN of 0.0 / 0.0 (trec_eval -J, iprec_at_recall): "  -nan"
+        return f"{trec_name(m) or str(m):<22}\t{qid}\t{'-nan':>6}"
     if summary_of(m) == "sum":
         return f"{trec_name(m) or str(m):<22}\t{qid}\t{int(round(value))}"
     return f"{trec_name(m) or str(m):<22}\t{qid}\t{value:6.4f}"

@@ -202,8 +202,19 @@ def _sql_iprec(m, p):
     # the recall level as a number of relevant documents: trec_eval 10 rounds half away
     # from zero (lround); trec_eval 9 (ties "trec9") truncated x * R + 0.9
     xr = f"{float(m.k)!r}::DOUBLE * {p.row(p.nrel(rel))}"
-    cut = f"greatest({'floor(' + xr + ' + 0.9)' if p.ties == 'trec9' else 'round(' + xr + ')'}, 1)"
-    v = p.run(f"max({best_below}) FILTER (WHERE grade >= {rel} AND {so_far} = {cut})")
+    c = f"{'floor(' + xr + ' + 0.9)' if p.ties == 'trec9' else 'round(' + xr + ')'}"
+    v = p.run(f"max({best_below}) FILTER (WHERE grade >= {rel} AND {so_far} = greatest({c}, 1))")
+    if p.judged_only:
+        # trec_eval -J with no judged document left: its precision 0/0 is NaN, which the
+        # levels with c = 0 take (trec_eval prints -nan).  trec_eval 10 -c gives a query
+        # missing from the run one unjudged "ceci_nest_pas_un_docno" (trec_eval.c), so the
+        # same happens there; trec_eval 9 scores such a query 0.
+        # (R is a qrels column, read both in the rows and in the final select)
+        empty = f"coalesce({p.run('count(*)')}, 0) = 0"
+        if p.ties == "trec9":
+            empty += f" AND {p.returned_before_judged_only()} > 0"
+        return (f"CASE WHEN {empty} AND {c} = 0 THEN 'NaN'::DOUBLE "
+                f"ELSE coalesce({v}, 0.0) END")
     return f"coalesce({v}, 0.0)"
 
 
@@ -259,7 +270,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("IPrec", "IPrec", "iprec_at_recall", ("iprec", "iprec_at_recall"), "recall", True, "mean",
            "interpolated precision at a recall level x in [0, 1]",
            "max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved document, c = max(1, lround(x * R)); "
-           "0 if fewer than c are retrieved (under --ties trec9, trec_eval 9's c = max(1, floor(x * R + 0.9)))",
+           "0 if fewer than c are retrieved; NaN under -J when no judged document is left and c = 0 (as trec_eval) "
+           "(under --ties trec9, trec_eval 9's c = max(1, floor(x * R + 0.9)))",
            "trec_eval m_iprec_at_recall.c (10.0: lround; 9.x: + 0.9 and truncation)", _sql_iprec,
            trec_cutoffs=_IPREC_LEVELS),
     Family("P", "P", "P", ("p", "precision"), "required", True, "mean",

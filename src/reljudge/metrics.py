@@ -215,7 +215,8 @@ class _Plan:
     Each returns the name of a column of the final select; equal expressions share one.
     """
 
-    def __init__(self, ties: str = ranking.DEFAULT_TIES) -> None:
+    def __init__(self, ties: str = ranking.DEFAULT_TIES, judged_only: bool = False) -> None:
+        self.judged_only = judged_only
         #: the tie rule names the trec_eval version whose definitions apply (IPrec's rounding)
         self.ties = ranking.resolve(ties)
         self.runs: dict[str, str] = {}
@@ -223,6 +224,12 @@ class _Plan:
         self.ideals: dict[str, str] = {}
         self.rows: dict[str, tuple[str, int]] = {}  # expr -> (name, layer)
         self.rows_need_qstat = False
+        self.need_before = False
+
+    def returned_before_judged_only(self) -> str:
+        """SQL (final select): how many rows the ranking had before -J dropped the unjudged."""
+        self.need_before = True
+        return "coalesce(n_before, 0)"
 
     def run(self, expr: str) -> str:
         return self.runs.setdefault(expr, f"a{len(self.runs)}")
@@ -294,7 +301,7 @@ def _per_query_sql(
     dkey = "dup_key::VARCHAR" if "dup_key" in run_cols else "NULL::VARCHAR"
     ranked = "position" in run_cols
 
-    plan = _Plan(ties)
+    plan = _Plan(ties, judged_only)
     cols = [f"({m.family.sql(m, plan)})::DOUBLE AS \"{i}\"" for i, m in enumerate(measures)]
     cols += [f"{plan.first(rel)} AS \"first_{rel}\"" for rel in rels]
 
@@ -327,12 +334,16 @@ def _per_query_sql(
         ctes.append("jj AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY r) AS r, "
                     "grade FROM j WHERE grade >= 0)")
     ctes += plan.ctes("jj" if judged_only else "j")
+    if plan.need_before:
+        ctes.append("before AS (SELECT system, qid, count(*) AS n_before FROM j GROUP BY system, qid)")
     ctes.append("sys AS (SELECT unnest($systems::VARCHAR[]) AS system, generate_subscripts($systems::VARCHAR[], 1) AS sord)")
     ctes.append("base AS (SELECT sys.system, sys.sord, qset.qid FROM sys CROSS JOIN qset)")
 
     joins = "LEFT JOIN per_run USING (system, qid) LEFT JOIN qstat USING (qid)"
     if plan.ideals:
         joins += " LEFT JOIN idcg USING (qid)"
+    if plan.need_before:
+        joins += " LEFT JOIN before USING (system, qid)"
     return (
         "WITH " + ",\n".join(ctes)
         + f"\nSELECT base.system, base.qid, first_pid, first_grade, coalesce(n_ret, 0) AS n_ret, {', '.join(cols)} "
