@@ -394,12 +394,17 @@ def markdown_table() -> str:
     """The README's measure table (tests check the README holds exactly this)."""
     rows = ["| name | ir_measures | trec_eval | parameter | rel= | over queries | definition | source |",
             "|---|---|---|---|---|---|---|---|"]
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
     for f in FAMILIES:
         param = {"none": "—", "optional": "K (optional)", "required": "K", "recall": "recall level x"}[f.cutoff]
-        trec = f"`{f.trec}`" if f.trec else "—"
-        trec += {"required": "`_K`", "recall": "`_x`"}.get(f.cutoff, "") if f.trec else ""
+        suffix = {"required": "_K", "recall": "_x"}.get(f.cutoff, "")
+        trec = f"`{f.trec}{suffix}`" if f.trec else "—"
+        if f.cutoff == "optional" and f.trec:
+            trec += " (without K)"
         rows.append(f"| `{f.name}` | {('`' + f.ir_measures + '`') if f.ir_measures else '—'} | {trec} | {param} | "
-                    f"{'yes' if f.takes_rel else 'no'} | {f.summary} | {f.definition} | {f.source} |")
+                    f"{'yes' if f.takes_rel else 'no'} | {f.summary} | {cell(f.definition)} | {cell(f.source)} |")
     return "\n".join(rows)
 
 
