@@ -19,15 +19,12 @@ Semantics (trec_eval's; which version's ranking depends on ``ties``):
   ``"keep"`` counts every copy and the items are the pids (the qrels name every
   copy, so trec_eval on the raw ids gives the same numbers).
 * relevant: grade >= rel.  Unjudged documents are not relevant (grade NULL).
-* RR@K = 1/rank of the first relevant document within K, else 0
-  (trec_eval ``recip_rank`` on the run truncated to K).
-* P@K = relevant within K / K (``P_K``; K is the divisor even for short runs).
-* R@K = relevant within K / relevant judged for the query, 0 when none
-  (``recall_K``).
-* nDCG@K = DCG@K / IDCG@K, DCG = sum over ranks i <= K of g_i / log2(i + 1) with
-  g_i = grade when grade > 0 else 0; IDCG from all judged grades of the query
-  sorted descending; 0 when IDCG = 0 (``ndcg_cut_K``; Järvelin & Kekäläinen 2002).
-* Judged@K = judged documents within K / K (ir_measures ``Judged@K``).
+* each measure's per-query value and its summary over questions (mean, sum or
+  geometric mean) are those of its family in :mod:`reljudge.measures` (the one
+  registry: definition, source and the SQL of the per-query computation); this
+  module plans the aggregates they ask for into one DuckDB query (:class:`_Plan`).
+* ``max_docs`` (trec_eval -M) cuts each ranking first; ``judged_only`` (-J) then
+  drops its unjudged rows (not in the qrels, or a negative grade), ranks closed up.
 * the evaluated questions are those of the qrels plus the no-answer questions;
   a question missing from a run scores 0 (trec_eval ``-c``); run questions
   absent from the qrels are ignored.
@@ -83,8 +80,9 @@ class EvalResult:
                      n_appropriate, appropriate_rate, n_answerable, n_false, false_rate
     coverage:        system, qtype, k, n_returned, n_judged, judged_share — for each Judged@K:
                      of what the system actually returned within K (answerable questions),
-                     how much is judged.  Judged@K divides by K (ir_measures), so a run that
-                     returns fewer than K paragraphs can never reach 1 there; this share can.
+                     how much is judged.  Judged@K divides by K (even for a shorter ranking,
+                     unlike ir_measures), so a run that returns fewer than K paragraphs can
+                     never reach 1 there; this share can.
     """
 
     measures: list[Measure]

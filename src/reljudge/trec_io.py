@@ -11,8 +11,12 @@ both files, as trec_eval 10.0 does (``get_trec_results.c``, ``get_qrels.c``); a
 
 An integer is written in ASCII digits with an optional sign and fits in 32 bits
 (:func:`whole_number_problem`): ``1.5``, ``1.0`` or ``1e0`` are refused, never
-rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1) and ignores
-the rank field.
+rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1).  The rank
+field is checked only where it is read: :func:`read_run_top` under a score tie
+rule (``trec10``, ``trec9``) accepts any token there, as trec_eval (which never
+reads it) does; under ``ranked``, and in :func:`read_run` (whose table keeps the
+rank), it must be a whole number.  trec_eval's runid is the tag of the last line
+(:func:`run_tag`).
 
 The fast path is DuckDB's CSV reader with explicit columns (one field
 separator: a tab if the first line has one, else a space).  Only when it fails
