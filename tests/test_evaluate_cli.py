@@ -481,3 +481,22 @@ def test_trec_eval_format_averages_like_trec_eval_with_and_without_c(tmp_path, c
                           "-c", "-q"], capsys)
     assert out == ("recip_rank            \tq1\t1.0000\nrecip_rank            \tq2\t0.0000\n"
                    "recip_rank            \tall\t0.5000\n")
+
+
+def test_trec_eval_flags_errors_and_defaults(tmp_path, capsys):
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\n")
+    run = _write(tmp_path, "r.run", "q1 Q0 b 1 2.5 first\nq1 Q0 a 2 2.0 last\n")
+    # without -m only --format trec_eval has a default (trec_eval's official set)
+    code, out, err = cli(["evaluate", "--qrels", qrels, run], capsys)
+    assert code == 2 and "no measure given" in err
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "--format", "trec_eval"], capsys)
+    assert code == 0 and out.startswith("runid                 \tall\tlast\nnum_q                 \tall\t1\n")
+    assert "map                   \tall\t0.5000\n" in out and "P_1000                \tall\t0.0010\n" in out
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR", "-M", "0"], capsys)
+    assert code == 2 and "-M 0" in err
+    # -M 1 keeps b only; -J keeps both (both judged)
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "--format", "trec_eval", "-M", "1", "-m", "num_ret", "recip_rank"], capsys)
+    assert out == "num_ret               \tall\t1\nrecip_rank            \tall\t0.0000\n"
+    # tsv sums the counts too
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "num_ret", "NumQ"], capsys)
+    assert "\tNumRet\tall\t2.0000" in out and "\tNumQ\tall\t1.0000" in out
