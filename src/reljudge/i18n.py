@@ -357,6 +357,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
     "report_pool": ("판정 풀", "Judging pool"),
     "report_pool_text": ("시스템마다 상위 {d}개의 합집합", "union of every system's top {d}"),
+    "report_measures": ("측정 정의", "Measure definitions (reljudge.measures)"),
     "report_unjudged": ("미판정 문단", "Unjudged paragraphs"),
     "report_unjudged_text": ("관련 없음으로 계산 (Judged@K로 잠정 여부 표시)",
                       "counted as not relevant (Judged@K shows how provisional a figure is)"),

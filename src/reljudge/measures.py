@@ -97,7 +97,8 @@ class Family:
     #: per-query value: (measure, planner) -> SQL expression (see metrics._Plan)
     sql: Callable = field(repr=False, compare=False, default=None)
     trec_cutoffs: tuple = ()       #: trec_eval's default parameters (``-m P`` = P.5,10,...)
-    dashboard: bool = False        #: shown by default on the dashboard, at every K
+    dashboard: int = 0             #: place among the dashboard's default measures (0: not shown)
+    definition_ko: str = ""        #: the definition in Korean, for the Korean report
 
     def trec_name(self, m: Measure) -> str | None:
         if self.trec is None:
@@ -238,78 +239,95 @@ _IPREC_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 FAMILIES: tuple[Family, ...] = (
     Family("NumQ", "NumQ", "num_q", ("num_q", "numq"), "none", False, "sum",
            "number of evaluated queries",
-           "1 for every evaluated query; summed over queries", "trec_eval m_num_q.c", _sql_numq),
+           "1 for every evaluated query; summed over queries", "trec_eval m_num_q.c", _sql_numq,
+           definition_ko="평가한 질문 수 (질문마다 1, 합계)"),
     Family("NumRet", "NumRet", "num_ret", ("num_ret", "numret"), "none", False, "sum",
            "number of documents retrieved (after -M and -J)",
-           "|ranking|; summed over queries", "trec_eval m_num_ret.c", _sql_num_ret),
+           "|ranking|; summed over queries", "trec_eval m_num_ret.c", _sql_num_ret,
+           definition_ko="순위에 든 문서 수 (-M, -J 뒤), 합계"),
     Family("NumRel", "NumRel", "num_rel", ("num_rel", "numrel"), "none", True, "sum",
            "number of relevant documents in the qrels",
            "R; summed over queries (trec_eval -c sums grade > 0 over every qrels query instead)",
-           "trec_eval m_num_rel.c", _sql_num_rel),
+           "trec_eval m_num_rel.c", _sql_num_rel,
+           definition_ko="판정에서 등급이 기준 이상인 문서 수 R, 합계"),
     Family("NumRelRet", "NumRet(rel=N)", "num_rel_ret", ("num_rel_ret", "numrelret"), "none", True, "sum",
            "number of relevant documents retrieved",
-           "sum_i rel_i; summed over queries", "trec_eval m_num_rel_ret.c", _sql_num_rel_ret),
+           "sum_i rel_i; summed over queries", "trec_eval m_num_rel_ret.c", _sql_num_rel_ret,
+           definition_ko="순위에 든 관련 문서 수, 합계"),
     Family("AP", "AP", "map", ("map", "ap"), "none", True, "mean",
            "average precision over the whole ranking (MAP as the mean)",
-           "sum_i rel_i * P@i / R (0 when R = 0)", "trec_eval m_map.c; Buckley & Voorhees 2005", _sql_ap),
+           "sum_i rel_i * P@i / R (0 when R = 0)", "trec_eval m_map.c; Buckley & Voorhees 2005", _sql_ap,
+           definition_ko="관련 문서가 나온 순위마다의 정밀도의 합 / R (R = 0이면 0), 평균이 MAP"),
     Family("GMAP", "", "gm_map", ("gm_map", "gmap"), "none", True, "gmean",
            "geometric mean of AP over queries",
-           "exp(mean over queries of log(max(AP, 0.00001)))", "trec_eval m_gm_map.c, meas_avg.c", _sql_ap),
+           "exp(mean over queries of log(max(AP, 0.00001)))", "trec_eval m_gm_map.c, meas_avg.c", _sql_ap,
+           definition_ko="질문별 AP의 기하 평균: exp(평균 log(max(AP, 0.00001)))"),
     Family("Rprec", "Rprec", "Rprec", ("rprec",), "none", True, "mean",
            "precision after R documents (R = relevant documents of the query)",
-           "sum_{i <= R} rel_i / R (0 when R = 0)", "trec_eval m_Rprec.c", _sql_rprec),
+           "sum_{i <= R} rel_i / R (0 when R = 0)", "trec_eval m_Rprec.c", _sql_rprec,
+           definition_ko="상위 R개 안의 관련 문서 수 / R (R = 0이면 0)"),
     Family("Bpref", "Bpref", "bpref", ("bpref",), "none", True, "mean",
            "binary preference: relevant documents ranked above judged non-relevant ones",
            "1/R * sum over relevant retrieved d of (1 - min(n_d, R) / min(N, R)), n_d = judged non-relevant "
            "documents above d (the term is 1 when n_d = 0); unjudged documents are skipped",
-           "trec_eval m_bpref.c; Buckley & Voorhees, SIGIR 2004", _sql_bpref),
+           "trec_eval m_bpref.c; Buckley & Voorhees, SIGIR 2004", _sql_bpref,
+           definition_ko="관련 문서마다 1 − min(그 위의 판정된 비관련 수, R) / min(N, R)의 합 / R; 미판정 문서는 건너뜀"),
     Family("RR", "RR", "recip_rank", ("rr", "mrr", "recip_rank"), "optional", True, "mean",
            "reciprocal rank of the first relevant result (within K if given; MRR as the mean)",
            "1 / min{i <= K : rel_i} (0 if none)", "trec_eval m_recip_rank.c (RR@K: on the run cut at K)", _sql_rr,
-           dashboard=True),
+           dashboard=1,
+           definition_ko="등급이 기준 이상인 첫 문서의 순위 r에 대해 1/r (K 안에 없으면 0), 평균이 MRR"),
     Family("IPrec", "IPrec", "iprec_at_recall", ("iprec", "iprec_at_recall"), "recall", True, "mean",
            "interpolated precision at a recall level x in [0, 1]",
            "max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved document, c = max(1, lround(x * R)); "
            "0 if fewer than c are retrieved; NaN under -J when no judged document is left and c = 0 (as trec_eval) "
            "(under --ties trec9, trec_eval 9's c = max(1, floor(x * R + 0.9)))",
            "trec_eval m_iprec_at_recall.c (10.0: lround; 9.x: + 0.9 and truncation)", _sql_iprec,
-           trec_cutoffs=_IPREC_LEVELS),
+           trec_cutoffs=_IPREC_LEVELS,
+           definition_ko="재현율 x에서의 보간 정밀도: c = max(1, 반올림(x·R))번째 관련 문서부터 뒤의 최대 정밀도"),
     Family("P", "P", "P", ("p", "precision"), "required", True, "mean",
            "precision at K: relevant documents within K divided by K",
            "sum_{i <= K} rel_i / K (K also for a shorter ranking)", "trec_eval m_P.c", _sql_p,
-           trec_cutoffs=_TREC_P, dashboard=True),
+           trec_cutoffs=_TREC_P, dashboard=4,
+           definition_ko="상위 K 안의 관련 문서 수 / K (순위가 짧아도 K로 나눔)"),
     Family("R", "R", "recall", ("r", "recall"), "required", True, "mean",
            "recall at K: share of the query's relevant documents found within K",
            "sum_{i <= K} rel_i / R (0 when R = 0)", "trec_eval m_recall.c", _sql_r,
-           trec_cutoffs=_TREC_P, dashboard=True),
+           trec_cutoffs=_TREC_P, dashboard=2,
+           definition_ko="상위 K 안의 관련 문서 수 / 그 질문의 관련 문서 수 R (R = 0이면 0)"),
     Family("nDCG", "nDCG", "ndcg_cut", ("ndcg", "ndcg_cut"), "required", False, "mean",
            "normalised discounted cumulative gain at K (gain = grade, log2 discount)",
            "DCG@K / IDCG@K, DCG@K = sum_{i <= K} g_i / log2(i + 1), g_i = grade if > 0 else 0, IDCG from all "
            "judged grades of the query sorted descending (0 when IDCG = 0)",
            "trec_eval m_ndcg_cut.c; Järvelin & Kekäläinen, TOIS 2002", _sql_ndcg,
-           trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000), dashboard=True),
+           trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000), dashboard=3,
+           definition_ko="DCG@K / IDCG@K, 이득 = 등급(0 초과만), 할인 log2(순위 + 1), 이상적 순위는 그 질문의 모든 판정 등급으로"),
     Family("Success", "Success", "success", ("success",), "required", True, "mean",
            "success at K: 1 if a relevant document is within K, else 0",
            "1 if some rel_i = 1 with i <= K, else 0", "trec_eval m_success.c", _sql_success,
-           trec_cutoffs=(1, 5, 10)),
+           trec_cutoffs=(1, 5, 10),
+           definition_ko="상위 K 안에 관련 문서가 있으면 1, 없으면 0"),
     Family("Unj", "", "unj", ("unj",), "required", False, "mean",
            "share of the top K that is unjudged (trec_eval's red flag)",
            "|{i <= K : document i absent from the qrels or graded < 0}| / K; ranks a short ranking leaves "
            "empty count as judged", "trec_eval m_unjudged.c", _sql_unj,
-           trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000)),
+           trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000),
+           definition_ko="상위 K 안의 미판정 문서(판정 없음 또는 음수 등급) 수 / K; 짧은 순위의 빈 자리는 판정된 것으로 셈"),
     Family("Judged", "Judged", None, ("judged",), "required", False, "mean",
            "share of the top K that has a judgment (coverage of the figures)",
            "|{i <= K : document i in the qrels, any grade}| / K. Unlike ir_measures' Judged@K, which "
            "divides by min(K, ranking length) and skips queries missing from the run, the divisor is "
            "always K and a missing query scores 0",
-           "reljudge (after ir_measures Judged@K, judged_provider.py)", _sql_judged, dashboard=True),
+           "reljudge (after ir_measures Judged@K, judged_provider.py)", _sql_judged, dashboard=5,
+           definition_ko="상위 K 안의 판정된 문서 수 / K (순위가 짧아도 K로 나눔; 어느 등급이든 판정으로 셈)"),
 )
 
 #: canonical name -> Family
 REGISTRY: dict[str, Family] = {f.name: f for f in FAMILIES}
 
-#: families shown by default on the dashboard (at each of the campaign's K)
-DASHBOARD_FAMILIES: tuple[str, ...] = ("RR", "R", "nDCG", "P", "Judged")
+#: families shown by default on the dashboard (at each of the campaign's K), in its order
+DASHBOARD_FAMILIES: tuple[str, ...] = tuple(f.name for f in sorted((f for f in FAMILIES if f.dashboard),
+                                                                   key=lambda f: f.dashboard))
 
 #: families that take no parameter (their Measure has ``k=None``)
 NO_CUTOFF = {f.name for f in FAMILIES if f.cutoff == "none"}
