@@ -165,13 +165,19 @@ def _sql_numq(m, p):
     return "1.0"
 
 
+def _rel_precisions(m, p) -> str:
+    """SQL (final select): the list of P@i at the ranks i of the relevant retrieved
+    documents, in rank order (its k-th element is k / rank of the k-th relevant
+    document); NULL when none is retrieved.  One list aggregate, no window."""
+    ranks = p.run(f"list(r ORDER BY r) FILTER (WHERE grade >= {_rel(m)})")
+    return f"list_transform({ranks}, (x, i) -> i / x)"
+
+
 def _sql_ap(m, p):
-    rel = _rel(m)
-    so_far = p.row(f"count(*) FILTER (WHERE grade >= {rel}) OVER (PARTITION BY system, qid ORDER BY r "
-                   "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)")
-    s = p.run(f"sum({so_far} / r) FILTER (WHERE grade >= {rel})")
-    n = p.nrel(rel)
-    return f"CASE WHEN coalesce({n}, 0) > 0 THEN coalesce({s}, 0) / {n} ELSE 0.0 END"
+    n = p.nrel(_rel(m))
+    # summed in rank order, as trec_eval does
+    return (f"CASE WHEN coalesce({n}, 0) > 0 THEN coalesce(list_sum({_rel_precisions(m, p)}), 0) / {n} "
+            "ELSE 0.0 END")
 
 
 def _sql_rprec(m, p):
@@ -195,28 +201,27 @@ def _sql_bpref(m, p):
 
 def _sql_iprec(m, p):
     rel = _rel(m)
-    so_far = p.row(f"count(*) FILTER (WHERE grade >= {rel}) OVER (PARTITION BY system, qid ORDER BY r "
-                   "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)")
-    # interpolated precision at rank i: the best precision at any rank j >= i
-    best_below = p.row(f"max({so_far}::DOUBLE / r) OVER (PARTITION BY system, qid ORDER BY r DESC "
-                       "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)", depends=[so_far])
+    # interpolated precision at the c-th relevant document: the best precision at any
+    # rank from there on, which is reached at a relevant rank (precision only rises
+    # at one), i.e. the maximum of the list's elements from the c-th on
+    precisions = _rel_precisions(m, p)
     # the recall level as a number of relevant documents: trec_eval 10 rounds half away
     # from zero (lround); trec_eval 9 (ties "trec9") truncated x * R + 0.9
-    xr = f"{float(m.k)!r}::DOUBLE * {p.row(p.nrel(rel))}"
+    xr = f"{float(m.k)!r}::DOUBLE * {p.nrel(rel)}"
     c = f"{'floor(' + xr + ' + 0.9)' if p.ties == 'trec9' else 'round(' + xr + ')'}"
-    v = p.run(f"max({best_below}) FILTER (WHERE grade >= {rel} AND {so_far} = greatest({c}, 1))")
+    cut = f"greatest({c}, 1)::BIGINT"
+    value = (f"CASE WHEN {cut} <= len({precisions}) THEN list_max(list_slice({precisions}, {cut}, -1)) "
+             "ELSE 0.0 END")
     if p.judged_only:
         # trec_eval -J with no judged document left: its precision 0/0 is NaN, which the
         # levels with c = 0 take (trec_eval prints -nan).  trec_eval 10 -c gives a query
         # missing from the run one unjudged "ceci_nest_pas_un_docno" (trec_eval.c), so the
         # same happens there; trec_eval 9 scores such a query 0.
-        # (R is a qrels column, read both in the rows and in the final select)
         empty = f"coalesce({p.run('count(*)')}, 0) = 0"
         if p.ties == "trec9":
             empty += f" AND {p.returned_before_judged_only()} > 0"
-        return (f"CASE WHEN {empty} AND {c} = 0 THEN 'NaN'::DOUBLE "
-                f"ELSE coalesce({v}, 0.0) END")
-    return f"coalesce({v}, 0.0)"
+        return f"CASE WHEN {empty} AND {c} = 0 THEN 'NaN'::DOUBLE ELSE {value} END"
+    return value
 
 
 def _sql_num_ret(m, p):
