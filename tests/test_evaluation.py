@@ -154,3 +154,25 @@ def test_metrics_on_an_imported_source(campaign_db, tmp_path):
     assert ev.qrels_label.endswith("imported qrels source ref")
     with pytest.raises(Exception, match="already fixed"):
         adjudication.freeze(db, "lee", policy="source:ref")
+
+
+def test_database_mode_equals_file_mode_for_trec_evals_official_measures(judged_campaign, tmp_path):
+    """The measures added with the registry (AP, GMAP, Rprec, Bpref, IPrec, the counts,
+    Unj) give the same per-question values and summaries on the campaign as trec_eval-style
+    file mode on the exported qrels."""
+    camp = judged_campaign
+    db = open_database(camp.db_path)
+    export.write_qrels(db, tmp_path / "qrels.txt", "trec")
+    db.close()
+    measures = ["AP(rel=2)", "GMAP(rel=1)", "Rprec(rel=2)", "Bpref(rel=1)", "IPrec(rel=2)@0.5", "NumRet",
+                "NumRel(rel=2)", "NumRelRet(rel=1)", "Unj@10"]
+    runs = [str(tmp_path / "input" / "a.run"), str(tmp_path / "input" / "b.run")]
+    files = _cli(camp.db_path, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), *runs, "-m", *measures, "--per-query")
+    assert files.returncode == 0, files.stderr
+    base = _cli(camp.db_path, "evaluate", "-m", *measures, "--per-query")
+    assert base.returncode == 0, base.stderr
+    got, want = _tsv(base.stdout), _tsv(files.stdout)
+    assert set(got) == set(want) and len(got) == 2 * len(measures) * 5
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, abs=1e-4), key
+    assert any(k[1] == "NumRet" and k[2] == "all" and v > 4 for k, v in got.items())  # summed, not averaged

@@ -61,7 +61,7 @@ def test_every_value_in_unit_interval_and_rr_r_judged_never_fall_with_k(data, ru
     for family in ("RR(rel=2)", "R(rel=2)", "Judged"):
         wide = v.unstack("measure")[[f"{family}@{k}" for k in KS]].to_numpy()
         if family == "Judged":
-            # Judged@K divides by K (ir_measures), so it can fall; the judged count cannot
+            # Judged@K divides by K (not by the ranking's length, as ir_measures does), so it can fall; the judged count cannot
             wide = wide * np.array(KS)
         assert (np.diff(wide, axis=1) >= -1e-9).all(), family
 

@@ -293,3 +293,82 @@ def test_report_extras_in_evaluate():
     assert res.policies["bootstrap"]["resamples"] == 1000 and res.policies["randomization_test"]["permutations"] == 2000
     d = json.loads(json.dumps(res.to_dict(per_query=True), allow_nan=False))
     assert d["measures"] == ["RR(rel=2)@10"] and len(d["per_query"]) == 80
+
+
+# -- trec_eval's official measures, by hand -------------------------------------------
+
+
+def _official_case():
+    # q1: R = 2 relevant (a: 2, c: 1 at rel=1), N = 2 judged non-relevant (b, e: 0),
+    #     f graded -1 (unjudged for trec_eval), x absent from the qrels.
+    #     ranking: x(1) a(2) b(3) f(4) c(5)
+    # q2: in the qrels only (missing from the run).
+    qrels = _qrels([("q1", "a", 2), ("q1", "b", 0), ("q1", "c", 1), ("q1", "e", 0), ("q1", "f", -1),
+                    ("q2", "g", 1)])
+    run = _run([("q1", "x", 5.0), ("q1", "a", 4.0), ("q1", "b", 3.0), ("q1", "f", 2.0), ("q1", "c", 1.0)])
+    return qrels, run
+
+
+def test_official_measures_by_hand():
+    qrels, run = _official_case()
+    names = ["AP", "GMAP", "Rprec", "Bpref", "IPrec@0", "IPrec@0.5", "IPrec@1", "NumRet", "NumRel", "NumRelRet",
+             "Unj@2", "Unj@10", "Judged@10"]
+    res = _ev(qrels, run, names, rel=1)
+    q1 = {m: _pq(res, m)["q1"] for m in map(str, res.measures)}
+    # AP = (1/2 + 2/5) / 2; Rprec: 1 relevant in the top R = 2 -> 1/2
+    assert q1["AP(rel=1)"] == pytest.approx((1 / 2 + 2 / 5) / 2)
+    assert q1["GMAP(rel=1)"] == pytest.approx((1 / 2 + 2 / 5) / 2)  # per query: AP itself
+    assert q1["Rprec(rel=1)"] == pytest.approx(1 / 2)
+    # Bpref: a has 0 judged non-relevant above -> 1; c has b above (f is unjudged) ->
+    # 1 - min(1, R)/min(N, R) = 1 - 1/2; over R = 2
+    assert q1["Bpref(rel=1)"] == pytest.approx((1 + 0.5) / 2)
+    # IPrec: precisions at ranks 1..5 = 0, 1/2, 1/3, 1/4, 2/5; at recall 0 and 0.5 (the
+    # first relevant, rank 2) the best precision from rank 2 on = 1/2; at 1 (rank 5) 2/5
+    assert q1["IPrec(rel=1)@0.0"] == pytest.approx(1 / 2)
+    assert q1["IPrec(rel=1)@0.5"] == pytest.approx(1 / 2)
+    assert q1["IPrec(rel=1)@1.0"] == pytest.approx(2 / 5)
+    assert (q1["NumRet"], q1["NumRel(rel=1)"], q1["NumRelRet(rel=1)"]) == (5, 2, 2)
+    # Unj: x (absent) and f (grade -1) are unjudged; a short ranking's empty ranks count as judged
+    assert q1["Unj@2"] == pytest.approx(1 / 2) and q1["Unj@10"] == pytest.approx(2 / 10)
+    # Judged counts every qrels row (f too) and divides by K (not by the ranking's length)
+    assert q1["Judged@10"] == pytest.approx(4 / 10)
+    # the query missing from the run: 0 everywhere but NumRel (its R), and Unj 0
+    q2 = {m: _pq(res, m)["q2"] for m in map(str, res.measures)}
+    assert q2["NumRel(rel=1)"] == 1 and all(v == 0 for k, v in q2.items() if k != "NumRel(rel=1)")
+
+
+def test_counts_are_summed_and_gmap_is_a_geometric_mean():
+    qrels, run = _official_case()
+    res = _ev(qrels, run, ["NumRet", "NumRel", "NumRelRet", "NumQ", "GMAP", "AP"], rel=1)
+    assert res.mean("s", "NumRet") == 5 and res.mean("s", "NumRel(rel=1)") == 3
+    assert res.mean("s", "NumRelRet(rel=1)") == 2 and res.mean("s", "NumQ") == 2
+    ap = (1 / 2 + 2 / 5) / 2
+    assert res.mean("s", "AP(rel=1)") == pytest.approx(ap / 2)
+    # trec_eval: exp(mean(log(max(AP, 0.00001)))); q2's AP 0 counts as 0.00001
+    assert res.mean("s", "GMAP(rel=1)") == pytest.approx(math.exp((math.log(ap) + math.log(1e-5)) / 2))
+    assert res.policies["summaries"]["NumRet"] == "sum" and res.policies["summaries"]["GMAP(rel=1)"] == "gmean"
+
+
+def test_max_docs_and_judged_only():
+    """-M 3 keeps x, a, b; -J then drops the unjudged x and f and closes the ranks up."""
+    qrels, run = _official_case()
+    names = ["NumRet", "P@1", "RR", "AP"]
+    m3 = _ev(qrels, run, names, rel=1, max_docs=3)
+    assert _pq(m3, "NumRet")["q1"] == 3 and _pq(m3, "AP(rel=1)")["q1"] == pytest.approx((1 / 2) / 2)
+    j = _ev(qrels, run, names, rel=1, judged_only=True)
+    # judged ranking: a(1) b(2) c(3)
+    assert _pq(j, "NumRet")["q1"] == 3 and _pq(j, "P(rel=1)@1")["q1"] == 1.0 and _pq(j, "RR(rel=1)")["q1"] == 1.0
+    assert _pq(j, "AP(rel=1)")["q1"] == pytest.approx((1 + 2 / 3) / 2)
+    both = _ev(qrels, run, names, rel=1, max_docs=3, judged_only=True)  # -M first: x a b -> a b
+    assert _pq(both, "NumRet")["q1"] == 2 and _pq(both, "AP(rel=1)")["q1"] == pytest.approx(1 / 2)
+
+
+def test_a_query_graded_only_below_minus_one_is_answered():
+    """trec_eval 9.0.8 and 10.0 crash (segmentation fault) on a query whose every grade
+    is below -1 (form_res_rels.c allocates max_rel + 1 < 0 levels); reljudge treats
+    its documents as unjudged: nothing relevant, every retrieved document unjudged."""
+    qrels = _qrels([("q5", "d0", -2), ("q1", "a", 1)])
+    run = _run([("q5", "d0", 0.5), ("q1", "a", 1.0)])
+    res = _ev(qrels, run, ["AP", "NumRel", "Unj@1", "Bpref"], rel=1)
+    assert _pq(res, "AP(rel=1)")["q5"] == 0 and _pq(res, "NumRel(rel=1)")["q5"] == 0
+    assert _pq(res, "Unj@1")["q5"] == 1.0 and _pq(res, "Bpref(rel=1)")["q5"] == 0

@@ -248,3 +248,13 @@ def test_groups_on_few_questions_are_flagged_in_the_report(demo_judged, many_jud
     assert (table[~overall]["few_questions"] == "yes").all() and (table[~overall]["n"] < 10).all()
     live = dashboard.summary_table(dashboard.evaluate_for_dashboard(many, 10, 2, n_boot=50), 10)
     assert list(live.few_questions) == list(live.n < 10) and live.few_questions.any() and not live.few_questions.all()
+
+
+def test_measure_definitions_come_from_the_registry():
+    """The report's measure definitions are the registry's, in both languages."""
+    from reljudge.measures import REGISTRY, parse_measures
+    ms = parse_measures(["RR@10", "nDCG@10", "Judged@10", "RR@5"], 2)
+    en = report.measure_definitions(ms, "en")
+    ko = report.measure_definitions(ms, "ko")
+    assert en.count("RR:") == 1 and REGISTRY["nDCG"].definition in en and REGISTRY["Judged"].source in en
+    assert REGISTRY["RR"].definition_ko in ko and REGISTRY["Judged"].definition_ko in ko

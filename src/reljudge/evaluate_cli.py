@@ -15,24 +15,33 @@ import sys
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from reljudge import i18n, ranking
 from reljudge.errors import ReljudgeError
-from reljudge.measures import parse_measures, trec_name, trec_order
-from reljudge.metrics import ALL, RANDOMIZATION, EvalResult, evaluate, ranking_depth
-from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name
+from reljudge.measures import (Measure, help_text, parse_measures, parse_trec_eval_measures, summary_of, trec_name,
+                               trec_order)
+from reljudge.metrics import ALL, RANDOMIZATION, EvalResult, evaluate, ranking_depth, summarise
+from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name, run_tag
 
 FILE_MODE_REL = 1  # trec_eval's default relevance_level
 CAMPAIGN_REL = 2  # DESIGN.md: relevant = directly citable
 
 EPILOG = """\
-measures (ir_measures names): RR@K, nDCG@K, R@K, P@K, Judged@K; rel=N sets the
-relevance threshold, e.g. RR(rel=2)@10. Without rel=, the threshold is 1 with
---qrels (as trec_eval) and the campaign's (2, citable) otherwise.
+measures (ir_measures names; rel=N sets the relevance threshold, e.g. RR(rel=2)@10;
+without rel=, the threshold is 1 with --qrels (as trec_eval, or -l N) and the
+campaign's (2, citable) otherwise):
+{measures}
 
 trec_eval spellings are read too: recip_rank, P.5,10, P_5, recall.100,
-ndcg_cut.10, success.1, num_q (and runid with --format trec_eval).
+ndcg_cut.10, success.1, map, gm_map, Rprec, bpref, iprec_at_recall.0,.5,1,
+num_q, num_ret, num_rel, num_rel_ret, unj.10; a bare family takes trec_eval's
+default parameters (-m P = P.5,10,15,20,30,100,200,500,1000); -m official is
+trec_eval's default set (runid num_q num_ret num_rel num_rel_ret map gm_map
+Rprec bpref recip_rank iprec_at_recall_0.00..1.00 P_5..P_1000), and what
+--format trec_eval prints when no -m is given; runid (with --format trec_eval)
+is the tag of the run's last line, as in trec_eval.
 
 --format trec_eval prints what trec_eval prints, line for line: the measure's
 trec_eval name padded to 22 characters, TAB, qid, TAB, value with 4 decimals
@@ -54,7 +63,8 @@ examples:
   reljudge evaluate --qrels qrels.txt bm25.trec dense.trec -m RR@10 --format table
   reljudge --db judgments/reljudge.duckdb evaluate -m RR@10 nDCG@10 --format table
   reljudge evaluate -m RR@10 --version 2            # a frozen qrels version of the campaign
-"""
+  reljudge evaluate --qrels qrels.txt bm25.trec --format trec_eval -c   # trec_eval's official set
+""".replace("{measures}", help_text())
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -69,8 +79,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--qrels", metavar="FILE", help="TREC qrels (qid 0 docid rel); without it: the database")
     p.add_argument("runs", nargs="*", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
-    p.add_argument("-m", "--measure", dest="measures", action="extend", nargs="+", required=True,
-                   metavar="MEASURE", help="one or more measures, e.g. RR@10 nDCG@10 R@100")
+    p.add_argument("-m", "--measure", dest="measures", action="extend", nargs="+",
+                   metavar="MEASURE", help="one or more measures, e.g. RR@10 nDCG@10 R@100 (required, but "
+                                           "--format trec_eval defaults to -m official, as trec_eval)")
     p.add_argument("-q", "--per-query", action="store_true", help="also print every query's value")
     p.add_argument("-c", dest="complete", action="store_true",
                    help="average over every qrels query, a query missing from a run scoring 0 (trec_eval -c). "
@@ -79,6 +90,11 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("-l", dest="level", type=int, metavar="N",
                    help="--qrels mode: relevance level, the threshold of measures without rel= "
                         "(trec_eval -l; default 1)")
+    p.add_argument("-M", dest="max_docs", type=int, metavar="N",
+                   help="--qrels mode: only the first N documents of each ranking count (trec_eval -M)")
+    p.add_argument("-J", dest="judged_only", action="store_true",
+                   help="--qrels mode: only judged documents count: after -M, documents absent from the "
+                        "qrels or with a negative grade leave each ranking and the ranks close up (trec_eval -J)")
     p.add_argument("--format", choices=("tsv", "json", "table", "trec_eval"), default="tsv",
                    help="output format (default: tsv); trec_eval: exactly trec_eval's lines")
     p.add_argument("--ties", choices=ranking.TIE_CHOICES, default=ranking.DEFAULT_TIES,
@@ -123,6 +139,10 @@ def evaluate_database(args) -> int:
 
     if args.format == "trec_eval":
         raise ReljudgeError("--format trec_eval needs --qrels FILE (trec_eval evaluates files)")
+    if args.max_docs is not None or args.judged_only:
+        raise ReljudgeError("-M and -J need --qrels FILE (they are trec_eval's flags for files)")
+    if not args.measures:
+        raise ReljudgeError("no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10")
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         threshold = int(catalog.get_settings(db)["rel_threshold"])
@@ -196,30 +216,45 @@ def evaluate_files(args) -> int:
     if not args.runs:
         raise ReljudgeError("no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...")
     level = FILE_MODE_REL if args.level is None else args.level
+    if args.max_docs is not None and args.max_docs < 1:
+        raise ReljudgeError(f"-M {args.max_docs}: the number of documents must be at least 1")
+    if not args.measures:
+        if args.format != "trec_eval":
+            raise ReljudgeError("no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10 "
+                                "(only --format trec_eval defaults to trec_eval's -m official)")
+        args.measures = ["official"]
     names_asked = list(args.measures)
-    want_runid = args.format == "trec_eval" and any(n.strip() == "runid" for n in names_asked)
+    want_runid = args.format == "trec_eval" and any(n.strip() in ("runid", "official") for n in names_asked)
+    filler = False  # -m runid alone: num_q is evaluated (something must be) but not printed
     if want_runid:
-        names_asked = [n for n in names_asked if n.strip() != "runid"] or ["num_q"]
-    measures = parse_measures(names_asked, default_rel=level)
+        names_asked = [n for n in names_asked if n.strip() != "runid"]
+        if not names_asked:
+            names_asked, filler = ["num_q"], True
+    measures = (parse_trec_eval_measures if args.format == "trec_eval" else parse_measures)(names_asked, default_rel=level)
+    extra: list[Measure] = []
+    if args.format == "trec_eval" and args.complete and any(m.name == "NumRel" for m in measures):
+        # trec_eval -c sums num_rel over every qrels query as grade > 0 (m_num_rel.c)
+        extra = [Measure("NumRel", None, 1)]
     con = duckdb.connect()
     try:
         # file order does not matter to the evaluation; dropping it saves memory on big runs
         con.execute("SET preserve_insertion_order = false")
         # the run files are read once and only each ranking's top rows are kept
-        names = load_files(con, args.qrels, list(args.runs), depth=ranking_depth(measures), ties=args.ties)
+        names = load_files(con, args.qrels, list(args.runs),
+                           depth=ranking_depth(measures + extra, args.max_docs, args.judged_only), ties=args.ties)
         stats = args.format in ("json", "table")
-        result = evaluate(con, "qrels", "runs", measures, ties=args.ties, dedup=args.dedup,
-                          default_rel=level, systems=names,
+        result = evaluate(con, "qrels", "runs", measures + [m for m in extra if m not in measures],
+                          ties=args.ties, dedup=args.dedup,
+                          default_rel=level, systems=names, max_docs=args.max_docs, judged_only=args.judged_only,
                           n_boot=1000 if stats else 0, n_perm=RANDOMIZATION.permutations if stats else 0)
         if args.format == "trec_eval":
             run_qids = {n: {r[0] for r in con.execute(f"SELECT DISTINCT qid FROM run_{i}").fetchall()}
                         for i, n in enumerate(names)}
-            tags = [run_name(f) for f in args.runs]
+            tags = [run_tag(f) for f in args.runs] if want_runid else [""] * len(args.runs)
     finally:
         con.close()
     if args.format == "trec_eval":
-        asked = [m for m in measures if not (want_runid and m.name == "NumQ" and "num_q" not in
-                                             [n.strip() for n in names_asked])]
+        asked = [m for m in measures if not (filler and m.name == "NumQ")]
         write_trec_eval(result, sys.stdout, asked, run_qids, tags, per_query=args.per_query,
                         complete=args.complete, runid=want_runid)
         return 0
@@ -232,11 +267,15 @@ def evaluate_files(args) -> int:
 def write_trec_eval(result: EvalResult, out, measures, run_qids: dict[str, set], tags: list[str],
                     per_query: bool = False, complete: bool = False, runid: bool = False) -> None:
     """Print ``result`` as trec_eval prints it (``meas_print_single.c``,
-    ``meas_print_final.c``: ``"%-22s\t%s\t%6.4f\n"``, ``"%ld"`` for num_q), one block
-    per run in the order given.
+    ``meas_print_final.c``: ``"%-22s\t%s\t%6.4f\n"``, ``"%ld"`` for the counts num_q,
+    num_ret, num_rel, num_rel_ret), one block per run in the order given.
 
     The queries are those of the qrels that the run holds, or with ``complete`` every
-    qrels query (trec_eval -c); the "all" value is their mean (num_q: their number).
+    qrels query (trec_eval -c); the "all" value is each measure's summary over them
+    (:func:`reljudge.metrics.summarise`: the mean; the sum for the counts; the
+    geometric mean for gm_map, which has no per-query lines).  With ``complete``,
+    num_rel's "all" value counts the judgments with grade > 0 of every qrels query,
+    whatever -l says, as trec_eval does (``m_num_rel.c``: te_calc_avg_num_rel).
     With ``per_query`` each query's lines come first, queries in byte order (trec_eval
     sorts them with ``strcmp``), measures in trec_eval's order.  Under trec9 a query
     missing from the run gets no per-query lines (trec_eval 9 prints none for it);
@@ -258,19 +297,29 @@ def write_trec_eval(result: EvalResult, out, measures, run_qids: dict[str, set],
             shown = qids if result.policies["ties"] != "trec9" else [q for q in qids if q in held]
             for q in shown:
                 for m in ordered:
-                    if m.name != "NumQ":
+                    if m.name not in ("NumQ", "GMAP"):
                         lines.append(_trec_line(m, q, values[(q, str(m))]))
         if runid:
             lines.append(f"{'runid':<22}\tall\t{tag}")
         for m in ordered:
             if m.name == "NumQ":
                 lines.append(f"{'num_q':<22}\tall\t{len(qids)}")
-            else:
-                lines.append(_trec_line(m, "all", sum(values[(q, str(m))] for q in qids) / len(qids)))
+                continue
+            basis = m
+            if m.name == "NumRel" and complete:
+                basis = Measure("NumRel", None, 1)
+            col = np.array([[values[(q, str(basis))] for q in qids]], dtype=float).T
+            figure = summarise(col, np.array([summary_of(m)], dtype=object), 0, 0)[0][0]
+            lines.append(_trec_line(m, "all", figure))
     out.write("".join(line + "\n" for line in lines))
 
 
 def _trec_line(m, qid: str, value: float) -> str:
+    if math.isnan(value):
+        # C's printf of the NaN of 0.0 / 0.0 (trec_eval -J, iprec_at_recall): "  -nan"
+        return f"{trec_name(m) or str(m):<22}\t{qid}\t{'-nan':>6}"
+    if summary_of(m) == "sum":
+        return f"{trec_name(m) or str(m):<22}\t{qid}\t{int(round(value))}"
     return f"{trec_name(m) or str(m):<22}\t{qid}\t{value:6.4f}"
 
 

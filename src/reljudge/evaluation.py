@@ -17,12 +17,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reljudge import adjudication
-from reljudge.measures import Measure, parse_measures
+from reljudge.measures import DASHBOARD_FAMILIES, Measure, parse_measures
 from reljudge.metrics import RANDOMIZATION, EvalResult, evaluate
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
-MEASURE_FAMILIES = ("RR", "R", "nDCG", "P", "Judged")
+MEASURE_FAMILIES = DASHBOARD_FAMILIES  # the registry's dashboard families (reljudge.measures)
 
 
 def settings_ks(db: Database) -> list[int]:

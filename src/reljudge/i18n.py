@@ -294,10 +294,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_judgments_yet": ("아직 판정이 없습니다.", "No judgments yet."),
     "provisional_note": ("'잠정' 표시는 시스템이 상위 K 안에 내놓은 문단 중 판정된 비율이 {p}% 미만이라는 뜻입니다: "
                          "판정하지 않은 문단은 관련 없음으로 세므로 값이 아직 바뀔 수 있습니다. "
-                         "(Judged@K는 trec_eval처럼 K로 나누므로, K개보다 적게 내놓은 시스템은 1에 이르지 못합니다.)",
+                         "(Judged@K는 run이 K보다 짧아도 K로 나누므로(ir_measures와 달리), K개보다 적게 내놓은 시스템은 1에 이르지 못합니다.)",
                          "'Provisional' rows: less than {p}% of what the systems returned within K is judged; "
                          "unjudged paragraphs count as not relevant, so the figure may still change. "
-                         "(Judged@K divides by K, as trec_eval, so a system returning fewer than K never reaches 1.)"),
+                         "(Judged@K divides by K even for a shorter ranking, unlike ir_measures, so a system returning fewer than K never reaches 1.)"),
     "few_questions_note": ("'질문 적음' 표시는 답할 수 있는 질문이 {m}개 미만인 그룹입니다: 평균과 95% 구간이 질문 몇 개에 "
                            "기대고 있어 믿기 어렵습니다 (질문 5개로도 [1.000, 1.000]이 나올 수 있습니다). "
                            "결론을 내리기 전에 질문을 더 판정하세요.",
@@ -358,6 +358,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
     "report_pool": ("판정 풀", "Judging pool"),
     "report_pool_text": ("시스템마다 상위 {d}개의 합집합", "union of every system's top {d}"),
+    "report_measures": ("측정 정의", "Measure definitions (reljudge.measures)"),
     "report_unjudged": ("미판정 문단", "Unjudged paragraphs"),
     "report_unjudged_text": ("관련 없음으로 계산 (Judged@K로 잠정 여부 표시)",
                       "counted as not relevant (Judged@K shows how provisional a figure is)"),

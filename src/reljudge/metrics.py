@@ -19,15 +19,12 @@ Semantics (trec_eval's; which version's ranking depends on ``ties``):
   ``"keep"`` counts every copy and the items are the pids (the qrels name every
   copy, so trec_eval on the raw ids gives the same numbers).
 * relevant: grade >= rel.  Unjudged documents are not relevant (grade NULL).
-* RR@K = 1/rank of the first relevant document within K, else 0
-  (trec_eval ``recip_rank`` on the run truncated to K).
-* P@K = relevant within K / K (``P_K``; K is the divisor even for short runs).
-* R@K = relevant within K / relevant judged for the query, 0 when none
-  (``recall_K``).
-* nDCG@K = DCG@K / IDCG@K, DCG = sum over ranks i <= K of g_i / log2(i + 1) with
-  g_i = grade when grade > 0 else 0; IDCG from all judged grades of the query
-  sorted descending; 0 when IDCG = 0 (``ndcg_cut_K``; Järvelin & Kekäläinen 2002).
-* Judged@K = judged documents within K / K (ir_measures ``Judged@K``).
+* each measure's per-query value and its summary over questions (mean, sum or
+  geometric mean) are those of its family in :mod:`reljudge.measures` (the one
+  registry: definition, source and the SQL of the per-query computation); this
+  module plans the aggregates they ask for into one DuckDB query (:class:`_Plan`).
+* ``max_docs`` (trec_eval -M) cuts each ranking first; ``judged_only`` (-J) then
+  drops its unjudged rows (not in the qrels, or a negative grade), ranks closed up.
 * the evaluated questions are those of the qrels plus the no-answer questions;
   a question missing from a run scores 0 (trec_eval ``-c``); run questions
   absent from the qrels are ignored.
@@ -57,7 +54,7 @@ import pandas as pd
 
 from reljudge.errors import ReljudgeError
 from reljudge import ranking
-from reljudge.measures import Measure
+from reljudge.measures import MIN_GEO_MEAN, Measure, summary_of
 
 ALL = "all"  #: label of the overall group in ``qtype`` columns
 NO_TYPE = "(none)"  #: label for questions without a type
@@ -83,8 +80,9 @@ class EvalResult:
                      n_appropriate, appropriate_rate, n_answerable, n_false, false_rate
     coverage:        system, qtype, k, n_returned, n_judged, judged_share — for each Judged@K:
                      of what the system actually returned within K (answerable questions),
-                     how much is judged.  Judged@K divides by K (ir_measures), so a run that
-                     returns fewer than K paragraphs can never reach 1 there; this share can.
+                     how much is judged.  Judged@K divides by K (even for a shorter ranking,
+                     unlike ir_measures), so a run that returns fewer than K paragraphs can
+                     never reach 1 there; this share can.
     """
 
     measures: list[Measure]
@@ -186,40 +184,99 @@ def _require(cols: list[str], need: Iterable[str], what: str) -> None:
 # the per-query query
 
 
-def ranking_depth(measures: Sequence[Measure]) -> int:
-    """How many rows of each ranking :func:`evaluate` looks at: the largest K, at
+def ranking_depth(measures: Sequence[Measure], max_docs: int | None = None, judged_only: bool = False) -> int:
+    """How many rows of each ranking :func:`evaluate` looks at: the largest cutoff, at
     least 3 (the rank-1 / top-3 shares need the top 3 even for RR@1); a measure of the
-    whole ranking (``k`` None: RR without @K) needs every row, up to MAX_CUTOFF."""
+    whole ranking (RR without @K, AP, Bpref, IPrec, NumRet ...) or ``judged_only`` (the
+    unjudged rows are dropped before any cutoff) needs every row, up to MAX_CUTOFF;
+    ``max_docs`` (trec_eval -M) caps it."""
     from reljudge.measures import MAX_CUTOFF
-    if any(m.k is None and m.name != "NumQ" for m in measures):
-        return MAX_CUTOFF
-    return max([int(m.k) for m in measures if m.k is not None] + [3])
+    whole = judged_only or any(
+        m.family.cutoff == "recall" or (m.k is None and m.name != "NumQ" and m.family.cutoff != "none")
+        or (m.family.cutoff == "none" and m.name not in ("NumQ", "NumRel")) for m in measures)
+    depth = MAX_CUTOFF if whole else max([int(m.k) for m in measures if m.k is not None] + [3])
+    return depth if max_docs is None else max(1, min(depth, int(max_docs)))
 
 
-def _measure_sql(m: Measure) -> str:
-    if m.name == "NumQ":
-        return "1.0"
-    if m.name == "RR" and m.k is None:
-        return f"CASE WHEN f{_rk(m.rel)} IS NOT NULL THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
-    k = int(m.k)
-    if m.name == "Success":
-        return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 ELSE 0.0 END"
-    if m.name == "RR":
-        return f"CASE WHEN f{_rk(m.rel)} <= {k} THEN 1.0 / f{_rk(m.rel)} ELSE 0.0 END"
-    if m.name == "P":
-        return f"coalesce(h{_rk(m.rel)}_{k}, 0) / {k}.0"
-    if m.name == "R":
-        return f"CASE WHEN coalesce(nrel{_rk(m.rel)}, 0) > 0 THEN coalesce(h{_rk(m.rel)}_{k}, 0) / nrel{_rk(m.rel)} ELSE 0.0 END"
-    if m.name == "nDCG":
-        return f"CASE WHEN coalesce(idcg_{k}, 0) > 0 THEN coalesce(dcg_{k}, 0) / idcg_{k} ELSE 0.0 END"
-    if m.name == "Judged":
-        return f"coalesce(j_{k}, 0) / {k}.0"
-    raise ReljudgeError(f"no implementation for measure {m}")
+class _Plan:
+    """Collects the aggregates the measures' per-query computations ask for
+    (:attr:`reljudge.measures.Family.sql`) and writes them as one DuckDB query.
 
+    * :meth:`run`: an aggregate over the ranked rows of one (system, query): columns
+      ``r`` (rank), ``grade`` (NULL = not in the qrels), and the :meth:`row` columns;
+    * :meth:`qrels`: an aggregate over the query's qrels rows (column ``grade``);
+    * :meth:`ideal`: an aggregate over the query's positive grades in descending
+      order (columns ``grade``, ``ir`` = 1, 2, ...);
+    * :meth:`row`: a per-row expression (window functions allowed) over the ranked
+      rows joined with the query's :meth:`qrels` aggregates.
 
-def _rk(rel: int | None) -> str:
-    # rel may be negative; keep it a valid identifier fragment
-    return f"m{-rel}" if rel is not None and rel < 0 else str(rel)
+    Each returns the name of a column of the final select; equal expressions share one.
+    """
+
+    def __init__(self, ties: str = ranking.DEFAULT_TIES, judged_only: bool = False) -> None:
+        self.judged_only = judged_only
+        #: the tie rule names the trec_eval version whose definitions apply (IPrec's rounding)
+        self.ties = ranking.resolve(ties)
+        self.runs: dict[str, str] = {}
+        self.qs: dict[str, str] = {}
+        self.ideals: dict[str, str] = {}
+        self.rows: dict[str, tuple[str, int]] = {}  # expr -> (name, layer)
+        self.rows_need_qstat = False
+        self.need_before = False
+
+    def returned_before_judged_only(self) -> str:
+        """SQL (final select): how many rows the ranking had before -J dropped the unjudged."""
+        self.need_before = True
+        return "coalesce(n_before, 0)"
+
+    def run(self, expr: str) -> str:
+        return self.runs.setdefault(expr, f"a{len(self.runs)}")
+
+    def qrels(self, expr: str) -> str:
+        return self.qs.setdefault(expr, f"q{len(self.qs)}")
+
+    def nrel(self, rel: int) -> str:
+        return self.qrels(f"count(*) FILTER (WHERE grade >= {int(rel)})")
+
+    def first(self, rel: int) -> str:
+        return self.run(f"min(r) FILTER (WHERE grade >= {int(rel)})")
+
+    def ideal(self, expr: str) -> str:
+        return self.ideals.setdefault(expr, f"i{len(self.ideals)}")
+
+    def row(self, expr: str, depends: Sequence[str] = ()) -> str:
+        if expr in self.qs.values():
+            # a qrels aggregate, read on every row: join the query's figures in
+            self.rows_need_qstat = True
+            return expr
+        if expr not in self.rows:
+            layers = {name: layer for name, layer in self.rows.values()}
+            layer = 1 + max([layers.get(d, 0) for d in depends] + [0])
+            self.rows[expr] = (f"w{len(self.rows)}", layer)
+        return self.rows[expr][0]
+
+    def ctes(self, ranked_with_grades: str) -> list[str]:
+        """CTEs from ``j`` (the ranked rows with grades) to ``per_run``, ``qstat``, ``idcg``."""
+        out = [f"qstat AS (SELECT qid, count(*) AS n_judged{''.join(f', {e} AS {n}' for e, n in self.qs.items())} "
+               "FROM qr GROUP BY qid)"]
+        src = ranked_with_grades
+        if self.rows or self.rows_need_qstat:
+            out.append(f"jq0 AS (SELECT {src}.*{''.join(', qstat.' + n for n in self.qs.values())} FROM {src} "
+                       f"LEFT JOIN qstat USING (qid))")
+            src = "jq0"
+            for layer in sorted({lay for _, lay in self.rows.values()}):
+                cols = "".join(f", {e} AS {n}" for e, (n, lay) in self.rows.items() if lay == layer)
+                out.append(f"jq{layer} AS (SELECT *{cols} FROM {src})")
+                src = f"jq{layer}"
+        aggs = ["arg_min(pid, r) AS first_pid", "arg_min(grade, r) AS first_grade", "count(*) AS n_ret"]
+        aggs += [f"{e} AS {n}" for e, n in self.runs.items()]
+        out.append(f"per_run AS (SELECT system, qid, {', '.join(aggs)} FROM {src} GROUP BY system, qid)")
+        if self.ideals:
+            out.append("ideal AS (SELECT qid, grade, row_number() OVER (PARTITION BY qid ORDER BY grade DESC) AS ir "
+                       "FROM qr WHERE grade > 0)")
+            out.append(f"idcg AS (SELECT qid, {', '.join(f'{e} AS {n}' for e, n in self.ideals.items())} "
+                       "FROM ideal GROUP BY qid)")
+        return out
 
 
 def judged_items_sql(qrels: str, grade: str = "grade") -> str:
@@ -232,14 +289,19 @@ def judged_items_sql(qrels: str, grade: str = "grade") -> str:
 def _per_query_sql(
     measures: list[Measure], rels: list[int], depth: int, ties: str, dedup: str,
     run: str, qrels: str, run_cols: list[str], qrels_grade: str, extra_qids: str | None,
+    judged_only: bool = False,
 ) -> str:
+    """One query giving, for every (system, evaluated query), each measure's value
+    (columns "0", "1", ...), the first relevant rank at each threshold of ``rels``
+    (columns first_<rel>), the first result and its grade, and the ranking's length."""
     score = "score::DOUBLE" if "score" in run_cols else "NULL::DOUBLE"
     rank = "rank::BIGINT" if "rank" in run_cols else "NULL::BIGINT"
     dkey = "dup_key::VARCHAR" if "dup_key" in run_cols else "NULL::VARCHAR"
     ranked = "position" in run_cols
-    hit_ks = sorted({(m.rel, m.k) for m in measures if m.name in ("P", "R")})
-    judged_ks = sorted({m.k for m in measures if m.name == "Judged"})
-    dcg_ks = sorted({m.k for m in measures if m.name == "nDCG"})
+
+    plan = _Plan(ties, judged_only)
+    cols = [f"({m.family.sql(m, plan)})::DOUBLE AS \"{i}\"" for i, m in enumerate(measures)]
+    cols += [f"{plan.first(rel)} AS \"first_{rel}\"" for rel in rels]
 
     extra = f" UNION SELECT qid::VARCHAR FROM {extra_qids}" if extra_qids else ""
     ctes = [
@@ -264,28 +326,22 @@ def _per_query_sql(
     item = ranking.item_column(dedup)
     ctes.append(f"j AS (SELECT r.system, r.qid, r.{item} AS pid, r.r, q.grade FROM ranked r "
                 f"LEFT JOIN qr q ON q.qid = r.qid AND q.pid = r.{item})")
-
-    aggs = ["arg_min(pid, r) AS first_pid", "arg_min(grade, r) AS first_grade", "count(*) AS n_ret"]
-    aggs += [f"min(r) FILTER (WHERE grade >= {int(rel)}) AS f{_rk(rel)}" for rel in rels]
-    aggs += [f"count(*) FILTER (WHERE grade >= {int(rel)} AND r <= {k}) AS h{_rk(rel)}_{k}" for rel, k in hit_ks]
-    aggs += [f"count(grade) FILTER (WHERE r <= {k}) AS j_{k}" for k in judged_ks]
-    aggs += [f"sum(grade / log2(r + 1)) FILTER (WHERE grade > 0 AND r <= {k}) AS dcg_{k}" for k in dcg_ks]
-    ctes.append(f"per_run AS (SELECT system, qid, {', '.join(aggs)} FROM j GROUP BY system, qid)")
-
-    qaggs = ["count(*) AS n_judged"] + [f"count(*) FILTER (WHERE grade >= {int(rel)}) AS nrel{_rk(rel)}" for rel in rels]
-    ctes.append(f"qstat AS (SELECT qid, {', '.join(qaggs)} FROM qr GROUP BY qid)")
-    if dcg_ks:
-        ctes.append("ideal AS (SELECT qid, grade, row_number() OVER (PARTITION BY qid ORDER BY grade DESC) AS ir FROM qr WHERE grade > 0)")
-        iaggs = [f"sum(grade / log2(ir + 1)) FILTER (WHERE ir <= {k}) AS idcg_{k}" for k in dcg_ks]
-        ctes.append(f"idcg AS (SELECT qid, {', '.join(iaggs)} FROM ideal GROUP BY qid)")
+    if judged_only:
+        # trec_eval -J (form_res_rels.c): after the -M cut, unjudged rows (not in the
+        # qrels, or a negative grade) leave the ranking and the ranks close up
+        ctes.append("jj AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY r) AS r, "
+                    "grade FROM j WHERE grade >= 0)")
+    ctes += plan.ctes("jj" if judged_only else "j")
+    if plan.need_before:
+        ctes.append("before AS (SELECT system, qid, count(*) AS n_before FROM j GROUP BY system, qid)")
     ctes.append("sys AS (SELECT unnest($systems::VARCHAR[]) AS system, generate_subscripts($systems::VARCHAR[], 1) AS sord)")
     ctes.append("base AS (SELECT sys.system, sys.sord, qset.qid FROM sys CROSS JOIN qset)")
 
-    cols = [f"{_measure_sql(m)}::DOUBLE AS \"{i}\"" for i, m in enumerate(measures)]
-    cols += [f"f{_rk(rel)} AS \"first_{rel}\"" for rel in rels]
     joins = "LEFT JOIN per_run USING (system, qid) LEFT JOIN qstat USING (qid)"
-    if dcg_ks:
+    if plan.ideals:
         joins += " LEFT JOIN idcg USING (qid)"
+    if plan.need_before:
+        joins += " LEFT JOIN before USING (system, qid)"
     return (
         "WITH " + ",\n".join(ctes)
         + f"\nSELECT base.system, base.qid, first_pid, first_grade, coalesce(n_ret, 0) AS n_ret, {', '.join(cols)} "
@@ -408,6 +464,33 @@ def randomization_test(diffs: np.ndarray, n_perm: int, seed: int, label: str = A
     return (hits + 1) / (n_perm + 1)
 
 
+def summarise(values: np.ndarray, kinds: np.ndarray, n_boot: int, seed: int, label: str = ALL
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each column's figure over the questions (rows) of ``values``, with its percentile
+    bootstrap interval, as the column's kind says (:attr:`reljudge.measures.Family.summary`):
+
+    * "mean": the arithmetic mean;
+    * "sum": the sum (trec_eval num_ret, num_rel, num_rel_ret, num_q); its interval is
+      n times the mean's;
+    * "gmean": exp(mean(log(max(v, 0.00001)))), the geometric mean with trec_eval's
+      floor (``meas_avg.c``: te_calc_avg_meas_s_gm; ``trec_eval.h``: MIN_GEO_MEAN); its
+      interval is the exp of the log-mean's.
+    """
+    n, c = values.shape
+    gm = kinds == "gmean"
+    x = values.copy()
+    if gm.any():
+        x[:, gm] = np.log(np.maximum(x[:, gm], MIN_GEO_MEAN))
+    mu = x.mean(axis=0) if n else np.full(c, np.nan)
+    lo, hi = bootstrap_ci(x, n_boot, seed, label)
+    if gm.any():
+        mu[gm], lo[gm], hi[gm] = np.exp(mu[gm]), np.exp(lo[gm]), np.exp(hi[gm])
+    sm = kinds == "sum"
+    if sm.any():
+        mu[sm], lo[sm], hi[sm] = (mu[sm] * n if n else 0.0), lo[sm] * n, hi[sm] * n
+    return mu, lo, hi
+
+
 # ---------------------------------------------------------------------------
 # entry point
 
@@ -428,6 +511,8 @@ def evaluate(
     n_boot: int = 1000,
     n_perm: int = RANDOMIZATION.permutations,
     seed: int = RANDOMIZATION.seed,
+    max_docs: int | None = None,
+    judged_only: bool = False,
 ) -> EvalResult:
     """Evaluate every system of ``run`` against ``qrels``.
 
@@ -452,6 +537,14 @@ def evaluate(
     with an empty run still gets its zeros; default: the run's systems, sorted.
     ``default_rel`` is recorded in the policies; each Measure carries its own threshold.
     ``n_boot``/``n_perm`` = 0 skip intervals/tests (the CLI does for plain tsv).
+    ``max_docs`` (trec_eval -M) keeps only each ranking's first rows; ``judged_only``
+    (trec_eval -J) then drops the unjudged rows (absent from the qrels, or a negative
+    grade) and closes the ranks up.
+
+    The work is in steps: :func:`_per_query_sql` (every measure's per-query value, one
+    DuckDB query), :func:`summarise` (each measure's figure over queries: mean, sum or
+    geometric mean, as its family says), bootstrap intervals and tests, the shares,
+    the coverage and the abstention tables.
     """
     ranking.check(ties, dedup)
     ties = ranking.resolve(ties)
@@ -488,10 +581,10 @@ def evaluate(
 
         rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
         share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None}) or sorted(
-            {(m.rel, m.k) for m in measures if m.rel is not None and m.k is not None}) or [
+            {(m.rel, m.k) for m in measures if m.rel is not None and isinstance(m.k, int)}) or [
             (default_rel, min(ranking_depth(measures), 10))]
-        depth = ranking_depth(measures)
-        sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql)
+        depth = ranking_depth(measures, max_docs, judged_only)
+        sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql, judged_only)
         params: dict[str, Any] = {"systems": systems}
         if na_list is not None:
             params["na"] = na_list
@@ -529,6 +622,7 @@ def evaluate(
     groups = [ALL] + (sorted(set(qtypes.tolist())) if qtype_of else [])
 
     names = [str(m) for m in measures]
+    kinds = np.array([summary_of(m) for m in measures], dtype=object)
     per_query = pd.DataFrame({
         "system": np.repeat(np.array(systems, dtype=object), Q * M),
         "qid": np.tile(np.repeat(qids, M), S),
@@ -547,8 +641,7 @@ def evaluate(
         v = values[:, sel, :]  # S × n × M
         n = int(sel.sum())
         flat = v.transpose(1, 0, 2).reshape(n, S * M)
-        mu = flat.mean(axis=0) if n else np.full(S * M, np.nan)
-        lo, hi = bootstrap_ci(flat, n_boot, seed, g)
+        mu, lo, hi = summarise(flat, np.tile(kinds, S), n_boot, seed, g)
         for s in range(S):
             for mi in range(M):
                 c = s * M + mi
@@ -556,7 +649,8 @@ def evaluate(
         sel_na = in_g & no_answer
         n_na = int(sel_na.sum())
         if n_na:
-            mu_na = values[:, sel_na, :].mean(axis=1)
+            mu_na = summarise(values[:, sel_na, :].transpose(1, 0, 2).reshape(n_na, S * M), np.tile(kinds, S),
+                              0, seed, g)[0].reshape(S, M)
             for s in range(S):
                 for mi in range(M):
                     na_rows.append((systems[s], g, names[mi], n_na, mu_na[s, mi]))
@@ -655,6 +749,9 @@ def evaluate(
                                "used": (RANDOMIZATION.describe(int((~no_answer).sum()), n_perm, seed)
                                         if n_perm > 0 and len(pairs) and (~no_answer).any() else None)},
         "shares": [{"rel": r, "k": k} for r, k in share_keys],
+        # how each measure's figure over questions is formed when it is not the mean
+        "summaries": {str(m): summary_of(m) for m in measures if summary_of(m) != "mean"},
+        "max_docs": max_docs, "judged_only": judged_only,
     }
     return EvalResult(
         measures=measures, systems=systems, per_query=per_query, means=means, means_no_answer=means_no_answer,

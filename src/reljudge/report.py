@@ -20,6 +20,16 @@ from reljudge import (agreement, bundle, campaign, dashboard, display, evaluatio
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
+def measure_definitions(measures, lang: str = "en") -> str:
+    """Each reported family's definition (and, in English, its source), from the one
+    registry of measures."""
+    from reljudge.measures import REGISTRY
+    names = list(dict.fromkeys(m.name for m in measures))
+    if lang == "ko":
+        return "; ".join(f"{n}: {REGISTRY[n].definition_ko or REGISTRY[n].definition}" for n in names)
+    return "; ".join(f"{n}: {REGISTRY[n].definition} ({REGISTRY[n].source})" for n in names)
+
+
 def _t(key: str, lang: str, **kw) -> str:
     return i18n.t(f"report_{key}", lang, **kw)
 
@@ -73,6 +83,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         (_t("qrels", lang), _qrels_text(ev, lang)),
         (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
         (_t("highlight", lang), _t(f"highlight_{settings['highlight']}", lang)),
+        (_t("measures", lang), measure_definitions(r.measures, lang)),
         (_t("unjudged", lang), _t("unjudged_text", lang)),
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
         (_t("ci", lang), _t("ci_text", lang, b=n_boot)),

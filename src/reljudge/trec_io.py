@@ -11,8 +11,12 @@ both files, as trec_eval 10.0 does (``get_trec_results.c``, ``get_qrels.c``); a
 
 An integer is written in ASCII digits with an optional sign and fits in 32 bits
 (:func:`whole_number_problem`): ``1.5``, ``1.0`` or ``1e0`` are refused, never
-rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1) and ignores
-the rank field.
+rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1).  The rank
+field is checked only where it is read: :func:`read_run_top` under a score tie
+rule (``trec10``, ``trec9``) accepts any token there, as trec_eval (which never
+reads it) does; under ``ranked``, and in :func:`read_run` (whose table keeps the
+rank), it must be a whole number.  trec_eval's runid is the tag of the last line
+(:func:`run_tag`).
 
 The fast path is DuckDB's CSV reader with explicit columns (one field
 separator: a tab if the first line has one, else a space).  Only when it fails
@@ -117,8 +121,10 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _scan(path: str, kind: str) -> None:
-    """Slow pass: raise InputError for the first bad line, including repeated documents."""
+def _scan(path: str, kind: str, check_rank: bool = True) -> None:
+    """Slow pass: raise InputError for the first bad line, including repeated documents.
+
+    ``check_rank=False``: a run's rank field may be any token (trec_eval never reads it)."""
     ncols = 6 if kind == "run" else 4
     fmt = "qid Q0 docid rank score tag" if kind == "run" else "qid iter docid rel"
     seen: set[tuple[str, str]] = set()
@@ -133,7 +139,8 @@ def _scan(path: str, kind: str) -> None:
                 continue
             if len(parts) != ncols:
                 raise InputError(path, i, f"expected {ncols} fields ({fmt}), found {len(parts)}")
-            problem = whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
+            problem = (whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
+                       if kind != "run" or check_rank else None)
             if problem:
                 raise InputError(path, i, problem)
             if kind == "run" and not _is_number(parts[4]):
@@ -158,8 +165,11 @@ def _find_line(path: str, hit, nth: int = 1) -> int | None:
     return None
 
 
-def _source(path: str, kind: str, delim: str, tolerant: bool) -> str:
+def _source(path: str, kind: str, delim: str, tolerant: bool, check_rank: bool = True) -> str:
     cols = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    if kind == "run" and not check_rank:
+        # the rank field is read as text and never checked (trec_eval ignores it)
+        cols = {**cols, "rank": "VARCHAR"}
     names = list(cols)
     p = path.replace("'", "''")
 
@@ -281,6 +291,10 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
                  ties: str = ranking.DEFAULT_TIES, system: str | None = None) -> str:
     """Load only the top ``depth`` rows of each ranking of a TREC run; returns the system name.
 
+    Under a score tie rule (``trec10``, ``trec9``) the rank field is never read, so any
+    token is accepted there (``1.0``, ``-``), as trec_eval does; under ``ranked`` it
+    orders the ranking and must be a whole number.
+
     The same checks as :func:`read_run` cover every line of the file, but the file
     is read once and never held whole: one aggregation per query keeps the
     ``depth`` best rows (in :func:`reljudge.metrics.evaluate`'s order for
@@ -309,17 +323,18 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     delim = "\t" if "\t" in first else " "
 
     def agg(tolerant: bool) -> str:
-        # min(rank::INTEGER): the reader skips columns nobody reads, and every rank
-        # must still be checked, as in read_run's table
+        # min(rank::INTEGER): the reader skips columns nobody reads, and under "ranked"
+        # every rank must still be checked, as in read_run's table
+        check = ", min(rank::INTEGER) AS min_rank" if ranked else ""
         return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, {ranking.top_rows_sql(key, key, depth)} AS top, "
-                "count(*) FILTER (WHERE isnan(score)) AS nan, min(rank::INTEGER) AS min_rank, "
-                f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant)} GROUP BY qid")
+                f"count(*) FILTER (WHERE isnan(score)) AS nan{check}, "
+                f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant, ranked)} GROUP BY qid")
 
     try:
         con.execute(agg(False))
         tolerant = False
     except duckdb.Error as fast_error:
-        _scan(path, "run")  # raises InputError naming the line, if any line is bad
+        _scan(path, "run", check_rank=ranked)  # raises InputError naming the line, if any line is bad
         try:
             con.execute(agg(True))
         except duckdb.Error:
@@ -332,7 +347,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
         del hashes
         if qids:
             dup = con.execute(
-                f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
+                f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant, ranked)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
                 "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
             if dup:
                 line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
@@ -373,6 +388,32 @@ def run_name(path: str | os.PathLike) -> str:
     first = _first_line(path)
     parts = first.split() if first else []
     return parts[5] if len(parts) >= 6 else Path(path).stem
+
+
+def run_tag(path: str | os.PathLike) -> str:
+    """trec_eval's runid: the tag of the file's LAST content line (``get_trec_results.c``:
+    "the run_id field of the last line is kept"), else the file name without extension."""
+    path = os.fspath(path)
+    _first_line(path)  # the same checks (exists, a file)
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        end = f.tell()
+        block, tail = 65536, b""
+        pos = end
+        while pos > 0:
+            step = min(block, pos)
+            pos -= step
+            f.seek(pos)
+            tail = f.read(step) + tail
+            lines = tail.split(b"\n")
+            # the first piece may be a partial line unless we reached the file's start
+            for raw in reversed(lines if pos == 0 else lines[1:]):
+                line = raw.decode("utf-8", errors="replace")
+                if line.strip() and not _is_comment(line):
+                    parts = line.split()
+                    return parts[5] if len(parts) >= 6 else Path(path).stem
+            tail = lines[0] if pos else b""
+    return Path(path).stem
 
 
 def read_run(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str, system: str | None = None) -> str:
