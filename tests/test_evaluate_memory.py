@@ -80,3 +80,22 @@ def test_sorting_whole_rankings_equals_the_top_n_heap(rows, ties, dedup, depth):
     finally:
         ranking.TOP_N_HEAP_DEPTH = saved
     assert sorted_rows == heap
+
+
+# -- a small evaluation starts fast: no pandas on the tsv / trec_eval path -------------------
+
+@pytest.mark.parametrize("fmt", ["tsv", "trec_eval"])
+def test_a_file_evaluation_with_plain_output_never_loads_pandas(tmp_path, fmt):
+    # importing pandas was most of the time of `evaluate --qrels` on 50 questions (issue 10);
+    # the json and table formats (intervals, tests) still use it
+    qrels, run = _files(tmp_path)
+    code = ("import contextlib, io, sys\n"
+            "from reljudge.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            f"    rc = main(['evaluate', '--qrels', {str(qrels)!r}, {str(run)!r}, '-m', 'RR@10', 'nDCG@10',"
+            f" '--format', {fmt!r}])\n"
+            "print(rc, sys.modules.get('pandas') is not None, len(out.getvalue().splitlines()))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    rc, loaded, n_lines = p.stdout.split()
+    assert (rc, loaded) == ("0", "False"), p.stderr[-500:]
+    assert int(n_lines) >= 2

@@ -14,13 +14,19 @@ import sys
 import unicodedata
 from pathlib import Path
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from reljudge import i18n
-from reljudge.agreement import (GRADES, NOT_APPLICABLE, AgreementReport, AgreementResult,
-                                compute_agreement)
 from reljudge.codes import Message
 from reljudge.errors import InputError, ReljudgeError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from reljudge.agreement import AgreementReport, AgreementResult
+
+# pandas and reljudge.agreement are imported where they are used: `reljudge` registers
+# this subcommand on every start, and `evaluate --qrels` must not pay for them (issue 10).
 
 REQUIRED_COLUMNS = ("annotator", "qid", "pid", "grade")
 TYPE_COLUMN = "type"  # optional: the question's type, for the per-type breakdown
@@ -87,6 +93,9 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
     different grades, one question given two different types.  A row repeated
     with the same grade counts once.
     """
+    import pandas as pd
+
+    from reljudge.agreement import GRADES
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -206,6 +215,7 @@ def _fmt(value: float | None) -> str:
 
 
 def _section(title: str, res: AgreementResult | None, ordinal: bool = True) -> list[str]:
+    from reljudge.agreement import NOT_APPLICABLE
     if res is None:
         return [f"{title}: no data", ""]
     lines = [f"{title}: {len(res.annotators)} annotator(s), {res.n_items} of "
@@ -277,6 +287,7 @@ def format_review_table(report) -> str:
 
 def run_agreement(args: argparse.Namespace) -> int:
     """Handler of ``reljudge agreement``: print the figures; 0 on success, 2 on error."""
+    from reljudge.agreement import compute_agreement
     try:
         if getattr(args, "reviews", False):
             if getattr(args, "file", None):

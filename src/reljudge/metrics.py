@@ -43,6 +43,7 @@ p-value is exact and the same whatever number of permutations is asked for.
 from __future__ import annotations
 
 import itertools
+import sys
 import uuid
 import zlib
 from dataclasses import dataclass, field
@@ -50,7 +51,6 @@ from typing import Any, Iterable, Sequence
 
 import duckdb
 import numpy as np
-import pandas as pd
 
 from reljudge.errors import ReljudgeError
 from reljudge import ranking
@@ -63,6 +63,50 @@ NO_TYPE = "(none)"  #: label for questions without a type
 TIES = ranking.TIES
 DEDUP = ranking.DEDUP
 float32_sql = ranking.float32_sql
+
+
+def _pandas():
+    """pandas, imported on first use: `evaluate --qrels` with tsv or trec_eval output never
+    needs it, and importing it is most of a small evaluation's time (issue 10)."""
+    import pandas
+    return pandas
+
+
+def _is_frame(obj) -> bool:
+    """Whether ``obj`` is a pandas DataFrame (without importing pandas for the question)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(obj, pandas.DataFrame)
+
+
+def _column(wide: dict, name: str, dtype=float) -> np.ndarray:
+    """A column of a ``fetchnumpy()`` result as a plain array: NULL as NaN (numbers) or None."""
+    col = np.ma.asarray(wide[name])
+    mask = np.ma.getmaskarray(col)
+    data = np.asarray(col.data, dtype=float if dtype is float else object)
+    if mask.any():
+        data = data.copy()
+        data[mask] = np.nan if dtype is float else None
+    return data
+
+
+@dataclass
+class PerQueryValues:
+    """Every measure's value for every system × question (:func:`per_query_values`).
+
+    ``values[s, q, m]``: system ``systems[s]``, question ``qids[q]`` (DuckDB's VARCHAR
+    order), measure ``measures[m]``; ``wide``: the per-query query's columns
+    (``fetchnumpy``), for the shares, failures and coverage of :func:`evaluate`."""
+
+    measures: list[Measure]
+    systems: list[str]
+    qids: np.ndarray
+    values: np.ndarray
+    wide: dict
+    na_set: set
+    qtype_of: dict
+    abstentions: set | None
+    share_keys: list
+    ties: str
 
 
 @dataclass
@@ -96,7 +140,7 @@ class EvalResult:
     abstention: pd.DataFrame
     n_questions: dict[str, int]
     policies: dict[str, Any] = field(default_factory=dict)
-    coverage: pd.DataFrame = field(default_factory=pd.DataFrame)
+    coverage: pd.DataFrame = field(default_factory=lambda: _pandas().DataFrame())
 
     def mean(self, system: str, measure: Measure | str, qtype: str = ALL) -> float:
         """The mean of one measure for one system (overall unless ``qtype`` given)."""
@@ -108,6 +152,8 @@ class EvalResult:
 
     def to_dict(self, per_query: bool = False) -> dict[str, Any]:
         """A JSON-ready dict (NaN becomes None)."""
+
+        pd = _pandas()
 
         def records(df: pd.DataFrame) -> list[dict]:
             if df is None or df.empty:
@@ -157,7 +203,7 @@ class _Inputs:
         if isinstance(obj, duckdb.DuckDBPyRelation):
             obj.create_view(name, replace=True)
             self._views.append(name)
-        elif isinstance(obj, pd.DataFrame):
+        elif _is_frame(obj):
             self.con.register(name, obj)
             self._registered.append(name)
         else:
@@ -495,6 +541,104 @@ def summarise(values: np.ndarray, kinds: np.ndarray, n_boot: int, seed: int, lab
 # entry point
 
 
+def per_query_values(
+    con: duckdb.DuckDBPyConnection,
+    qrels: Any,
+    run: Any,
+    measures: Sequence[Measure],
+    *,
+    ties: str = ranking.DEFAULT_TIES,
+    dedup: str = "first",
+    default_rel: int = 2,
+    questions: Any = None,
+    abstentions: Any = None,
+    no_answer_qids: Any = None,
+    systems: Sequence[str] | None = None,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+) -> PerQueryValues:
+    """The first step of :func:`evaluate` (same arguments): every measure's per-query
+    value from one DuckDB query (:func:`_per_query_sql`), as numpy arrays -- no pandas,
+    so `evaluate --qrels` with tsv or trec_eval output starts fast."""
+    ranking.check(ties, dedup)
+    ties = ranking.resolve(ties)
+    measures = list(dict.fromkeys(measures))
+    if not measures:
+        raise ReljudgeError("no measure given")
+
+    inputs = _Inputs(con)
+    try:
+        q_sql = inputs.sql_name(qrels, "qrels")
+        r_sql = inputs.sql_name(run, "run")
+        q_cols, r_cols = inputs.columns(q_sql), inputs.columns(r_sql)
+        _require(q_cols, ["qid", "pid"], "qrels")
+        grade = "grade" if "grade" in q_cols else ("rel" if "rel" in q_cols else None)
+        if grade is None:
+            raise ReljudgeError(f"qrels lacks column grade (has {', '.join(q_cols)})")
+        _require(r_cols, ["system", "qid", "pid"], "run")
+        if "score" not in r_cols and "rank" not in r_cols:
+            raise ReljudgeError("run needs a score or a rank column")
+
+        if systems is None:
+            systems = [r[0] for r in con.execute(f"SELECT DISTINCT system::VARCHAR FROM {r_sql} WHERE system IS NOT NULL ORDER BY 1").fetchall()]
+        systems = list(dict.fromkeys(str(s) for s in systems))
+
+        na_sql = None
+        na_list: list[str] | None = None
+        if no_answer_qids is not None:
+            if isinstance(no_answer_qids, (list, tuple, set, frozenset, np.ndarray)) or (
+                    'pandas' in sys.modules and isinstance(no_answer_qids, sys.modules['pandas'].Series)):
+                na_list = sorted({str(q) for q in no_answer_qids})
+                na_sql = "(SELECT unnest($na::VARCHAR[]) AS qid)"
+            else:
+                na_sql = inputs.sql_name(no_answer_qids, "noanswer")
+                _require(inputs.columns(na_sql), ["qid"], "no_answer_qids")
+
+        rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
+        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None}) or sorted(
+            {(m.rel, m.k) for m in measures if m.rel is not None and isinstance(m.k, int)}) or [
+            (default_rel, min(ranking_depth(measures), 10))]
+        depth = ranking_depth(measures, max_docs, judged_only)
+        sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql, judged_only)
+        params: dict[str, Any] = {"systems": systems}
+        if na_list is not None:
+            params["na"] = na_list
+        wide = con.execute(sql, params).fetchnumpy()
+
+        if na_list is not None:
+            na_set = set(na_list)
+        elif na_sql is not None:
+            na_set = {r[0] for r in con.execute(f"SELECT DISTINCT qid::VARCHAR FROM {na_sql} WHERE qid IS NOT NULL").fetchall()}
+        else:
+            na_set = set()
+        # same set and order as the per-query query's `qset` (DuckDB VARCHAR order)
+        qids = np.array([r[0] for r in con.execute(
+            f"SELECT qid FROM (SELECT DISTINCT qid::VARCHAR AS qid FROM {q_sql} WHERE qid IS NOT NULL AND pid IS NOT NULL "
+            "UNION SELECT unnest($na::VARCHAR[])) ORDER BY qid", {"na": sorted(na_set)}).fetchall()], dtype=object)
+        n_rows = len(wide["qid"]) if "qid" in wide else 0
+        if n_rows != len(systems) * len(qids) or (len(systems) and not (_column(wide, "qid", object)[: len(qids)] == qids).all()):
+            raise ReljudgeError("internal error: per-query table is not systems × questions")
+        qtype_of: dict[str, str] = {}
+        if questions is not None:
+            qs_sql = inputs.sql_name(questions, "questions")
+            _require(inputs.columns(qs_sql), ["qid", "qtype"], "questions")
+            qtype_of = dict(con.execute(f"SELECT qid::VARCHAR, qtype::VARCHAR FROM {qs_sql} WHERE qid IS NOT NULL").fetchall())
+        abst: set[tuple[str, str]] | None = None
+        if abstentions is not None:
+            ab_sql = inputs.sql_name(abstentions, "abstentions")
+            _require(inputs.columns(ab_sql), ["system", "qid"], "abstentions")
+            abst = set(con.execute(f"SELECT DISTINCT system::VARCHAR, qid::VARCHAR FROM {ab_sql}").fetchall())
+    finally:
+        inputs.close()
+
+
+    S, Q, M = len(systems), len(qids), len(measures)
+    values = (np.stack([_column(wide, str(i)) for i in range(M)], axis=-1).reshape(S, Q, M)
+              if S and Q else np.zeros((S, Q, M)))
+    return PerQueryValues(measures=measures, systems=systems, qids=qids, values=values, wide=wide,
+                          na_set=na_set, qtype_of=qtype_of, abstentions=abst, share_keys=share_keys, ties=ties)
+
+
 def evaluate(
     con: duckdb.DuckDBPyConnection,
     qrels: Any,
@@ -546,79 +690,16 @@ def evaluate(
     geometric mean, as its family says), bootstrap intervals and tests, the shares,
     the coverage and the abstention tables.
     """
-    ranking.check(ties, dedup)
-    ties = ranking.resolve(ties)
-    measures = list(dict.fromkeys(measures))
-    if not measures:
-        raise ReljudgeError("no measure given")
-
-    inputs = _Inputs(con)
-    try:
-        q_sql = inputs.sql_name(qrels, "qrels")
-        r_sql = inputs.sql_name(run, "run")
-        q_cols, r_cols = inputs.columns(q_sql), inputs.columns(r_sql)
-        _require(q_cols, ["qid", "pid"], "qrels")
-        grade = "grade" if "grade" in q_cols else ("rel" if "rel" in q_cols else None)
-        if grade is None:
-            raise ReljudgeError(f"qrels lacks column grade (has {', '.join(q_cols)})")
-        _require(r_cols, ["system", "qid", "pid"], "run")
-        if "score" not in r_cols and "rank" not in r_cols:
-            raise ReljudgeError("run needs a score or a rank column")
-
-        if systems is None:
-            systems = [r[0] for r in con.execute(f"SELECT DISTINCT system::VARCHAR FROM {r_sql} WHERE system IS NOT NULL ORDER BY 1").fetchall()]
-        systems = list(dict.fromkeys(str(s) for s in systems))
-
-        na_sql = None
-        na_list: list[str] | None = None
-        if no_answer_qids is not None:
-            if isinstance(no_answer_qids, (list, tuple, set, frozenset, np.ndarray, pd.Series)):
-                na_list = sorted({str(q) for q in no_answer_qids})
-                na_sql = "(SELECT unnest($na::VARCHAR[]) AS qid)"
-            else:
-                na_sql = inputs.sql_name(no_answer_qids, "noanswer")
-                _require(inputs.columns(na_sql), ["qid"], "no_answer_qids")
-
-        rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
-        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None}) or sorted(
-            {(m.rel, m.k) for m in measures if m.rel is not None and isinstance(m.k, int)}) or [
-            (default_rel, min(ranking_depth(measures), 10))]
-        depth = ranking_depth(measures, max_docs, judged_only)
-        sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql, judged_only)
-        params: dict[str, Any] = {"systems": systems}
-        if na_list is not None:
-            params["na"] = na_list
-        wide = con.execute(sql, params).df()
-
-        if na_list is not None:
-            na_set = set(na_list)
-        elif na_sql is not None:
-            na_set = {r[0] for r in con.execute(f"SELECT DISTINCT qid::VARCHAR FROM {na_sql} WHERE qid IS NOT NULL").fetchall()}
-        else:
-            na_set = set()
-        # same set and order as the per-query query's `qset` (DuckDB VARCHAR order)
-        qids = np.array([r[0] for r in con.execute(
-            f"SELECT qid FROM (SELECT DISTINCT qid::VARCHAR AS qid FROM {q_sql} WHERE qid IS NOT NULL AND pid IS NOT NULL "
-            "UNION SELECT unnest($na::VARCHAR[])) ORDER BY qid", {"na": sorted(na_set)}).fetchall()], dtype=object)
-        if len(wide) != len(systems) * len(qids) or (len(systems) and not (wide["qid"].to_numpy()[: len(qids)] == qids).all()):
-            raise ReljudgeError("internal error: per-query table is not systems × questions")
-        qtype_of: dict[str, str] = {}
-        if questions is not None:
-            qs_sql = inputs.sql_name(questions, "questions")
-            _require(inputs.columns(qs_sql), ["qid", "qtype"], "questions")
-            qtype_of = dict(con.execute(f"SELECT qid::VARCHAR, qtype::VARCHAR FROM {qs_sql} WHERE qid IS NOT NULL").fetchall())
-        abst: set[tuple[str, str]] | None = None
-        if abstentions is not None:
-            ab_sql = inputs.sql_name(abstentions, "abstentions")
-            _require(inputs.columns(ab_sql), ["system", "qid"], "abstentions")
-            abst = set(con.execute(f"SELECT DISTINCT system::VARCHAR, qid::VARCHAR FROM {ab_sql}").fetchall())
-    finally:
-        inputs.close()
-
+    pd = _pandas()
+    pqv = per_query_values(con, qrels, run, measures, ties=ties, dedup=dedup, default_rel=default_rel,
+                           questions=questions, abstentions=abstentions, no_answer_qids=no_answer_qids,
+                           systems=systems, max_docs=max_docs, judged_only=judged_only)
+    measures, systems, qids, wide = pqv.measures, pqv.systems, pqv.qids, pqv.wide
+    na_set, qtype_of, abst, share_keys, ties = pqv.na_set, pqv.qtype_of, pqv.abstentions, pqv.share_keys, pqv.ties
     S, Q, M = len(systems), len(qids), len(measures)
     qtypes = np.array([qtype_of.get(q) or NO_TYPE for q in qids], dtype=object) if qtype_of else np.full(Q, NO_TYPE, dtype=object)
     no_answer = np.array([q in na_set for q in qids], dtype=bool)
-    values = wide[[str(i) for i in range(M)]].to_numpy(dtype=float).reshape(S, Q, M) if S else np.zeros((0, Q, M))
+    values = pqv.values
     groups = [ALL] + (sorted(set(qtypes.tolist())) if qtype_of else [])
 
     names = [str(m) for m in measures]
@@ -671,10 +752,10 @@ def evaluate(
 
     # shares of first-relevant ranks, and failure cases
     share_rows, fail_frames = [], []
-    first_pid = wide["first_pid"].to_numpy(dtype=object).reshape(S, Q) if S else np.zeros((0, Q), dtype=object)
-    first_grade = wide["first_grade"].to_numpy(dtype=float).reshape(S, Q) if S else np.zeros((0, Q))
+    first_pid = _column(wide, "first_pid", object).reshape(S, Q) if S else np.zeros((0, Q), dtype=object)
+    first_grade = _column(wide, "first_grade").reshape(S, Q) if S else np.zeros((0, Q))
     for rel, k in share_keys:
-        first = wide[f"first_{rel}"].to_numpy(dtype=float).reshape(S, Q) if S else np.zeros((0, Q))
+        first = _column(wide, f"first_{rel}").reshape(S, Q) if S else np.zeros((0, Q))
         found = first <= k  # NaN (nothing relevant retrieved) compares False
         for g in groups:
             sel = (np.ones(Q, bool) if g == ALL else (qtypes == g)) & ~no_answer
@@ -696,7 +777,7 @@ def evaluate(
 
     # how much of what each system returned within K is judged (the "provisional" signal)
     cov_rows = []
-    n_ret = wide["n_ret"].to_numpy(dtype=float).reshape(S, Q) if S else np.zeros((0, Q))
+    n_ret = _column(wide, "n_ret").reshape(S, Q) if S else np.zeros((0, Q))
     for mi, m in enumerate(measures):
         if m.name != "Judged":
             continue

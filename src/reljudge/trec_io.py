@@ -240,6 +240,15 @@ def _first_duplicate(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, s
         {"h": np.unique(same).tolist()}).fetchone()
 
 
+def _plain_numpy(array) -> np.ndarray:
+    """An Arrow array of integers without nulls as a numpy view of its buffer (pyarrow's
+    own ``to_numpy`` imports pandas, which `evaluate --qrels` otherwise never needs)."""
+    if array.null_count:
+        raise ValueError("an array with nulls")
+    data = np.frombuffer(array.buffers()[1], dtype=np.dtype(str(array.type)))
+    return data[array.offset:array.offset + len(array)]
+
+
 def _repeated_rows(lists) -> np.ndarray:
     """Indices of the rows of an Arrow list array that hold some value twice (or
     share a 64-bit hash with a collision; callers check those rows exactly).
@@ -256,9 +265,9 @@ def _repeated_rows(lists) -> np.ndarray:
         lists = lists.chunk(0) if lists.num_chunks == 1 else lists.combine_chunks()
     if len(lists) == 0:
         return np.zeros(0, dtype=np.int64)
-    offsets = lists.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = _plain_numpy(lists.offsets).astype(np.int64)
     lengths = np.diff(offsets)
-    values = lists.values.to_numpy(zero_copy_only=False)[offsets[0]:offsets[-1]]
+    values = _plain_numpy(lists.values)[offsets[0]:offsets[-1]]
     offsets -= offsets[0]
     n, width = len(lengths), int(lengths.max())
     if width < 2:
