@@ -632,7 +632,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "support_label": ("뒷받침", "support"),
     # the "answer review" section of the dashboard and the report (reljudge.report_answers)
     "answers_title": ("답변 검수", "Answer review"),
-    "answers_none": ("가져온 답변이 없습니다 (reljudge import answers).", "No answers imported (reljudge import answers)."),
+    "answers_none": ("가져온 답변이 없습니다 (명령줄에서 답변 파일을 가져오면 여기에 나타납니다).",
+                     "No answers imported (reljudge import answers)."),
     "answers_who": ("검수자", "Reviewers"),
     "answers_who_text": ("{n}명: {who} (괄호: 검수한 답변 수)", "{n}: {who} (answers reviewed)"),
     "answers_per_answer": ("답변당 검수자 수", "Reviewers per answer"),
