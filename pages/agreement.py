@@ -36,3 +36,12 @@ st.caption(session.t("outcome_caption", measure=outcome.measure))
 tables.dataframe(outcome.mrr, hide_index=False, name="outcome_mrr")
 tables.dataframe(outcome.tau_table(), name="outcome_tau")
 tables.dataframe(outcome.flagged, name="outcome_flagged")
+
+st.subheader(session.t("answers_agreement"))
+reviews = agreement.reviews_from_database(db)
+review_figures = agreement.figures_table(reviews)
+if review_figures.empty:
+    st.info(session.t("answers_none"))
+else:
+    tables.dataframe(review_figures, name="review_agreement")
+    tables.dataframe(agreement.pairs_table(reviews), name="review_agreement_pairs")

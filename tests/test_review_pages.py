@@ -93,3 +93,17 @@ def test_dashboard_shows_the_answer_review_section(app_db):
     assert set(measures.system) == {"bm25", "vector", "hybrid", "graphrag"}
     pairs = next(f for f in (d.value for d in at.dataframe) if "cohen_kappa_linear" in f.columns)
     assert set(pairs.pair) == {"annotator1|annotator2"} and frames
+
+
+def test_agreement_page_shows_the_reviewers_agreement(app_db):
+    _app().run()
+    _disagree(_db())
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/agreement.py").run()
+    assert not at.exception
+    frames = [d.value for d in at.dataframe]
+    figures = [f for f in frames if "percent_agreement" in f.columns]
+    reviews = next(f for f in figures if set(f.rating) & {"뒷받침 (문장 × 인용)", "해석 타당성"})
+    support = reviews[(reviews.scope == "전체") | (reviews.scope == "all")]
+    assert len(support) and (support.percent_agreement <= 1).all()
+    assert any("cohen_kappa_linear" in f.columns for f in frames)       # the pairs, weighted too
