@@ -48,6 +48,7 @@ import platform
 import random
 import resource
 import shutil
+import statistics
 import sys
 import threading
 import time
@@ -514,6 +515,7 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
                                    processes=n_proc, pg_pid=pid)
             rows.pop()
             results[(backend, n_proc)] = rows
+        save_reads = pg_save_reads(pg, pg.url(pg.new_database(template=template)))
         version = pg_version(pg)
     finally:
         pg.destroy()
@@ -547,9 +549,10 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
         "PostgreSQL CPU = the postmaster and its backends, likewise; server RSS = peak of the sampled sum "
         "of the app processes' VmRSS.",
         "",
-        "Building the campaign: " + (f"DuckDB file {file_build_s:.0f} s" if file_build_s is not None
+        "Building the campaign: " + (f"DuckDB file {file_build_s:.0f} s ({n_users} accounts, whose Argon2id "
+                                     "hashes take most of it)" if file_build_s is not None
                                      else "DuckDB file reused from an earlier build")
-        + f" ({n_users} accounts, whose Argon2id hashes take most of it); `reljudge copy-db FILE postgresql://…` "
+        + "; `reljudge copy-db FILE postgresql://…` "
         f"{copy_s:.1f} s (including its table-by-table comparison)"
         + (f"; built directly on PostgreSQL (RELJUDGE_DB = the URL, the same build) {direct_s:.0f} s — "
            f"{'file + copy-db' if (file_build_s or 0) + copy_s < direct_s else 'direct'} is faster"
@@ -569,6 +572,19 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
                 f"{100 * r['server_cpu']:.0f}% | "
                 f"{'—' if r['db_cpu'] is None else format(100 * r['db_cpu'], '.0f') + '%'} | "
                 f"{r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |")
+    if save_reads:
+        times, reads = save_reads
+        lines += [
+            "",
+            f"What one save reads from PostgreSQL (the library's save, `judgments.append_event_batches`, one "
+            f"event, in-process on a fresh copy of the campaign, PostgreSQL's statement log over {len(times)} "
+            f"saves; {statistics.median(times):.0f} ms median per save). A read without WHERE streams the whole "
+            "table's columns into DuckDB: the save's lookups by `list_contains(?, …)` are not pushed down to "
+            "PostgreSQL, so a save's cost grows with the campaign's events.",
+            "",
+            "| reads per save | PostgreSQL ms per save | statement |",
+            "|---:|---:|---|",
+        ] + [f"| {n / len(times):g} | {t / len(times):.1f} | `{stmt}` |" for stmt, n, t in reads]
     all_rows = [r for rows in results.values() for r in rows]
     clean = all(r["lost"] == 0 and r["duplicated"] == 0 and r["stored"] == r["acked"] for r in all_rows)
     lines += ["", f"Lost and duplicated: {'0 in every configuration (stored = acknowledged)' if clean else 'NOT 0 — see the table'}."]
@@ -590,6 +606,47 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
     write_section("load-team", section)
     print(section)
     return 0
+
+
+def pg_save_reads(pg, url: str, n: int = 5) -> tuple[list[float], list[tuple[str, int, float]]]:
+    """Times of ``n`` single-event saves on ``url`` and the reads they made (statement,
+    count, PostgreSQL's ms), from the server's statement log."""
+    import collections
+    import re
+
+    from reljudge.storage import judgments as store
+    from reljudge.storage import open_database
+
+    db = open_database(url)
+    try:
+        qid, pid = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY qid, pid LIMIT 1").fetchone()
+
+        def save() -> float:
+            row = {"client_event_id": str(uuid.uuid4()), "qid": qid, "pid": pid, "grade": 1, "no_answer": None,
+                   "note": None, "evidence": None, "time_spent_ms": 1000, "client_id": "bench", "base_event_id": 0}
+            t = time.perf_counter()
+            store.append_event_batches(db, [(f"a{N_ANNOT}", [row], False)])
+            return (time.perf_counter() - t) * 1000
+        for _ in range(3):
+            save()
+        log = pg.root / "server.log"
+        pg.admin("ALTER SYSTEM SET log_min_duration_statement = 0")
+        pg.admin("SELECT pg_reload_conf()")
+        time.sleep(0.5)
+        start = log.stat().st_size
+        times = [save() for _ in range(n)]
+        time.sleep(0.3)
+        pg.admin("ALTER SYSTEM RESET log_min_duration_statement")
+        pg.admin("SELECT pg_reload_conf()")
+    finally:
+        db.close()
+    text = log.read_bytes()[start:].decode("utf-8", "replace")
+    found = collections.defaultdict(lambda: [0, 0.0])
+    for m in re.finditer(r"duration: ([\d.]+) ms\s+(?:statement|execute[^:]*): (COPY \(SELECT .*?\) TO STDOUT)", text):
+        key = re.sub(r"\s+", " ", m.group(2))
+        found[key][0] += 1
+        found[key][1] += float(m.group(1))
+    return times, sorted(((k, c, t) for k, (c, t) in found.items()), key=lambda x: -x[2])
 
 
 def main() -> int:
