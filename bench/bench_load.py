@@ -578,9 +578,11 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
             "",
             f"What one save reads from PostgreSQL (the library's save, `judgments.append_event_batches`, one "
             f"event, in-process on a fresh copy of the campaign, PostgreSQL's statement log over {len(times)} "
-            f"saves; {statistics.median(times):.0f} ms median per save). A read without WHERE streams the whole "
-            "table's columns into DuckDB: the save's lookups by `list_contains(?, …)` are not pushed down to "
-            "PostgreSQL, so a save's cost grows with the campaign's events.",
+            f"saves; {statistics.median(times):.0f} ms median per save). A read without a condition of its own "
+            "streams the whole table's columns into DuckDB (a `ctid BETWEEN '(0,0)' AND '(4294967295,0)'` range "
+            "is the extension splitting a whole-table scan, not a filter): the save's lookups by "
+            "`list_contains(?, …)` are not pushed down to PostgreSQL, so a save's cost grows with the "
+            "campaign's events.",
             "",
             "| reads per save | PostgreSQL ms per save | statement |",
             "|---:|---:|---|",
