@@ -17,9 +17,25 @@ Moving on (part 3, --moves): a real tab presses Enter (next question) repeatedly
 large campaign; time from the keypress to the next question's cards, and the server's
 own time for the move (the library calls a move makes, timed in-process on the file).
 
+Team server (part 4, --backend file,postgres): the protocol-level annotators of part 1
+spread over 1, 2 and 4 app processes (--processes) on ONE PostgreSQL database, beside one
+process on the DuckDB file, in the same run and from the same campaign: the DuckDB file is
+built as above, a PostgreSQL server is started in a temporary directory (the test suite's
+tests/postgres_support.py, with durable settings) and the campaign is moved there with
+`reljudge copy-db`; every configuration starts from a fresh copy (the file copied, the
+PostgreSQL database created from the campaign's as TEMPLATE). Annotators are assigned to
+the processes round robin and keep theirs (sticky sessions). Stored, lost and duplicated
+are counted from the database afterwards, over all processes; server CPU and RSS are sums
+over the app processes, PostgreSQL's CPU (postmaster and backends) is given beside them.
+
 Usage: python bench/bench_load.py [--levels 1,10,50,100,200] [--events 30]
                                   [--browsers 1,5,10] [--moves 30] [--reuse]
-Writes the <!-- load:begin/end --> section of bench/RESULTS.md.
+       python bench/bench_load.py --backend file,postgres [--processes 1,2,4] [--levels 10,50,100]
+                                  [--events 30] [--reuse] [--compare-build]
+       (--reuse there: bench/data/load-team-base.duckdb)
+Writes the <!-- load:begin/end --> section of bench/RESULTS.md (file only), or with
+--backend naming postgres the <!-- load-team:begin/end --> section (parts 2 and 3 are then
+not run: they stay the file section's).
 """
 
 from __future__ import annotations
@@ -32,6 +48,7 @@ import platform
 import random
 import resource
 import shutil
+import statistics
 import sys
 import threading
 import time
@@ -41,7 +58,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
-from benchlib import N_ANNOT, PASSWORD, build_large_campaign, cpu_model, write_section  # noqa: E402
+from benchlib import (N_ANNOT, PASSWORD, bench_postgres, build_large_campaign, copy_db, cpu_model,  # noqa: E402
+                      pg_version, write_section)
 
 import e2e_support as es  # noqa: E402
 
@@ -58,25 +76,32 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class ProcessMeter:
-    """CPU seconds and resident memory of ONE process (the server), read from /proc:
-    utime+stime of that pid only; RSS sampled every 0.2 s (peak of the samples) and
-    VmHWM (the kernel's own peak)."""
+    """CPU seconds and resident memory of the server process(es), read from /proc:
+    utime+stime of those pids only (summed over them); RSS sampled every 0.2 s (peak of
+    the sampled sums) and VmHWM (the kernel's own peak, summed)."""
 
-    def __init__(self, pid: int):
-        self.pid = pid
+    def __init__(self, pid: "int | list[int]"):
+        self.pids = [pid] if isinstance(pid, int) else list(pid)
+        self.pid = self.pids[0]
         self.peak_rss_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in self.pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def status_kb(self, key: str) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-        return 0
+        total = 0
+        for pid in self.pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    total += int(line.split()[1])
+                    break
+        return total
 
     def _sample(self):
         while not self._stop.is_set():
@@ -97,6 +122,42 @@ class ProcessMeter:
         self.cpu = self.cpu_seconds() - self.cpu0
         self._stop.set()
         self._thread.join()
+
+
+class TreeCPU:
+    """CPU seconds of a process and all its children (PostgreSQL: the postmaster and its
+    backends, one per connection): utime+stime of the live ones plus cutime+cstime of the
+    postmaster (children that ended and were waited for)."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+
+    @staticmethod
+    def _fields(pid: int) -> list[str] | None:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+
+    def sample(self) -> tuple[dict[int, int], int]:
+        live = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                f = self._fields(int(entry.name))
+                if f and (int(entry.name) == self.pid or int(f[1]) == self.pid):
+                    live[int(entry.name)] = int(f[11]) + int(f[12])
+        root = self._fields(self.pid)
+        return live, (int(root[13]) + int(root[14])) if root else 0
+
+    def __enter__(self):
+        self.before, self.t0 = self.sample(), time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self.t0
+        (live0, dead0), (live1, dead1) = self.before, self.sample()
+        ticks = sum(v - live0.get(pid, 0) for pid, v in live1.items()) + (dead1 - dead0)
+        self.cpu = ticks / os.sysconf("SC_CLK_TCK")
 
 
 # -- part 1: protocol-level annotators ------------------------------------------------
@@ -164,18 +225,22 @@ class Annotator:
             self.inflight = False
 
 
-async def run_level(url: str, users: list[str], pool: dict[str, list[str]], qids: list[str],
-                    n_events: int, seed: int, meter: "ProcessMeter | None" = None) -> list[Annotator]:
+async def run_level(url: "str | list[str]", users: list[str], pool: dict[str, list[str]], qids: list[str],
+                    n_events: int, seed: int, meter=None) -> list[Annotator]:
     """Log every annotator in (not measured: Argon2 is slow and memory-hard on purpose),
-    then type; ``meter`` measures the server during the typing only."""
+    then type; ``meter`` (one meter or a list) measures the servers during the typing only.
+    Several server URLs: annotator i works on ``url[i % len(url)]`` all along (sticky
+    sessions, round robin), as behind a reverse proxy with session affinity."""
     import aiohttp
 
+    urls = [url] if isinstance(url, str) else list(url)
+    meters = [] if meter is None else list(meter) if isinstance(meter, (list, tuple)) else [meter]
     rng = random.Random(seed)
     # unsafe=True: keep cookies for an IP address host (127.0.0.1), as a browser does
     sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1),
                                       cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in users]
     try:
-        tabs = [Annotator(s, url, name, qids[(i * 7 + seed) % len(qids)],
+        tabs = [Annotator(s, urls[i % len(urls)], name, qids[(i * 7 + seed) % len(qids)],
                           pool[qids[(i * 7 + seed) % len(qids)]], random.Random(rng.random()))
                 for i, (s, name) in enumerate(zip(sessions, users))]
         sem = asyncio.Semaphore(8)
@@ -184,8 +249,8 @@ async def run_level(url: str, users: list[str], pool: dict[str, list[str]], qids
             async with sem:
                 await tab.login()
         await asyncio.gather(*(login(t) for t in tabs))
-        if meter is not None:
-            meter.__enter__()
+        for m in meters:
+            m.__enter__()
 
         async def typing(tab, offset):
             start = time.perf_counter() + offset
@@ -197,15 +262,21 @@ async def run_level(url: str, users: list[str], pool: dict[str, list[str]], qids
             while tab.outbox or tab.inflight:
                 await asyncio.sleep(0.05)
         await asyncio.gather(*(typing(t, rng.random()) for t in tabs))
-        if meter is not None:
-            meter.__exit__(None, None, None)
+        for m in meters:
+            m.__exit__(None, None, None)
         return tabs
     finally:
         for s in sessions:
             await s.close()
 
 
-def protocol_levels(db_path: Path, levels: list[int], n_events: int, log: Path) -> list[dict]:
+def protocol_levels(db_path, levels: list[int], n_events: int, log: Path, processes: int = 1,
+                    pg_pid: int | None = None) -> list[dict]:
+    """The levels against ``processes`` app processes on one database (a DuckDB file:
+    one process; a PostgreSQL URL: any number). ``pg_pid``: the postmaster, whose CPU
+    (with its backends') is measured beside the app processes'."""
+    from contextlib import ExitStack
+
     from reljudge.storage import open_database
 
     db = open_database(db_path)
@@ -215,14 +286,21 @@ def protocol_levels(db_path: Path, levels: list[int], n_events: int, log: Path) 
     db.close()
     qids = sorted(pool)
     rows = []
-    with es.StreamlitServer(db_path=db_path, log_path=log) as srv:
-        meter = ProcessMeter(srv.proc.pid)
-        # The first request opens the database (and the first save warms the caches).
-        asyncio.run(run_level(srv.url, [f"a{N_ANNOT}"], pool, qids, 2, seed=999))
+    with ExitStack() as stack:
+        servers = [stack.enter_context(es.StreamlitServer(
+            db_path=db_path, log_path=log if processes == 1 else log.with_name(f"{log.stem}-{k}{log.suffix}")))
+            for k in range(processes)]
+        urls = [srv.url for srv in servers]
+        meter = ProcessMeter([srv.proc.pid for srv in servers])
+        db_meter = TreeCPU(pg_pid) if pg_pid else None
+        # The first request opens the database (and the first save warms the caches): in every process.
+        for url in urls:
+            asyncio.run(run_level(url, [f"a{N_ANNOT}"], pool, qids, 2, seed=999))
         for n in levels:
             users = [f"a{N_ANNOT + i}" for i in range(n)]
             ru0 = resource.getrusage(resource.RUSAGE_SELF)
-            tabs = asyncio.run(run_level(srv.url, users, pool, qids, n_events, seed=n, meter=meter))
+            tabs = asyncio.run(run_level(urls, users, pool, qids, n_events, seed=n,
+                                         meter=[meter] + ([db_meter] if db_meter else [])))
             ru1 = resource.getrusage(resource.RUSAGE_SELF)
             lat = [x for t in tabs for x in t.latencies]
             rows.append({
@@ -233,15 +311,18 @@ def protocol_levels(db_path: Path, levels: list[int], n_events: int, log: Path) 
                 "p50": percentile(lat, 50), "p95": percentile(lat, 95), "p99": percentile(lat, 99),
                 "max": max(lat) if lat else float("nan"),
                 "server_cpu": meter.cpu / meter.wall, "server_rss_mb": meter.peak_rss_kb / 1024,
+                "db_cpu": db_meter.cpu / db_meter.wall if db_meter else None,
                 "gen_cpu": ((ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)) / meter.wall,
                 "wall": meter.wall,
             })
             r = rows[-1]
-            print(f"N={n:4d}: sent {r['sent']}, acked {r['acked']}, p50 {r['p50']:.1f} ms, "
+            print(f"{processes} proc, N={n:4d}: sent {r['sent']}, acked {r['acked']}, p50 {r['p50']:.1f} ms, "
                   f"p95 {r['p95']:.1f} ms, p99 {r['p99']:.1f} ms, server CPU {100 * r['server_cpu']:.0f}%, "
-                  f"RSS {r['server_rss_mb']:.0f} MB", flush=True)
+                  f"RSS {r['server_rss_mb']:.0f} MB"
+                  + (f", PostgreSQL CPU {100 * r['db_cpu']:.0f}%" if db_meter else ""), flush=True)
         hwm = meter.status_kb("VmHWM") / 1024
-    # Read the file back: every acknowledged event stored exactly once, nothing else.
+    # Read the database back (after every process stopped): every acknowledged event stored
+    # exactly once, nothing else — counted over all processes, since they share the database.
     db = open_database(db_path)
     cur = db.cursor()
     for r in rows:
@@ -391,6 +472,184 @@ def library_moves(db_path: Path, moves: int) -> dict:
         db.close()
     return {"p50": percentile(times, 50), "p95": percentile(times, 95), "max": max(times), "n": len(times)}
 
+# -- part 4: the team server (several app processes on one PostgreSQL database) -------------
+def team_main(args, levels: list[int], backends: list[str], processes: list[int]) -> int:
+    data = HERE / "data"
+    data.mkdir(exist_ok=True)
+    base = data / "load-team-base.duckdb"
+    n_users = N_ANNOT + max(levels + [10])
+    t0 = time.perf_counter()
+    reused = args.reuse and base.exists()
+    if not reused:
+        build_large_campaign(base, n_annotators=n_users)
+    file_build_s = None if reused else time.perf_counter() - t0
+    load_before = os.getloadavg()
+    pg = bench_postgres()
+    configs, results = [], {}
+    try:
+        template = pg.new_database()
+        copy_s = copy_db(base, pg.url(template))
+        direct_s = None
+        if args.compare_build:
+            direct = pg.new_database()
+            t0 = time.perf_counter()
+            build_large_campaign(pg.url(direct), n_annotators=n_users)
+            direct_s = time.perf_counter() - t0
+            pg.admin(f"DROP DATABASE {direct}")
+        postmaster = int((pg.data / "postmaster.pid").read_text().split()[0])
+        if "file" in backends:
+            configs.append(("file", 1))
+        configs += [("postgres", p) for p in processes]
+        for backend, n_proc in configs:
+            if backend == "file":
+                target = data / "load-team.duckdb"
+                for suffix in ("", ".wal"):
+                    Path(str(target) + suffix).unlink(missing_ok=True)
+                shutil.copy(base, target)
+                pid = None
+            else:
+                target = pg.url(pg.new_database(template=template))
+                pid = postmaster
+            print(f"-- {backend}, {n_proc} app process(es)", flush=True)
+            rows = protocol_levels(target, levels, args.events, data / f"load-team-{backend}-{n_proc}.log",
+                                   processes=n_proc, pg_pid=pid)
+            rows.pop()
+            results[(backend, n_proc)] = rows
+        save_reads = pg_save_reads(pg, pg.url(pg.new_database(template=template)))
+        version = pg_version(pg)
+    finally:
+        pg.destroy()
+    load_after = os.getloadavg()
+
+    lines = [
+        "## Team server: N annotators over 1, 2 and 4 app processes on one PostgreSQL database, "
+        "beside 1 process on the DuckDB file",
+        "",
+        f"Run {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores ({cpu_model()}), "
+        f"{platform.platform()}, Python {platform.python_version()}, {version}; `python bench/bench_load.py "
+        f"{' '.join(sys.argv[1:])}`; load average (1/5/15 min) {load_before[0]:.1f}/{load_before[1]:.1f}/"
+        f"{load_before[2]:.1f} before the run, {load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} after "
+        "(other work shares the machine). Everything — app processes, PostgreSQL, the load generator — "
+        "runs on the same 2 cores, so more processes add no CPU: this measures correctness and overhead "
+        "of the shared store, not scale-out.",
+        "",
+        "Campaign: 1,000 questions × 4 systems × depth 20, 50,000 judgment events before each configuration "
+        "(every configuration starts from its own copy: the DuckDB file copied, the PostgreSQL database "
+        "created from the campaign's database as TEMPLATE). Levels run one after the other on the same copy. "
+        f"Each annotator presses a grade key once per second (random phase), {args.events} presses per level, "
+        "on its own question, through the JSON route `/api/events` (the protocol-level client of part 1: "
+        "outbox, one request in flight, retry with backoff). Annotator i works on process i mod P all along "
+        "(sticky sessions, round robin).",
+        "",
+        "PostgreSQL: a server of its own in a temporary directory started by `tests/postgres_support.py` "
+        "(unix socket, run as the `postgres` user) with durable settings (fsync, synchronous_commit, "
+        "full_page_writes on: an acknowledgment waits for the WAL flush). Stored / duplicated / lost are "
+        "counted from the database after the processes stopped, by client event id over all processes. "
+        "Server CPU = CPU seconds of all app processes / wall time of the typing (100% = one core); "
+        "PostgreSQL CPU = the postmaster and its backends, likewise; server RSS = peak of the sampled sum "
+        "of the app processes' VmRSS.",
+        "",
+        "Building the campaign: " + (f"DuckDB file {file_build_s:.0f} s ({n_users} accounts, whose Argon2id "
+                                     "hashes take most of it)" if file_build_s is not None
+                                     else "DuckDB file reused from an earlier build")
+        + "; `reljudge copy-db FILE postgresql://…` "
+        f"{copy_s:.1f} s (including its table-by-table comparison)"
+        + (f"; built directly on PostgreSQL (RELJUDGE_DB = the URL, the same build) {direct_s:.0f} s — "
+           f"{'file + copy-db' if (file_build_s or 0) + copy_s < direct_s else 'direct'} is faster"
+           if direct_s is not None else "") + ".",
+        "",
+        "| backend | app processes | annotators | events sent | acknowledged | stored | duplicated | lost | "
+        "refused | HTTP errors | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) | server CPU (sum) | "
+        "PostgreSQL CPU | server RSS (MB, sum) | generator CPU |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (backend, n_proc), rows in results.items():
+        for r in rows:
+            lines.append(
+                f"| {'DuckDB file' if backend == 'file' else 'PostgreSQL'} | {n_proc} | {r['n']} | {r['sent']:,} | "
+                f"{r['acked']:,} | {r['stored']:,} | {r['duplicated']} | {r['lost']} | {r['rejected']} | "
+                f"{r['errors']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.0f} | "
+                f"{100 * r['server_cpu']:.0f}% | "
+                f"{'—' if r['db_cpu'] is None else format(100 * r['db_cpu'], '.0f') + '%'} | "
+                f"{r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |")
+    if save_reads:
+        times, reads = save_reads
+        lines += [
+            "",
+            f"What one save reads from PostgreSQL (the library's save, `judgments.append_event_batches`, one "
+            f"event, in-process on a fresh copy of the campaign, PostgreSQL's statement log over {len(times)} "
+            f"saves; {statistics.median(times):.0f} ms median per save). A read without a condition of its own "
+            "streams the whole table's columns into DuckDB (a `ctid BETWEEN '(0,0)' AND '(4294967295,0)'` range "
+            "is the extension splitting a whole-table scan, not a filter): the save's lookups by "
+            "`list_contains(?, …)` are not pushed down to PostgreSQL, so a save's cost grows with the "
+            "campaign's events.",
+            "",
+            "| reads per save | PostgreSQL ms per save | statement |",
+            "|---:|---:|---|",
+        ] + [f"| {n / len(times):g} | {t / len(times):.1f} | `{stmt}` |" for stmt, n, t in reads]
+    all_rows = [r for rows in results.values() for r in rows]
+    clean = all(r["lost"] == 0 and r["duplicated"] == 0 and r["stored"] == r["acked"] for r in all_rows)
+    lines += ["", f"Lost and duplicated: {'0 in every configuration (stored = acknowledged)' if clean else 'NOT 0 — see the table'}."]
+    file_rows = {r["n"]: r for r in results.get(("file", 1), [])}
+    ratio_lines = []
+    for (backend, n_proc), rows in results.items():
+        if backend != "postgres":
+            continue
+        for r in rows:
+            f = file_rows.get(r["n"])
+            if f and f["p95"] > 0:
+                ratio_lines.append(f"| {n_proc} | {r['n']} | {r['p50'] / f['p50']:.2f}× | {r['p95'] / f['p95']:.2f}× | "
+                                   f"{(r['server_cpu'] + (r['db_cpu'] or 0)) / f['server_cpu']:.2f}× |")
+    if ratio_lines:
+        lines += ["", "Ratios PostgreSQL / DuckDB file at the same number of annotators (CPU: app processes + "
+                  "PostgreSQL against the one file process):", "",
+                  "| app processes | annotators | p50 | p95 | CPU |", "|---:|---:|---:|---:|---:|"] + ratio_lines
+    section = "\n".join(lines)
+    write_section("load-team", section)
+    print(section)
+    return 0
+
+
+def pg_save_reads(pg, url: str, n: int = 5) -> tuple[list[float], list[tuple[str, int, float]]]:
+    """Times of ``n`` single-event saves on ``url`` and the reads they made (statement,
+    count, PostgreSQL's ms), from the server's statement log."""
+    import collections
+    import re
+
+    from reljudge.storage import judgments as store
+    from reljudge.storage import open_database
+
+    db = open_database(url)
+    try:
+        qid, pid = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY qid, pid LIMIT 1").fetchone()
+
+        def save() -> float:
+            row = {"client_event_id": str(uuid.uuid4()), "qid": qid, "pid": pid, "grade": 1, "no_answer": None,
+                   "note": None, "evidence": None, "time_spent_ms": 1000, "client_id": "bench", "base_event_id": 0}
+            t = time.perf_counter()
+            store.append_event_batches(db, [(f"a{N_ANNOT}", [row], False)])
+            return (time.perf_counter() - t) * 1000
+        for _ in range(3):
+            save()
+        log = pg.root / "server.log"
+        pg.admin("ALTER SYSTEM SET log_min_duration_statement = 0")
+        pg.admin("SELECT pg_reload_conf()")
+        time.sleep(0.5)
+        start = log.stat().st_size
+        times = [save() for _ in range(n)]
+        time.sleep(0.3)
+        pg.admin("ALTER SYSTEM RESET log_min_duration_statement")
+        pg.admin("SELECT pg_reload_conf()")
+    finally:
+        db.close()
+    text = log.read_bytes()[start:].decode("utf-8", "replace")
+    found = collections.defaultdict(lambda: [0, 0.0])
+    for m in re.finditer(r"duration: ([\d.]+) ms\s+(?:statement|execute[^:]*): (COPY \(SELECT .*?\) TO STDOUT)", text):
+        key = re.sub(r"\s+", " ", m.group(2))
+        found[key][0] += 1
+        found[key][1] += float(m.group(1))
+    return times, sorted(((k, c, t) for k, (c, t) in found.items()), key=lambda x: -x[2])
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -400,8 +659,20 @@ def main() -> int:
     ap.add_argument("--presses", type=int, default=30, help="keypresses per browser tab")
     ap.add_argument("--moves", type=int, default=30, help="moves to the next question ('0' to skip)")
     ap.add_argument("--reuse", action="store_true", help="reuse bench/data/load-base.duckdb if present")
+    ap.add_argument("--backend", default="file",
+                    help="file, postgres or file,postgres; naming postgres runs the team-server part "
+                         "(part 4) instead of parts 1-3")
+    ap.add_argument("--processes", default="1,2,4", help="app processes on the PostgreSQL database")
+    ap.add_argument("--compare-build", action="store_true",
+                    help="part 4: also build the campaign directly on PostgreSQL (RELJUDGE_DB = the URL) "
+                         "and report its time beside copy-db's")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x]
+    backends = [b.strip() for b in args.backend.split(",") if b.strip()]
+    if set(backends) - {"file", "postgres"}:
+        ap.error("--backend: file, postgres or file,postgres")
+    if "postgres" in backends:
+        return team_main(args, levels, backends, [int(x) for x in args.processes.split(",") if x])
     data = HERE / "data"
     data.mkdir(exist_ok=True)
     base = data / "load-base.duckdb"

@@ -5,11 +5,16 @@ leaving the other benchmarks' sections alone)."""
 from __future__ import annotations
 
 import json
+import os
 import platform
+import subprocess
+import sys
+import time
 import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 RESULTS = HERE / "RESULTS.md"
 
 # The campaign-sized database of the dashboard and load benchmarks.
@@ -48,9 +53,10 @@ def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
                 scores = np.round(np.sort(rng.random(DEPTH))[::-1], 2)   # 2 decimals: ties
                 for r, (j, sc) in enumerate(zip(picks, scores), 1):
                     fh.write(f"q{q:04d} Q0 p{q:04d}_{j:02d} {r} {sc} {s}\n")
-    for suffix in ("", ".wal"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    db = open_database(path)
+    if not is_url(path):
+        for suffix in ("", ".wal"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+    db = open_database(str(path) if is_url(path) else path)
     campaign.import_file(db, "corpus", data / "corpus.jsonl")
     campaign.import_file(db, "questions", data / "questions.jsonl")
     for s in SYSTEMS:
@@ -73,6 +79,48 @@ def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
         for i in range(0, len(rows), 500):
             store.append_event_batches(db, [(f"a{a}", rows[i:i + 500], True)])
     db.close()
+
+
+def is_url(target) -> bool:
+    return str(target).lower().startswith(("postgresql://", "postgres://"))
+
+
+# -- PostgreSQL for the benchmarks -----------------------------------------------------------
+def bench_postgres():
+    """A PostgreSQL server in a temporary directory, started by the test suite's own helper
+    (tests/postgres_support.py: Debian's binaries, unix socket only, run as the ``postgres``
+    user when we are root) but with durable settings: fsync, synchronous_commit and
+    full_page_writes on, as a team server runs (the tests turn them off for speed), so an
+    acknowledgment waits for the WAL flush as it would in production. Call ``destroy()``."""
+    sys.path.insert(0, str(REPO / "tests"))
+    import postgres_support as ps
+
+    class DurablePostgres(ps.PostgresServer):
+        def start(self) -> None:
+            options = (f"-c listen_addresses='' -k {self.root} -p {self.port} -c fsync=on "
+                       "-c synchronous_commit=on -c full_page_writes=on -c max_connections=300")
+            self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
+                      "-w", "-t", "60", "start")
+
+    return DurablePostgres(durable=True)
+
+
+def pg_version(server) -> str:
+    out = server._run("postgres", "--version", check=False).stdout.strip()
+    return out or "PostgreSQL"
+
+
+def copy_db(source, target: str) -> float:
+    """``reljudge copy-db SOURCE TARGET`` as a user runs it (its own process, this checkout's
+    code first on PYTHONPATH); returns the wall time in seconds."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(REPO / "src")] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "reljudge", "copy-db", str(source), target],
+                          env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"copy-db failed ({done.returncode}): {done.stderr[-2000:]}")
+    return time.perf_counter() - t0
 
 
 def cpu_model() -> str:

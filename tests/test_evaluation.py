@@ -143,6 +143,16 @@ def test_dashboard_tables(judged_campaign):
     db.close()
 
 
+def test_questions_used_counts_the_campaigns_questions(campaign_db):
+    """questions_used counts the questions table alone (it no longer asks campaign.counts,
+    which streams paragraphs, pool and all events on PostgreSQL): same total, on both backends."""
+    from reljudge import campaign
+    ev = dashboard.evaluate_for_dashboard(campaign_db, 5, 2, n_boot=50, n_perm=50)
+    used = dashboard.questions_used(campaign_db, ev)
+    assert used["total"] == campaign.counts(campaign_db)["questions"] > 0
+    assert used["unjudged"] == used["total"] - int(ev.result.n_questions["all"])
+
+
 def test_metrics_on_an_imported_source(campaign_db, tmp_path):
     db = campaign_db
     f = tmp_path / "ext.qrels"
