@@ -6,17 +6,20 @@ Every case runs against the real PostgreSQL server the suite starts (conftest.pg
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-from reljudge import adjudication, auth, campaign, cli, judging
+from reljudge import adjudication, auth, campaign, cli, dashboard, events, judging, review
 from reljudge.storage import open_database, postgres, transfer
 from reljudge.storage.db import is_postgres
 
@@ -191,3 +194,149 @@ def test_cli_commands_other_than_init_refuse_a_database_without_a_campaign(pg_se
     assert cli.main(["--db", url, "init"]) == 0
     assert "timestamps_in_utc" in capsys.readouterr().out
     assert cli.main(["--db", url, "users", "list"]) == 0
+
+
+@contextlib.contextmanager
+def _queries_sent(monkeypatch, capfd):
+    """What DuckDB's postgres extension sends to the server from the cursors made inside
+    the block (a save's transaction, a refresh's reading) — its ``pg_debug_show_queries``
+    output, which DuckDB prints on stderr; the list holds it after the block."""
+    setup = postgres.setup_cursor
+
+    def showing_queries(cur):
+        setup(cur)
+        cur.execute("SET pg_debug_show_queries = true")
+    monkeypatch.setattr(postgres, "setup_cursor", showing_queries)
+    capfd.readouterr()
+    sent: list[str] = []
+    try:
+        yield sent
+    finally:
+        sent.append(capfd.readouterr().err)
+        monkeypatch.undo()
+
+
+def _tables_copied_whole(output: str) -> set[str]:
+    """The tables the postgres extension copied over without a filter, from the queries
+    it prints under ``pg_debug_show_queries``."""
+    whole = set()
+    for table, rest in re.findall(r'FROM "public"\."(\w+)"(.*?)\) TO STDOUT', output):
+        if "WHERE" not in rest:
+            whole.add(table)
+    return whole
+
+
+def test_a_save_reads_only_the_rows_it_touches(pg_url, capfd, monkeypatch):
+    """A save looks up the saved items, their pool rows and the event ids it stores with
+    filters PostgreSQL answers; it never copies a table of events (or the pool) to this
+    process to find them, so a save does not slow down as the campaign grows. (It did:
+    ``list_contains(?, col)`` is not sent to the server, and every save copied
+    judgment_events three times.)"""
+    db = open_database(pg_url)
+    campaign.load_demo(db)
+    qid = judging.current_question(db, "annotator1")
+    pid = judging.payload(db, "annotator1", qid)["items"][0]["pid"]
+    judging.grade(db, "annotator1", qid, pid, 1)
+    answer_id = db.cursor().execute("SELECT min(answer_id) FROM current_answers").fetchone()[0]
+    with _queries_sent(monkeypatch, capfd) as sent:
+        acked, refused, _ = events.record_each(db, "annotator1", [
+            dict(id="save-1", kind="grade", qid=qid, pid=pid, grade=2, base=1)])
+        assert acked == ["save-1"] and not refused
+        acked, refused = review.record_each(db, "annotator1", [
+            dict(id="review-1", kind="interpretation", answer_id=answer_id, grade=2, base=1)])
+        assert acked == ["review-1"] and not refused, refused
+    printed = sent[0]
+    assert "judgment_events" in printed and "review_events" in printed   # the queries were seen
+    whole = _tables_copied_whole(printed)
+    assert not whole & {"judgment_events", "review_events", "pool", "questions", "answers",
+                        "answer_sentences", "answer_citations"}, whole
+    db.close()
+
+
+def _pg_rows(db, sql: str) -> list[tuple]:
+    return db.cursor().execute(
+        f"SELECT * FROM postgres_query('{postgres.ALIAS}', {postgres.quote(sql)})").fetchall()
+
+
+def test_text_columns_compare_bytes_and_event_lookups_have_indexes(pg_url):
+    """Every text column is in collation "C" (the extension's filters carry COLLATE "C",
+    and PostgreSQL answers them from an index only of that collation), and a database
+    made before migration 11 is converted by it."""
+    text_columns = ("SELECT c.table_name, c.column_name, c.collation_name FROM information_schema.columns c "
+                    "JOIN pg_tables t ON t.tablename = c.table_name AND t.schemaname = c.table_schema "
+                    "WHERE c.table_schema = current_schema() AND c.data_type IN ('character varying', 'text')")
+    indexes = "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+    db = open_database(pg_url)
+    columns = _pg_rows(db, text_columns)
+    assert len(columns) > 50 and {c for _, _, c in columns} == {"C"}
+    assert {"judgment_events_by_item", "review_events_by_item"} <= {r[0] for r in _pg_rows(db, indexes)}
+    # as a database made before the step: default collation, no indexes, step 11 not applied
+    cur = db.cursor()
+    postgres.execute_native(cur, 'ALTER TABLE judgment_events ALTER COLUMN client_event_id TYPE VARCHAR COLLATE "default"; '
+                                 'ALTER TABLE pool ALTER COLUMN pid TYPE VARCHAR COLLATE "default"; '
+                                 "DROP INDEX judgment_events_by_item; DROP INDEX review_events_by_item; "
+                                 "DELETE FROM schema_migrations WHERE version = 11")
+    assert {c for _, _, c in _pg_rows(db, text_columns)} == {"C", None}
+    db.close()
+    db = open_database(pg_url)
+    assert {c for _, _, c in _pg_rows(db, text_columns)} == {"C"}
+    assert {"judgment_events_by_item", "review_events_by_item"} <= {r[0] for r in _pg_rows(db, indexes)}
+    assert (11, "postgres_lookup_indexes") in db.applied_migrations()
+    db.close()
+
+
+def test_a_dashboard_refresh_reads_the_judgment_events_once(pg_url, capfd, monkeypatch):
+    """Every view over the judgment events (current judgments, verdicts, the contested
+    questions) used to copy the whole table again: five copies per refresh. Within
+    ``dashboard.one_reading`` they are copied once, and the figures are the same."""
+    db = open_database(pg_url)
+    _fill_randomly(db, 7)
+
+    def refresh():
+        ev = dashboard.evaluate_for_dashboard(db, 10, 1, n_boot=50, n_perm=50)
+        return (dashboard.summary_table(ev, 10), dashboard.failure_cases(db, ev, 10),
+                dashboard.contested_no_answer(db, "adjudicated", None, 1), dashboard.questions_used(db, ev))
+    expected = refresh()
+    with _queries_sent(monkeypatch, capfd) as sent, dashboard.one_reading(db):
+        got = refresh()
+    printed = sent[0]
+    assert printed.count('FROM "public"."judgment_events"') == 1, printed
+    assert "paragraphs\" )" not in printed        # failure texts: only the paragraphs shown
+    pd.testing.assert_frame_equal(got[0], expected[0])
+    pd.testing.assert_frame_equal(got[1], expected[1])
+    assert got[2:] == expected[2:]
+    assert not got[1].empty and got[2] is not None
+    db.close()
+
+
+RACE = """
+import os, sys, time
+sys.path.insert(0, {src!r})
+from reljudge.storage import open_database
+folder, n, me = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+open(os.path.join(folder, me), "w").close()
+while len(os.listdir(folder)) < n:          # start together: every process is ready
+    time.sleep(0.001)
+db = open_database({url!r})
+print(len(db.applied_migrations()))
+db.close()
+"""
+
+
+def test_app_processes_started_at_once_on_a_new_database_all_open_it(pg_server, tmp_path):
+    """Two `reljudge serve` started at the same moment on an empty database both migrate
+    it: the one that loses the race to a step waits for the other's and goes on."""
+    from reljudge.storage.migrations import MIGRATIONS
+    url = pg_server.url(pg_server.new_database())
+    ready = tmp_path / "ready"
+    ready.mkdir()
+    n = 4
+    procs = [subprocess.Popen([sys.executable, "-c", RACE.format(src=SRC, url=url), str(ready), str(n), str(i)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(n)]
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        assert out.strip() == str(len(MIGRATIONS))
+    db = open_database(url)
+    assert [v for v, _ in db.applied_migrations()] == [v for v, _, _ in MIGRATIONS]
+    db.close()

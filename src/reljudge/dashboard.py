@@ -26,6 +26,13 @@ PROVISIONAL_BELOW = 0.9
 FEW_QUESTIONS_BELOW = 10
 
 
+def one_reading(db: Database):
+    """``with dashboard.one_reading(db):`` around one refresh: its queries read the
+    judgment events once (on PostgreSQL every view over them would copy the table again;
+    see :meth:`reljudge.storage.db.Database.reading_once`)."""
+    return db.reading_once(("judgment_events",))
+
+
 def contested_no_answer(db: Database, policy: str, version: int | None, threshold: int) -> list[str]:
     """Questions marked "no answer" by an annotator although the aggregated grades hold a
     citable paragraph (and no lead ruled): the grade wins, the dashboard says so. Frozen

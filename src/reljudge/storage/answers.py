@@ -8,7 +8,7 @@ import pandas as pd
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage import event_batches
-from reljudge.storage.db import Database, registered
+from reljudge.storage.db import Database, in_list, registered
 
 CODES = Codes(answers_unknown_qid=("qid",), answers_unknown_pid=("pid",), answers_system_exists=("system", "version"),
               review_unknown_source=("source",))
@@ -131,26 +131,29 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
     answer_ids = sorted({int(r["answer_id"]) for _, _, r in rows})
     users = sorted({u for _, u, _ in rows})
     with db.transaction() as cur:
-        info = {a: (cur_, qid) for a, cur_, qid in cur.execute("""
-            SELECT a.answer_id, a.answer_id IN (SELECT answer_id FROM current_answers), a.qid
-            FROM answers a WHERE list_contains(?, a.answer_id)""", [answer_ids]).fetchall()}
+        info = {a: (cur_, qid) for a, cur_, qid in cur.execute(f"""
+            SELECT a.answer_id, a.version = (SELECT max(version) FROM answer_imports i
+                                             WHERE i.system = a.system), a.qid
+            FROM answers a WHERE a.answer_id IN {in_list(answer_ids)}""", answer_ids).fetchall()}
         pairs = sorted({(u, info[int(r["answer_id"])][1]) for _, u, r in rows if int(r["answer_id"]) in info})
         queue = {(u, q): ok for u, q, ok in cur.execute(f"""
             SELECT b.username, b.qid, {_IN_QUEUE.format(user="b.username", qid="b.qid")}
             FROM (SELECT unnest(?::VARCHAR[]) AS username, unnest(?::VARCHAR[]) AS qid) b""",
             [[u for u, _ in pairs], [q for _, q in pairs]]).fetchall()} if pairs else {}
-        sentences = set(cur.execute("SELECT answer_id, idx FROM answer_sentences WHERE list_contains(?, answer_id)",
-                                    [answer_ids]).fetchall())
-        cited = set(cur.execute("SELECT answer_id, idx, pid FROM answer_citations WHERE list_contains(?, answer_id)",
-                                [answer_ids]).fetchall())
+        sentences = set(cur.execute(
+            f"SELECT answer_id, idx FROM answer_sentences WHERE answer_id IN {in_list(answer_ids)}",
+            answer_ids).fetchall())
+        cited = set(cur.execute(
+            f"SELECT answer_id, idx, pid FROM answer_citations WHERE answer_id IN {in_list(answer_ids)}",
+            answer_ids).fetchall())
         stored_before = {r[0] for r in cur.execute(
-            "SELECT client_event_id FROM review_events WHERE list_contains(?, client_event_id)", [ids]).fetchall()}
+            f"SELECT client_event_id FROM review_events WHERE client_event_id IN {in_list(ids)}", ids).fetchall()}
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
-            latest = {(u, a, k, s, p): (eid, client) for u, a, k, s, p, eid, client in cur.execute("""
+            latest = {(u, a, k, s, p): (eid, client) for u, a, k, s, p, eid, client in cur.execute(f"""
                 SELECT username, answer_id, kind, sentence, pid, max(event_id), arg_max_null(client_id, event_id)
-                FROM review_events WHERE list_contains(?, username) AND list_contains(?, answer_id)
-                GROUP BY ALL""", [users, answer_ids]).fetchall()}
+                FROM review_events WHERE username IN {in_list(users)} AND answer_id IN {in_list(answer_ids)}
+                GROUP BY ALL""", users + answer_ids).fetchall()}
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
             a, s, p = int(row["answer_id"]), row["sentence"], row["pid"]
@@ -180,8 +183,8 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
                     r["client_event_id"], username, int(r["answer_id"]), r["kind"], r["sentence"], r["pid"],
                     r["grade"], r["flag"], r["note"], r["time_spent_ms"], r["client_id"], r["base_event_id"])])
         eids = dict(cur.execute(
-            "SELECT client_event_id, event_id FROM review_events WHERE list_contains(?, client_event_id)",
-            [ids]).fetchall())
+            f"SELECT client_event_id, event_id FROM review_events WHERE client_event_id IN {in_list(ids)}",
+            ids).fetchall())
     return event_batches.acknowledge(rows, results, eids)
 
 

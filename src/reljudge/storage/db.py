@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -57,6 +58,17 @@ def _owner_only() -> Iterator[None]:
 
 def wal_path(path: Path) -> Path:
     return path.with_name(path.name + ".wal")
+
+
+def in_list(values) -> str:
+    """``(?, ?, …)``: an IN list with one bound parameter per value (``(NULL)`` when there
+    are none: it matches nothing). Write lookups of a few known keys as ``col IN
+    in_list(keys)``, not ``list_contains(?, col)``: DuckDB makes the IN list a filter of
+    the table scan, and on PostgreSQL the extension sends that filter to the server, where
+    an index answers it; ``list_contains`` is evaluated here, after the whole table has been
+    copied over (bench/bench_load.py, part 4, counts the rows a save reads)."""
+    n = len(values)
+    return "(" + ", ".join("?" * n) + ")" if n else "(NULL)"
 
 
 def is_postgres(target) -> bool:
@@ -229,6 +241,38 @@ class Database:
         return cur
 
     @contextmanager
+    def reading_once(self, tables: tuple[str, ...] = ("judgment_events",)) -> Iterator[None]:
+        """For the length of the block, this thread's queries read ``tables`` as they were
+        at its start, copied from PostgreSQL once. A dashboard refresh runs a dozen
+        queries, and each view over the judgment events (current judgments, verdicts,
+        adjudications) would otherwise copy the whole table again. The copies are
+        temporary tables of a cursor of the block's own, which DuckDB finds before the
+        attached tables of the same name; they are taken in one transaction, so they agree
+        with each other. Writes (:meth:`transaction`) are not affected. On the DuckDB file
+        nothing changes: its queries read the file in place."""
+        if self.backend != "postgresql" or getattr(self._local, "reading_once", False):
+            yield
+            return
+        self._ensure_connected()
+        try:
+            cur = self._new_cursor()
+            cur.begin()
+            for table in tables:
+                cur.execute(f'CREATE TEMP TABLE "{table}" AS SELECT * FROM {postgres.ALIAS}.public."{table}"')
+            cur.commit()
+        except duckdb.Error as exc:
+            self._raise_db_error(exc)
+        saved = (getattr(self._local, "cursor", None), getattr(self._local, "generation", None))
+        self._local.cursor, self._local.generation = cur, getattr(self, "_generation", None)
+        self._local.reading_once = True
+        try:
+            yield
+        finally:
+            self._local.cursor, self._local.generation = saved
+            self._local.reading_once = False
+            cur.close()
+
+    @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """All-or-nothing write: commits on success, rolls back on any error."""
         self._ensure_connected()
@@ -313,51 +357,86 @@ class Database:
     def _migrate_postgres(self) -> list[str]:
         """The same named steps on PostgreSQL: DDL translated and sent natively (one
         PostgreSQL transaction with its schema_migrations row when the step has no data
-        statements), data statements as DuckDB SQL over the attachment, views in DuckDB."""
+        statements), data statements as DuckDB SQL over the attachment, views in DuckDB.
+
+        Several app processes may open a new database at the same moment: a step that
+        fails because another process is applying it (its table exists, its row in
+        schema_migrations is taken) is not an error once that process has recorded it."""
         with self._write_lock:
             cur = self._new_cursor()
             try:
-                postgres.execute_native(cur, postgres.SCHEMA_MIGRATIONS_DDL)
+                try:
+                    postgres.execute_native(cur, postgres.SCHEMA_MIGRATIONS_DDL)
+                except duckdb.Error as exc:
+                    if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, None)):
+                        raise
                 postgres.clear_cache(cur)
                 done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
+                # the views of steps another process applied since this one attached
+                self._create_views(self._con)
                 applied = []
                 for version, name, sql in MIGRATIONS:
                     if version in done:
                         continue
-                    parts = postgres.statements(sql)
-                    ddl = []
-                    for statement in parts:
-                        if postgres.kind(statement) == "ddl":
-                            ddl.append(postgres.translate_ddl(statement))
-                            ddl += postgres.default_triggers(ddl[-1])
-                    data = [] if version in postgres.SKIP_DATA else [
-                        s for s in parts if postgres.kind(s) == "data"]
-                    record = ("INSERT INTO schema_migrations(version, name) VALUES "
-                              f"({int(version)}, {postgres.quote(name)})")
-                    if ddl or not data:
-                        postgres.execute_native(
-                            cur, "; ".join(ddl + ([] if data else [record])))
-                        postgres.clear_cache(cur)
-                    if data:
-                        cur.begin()
-                        try:
-                            for statement in data:
-                                cur.execute(statement)
-                            cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)",
-                                        [version, name])
-                        except BaseException:
-                            cur.rollback()
+                    try:
+                        self._apply_postgres_step(cur, version, name, sql)
+                        applied.append(name)
+                    except duckdb.Error as exc:
+                        if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, version)):
                             raise
-                        cur.commit()
-                    for statement in parts:
+                    for statement in postgres.statements(sql):
                         if postgres.kind(statement) == "view":
                             self._con.execute(postgres.view_sql(statement))
-                    applied.append(name)
             finally:
                 cur.close()
             if applied:
                 self._writes += 1
             return applied
+
+    @staticmethod
+    def _apply_postgres_step(cur, version: int, name: str, sql: str) -> None:
+        parts = postgres.statements(sql)
+        ddl = []
+        for statement in parts:
+            if postgres.kind(statement) == "ddl":
+                ddl.append(postgres.translate_ddl(statement))
+                ddl += postgres.default_triggers(ddl[-1])
+        ddl += postgres.NATIVE_STEPS.get(version, [])
+        data = [] if version in postgres.SKIP_DATA else [s for s in parts if postgres.kind(s) == "data"]
+        record = ("INSERT INTO schema_migrations(version, name) VALUES "
+                  f"({int(version)}, {postgres.quote(name)})")
+        if ddl or not data:
+            postgres.execute_native(cur, "; ".join(ddl + ([] if data else [record])))
+            postgres.clear_cache(cur)
+        if data:
+            cur.begin()
+            try:
+                for statement in data:
+                    cur.execute(statement)
+                cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name])
+            except BaseException:
+                cur.rollback()
+                raise
+            cur.commit()
+
+    @staticmethod
+    def _recorded_elsewhere(cur, version: int | None, wait_s: float = 60.0) -> bool:
+        """After a step collided with another process's: True once that process has
+        recorded the step (``None``: created schema_migrations). A step with data
+        statements is recorded after its DDL commits, so this waits for it a while."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                postgres.clear_cache(cur)
+                if postgres.table_exists(cur, "schema_migrations") and (version is None or cur.execute(
+                        "SELECT count(*) FROM schema_migrations WHERE version = ?", [version]).fetchone()[0]):
+                    return True
+            except duckdb.Error as exc:
+                if postgres.is_connection_error(exc):
+                    raise
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
 
     def applied_migrations(self) -> list[tuple[int, str]]:
         return self.cursor().execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge import ranking
-from reljudge.storage.db import Database, registered
+from reljudge.storage.db import Database, in_list, registered
 
 
 def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str]:
@@ -73,9 +73,11 @@ def question_texts(db: Database) -> dict[str, str]:
 
 
 def paragraph_texts(db: Database, pids: list[str]) -> dict[str, str]:
-    return dict(db.cursor().execute("""
-        SELECT p.pid, p.text FROM (SELECT DISTINCT unnest(?::VARCHAR[]) AS pid) w
-        JOIN paragraphs p USING (pid)""", [list(pids)]).fetchall())
+    """The text of each of ``pids`` (only those rows are read: on PostgreSQL the filter
+    goes to the server instead of every paragraph's text coming over)."""
+    pids = sorted(set(pids))
+    return dict(db.cursor().execute(
+        f"SELECT pid, text FROM paragraphs WHERE pid IN {in_list(pids)}", pids).fetchall())
 
 
 def top_k(db: Database, qid: str, k: int, ties: str = ranking.DEFAULT_TIES, dedup: str = "first") -> pd.DataFrame:
@@ -84,10 +86,12 @@ def top_k(db: Database, qid: str, k: int, ties: str = ranking.DEFAULT_TIES, dedu
     group_pid (its duplicate group's first paragraph, which judgments name), text."""
     from reljudge.storage.catalog import ranked_runs_sql
     ranked = ranked_runs_sql(ties, dedup, k, where="r.qid = $qid")
-    return db.cursor().execute(f"""
-        SELECT c.system, c.r AS rank, c.pid, c.dkey AS group_pid, p.text
-        FROM ({ranked}) c JOIN paragraphs p USING (pid)
-        ORDER BY c.system, c.r""", {"qid": qid}).df()
+    top = db.cursor().execute(f"""
+        SELECT c.system, c.r AS rank, c.pid, c.dkey AS group_pid
+        FROM ({ranked}) c ORDER BY c.system, c.r""", {"qid": qid}).df()
+    texts = paragraph_texts(db, list(top.pid))
+    top["text"] = top.pid.map(texts)
+    return top[top.pid.isin(list(texts))].reset_index(drop=True)
 
 
 def evaluated_qrels(cur, items_table: str) -> pd.DataFrame:

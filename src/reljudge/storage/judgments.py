@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.storage import event_batches
-from reljudge.storage.db import Database
+from reljudge.storage.db import Database, in_list
 
 EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
                  "time_spent_ms", "client_id", "base_event_id"]
@@ -52,23 +52,24 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
     ids = [r["client_event_id"] for _, _, r in rows]
     with db.transaction() as cur:
         pairs = sorted({(u, r["qid"]) for _, u, r in rows})
-        queue = {(u, q): (known, in_queue) for u, q, known, in_queue in cur.execute(f"""
-            SELECT b.username, b.qid, b.qid IN (SELECT qid FROM questions) AS known,
-                   {_IN_QUEUE.format(user="b.username", qid="b.qid")} AS in_queue
+        known = {r[0] for r in cur.execute(
+            f"SELECT qid FROM questions WHERE qid IN {in_list(qids)}", qids).fetchall()}
+        queue = {(u, q): (q in known, in_queue) for u, q, in_queue in cur.execute(f"""
+            SELECT b.username, b.qid, {_IN_QUEUE.format(user="b.username", qid="b.qid")} AS in_queue
             FROM (SELECT unnest(?::VARCHAR[]) AS username, unnest(?::VARCHAR[]) AS qid) b""",
             [[u for u, _ in pairs], [q for _, q in pairs]]).fetchall()}
         pooled = set(cur.execute(
-            "SELECT qid, pid FROM pool WHERE list_contains(?, qid) AND list_contains(?, pid)",
-            [qids, pids]).fetchall()) if pids else set()
+            f"SELECT qid, pid FROM pool WHERE qid IN {in_list(qids)} AND pid IN {in_list(pids)}",
+            qids + pids).fetchall()) if pids else set()
         stored_before = {r[0] for r in cur.execute(
-            "SELECT client_event_id FROM judgment_events WHERE list_contains(?, client_event_id)",
-            [ids]).fetchall()}
+            f"SELECT client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)}",
+            ids).fetchall()}
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
-            latest = {(u, q, p): (eid, client) for u, q, p, eid, client in cur.execute("""
+            latest = {(u, q, p): (eid, client) for u, q, p, eid, client in cur.execute(f"""
                 SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
-                FROM judgment_events WHERE list_contains(?, username) AND list_contains(?, qid)
-                GROUP BY ALL""", [users, qids]).fetchall()}
+                FROM judgment_events WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
+                GROUP BY ALL""", users + qids).fetchall()}
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
             known, in_queue = queue[(username, row["qid"])]
@@ -90,8 +91,8 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
                     row["no_answer"], row["note"] or None, row["evidence"] or None,
                     row["time_spent_ms"], row["client_id"], row["base_event_id"])])
         eids = dict(cur.execute(
-            "SELECT client_event_id, event_id FROM judgment_events WHERE list_contains(?, client_event_id)",
-            [ids]).fetchall())
+            f"SELECT client_event_id, event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)}",
+            ids).fetchall())
     return event_batches.acknowledge(rows, results, eids)
 
 

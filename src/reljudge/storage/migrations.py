@@ -521,4 +521,17 @@ UPDATE run_versions SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ),
                         replaced_at = timezone('UTC', replaced_at::TIMESTAMPTZ);
 """,
     ),
+    (
+        11,
+        "postgres_lookup_indexes",
+        r"""
+-- PostgreSQL only: the statements of this step are in
+-- reljudge.storage.postgres.NATIVE_STEPS. A save looks up the few events and pool rows it
+-- touches with equality filters that DuckDB's postgres extension sends to the server with
+-- COLLATE "C"; PostgreSQL uses an index for them only when the index has that collation.
+-- The step gives every text column collation "C" (byte order, as DuckDB compares) and
+-- adds an index on each event table's (annotator, item). On the DuckDB file nothing
+-- changes: DuckDB compares bytes already, and its scans skip row groups by min/max.
+""",
+    ),
 ]

@@ -149,6 +149,17 @@ def is_connection_error(exc: BaseException) -> bool:
     return isinstance(exc, duckdb.Error) and any(m in text for m in _CONNECTION_MARKERS)
 
 
+_COLLISION_MARKERS = ("already exists", "duplicate key value", "could not serialize access",
+                      "deadlock detected", "tuple concurrently updated")
+
+
+def is_collision(exc: BaseException) -> bool:
+    """A statement that failed because another process did the same at the same moment
+    (two processes creating one table, recording one migration step)."""
+    text = str(exc).lower()
+    return isinstance(exc, duckdb.Error) and any(m in text for m in _COLLISION_MARKERS)
+
+
 def unavailable(exc: BaseException, url: str) -> ReljudgeError:
     from reljudge.storage.db import CODES
     detail = redact(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
@@ -176,6 +187,9 @@ def kind(statement: str) -> str:
 
 
 _TYPES = [
+    # byte order, as DuckDB compares text: the extension sends string filters with
+    # COLLATE "C", and PostgreSQL answers them from an index only of that collation
+    (re.compile(r"(?<!::)\bVARCHAR\b(?!\s*(?:\[|COLLATE\b))", re.I), 'VARCHAR COLLATE "C"'),
     (re.compile(r"\bTINYINT\b", re.I), "SMALLINT"),
     (re.compile(r"\bDOUBLE\b(?!\s+PRECISION)", re.I), "DOUBLE PRECISION"),
     (re.compile(r"DEFAULT\s+current_timestamp\b", re.I), "DEFAULT (now() AT TIME ZONE 'UTC')"),
@@ -183,8 +197,8 @@ _TYPES = [
 
 
 def translate_ddl(statement: str) -> str:
-    """A migration's DuckDB DDL in PostgreSQL's dialect: types (TINYINT, DOUBLE) and the
-    time-stamp default (UTC wall-clock time, as DuckDB stores it with TimeZone = UTC);
+    """A migration's DuckDB DDL in PostgreSQL's dialect: types (TINYINT, DOUBLE; text in
+    collation "C"), and the time-stamp default (UTC wall-clock time, as DuckDB stores it with TimeZone = UTC);
     sequences, nextval defaults, CHECK and UNIQUE constraints are the same in both."""
     for pattern, replacement in _TYPES:
         statement = pattern.sub(replacement, statement)
@@ -229,6 +243,30 @@ def view_sql(statement: str) -> str:
 SKIP_DATA = {
     10: "rows in PostgreSQL are written in UTC from the start (time-stamp defaults and the "
         "DuckDB session time zone are UTC), so there is nothing to convert",
+}
+
+#: Statements a migration step sends to PostgreSQL only (physical layout that DuckDB's
+#: file has no use for), after its translated DDL, in the same transaction.
+NATIVE_STEPS = {
+    11: [
+        # Databases made before text columns were created in collation "C": convert them
+        # (their indexes are rebuilt with it; nothing to do on a newer database).
+        """DO $step$ DECLARE c record; BEGIN
+             FOR c IN SELECT table_name, column_name FROM information_schema.columns
+                      WHERE table_schema = current_schema()
+                        AND data_type IN ('character varying', 'text')
+                        AND collation_name IS DISTINCT FROM 'C'
+                        AND table_name IN (SELECT tablename FROM pg_tables WHERE schemaname = current_schema())
+             LOOP
+               EXECUTE format('ALTER TABLE %I ALTER COLUMN %I TYPE VARCHAR COLLATE "C"',
+                              c.table_name, c.column_name);
+             END LOOP;
+           END $step$""",
+        # a save's stale check and the judging page look up one annotator's events of a
+        # few items; the client_event_id and pool lookups use their unique keys
+        "CREATE INDEX judgment_events_by_item ON judgment_events(username, qid)",
+        "CREATE INDEX review_events_by_item ON review_events(username, answer_id)",
+    ],
 }
 
 SCHEMA_MIGRATIONS_DDL = (

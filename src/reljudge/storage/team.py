@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import Database, registered
+from reljudge.storage.db import Database, in_list, registered
 
 PROVENANCES = ("unanimous", "majority", "adjudicated", "single", "tie")
 
@@ -59,8 +59,8 @@ def end_assignments(db: Database, username: str, qids: list[str]) -> None:
     if not qids:
         return
     with db.transaction() as cur:
-        cur.execute("""UPDATE assignments SET active = FALSE, ended_at = current_timestamp
-                       WHERE username = ? AND active AND list_contains(?, qid)""", [username, qids])
+        cur.execute(f"""UPDATE assignments SET active = FALSE, ended_at = current_timestamp
+                        WHERE username = ? AND active AND qid IN {in_list(qids)}""", [username, *qids])
 
 
 def contested_no_answer(db: Database, policy: str = "adjudicated", threshold: int = 2) -> list[str]:
