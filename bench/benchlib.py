@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -147,3 +148,11 @@ def write_section(name: str, body: str, path: Path = RESULTS) -> None:
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")
+
+
+def reads_whole_table(statement: str) -> bool:
+    """A COPY the postgres extension sent (as PostgreSQL's statement log shows it) that has
+    no condition of its own: a ``ctid BETWEEN …`` range is the extension splitting a scan
+    into parallel parts, not a filter."""
+    rest = re.sub(r"ctid BETWEEN '[^']*'::tid AND '[^']*'::tid( AND)?", "", statement)
+    return not re.search(r"WHERE\s+\S", rest.split(") TO STDOUT")[0])
