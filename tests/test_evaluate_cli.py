@@ -285,6 +285,32 @@ def test_top_rows_give_the_figures_of_the_whole_run(long_runs, ties):
     assert whole.per_query["value"].gt(0).mean() > 0.3  # the comparison is not between zeros
 
 
+@pytest.mark.parametrize("ties", ["trec10", "trec9", "ranked"])
+@pytest.mark.parametrize("names", [["RR", "AP", "Bpref", "NumRet"], ["nDCG@300", "P@300", "Unj@40"], ["RR@5", "R@10"]])
+def test_kept_rows_give_the_figures_of_the_whole_run_at_every_depth(long_runs, ties, names):
+    """read_run_top keeps a ranking's rows with the top-n heap (depth <= TOP_N_HEAP_DEPTH)
+    or by sorting every row (deeper cuts, whole-ranking measures): both give the figures
+    of the whole run, ties in float32 included."""
+    from reljudge import ranking
+    from reljudge.evaluate_cli import load_files
+    from reljudge.measures import parse_measures
+    from reljudge.metrics import per_query_values, ranking_depth
+
+    d, _, _ = long_runs
+    measures = parse_measures(names, default_rel=1)
+    depth = ranking_depth(measures)
+    assert (depth > ranking.TOP_N_HEAP_DEPTH) == (names[0] != "RR@5")  # both paths are exercised
+    values = {}
+    for cut in (depth, None):
+        con = duckdb.connect()
+        systems = load_files(con, str(d / "qrels.txt"), [str(d / "long.run")], depth=cut, ties=ties)
+        values[cut] = per_query_values(con, "qrels", "runs", measures, ties=ties, default_rel=1, systems=systems).values
+        con.close()
+    # equal up to the order of a floating-point sum (nDCG's gains): 1 ulp, far below 4 decimals
+    np.testing.assert_allclose(values[depth], values[None], rtol=0, atol=1e-12)
+    assert (values[None] > 0).mean() > 0.3
+
+
 def test_top_rows_match_trec_eval(long_runs, capsys):
     d, qd, rd = long_runs
     # pytrec-eval-terrier is trec_eval 9: scores compared as float32

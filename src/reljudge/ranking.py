@@ -150,6 +150,11 @@ def top_rows_sql(value: str, key: str, depth: int) -> str:
     """An aggregate giving the ``value`` of a group's ``depth`` rows with the largest
     ``key``, largest first, as a list (``key`` must order the rows totally)."""
     depth = int(depth)
+    if value == key:
+        # the rows are their own keys: one copy of each, not a (value, key) pair
+        if depth <= TOP_N_HEAP_DEPTH:
+            return f"max({key}, {depth})"
+        return f"list_slice(list_reverse_sort(list({key})), 1, {depth})"
     if depth <= TOP_N_HEAP_DEPTH:
         return f"max_by({value}, {key}, {depth})"
     return (f"list_transform(list_slice(list_reverse_sort(list({{'k': {key}, 'v': {value}}})), 1, {depth}), "

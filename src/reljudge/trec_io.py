@@ -186,7 +186,7 @@ def _source(path: str, kind: str, delim: str, tolerant: bool, check_rank: bool =
         # this path and go to the tolerant one
         return (
             f"(SELECT {fields} FROM read_csv('{p}', delim=E'{d}', header=false, columns={spec}, quote='', escape='', "
-            "auto_detect=false, strict_mode=true, null_padding=false) WHERE NOT starts_with(qid, '#'))"
+            "auto_detect=false, strict_mode=true, null_padding=false, buffer_size=1048576) WHERE NOT starts_with(qid, '#'))"
         )
     # irregular whitespace: one column per line, split inside DuckDB
     fields = ", ".join(f"{typed(c, f'parts[{i + 1}]')} AS {c}" for i, c in enumerate(names))
