@@ -29,6 +29,11 @@ systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).syste
 @st.fragment(run_every=REFRESH_S)
 def live():
     session.require_role("lead")          # the refresh reruns only this fragment
+    with dashboard.one_reading(db):
+        show_live()
+
+
+def show_live():
     ev = dashboard.evaluate_for_dashboard(db, k, threshold, policy, version)
     p = ev.result.policies
     st.caption(session.tm("dashboard_caption", s=REFRESH_S, rel=threshold,
