@@ -443,8 +443,8 @@ def conclusion(summaries: list) -> list[str]:
              "extension's DuckDB table.", ""]
     always_first = all(min(CONTENDERS, key=lambda c: s[c]["median"]) == BASE for _, s in summaries)
     least_memory = all(min(CONTENDERS, key=lambda c: s[c]["rss_read"]) == BASE for _, s in summaries)
-    gives = ("pushes simple column conditions down to PostgreSQL (e.g. `role = 'lead'`; not the save's "
-             "`list_contains` lookups, see the load-team section) and runs the same DuckDB SQL over the PostgreSQL "
+    gives = ("sends column conditions to PostgreSQL as filters (equality and IN lists of bound values: the "
+             "save's lookups, answered by indexes; see the load-team section) and runs the same DuckDB SQL over the PostgreSQL "
              "tables, where ADBC or psycopg would need each query's reads staged by hand (which tables, columns and "
              "filters, and when a staged copy is stale)")
     if not clearly:
