@@ -35,7 +35,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from benchlib import (DEPTH, N_Q, SYSTEMS, bench_postgres, build_large_campaign, copy_db,  # noqa: E402
-                      cpu_model, pg_version, write_section)
+                      cpu_model, pg_version, reads_whole_table, statement_shape, write_section)
 
 from reljudge import dashboard  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
@@ -87,7 +87,7 @@ def pg_reads(pg, db) -> list[tuple[str, int, float]]:
     text = log.read_bytes()[start:].decode("utf-8", "replace")
     found = collections.defaultdict(lambda: [0, 0.0])
     for m in re.finditer(r"duration: ([\d.]+) ms\s+(?:statement|execute[^:]*): (COPY \(SELECT .*?\) TO STDOUT)", text):
-        key = re.sub(r"\s+", " ", m.group(2))
+        key = statement_shape(m.group(2))
         found[key][0] += 1
         found[key][1] += float(m.group(1))
     return sorted(((k, n, t) for k, (n, t) in found.items()), key=lambda x: -x[2])

@@ -46,6 +46,7 @@ import datetime as dt
 import os
 import platform
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -58,8 +59,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
-from benchlib import (N_ANNOT, PASSWORD, bench_postgres, build_large_campaign, copy_db, cpu_model, reads_whole_table,  # noqa: E402
-                      pg_version, write_section)
+from benchlib import (N_ANNOT, PASSWORD, bench_postgres, build_large_campaign, copy_db, cpu_model,  # noqa: E402
+                      pg_version, reads_whole_table, statement_shape, write_section)
 
 import e2e_support as es  # noqa: E402
 
@@ -649,8 +650,7 @@ def pg_save_reads(pg, url: str, n: int = 5) -> tuple[list[float], list[tuple[str
     text = log.read_bytes()[start:].decode("utf-8", "replace")
     found = collections.defaultdict(lambda: [0, 0.0])
     for m in re.finditer(r"duration: ([\d.]+) ms\s+(?:statement|execute[^:]*): (COPY \(SELECT .*?\) TO STDOUT)", text):
-        # one line per statement shape: the saved item's keys are shown as '…'
-        key = re.sub(r"'[^']*'", "'…'", re.sub(r"\s+", " ", m.group(2)))
+        key = statement_shape(m.group(2))      # one line per shape: the saved items' keys elided
         found[key][0] += 1
         found[key][1] += float(m.group(1))
     return times, sorted(((k, c, t) for k, (c, t) in found.items()), key=lambda x: -x[2])

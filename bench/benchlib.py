@@ -156,3 +156,10 @@ def reads_whole_table(statement: str) -> bool:
     into parallel parts, not a filter."""
     rest = re.sub(r"ctid BETWEEN '[^']*'::tid AND '[^']*'::tid( AND)?", "", statement)
     return not re.search(r"WHERE\s+\S", rest.split(") TO STDOUT")[0])
+
+
+def statement_shape(statement: str) -> str:
+    """A statement from PostgreSQL's log with its values elided (``'…'``; an IN list of
+    them as ``IN ('…', …)``), so that reads of the same shape are counted together."""
+    shape = re.sub(r"'[^']*'", "'…'", re.sub(r"\s+", " ", statement))
+    return re.sub(r"IN \('…'(, '…')+\)", "IN ('…', …)", shape)

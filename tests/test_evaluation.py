@@ -186,3 +186,18 @@ def test_database_mode_equals_file_mode_for_trec_evals_official_measures(judged_
     for key, value in want.items():
         assert got[key] == pytest.approx(value, abs=1e-4), key
     assert any(k[1] == "NumRet" and k[2] == "all" and v > 4 for k, v in got.items())  # summed, not averaged
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 80])
+def test_paragraph_texts_reads_exactly_the_paragraphs_asked_for(db, n):
+    """A few keys and many keys (above storage.db.MANY_KEYS: a semi-join on the file, an
+    IN list on PostgreSQL) give the same texts as the table, and nothing else."""
+    from reljudge import campaign
+    from reljudge.storage import db as storage_db
+    from reljudge.storage import evaluation_inputs
+    campaign.load_demo(db)
+    rows = db.cursor().execute("SELECT pid, text FROM paragraphs ORDER BY pid").fetchall()
+    assert len(rows) > storage_db.MANY_KEYS + 10
+    wanted = dict(rows[:n])
+    asked = list(wanted) + list(wanted)[:2] + ["no-such-paragraph"]
+    assert evaluation_inputs.paragraph_texts(db, asked) == wanted

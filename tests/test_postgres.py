@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reljudge import adjudication, auth, campaign, cli, dashboard, events, judging, review
+from reljudge import adjudication, auth, campaign, cli, dashboard, events, judging, report, review
 from reljudge.storage import open_database, postgres, transfer
 from reljudge.storage.db import is_postgres
 
@@ -306,7 +306,18 @@ def test_a_dashboard_refresh_reads_the_judgment_events_once(pg_url, capfd, monke
     pd.testing.assert_frame_equal(got[1], expected[1])
     assert got[2:] == expected[2:]
     assert not got[1].empty and got[2] is not None
+    # the report likewise: one reading of each event table for every part of it
+    expected_md = report.render(report.build(db, lang="en", n_boot=50))
+    with _queries_sent(monkeypatch, capfd) as sent:
+        got_md = report.render(report.build(db, lang="en", n_boot=50))
+    assert sent[0].count('FROM "public"."judgment_events"') == 1
+    assert sent[0].count('FROM "public"."review_events"') == 1
+    assert _without_time(got_md) == _without_time(expected_md)
     db.close()
+
+
+def _without_time(markdown: str) -> str:
+    return re.sub(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d)?\S*", "", markdown)
 
 
 RACE = """

@@ -14,7 +14,7 @@ from reljudge import adjudication
 from reljudge.evaluation import CampaignEvaluation, evaluate_campaign
 from reljudge.measures import parse_measures
 from reljudge.metrics import RANDOMIZATION
-from reljudge.storage import evaluation_inputs
+from reljudge.storage import evaluation_inputs, judgments
 from reljudge.storage.db import Database
 
 #: Below this judged share of the returned top K, a row's figures are provisional
@@ -30,7 +30,7 @@ def one_reading(db: Database):
     """``with dashboard.one_reading(db):`` around one refresh: its queries read the
     judgment events once (on PostgreSQL every view over them would copy the table again;
     see :meth:`reljudge.storage.db.Database.reading_once`)."""
-    return db.reading_once(("judgment_events",))
+    return db.reading_once({"judgment_events": judgments.VIEW_COLUMNS})
 
 
 def contested_no_answer(db: Database, policy: str, version: int | None, threshold: int) -> list[str]:

@@ -60,6 +60,15 @@ class ReportData:
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
           lang: str = "ko", n_boot: int = 1000) -> ReportData:
+    """The report's data. Every part reads the same judgment and review events, read once
+    (:meth:`reljudge.storage.db.Database.reading_once`): on PostgreSQL, saves made while
+    the report is built cannot make its figures and its agreement disagree."""
+    # every column: the bundle hashes the events as `reljudge export bundle` writes them
+    with db.reading_once({"judgment_events": None, "review_events": None}):
+        return _build(db, policy, version, lang, n_boot)
+
+
+def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: int) -> ReportData:
     ev = evaluation.evaluate_campaign(db, policy=policy, version=version, n_boot=n_boot,
                                       n_perm=metrics.RANDOMIZATION.permutations)
     settings = campaign.settings(db)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge import ranking
-from reljudge.storage.db import Database, in_list, registered
+from reljudge.storage.db import Database, registered
 
 
 def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str]:
@@ -75,9 +75,8 @@ def question_texts(db: Database) -> dict[str, str]:
 def paragraph_texts(db: Database, pids: list[str]) -> dict[str, str]:
     """The text of each of ``pids`` (only those rows are read: on PostgreSQL the filter
     goes to the server instead of every paragraph's text coming over)."""
-    pids = sorted(set(pids))
-    return dict(db.cursor().execute(
-        f"SELECT pid, text FROM paragraphs WHERE pid IN {in_list(pids)}", pids).fetchall())
+    where, params = db.keys_in("pid", sorted(set(pids)))
+    return dict(db.cursor().execute(f"SELECT pid, text FROM paragraphs WHERE {where}", params).fetchall())
 
 
 def top_k(db: Database, qid: str, k: int, ties: str = ranking.DEFAULT_TIES, dedup: str = "first") -> pd.DataFrame:

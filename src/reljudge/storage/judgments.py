@@ -23,6 +23,12 @@ _IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM assignments WHERE active)
         AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.username = {user})))"""
 
 
+#: The columns of judgment_events that the views over them (latest_paragraph_events,
+#: current_judgments, current_verdicts) and the figures read; the rest (client ids, the
+#: base of an edit) serve the save path only.
+VIEW_COLUMNS = ("event_id", "username", "qid", "pid", "grade", "no_answer", "note", "evidence",
+                "time_spent_ms", "created_at")
+
 STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
