@@ -8,6 +8,7 @@ address-space limit (RLIMIT_AS) that the old code could not stay inside.
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import subprocess
@@ -99,3 +100,29 @@ def test_a_file_evaluation_with_plain_output_never_loads_pandas(tmp_path, fmt):
     rc, loaded, n_lines = p.stdout.split()
     assert (rc, loaded) == ("0", "False"), p.stderr[-500:]
     assert int(n_lines) >= 2
+
+
+def test_a_run_larger_than_the_memory_limit_is_evaluated_at_full_depth(tmp_path):
+    """At full depth every row of a ranking is kept. They are sorted by a window, which
+    DuckDB spills to disk under its memory limit (evaluate_cli.DEEP_MEMORY_LIMIT, here
+    $RELJUDGE_MEMORY_LIMIT), so 2 million lines fit in an address space of 700 MB; the
+    per-query lists they were collected in before needed 1.4 GB. Spilling changes no
+    figure."""
+    rng = random.Random(5)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    with open(qrels, "w") as q, open(run, "w") as r:
+        for i in range(2000):
+            q.writelines(f"q{i} 0 d{d} {rng.choice([0, 1, 2])}\n" for d in rng.sample(range(5000), 20))
+            r.writelines(f"q{i} Q0 d{d} {k} {1000 - k + rng.random():.3f} sys\n"
+                         for k, d in enumerate(rng.sample(range(5000), 1000), 1))
+    command = [sys.executable, "-m", "reljudge", "evaluate", "--qrels", str(qrels), str(run),
+               "-m", "ndcg_cut.1000", "recall.1000", "map", "--format", "trec_eval"]
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (700 * 2**20, 700 * 2**20))
+    small = subprocess.run(command, preexec_fn=limited, capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "RELJUDGE_MEMORY_LIMIT": "64MB"})
+    assert small.returncode == 0, small.stderr[-500:]
+    free = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert free.returncode == 0, free.stderr[-500:]
+    assert small.stdout == free.stdout and "ndcg_cut_1000" in small.stdout

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import duckdb
@@ -214,6 +216,24 @@ def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[
     return names
 
 
+#: DuckDB's memory limit while every row of the runs is kept (a measure of the whole
+#: ranking, or a cutoff deeper than ranking.TOP_N_HEAP_DEPTH; the default -m official):
+#: the rankings are sorted by a window, which spills to a temporary directory beyond it,
+#: so a 10-million-line run takes about as much memory as a 1-million-line one
+#: (bench/bench_evaluate.py). $RELJUDGE_MEMORY_LIMIT sets another.
+DEEP_MEMORY_LIMIT = "256MB"
+
+
+def bounded_memory(con: duckdb.DuckDBPyConnection) -> str:
+    """Give ``con`` a memory limit and a temporary directory of its own to spill to;
+    returns the directory (the caller removes it)."""
+    from reljudge.storage.db import memory_limit
+    spill = tempfile.mkdtemp(prefix="reljudge-evaluate-")
+    con.execute(f"SET memory_limit = '{memory_limit() or DEEP_MEMORY_LIMIT}'")
+    con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
+    return spill
+
+
 def evaluate_files(args) -> int:
     if not args.runs:
         raise ReljudgeError("no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...")
@@ -246,12 +266,13 @@ def evaluate_files(args) -> int:
         # Marked absent for this evaluation only; DuckDB then binds plain Python values.
         sys.modules["pandas"] = None
     con = duckdb.connect()
+    depth = ranking_depth(measures + extra, args.max_docs, args.judged_only)
+    spill = bounded_memory(con) if depth > ranking.TOP_N_HEAP_DEPTH else None
     try:
         # file order does not matter to the evaluation; dropping it saves memory on big runs
         con.execute("SET preserve_insertion_order = false")
         # the run files are read once and only each ranking's top rows are kept
-        names = load_files(con, args.qrels, list(args.runs),
-                           depth=ranking_depth(measures + extra, args.max_docs, args.judged_only), ties=args.ties)
+        names = load_files(con, args.qrels, list(args.runs), depth=depth, ties=args.ties)
         every = measures + [m for m in extra if m not in measures]
         options = dict(ties=args.ties, dedup=args.dedup, default_rel=level, systems=names,
                        max_docs=args.max_docs, judged_only=args.judged_only)
@@ -267,6 +288,8 @@ def evaluate_files(args) -> int:
             tags = [run_tag(f) for f in args.runs] if want_runid else [""] * len(args.runs)
     finally:
         con.close()
+        if spill is not None:
+            shutil.rmtree(spill, ignore_errors=True)
         if blocked and sys.modules.get("pandas", 0) is None:
             del sys.modules["pandas"]
     if args.format == "trec_eval":

@@ -146,6 +146,14 @@ def order_key_sql(ties: str, score: str = "score", rank: str = "rank", pid: str 
 TOP_N_HEAP_DEPTH = 256
 
 
+def position_sql(key: str, partition: str = "qid") -> str:
+    """Each row's place (1, 2, ...) in its ranking: the window form of :func:`top_rows_sql`'s
+    order (largest ``key`` first). A window sorts whole rankings, and DuckDB's sort spills
+    to disk under a memory limit, where the lists of :func:`top_rows_sql` cannot: the form
+    for reading every row of a large run (:func:`reljudge.trec_io.read_run_top`)."""
+    return f"row_number() OVER (PARTITION BY {partition} ORDER BY {key} DESC)"
+
+
 def top_rows_sql(value: str, key: str, depth: int) -> str:
     """An aggregate giving the ``value`` of a group's ``depth`` rows with the largest
     ``key``, largest first, as a list (``key`` must order the rows totally)."""

@@ -304,12 +304,15 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     token is accepted there (``1.0``, ``-``), as trec_eval does; under ``ranked`` it
     orders the ranking and must be a whole number.
 
-    The same checks as :func:`read_run` cover every line of the file, but the file
-    is read once and never held whole: one aggregation per query keeps the
-    ``depth`` best rows (in :func:`reljudge.metrics.evaluate`'s order for
-    ``ties``, see :func:`reljudge.ranking.order_key_sql`), counts NaN scores and
-    collects a 64-bit hash per document, and a query whose hashes repeat is
-    checked exactly.  Since :func:`reljudge.metrics.evaluate` looks at no more
+    The same checks as :func:`read_run` cover every line of the file, and the file
+    is read once. Up to :data:`reljudge.ranking.TOP_N_HEAP_DEPTH` rows the run is
+    never held whole: one aggregation per query keeps the ``depth`` best rows (in
+    :func:`reljudge.metrics.evaluate`'s order for ``ties``, see
+    :func:`reljudge.ranking.order_key_sql`), counts NaN scores and collects a 64-bit
+    hash per document, and a query whose hashes repeat is checked exactly. Deeper,
+    every row is kept with its place (:func:`reljudge.ranking.position_sql`), in a
+    table DuckDB spills to disk under a memory limit, and the checks read that
+    table; rows beyond ``depth`` are then dropped. Since :func:`reljudge.metrics.evaluate` looks at no more
     than :func:`reljudge.metrics.ranking_depth` rows of a ranking, evaluating
     this table with measures of at most that depth gives the figures of the
     whole run.
@@ -331,13 +334,23 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
         raise InputError(path, None, EMPTY_RUN)
     delim = "\t" if "\t" in first else " "
 
+    deep = depth > ranking.TOP_N_HEAP_DEPTH
+
     def agg(tolerant: bool) -> str:
+        source = _source(path, 'run', delim, tolerant, ranked)
+        if deep:
+            # every row with its place: a window sort, which spills to disk under the
+            # connection's memory limit (evaluate_cli.bounded_memory); the checks below
+            # then read this table instead of lists of hashes
+            rank = ", (-k.nr)::INTEGER AS rank" if ranked else ""
+            return (f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, k.pid AS pid, k.s AS score{rank}, "
+                    f"{ranking.position_sql('k')} AS position FROM (SELECT qid, {key} AS k FROM {source})")
         # min(rank::INTEGER): the reader skips columns nobody reads, and under "ranked"
         # every rank must still be checked, as in read_run's table
         check = ", min(rank::INTEGER) AS min_rank" if ranked else ""
         return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, {ranking.top_rows_sql(key, key, depth)} AS top, "
                 f"count(*) FILTER (WHERE isnan(score)) AS nan{check}, "
-                f"list(hash(docid)) AS h FROM {_source(path, 'run', delim, tolerant, ranked)} GROUP BY qid")
+                f"list(hash(docid)) AS h FROM {source} GROUP BY qid")
 
     try:
         con.execute(agg(False))
@@ -350,24 +363,35 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
             raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
         tolerant = True
     try:
-        hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
-        suspects = _repeated_rows(hashes.column("h"))
-        qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
-        del hashes
-        if qids:
+        if deep:
+            dup = con.execute(f"SELECT qid, pid FROM {_ident(rows)} GROUP BY ALL HAVING count(*) > 1 "
+                              "ORDER BY qid, pid LIMIT 1").fetchone()
+            nan = con.execute(f"SELECT count(*) FROM {_ident(rows)} WHERE isnan(score)").fetchone()[0]
+        else:
+            hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
+            suspects = _repeated_rows(hashes.column("h"))
+            qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
+            del hashes
             dup = con.execute(
                 f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant, ranked)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
-                "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone()
-            if dup:
-                line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
-                raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
-        if con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]:
+                "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone() if qids else None
+            nan = con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]
+        if dup:
+            line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
+            raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
+        if nan:
             line = _find_line(path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])))
             raise InputError(path, line, "score is NaN, which cannot be ranked")
-        # max(x, n) lists its values largest first: the list index is the position
-        cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
-        con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
-                    f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
+        if deep:
+            con.execute(f"DELETE FROM {_ident(rows)} WHERE position > {int(depth)}")
+        else:
+            # max(x, n) lists its values largest first: the list index is the position
+            cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
+            con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
+                        f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
+    except BaseException:
+        con.execute(f"DROP TABLE IF EXISTS {_ident(rows)}")
+        raise
     finally:
         con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
     con.execute(f"CREATE OR REPLACE TABLE {_ident(table + '__name')} AS SELECT ?::VARCHAR AS system", [name])

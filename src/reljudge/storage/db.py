@@ -38,6 +38,14 @@ ENV_VAR = "RELJUDGE_DB"
 MEMORY_ENV_VAR = "RELJUDGE_MEMORY_LIMIT"
 _MEMORY_RE = re.compile(r"\d+(\.\d+)?\s*(B|[KMGT]i?B)", re.IGNORECASE)
 
+def memory_limit() -> str | None:
+    """$RELJUDGE_MEMORY_LIMIT (e.g. ``256MB``), checked; None when unset."""
+    limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
+    if limit and not _MEMORY_RE.fullmatch(limit):
+        raise ReljudgeError(f"${MEMORY_ENV_VAR}={limit!r}: expected a size such as 256MB or 2GB")
+    return limit or None
+
+
 # The file holds password and session-token hashes: reljudge creates it (and DuckDB's
 # write-ahead log beside it) readable by its owner only.
 PRIVATE_UMASK = 0o077
@@ -140,11 +148,12 @@ class Database:
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
         except duckdb.Error as exc:
             raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
-        limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
+        try:
+            limit = memory_limit()
+        except ReljudgeError:
+            self._con.close()
+            raise
         if limit:
-            if not _MEMORY_RE.fullmatch(limit):
-                self._con.close()
-                raise ReljudgeError(f"${MEMORY_ENV_VAR}={limit!r}: expected a size such as 256MB or 2GB")
             self._con.execute(f"SET memory_limit = '{limit}'")
         # Counts committed writes of this process: a cache keyed on it is exact, because
         # DuckDB lets only this process write the file.
@@ -161,8 +170,12 @@ class Database:
         """(Re)attach the PostgreSQL database: a fresh in-memory DuckDB, the extension, the
         attachment, UTC, the DuckDB views of the applied migrations."""
         con = postgres.connect(self.url, read_only=self.read_only)
-        limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
-        if limit and _MEMORY_RE.fullmatch(limit):
+        try:
+            limit = memory_limit()
+        except ReljudgeError:
+            con.close()
+            raise
+        if limit:
             con.execute(f"SET memory_limit = '{limit}'")
         con.execute("SET GLOBAL TimeZone = 'UTC'")
         postgres.setup_cursor(con)
