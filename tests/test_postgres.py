@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd

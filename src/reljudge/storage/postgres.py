@@ -24,7 +24,6 @@ What the extension cannot do is done here:
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -283,7 +282,7 @@ def execute_native(cur, sql: str) -> None:
 
 def clear_cache(cur) -> None:
     """DuckDB caches the attached catalog; after native DDL it must read it again."""
-    cur.execute(f"CALL pg_clear_cache()")
+    cur.execute("CALL pg_clear_cache()")
 
 
 def snapshot(cur) -> str:
