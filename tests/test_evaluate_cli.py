@@ -334,6 +334,21 @@ def test_duplicate_far_below_the_cut_is_found(tmp_path, capsys):
     assert "line 701: document 'd5' appears twice for query 'q3'" in err
 
 
+@pytest.mark.parametrize("measure", ["RR@10", "map"])
+def test_a_duplicate_in_a_late_batch_of_rankings_is_found(tmp_path, capsys, measure):
+    """The document hashes are checked a batch of rankings at a time (trec_io.HASH_BATCH_ROWS),
+    and at full depth on the table of rows: a repeat in the last ranking is found either way."""
+    from reljudge.trec_io import HASH_BATCH_ROWS
+    n = 2 * HASH_BATCH_ROWS + 7
+    qrels = _write(tmp_path, "qrels.txt", "".join(f"q{q} 0 d0 1\n" for q in range(n)))
+    rows = [f"q{q} Q0 d{i} {i + 1} {10 - i} t" for q in range(n) for i in range(3)]
+    rows.append(f"q{n - 1} Q0 d1 4 0.5 t")
+    run = _write(tmp_path, "dup.run", "\n".join(rows) + "\n")
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", measure], capsys)
+    assert code == 2 and out == ""
+    assert f"line {len(rows)}: document 'd1' appears twice for query 'q{n - 1}'" in err
+
+
 def test_repeated_rows_finds_every_row_with_a_repeat():
     import pyarrow as pa
 

@@ -240,6 +240,10 @@ def _first_duplicate(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, s
         {"h": np.unique(same).tolist()}).fetchone()
 
 
+#: Rankings whose document hashes are checked for repeats together (read_run_top).
+HASH_BATCH_ROWS = 1024
+
+
 def _plain_numpy(array) -> np.ndarray:
     """An Arrow array of integers without nulls as a numpy view of its buffer (pyarrow's
     own ``to_numpy`` imports pandas, which `evaluate --qrels` otherwise never needs)."""
@@ -368,10 +372,13 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
                               "ORDER BY qid, pid LIMIT 1").fetchone()
             nan = con.execute(f"SELECT count(*) FROM {_ident(rows)} WHERE isnan(score)").fetchone()[0]
         else:
-            hashes = con.sql(f"SELECT qid, h FROM {_ident(top)}").to_arrow_table()
-            suspects = _repeated_rows(hashes.column("h"))
-            qids = hashes.column("qid").take(suspects).to_pylist() if len(suspects) else []
-            del hashes
+            # a batch of rankings at a time: the hashes of a whole large run, fetched and
+            # sorted at once, would cost as much memory again as the lists that hold them
+            qids = []
+            for batch in con.execute(f"SELECT qid, h FROM {_ident(top)}").to_arrow_reader(HASH_BATCH_ROWS):
+                suspects = _repeated_rows(batch.column(1))
+                if len(suspects):
+                    qids += batch.column(0).take(suspects).to_pylist()
             dup = con.execute(
                 f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant, ranked)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
                 "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone() if qids else None
