@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 
 import duckdb
 import numpy as np
@@ -541,3 +542,22 @@ def test_trec_eval_flags_errors_and_defaults(tmp_path, capsys):
     # tsv sums the counts too
     code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "num_ret", "NumQ"], capsys)
     assert "\tNumRet\tall\t2.0000" in out and "\tNumQ\tall\t1.0000" in out
+
+
+@pytest.mark.parametrize("measure", ["RR@10", "map"])
+def test_too_little_memory_is_said_as_such_not_blamed_on_a_file(tmp_path, capsys, monkeypatch, measure):
+    """With less memory than the reading needs (here RELJUDGE_MEMORY_LIMIT=2MB), the command
+    says so and how to give more; it used to report "cannot read as TREC qrels" (or
+    scanned the file line by line, needing more memory still)."""
+    from reljudge import cli as reljudge_cli
+    rng = random.Random(1)
+    qrels = _write(tmp_path, "qrels.txt", "".join(f"q{q} 0 d{d} 1\n" for q in range(300) for d in range(5)))
+    run = _write(tmp_path, "run.txt", "".join(f"q{q} Q0 d{d} {d + 1} {rng.random():.6f} t\n"
+                                              for q in range(300) for d in range(200)))
+    monkeypatch.setenv("RELJUDGE_MEMORY_LIMIT", "2MB")
+    assert reljudge_cli.main(["evaluate", "--qrels", qrels, run, "-m", measure]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: not enough memory") and "RELJUDGE_MEMORY_LIMIT" in err, err
+    assert "cannot read" not in err and "Traceback" not in err
+    monkeypatch.setenv("RELJUDGE_MEMORY_LIMIT", "1GB")
+    assert reljudge_cli.main(["evaluate", "--qrels", qrels, run, "-m", measure]) == 0

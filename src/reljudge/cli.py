@@ -366,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from reljudge.errors import ReljudgeError
+    from reljudge.errors import OutOfMemory, ReljudgeError
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -375,7 +375,14 @@ def main(argv: list[str] | None = None) -> int:
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print(f"error: {OutOfMemory('the process ran out')}", file=sys.stderr)
+        return 2
     except Exception as exc:            # noqa: BLE001 — a lost PostgreSQL server, said plainly
+        import duckdb
+        if isinstance(exc, duckdb.OutOfMemoryException):
+            print(f"error: {OutOfMemory(str(exc).splitlines()[0])}", file=sys.stderr)
+            return 2
         from reljudge.storage import postgres
         from reljudge.storage.db import database_key, is_postgres
         target = database_key(args.db)

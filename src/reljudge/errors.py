@@ -56,3 +56,12 @@ class InputError(ReljudgeError):
 
 class DatabaseLockedError(ReljudgeError):
     """Another process holds DuckDB's write lock on the file."""
+
+
+class OutOfMemory(ReljudgeError):
+    """The computation could not get the memory it needs (DuckDB's limit, or the machine's):
+    not a fault of any input file."""
+
+    def __init__(self, detail: str):
+        super().__init__(f"not enough memory ({detail}); give DuckDB more with RELJUDGE_MEMORY_LIMIT "
+                         "(e.g. 2GB) or free memory on this machine")

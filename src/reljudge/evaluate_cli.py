@@ -224,12 +224,15 @@ def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[
 DEEP_MEMORY_LIMIT = "256MB"
 
 
-def bounded_memory(con: duckdb.DuckDBPyConnection) -> str:
-    """Give ``con`` a memory limit and a temporary directory of its own to spill to;
-    returns the directory (the caller removes it)."""
+def bounded_memory(con: duckdb.DuckDBPyConnection, default: str | None) -> str:
+    """Give ``con`` a temporary directory of its own to spill to and a memory limit:
+    $RELJUDGE_MEMORY_LIMIT, else ``default`` (None: DuckDB's own, 80 % of RAM); returns
+    the directory (the caller removes it)."""
     from reljudge.storage.db import memory_limit
+    limit = memory_limit() or default
     spill = tempfile.mkdtemp(prefix="reljudge-evaluate-")
-    con.execute(f"SET memory_limit = '{memory_limit() or DEEP_MEMORY_LIMIT}'")
+    if limit:
+        con.execute(f"SET memory_limit = '{limit}'")
     con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
     return spill
 
@@ -267,7 +270,7 @@ def evaluate_files(args) -> int:
         sys.modules["pandas"] = None
     con = duckdb.connect()
     depth = ranking_depth(measures + extra, args.max_docs, args.judged_only)
-    spill = bounded_memory(con) if depth > ranking.TOP_N_HEAP_DEPTH else None
+    spill = bounded_memory(con, DEEP_MEMORY_LIMIT if depth > ranking.TOP_N_HEAP_DEPTH else None)
     try:
         # file order does not matter to the evaluation; dropping it saves memory on big runs
         con.execute("SET preserve_insertion_order = false")
@@ -288,8 +291,7 @@ def evaluate_files(args) -> int:
             tags = [run_tag(f) for f in args.runs] if want_runid else [""] * len(args.runs)
     finally:
         con.close()
-        if spill is not None:
-            shutil.rmtree(spill, ignore_errors=True)
+        shutil.rmtree(spill, ignore_errors=True)
         if blocked and sys.modules.get("pandas", 0) is None:
             del sys.modules["pandas"]
     if args.format == "trec_eval":

@@ -40,7 +40,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
-from reljudge.errors import InputError
+from reljudge.errors import InputError, OutOfMemory
 from reljudge import ranking
 from reljudge.ranking import order_key_sql
 
@@ -197,6 +197,13 @@ def _source(path: str, kind: str, delim: str, tolerant: bool, check_rank: bool =
     )
 
 
+def _not_memory(exc: duckdb.Error) -> None:
+    """A read that failed for want of memory says so: it is not a fault of the file,
+    and scanning the file line by line for one would only need more memory."""
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        raise OutOfMemory(str(exc).splitlines()[0]) from None
+
+
 def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, select: str, params: list) -> None:
     first = _first_line(path)
     if first is None:
@@ -208,6 +215,7 @@ def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, sele
     try:
         con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} AS {select.format(src=_source(path, kind, delim, False))}", params)
     except duckdb.Error as fast_error:
+        _not_memory(fast_error)
         _scan(path, kind)  # raises InputError naming the line, if any line is bad
         try:
             con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} AS {select.format(src=_source(path, kind, delim, True))}", params)
@@ -360,6 +368,7 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
         con.execute(agg(False))
         tolerant = False
     except duckdb.Error as fast_error:
+        _not_memory(fast_error)
         _scan(path, "run", check_rank=ranked)  # raises InputError naming the line, if any line is bad
         try:
             con.execute(agg(True))
