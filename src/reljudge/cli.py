@@ -365,6 +365,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _error(message) -> int:
+    """One line on stderr, exit code 2: how every refusal of the CLI ends."""
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     from reljudge.errors import OutOfMemory, ReljudgeError
     parser = build_parser()
@@ -373,22 +379,18 @@ def main(argv: list[str] | None = None) -> int:
         handler = getattr(args, "handler", None) or args.func
         return int(handler(args) or 0)
     except ReljudgeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc)
     except MemoryError:
-        print(f"error: {OutOfMemory('the process ran out')}", file=sys.stderr)
-        return 2
+        return _error(OutOfMemory("the process ran out"))
     except Exception as exc:            # noqa: BLE001 — a lost PostgreSQL server, said plainly
         import duckdb
         if isinstance(exc, duckdb.OutOfMemoryException):
-            print(f"error: {OutOfMemory(str(exc).splitlines()[0])}", file=sys.stderr)
-            return 2
+            return _error(OutOfMemory(str(exc).splitlines()[0]))
         from reljudge.storage import postgres
         from reljudge.storage.db import database_key, is_postgres
         target = database_key(args.db)
         if is_postgres(target) and postgres.is_connection_error(exc):
-            print(f"error: {postgres.unavailable(exc, target)}", file=sys.stderr)
-            return 2
+            return _error(postgres.unavailable(exc, target))
         raise
     except KeyboardInterrupt:
         return 130

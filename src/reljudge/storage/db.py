@@ -277,7 +277,8 @@ class Database:
         attached tables of the same name; they are taken in one transaction, so they agree
         with each other. ``tables`` maps each table to the columns to copy (None: all); a
         query in the block that needs another column fails (it is not there), it cannot
-        read a wrong value. Writes (:meth:`transaction`) are not affected. On the DuckDB
+        read a wrong value. A block inside another reads the outer block's copies. Writes
+        (:meth:`transaction`) are not affected. On the DuckDB
         file nothing changes: its queries read the file in place."""
         if self.backend != "postgresql" or getattr(self._local, "reading_once", False):
             yield
