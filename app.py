@@ -10,4 +10,4 @@ import streamlit as st
 from reljudge import api
 from reljudge.ui import webapp
 
-app = st.App(webapp.SCRIPT, routes=api.routes())
+app = st.App(webapp.SCRIPT, routes=api.routes(), lifespan=api.lifespan)

@@ -35,6 +35,7 @@ import os
 import secrets
 import threading
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -80,6 +81,25 @@ def database(path: str | Path | None = None) -> Database:
                 campaign.ensure_demo(db)
             _DATABASES[key] = db
         return db
+
+
+def close_databases() -> None:
+    """Checkpoint and close every database this process opened (its DuckDB file then holds
+    every committed change, with no write-ahead log left to replay)."""
+    with _DB_LOCK:
+        opened = list(_DATABASES.values())
+        _DATABASES.clear()
+    for db in opened:
+        db.close()
+
+
+@asynccontextmanager
+async def lifespan(_app):
+    """The web server's lifespan (``st.App(lifespan=…)``): on a clean stop — SIGTERM or
+    SIGINT, which uvicorn turns into a graceful shutdown before it re-raises the signal
+    (so that no ``atexit`` hook would run) — the databases are checkpointed and closed."""
+    yield
+    close_databases()
 
 
 # -- one-time grants: the Streamlit login form → the browser's HttpOnly cookie --------

@@ -15,11 +15,16 @@ constraints (unique client event ids) keep their events single.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
+import sys
 import threading
 import time
+import weakref
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
@@ -68,6 +73,60 @@ def wal_path(path: Path) -> Path:
     return path.with_name(path.name + ".wal")
 
 
+# -- durability of the DuckDB file ---------------------------------------------------------
+# DuckDB keeps committed changes in the write-ahead log (<file>.wal) until a checkpoint
+# folds them into the file. DuckDB 1.5.5 cannot replay some schema changes from that log
+# when the file is opened as the default database ("Calling DatabaseManager::
+# GetDefaultDatabase with no default database set", duckdb/duckdb#19712 and #22044: an
+# ALTER TABLE … ADD COLUMN with a DEFAULT, as our migrations have): a process stopped after
+# migrating a new file, before any checkpoint, left a campaign that nothing could open.
+# So (docs/durability.md): no schema change lives only in the log (a checkpoint after
+# migrating), the log is folded in when the process has been idle a moment and when it
+# ends, and a file whose log does not replay is recovered on open.
+
+#: Seconds without a write after which a DuckDB file is checkpointed.
+IDLE_CHECKPOINT_S = 2.0
+
+#: Every writable DuckDB file this process has open: checkpointed and closed at exit
+#: (a clean stop, SIGTERM or SIGINT under ``streamlit run`` and ``reljudge serve``).
+_OPEN_FILES: "weakref.WeakSet[Database]" = weakref.WeakSet()
+
+
+def _checkpoint_open_files_at_exit() -> None:
+    for db in list(_OPEN_FILES):
+        db.close()
+
+
+atexit.register(_checkpoint_open_files_at_exit)
+
+
+def _say(text: str) -> None:
+    """A line for the operator (the server's log, the CLI's stderr)."""
+    print(f"reljudge: {text}", file=sys.stderr, flush=True)
+
+
+def recover_wal(path: Path) -> Path:
+    """Replay the write-ahead log of ``path`` through an attachment and fold it into the
+    file. DuckDB replays the same log without error when the file is attached to an
+    in-memory database rather than opened as the default one (the defect above). The log
+    is first copied beside the file (``<file>.wal.before-recovery-<UTC time>``, the file's
+    own mode), so that nothing depends on the recovery being right. Returns that copy."""
+    wal = wal_path(path)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    backup = wal.with_name(f"{wal.name}.before-recovery-{stamp}")
+    with _owner_only():
+        shutil.copy2(wal, backup)
+    con = duckdb.connect(":memory:")
+    try:
+        # ATTACH takes no bound parameters: the path as a quoted SQL string literal.
+        con.execute("ATTACH '" + str(path).replace("'", "''") + "' AS recovering")
+        con.execute("CHECKPOINT recovering")
+        con.execute("DETACH recovering")
+    finally:
+        con.close()
+    return backup
+
+
 def in_list(values) -> str:
     """``(?, ?, …)``: an IN list with one bound parameter per value (``(NULL)`` when there
     are none: it matches nothing). Write lookups of a few known keys as ``col IN
@@ -105,6 +164,11 @@ def database_key(explicit: str | os.PathLike | None = None) -> str:
     return target if isinstance(target, str) else str(target.resolve())
 
 
+def _first_line(exc: BaseException) -> str:
+    """DuckDB's internal errors carry a stack trace after the first line."""
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
@@ -139,15 +203,7 @@ class Database:
         self.path = Path(path)
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with _owner_only():
-                self._con = duckdb.connect(str(self.path), read_only=read_only)
-        except duckdb.IOException as exc:
-            if _is_lock_error(exc):
-                raise DatabaseLockedError(CODES("error_db_locked", path=str(self.path))) from None
-            raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
-        except duckdb.Error as exc:
-            raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
+        self._con = self._connect_file()
         try:
             limit = memory_limit()
         except ReljudgeError:
@@ -158,13 +214,49 @@ class Database:
         # Counts committed writes of this process: a cache keyed on it is exact, because
         # DuckDB lets only this process write the file.
         self._writes = 0
+        self._closed = threading.Event()
+        self._last_write = time.monotonic()
+        self._checkpointed_writes = 0
+        self._checkpointer: threading.Thread | None = None
         if not read_only:
             self.migrate()
+            # The file now holds the whole schema: no schema change is left in the log
+            # alone, where DuckDB 1.5.5 may fail to replay it (see recover_wal).
+            self.checkpoint()
+            _OPEN_FILES.add(self)
         # Every connection of this database (cursors included) reads and writes time stamps
         # in UTC: `current_timestamp` stored into a TIMESTAMP column is UTC wall-clock time
         # whatever the server's zone. After migrate(): the step 'timestamps_in_utc' converts
         # older rows from the server's local zone. Shown in the campaign's zone: reljudge.times.
         self._con.execute("SET GLOBAL TimeZone = 'UTC'")
+
+    def _connect_file(self) -> duckdb.DuckDBPyConnection:
+        """Open the DuckDB file; a write-ahead log that does not replay is recovered
+        (:func:`recover_wal`), said on stderr, and the file opened again."""
+        recovered = False
+        while True:
+            try:
+                with _owner_only():
+                    return duckdb.connect(str(self.path), read_only=self.read_only)
+            except duckdb.IOException as exc:
+                if _is_lock_error(exc):
+                    raise DatabaseLockedError(CODES("error_db_locked", path=str(self.path))) from None
+                raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
+            except duckdb.Error as exc:
+                if recovered or not wal_path(self.path).exists():
+                    raise ReljudgeError(f"{self.path}: cannot open database: {_first_line(exc)}") from None
+                try:
+                    backup = recover_wal(self.path)
+                except (duckdb.Error, OSError) as again:
+                    raise ReljudgeError(
+                        f"{self.path}: cannot open database: its write-ahead log "
+                        f"{wal_path(self.path).name} does not replay ({_first_line(exc)}), and recovering "
+                        f"it failed too ({_first_line(again)}); the files are unchanged") from None
+                _say(f"{self.path}: its write-ahead log did not replay when opened directly "
+                     f"(a DuckDB defect); it was replayed through an attachment and checkpointed "
+                     f"into the file, every committed change kept. The log as it was is kept in {backup.name}.")
+                self.recovered_from = backup
+                recovered = True
 
     def _connect_postgres(self) -> None:
         """(Re)attach the PostgreSQL database: a fresh in-memory DuckDB, the extension, the
@@ -330,9 +422,37 @@ class Database:
                     except duckdb.Error as exc:
                         self._raise_db_error(exc)
                 self._writes += 1
+                self._last_write = time.monotonic()
             finally:
                 cur.close()
             self._match_wal_mode()
+            self._start_idle_checkpoints()
+
+    def checkpoint(self) -> bool:
+        """Fold the DuckDB file's write-ahead log into the file (no-op on PostgreSQL and on
+        a read-only file). False when DuckDB refused (e.g. a full disk): the log still
+        holds every committed change, and the next checkpoint tries again."""
+        if self.backend != "duckdb" or self.read_only or self._closed.is_set():
+            return True
+        with self._write_lock:
+            writes = self._writes
+            try:
+                cur = self._con.cursor()
+                try:
+                    cur.execute("CHECKPOINT")
+                finally:
+                    cur.close()
+            except duckdb.Error:
+                return False
+            self._checkpointed_writes = writes
+            return True
+
+    def _start_idle_checkpoints(self) -> None:
+        if self.backend != "duckdb" or self._checkpointer is not None:
+            return
+        self._checkpointer = threading.Thread(target=_checkpoint_when_idle, args=(weakref.ref(self),),
+                                              name=f"reljudge-checkpoint {self.path.name}", daemon=True)
+        self._checkpointer.start()
 
     def _match_wal_mode(self) -> None:
         """The .wal holds the same data as the file: give it the file's own mode (600 for
@@ -348,6 +468,16 @@ class Database:
             pass
 
     def close(self) -> None:
+        """Checkpoint (a writable DuckDB file) and close. Closing twice is harmless."""
+        if self.backend == "duckdb":
+            if self._closed.is_set():
+                return
+            self.checkpoint()
+            with self._write_lock:
+                self._closed.set()
+                _OPEN_FILES.discard(self)
+                self._con.close()
+            return
         self._con.close()
 
     # -- schema ----------------------------------------------------------------
@@ -473,6 +603,19 @@ class Database:
         return self.cursor().execute(
             "SELECT version, name FROM schema_migrations ORDER BY version"
         ).fetchall()
+
+
+def _checkpoint_when_idle(ref: "weakref.ref[Database]") -> None:
+    """The idle checkpointer of one DuckDB file (a daemon thread): after a write, once
+    :data:`IDLE_CHECKPOINT_S` have passed without another, checkpoint. Holds the database
+    only weakly, so that a forgotten Database can still be collected."""
+    while True:
+        db = ref()
+        if db is None or db._closed.wait(IDLE_CHECKPOINT_S / 4):
+            return
+        if db._writes != db._checkpointed_writes and time.monotonic() - db._last_write >= IDLE_CHECKPOINT_S:
+            db.checkpoint()
+        del db
 
 
 @contextmanager
