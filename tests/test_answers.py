@@ -278,6 +278,18 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     assert main(["--db", str(db_path), "export", "reviews", "-o", str(out)]) == 0
     assert main(["--db", str(db_path), "import", "reviews", str(out), "--source", "copy"]) == 0
     assert "1 reviewer × answer records as source 'copy'" in capsys.readouterr().out
+    # The two spellings of a source agree (as on `export qrels`); an option that does not
+    # apply to reviews is refused instead of silently exporting nothing.
+    by_source, by_policy = tmp_path / "s.jsonl", tmp_path / "p.jsonl"
+    assert main(["--db", str(db_path), "export", "reviews", "--source", "copy", "-o", str(by_source)]) == 0
+    assert main(["--db", str(db_path), "export", "reviews", "--policy", "source:copy", "-o", str(by_policy)]) == 0
+    assert "1 reviewer × answer records" in capsys.readouterr().out
+    assert by_source.read_text(encoding="utf-8") == by_policy.read_text(encoding="utf-8") != ""
+    for wrong in (["--policy", "majority"], ["--min-grade", "1"], ["--format", "csv"],
+                  ["--source", "copy", "--policy", "source:other"]):
+        assert main(["--db", str(db_path), "export", "reviews", *wrong, "-o", str(tmp_path / "x.jsonl")]) == 2
+        assert capsys.readouterr().err.startswith("error: ")
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 # -- agreement on support and interpretation (reuses reljudge.agreement) ---------------

@@ -459,8 +459,16 @@ def test_a_new_campaign_file_starts_empty_and_asks_for_its_first_lead(tmp_path, 
     at.text_input(key="first_lead_username").input("boss")
     at.text_input(key="first_lead_password").input("boss-password-1")
     at.text_input(key="first_lead_again").input("boss-password-1")
+    # Without the setup code from the server's log, whoever reaches the page first
+    # cannot take the campaign.
+    at.text_input(key="first_lead_code").input("wrong-code-0000")
     at.button[0].click().run()
-    assert not at.exception
+    assert not at.exception and "설정 코드가 맞지 않습니다" in at.error[0].value
+    assert campaign.counts(_db())["users"] == 0
+    at.text_input(key="first_lead_code").input(auth.setup_code().upper().replace("-", " "))
+    at.button[0].click().run()
+    assert not at.exception, [e.value for e in at.error]
+    assert not at.error, [e.value for e in at.error]
     assert auth.authenticate(_db(), "boss", "boss-password-1").role == "lead"
     at.switch_page("screens/users.py").run()
     assert at.title[0].value == "사용자 관리"

@@ -107,6 +107,8 @@ def test_a_lead_sees_and_ends_sessions(db):
 
 
 def test_the_first_lead_only_while_no_account_exists(db):
-    assert auth.add_first_lead(db, "boss", "boss-password").role == "lead"
+    with pytest.raises(ReljudgeError, match="setup code"):
+        auth.add_first_lead(db, "boss", "boss-password", "")
+    assert auth.add_first_lead(db, "boss", "boss-password", auth.setup_code()).role == "lead"
     with pytest.raises(ReljudgeError):
-        auth.add_first_lead(db, "boss2", "boss-password")
+        auth.add_first_lead(db, "boss2", "boss-password", auth.setup_code())

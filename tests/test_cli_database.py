@@ -68,3 +68,28 @@ def test_a_broken_subcommand_import_shows_the_real_error(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "reljudge.evaluate_cli", None)
     with pytest.raises(ImportError, match="reljudge.evaluate_cli"):
         cli.main(["evaluate", "--qrels", "q.txt", "r.trec", "-m", "RR@10"])
+
+
+def test_a_closed_pipe_ends_every_command_quietly(tmp_path):
+    """`reljudge … | head`: the reader goes away; the command ends without a traceback
+    (exit 0 or 141, as a shell tool), whatever it was printing."""
+    import subprocess
+    import sys
+    db = tmp_path / "pipe.duckdb"
+    assert subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "init", "--demo"],
+                          capture_output=True).returncode == 0
+    run = tmp_path / "run.trec"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {100 - d} sys\n" for q in range(300) for d in range(20)))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{q % 20} 1\n" for q in range(300)))
+    commands = [["--help"], ["--db", str(db), "users", "list"],
+                ["evaluate", "--format", "trec_eval", "-q", "--qrels", str(qrels), str(run)]]
+    for command in commands:
+        proc = subprocess.Popen([sys.executable, "-m", "reljudge", *command], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        proc.stdout.read(10)            # `head -c 10`: read a little, then go away
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        code = proc.wait(timeout=120)
+        assert code in (0, 141), (command, code, err)
+        assert "Traceback" not in err and "BrokenPipeError" not in err, (command, err)

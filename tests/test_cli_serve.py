@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 from e2e_support import free_port, wait_for_health
 
@@ -24,3 +25,39 @@ def test_serve_starts_the_web_app(tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_serve_listens_on_this_machine_only_unless_told(tmp_path):
+    """A new database offers its first-lead form to whoever reaches the server first:
+    `serve` listens on 127.0.0.1 unless --address widens it."""
+    from reljudge.cli import build_parser
+    args = build_parser().parse_args(["serve"])
+    assert args.address == "127.0.0.1"
+    assert build_parser().parse_args(["serve", "--address", "0.0.0.0"]).address == "0.0.0.0"
+    config = (Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text(encoding="utf-8")
+    assert 'address = "127.0.0.1"' in config        # `streamlit run app.py` too
+
+
+def test_sigterm_to_serve_stops_the_server_cleanly(tmp_path):
+    """A process manager stops `reljudge serve` with SIGTERM: the server it started stops
+    too (no orphan keeps the file locked), prints the new database's setup code, and leaves
+    the file checkpointed (no write-ahead log)."""
+    db_path = tmp_path / "served.duckdb"
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)],
+                                stdout=out, stderr=subprocess.STDOUT)
+        try:
+            wait_for_health(f"http://127.0.0.1:{port}", proc, 60, what="reljudge serve")
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=60) == 0
+    text = log.read_text(encoding="utf-8")
+    assert "setup code:" in text
+    # the server's port is free again: nothing was left running
+    import socket
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)    # past TIME_WAIT; a listener still fails
+        s.bind(("127.0.0.1", port))
+    assert db_path.exists() and not (tmp_path / "served.duckdb.wal").exists()

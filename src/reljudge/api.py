@@ -97,7 +97,13 @@ def close_databases() -> None:
 async def lifespan(_app):
     """The web server's lifespan (``st.App(lifespan=…)``): on a clean stop — SIGTERM or
     SIGINT, which uvicorn turns into a graceful shutdown before it re-raises the signal
-    (so that no ``atexit`` hook would run) — the databases are checkpointed and closed."""
+    (so that no ``atexit`` hook would run) — the databases are checkpointed and closed.
+    At the start the database is opened (migrated), so that a new one says at once, in
+    the server's log, the setup code that its first lead account needs."""
+    try:
+        auth.announce_setup_code(database())
+    except Exception as exc:    # noqa: BLE001 — e.g. PostgreSQL not up yet: the pages say it
+        print(f"reljudge: the database could not be opened yet: {exc}", flush=True)
     yield
     close_databases()
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import sys
+import threading
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -22,6 +24,7 @@ from reljudge.storage.db import Database
 CODES = Codes(
     error_invalid_username=("user",), error_short_password=(), error_unknown_role=("role", "roles"),
     error_user_exists=("user",), error_accounts_exist=(), error_no_such_user=("user",),
+    error_bad_setup_code=(),
 )
 """The errors about accounts this module raises (``ReljudgeError.message``)."""
 
@@ -67,8 +70,45 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
     return User(username, role)
 
 
-def add_first_lead(db: Database, username: str, password: str) -> User:
-    """The first account of a database without any: a lead (refused once any account exists)."""
+# -- the one-time setup code ----------------------------------------------------------------
+# A new database has no account, and the browser offers to create its first lead. Whoever
+# reaches the server first could take the campaign; so, as Jupyter does with its token,
+# the server prints a code in its log (only the person who started it sees it) and the
+# form asks for it. The command line needs none: it already has the database itself.
+_setup_code: str | None = None
+_setup_lock = threading.Lock()
+#: Letters and digits that cannot be misread for each other (no 0/O, 1/l/I).
+_SETUP_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz"
+
+
+def setup_code() -> str:
+    """This process's setup code (made on first use, ~60 bits: three groups of four),
+    and printed then on stderr, the server's log."""
+    global _setup_code
+    with _setup_lock:
+        if _setup_code is None:
+            code = "".join(secrets.choice(_SETUP_ALPHABET) for _ in range(12))
+            _setup_code = "-".join(code[i:i + 4] for i in range(0, 12, 4))
+            print("reljudge: this database has no account yet. To create the first lead in the browser, "
+                  f"enter this setup code: {_setup_code}  (설정 코드: 첫 책임자 계정을 만들 때 입력)",
+                  file=sys.stderr, flush=True)
+        return _setup_code
+
+
+def announce_setup_code(db: Database) -> None:
+    """At the web server's start: print the setup code when the database has no account."""
+    if accounts.list_users(db).empty:
+        setup_code()
+
+
+def add_first_lead(db: Database, username: str, password: str, code: str | None) -> User:
+    """The first account of a database without any: a lead (refused once any account
+    exists, and without this process's :func:`setup_code`; spaces, dashes and case are
+    forgiven)."""
+    def plain(text: str) -> bytes:
+        return "".join(text.replace("-", " ").split()).lower().encode()
+    if not secrets.compare_digest(plain(code or ""), plain(setup_code())):
+        raise ReljudgeError(CODES("error_bad_setup_code"))
     if not accounts.list_users(db).empty:
         raise ReljudgeError(CODES("error_accounts_exist"))
     return add_user(db, username, password, "lead")

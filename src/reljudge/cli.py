@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -187,8 +188,41 @@ def cmd_freeze(args) -> int:
     return 0
 
 
+#: The options of ``export`` that each kind of export takes (the rest are refused).
+EXPORT_OPTIONS = {
+    "qrels": {"format", "policy", "version", "min_grade"},
+    "bundle": {"policy", "version", "dedup"},
+    "judgments": {"format"},
+    "adjudications": {"format"},
+    "reviews": {"policy"},
+}
+
+
+def _export_policy(args) -> str | None:
+    """``--source NAME`` is another spelling of ``--policy source:NAME``; both at once
+    must agree. None when neither was given."""
+    if args.source is not None:
+        spelled = f"source:{args.source}"
+        if args.policy is not None and args.policy != spelled:
+            from reljudge.errors import ReljudgeError
+            raise ReljudgeError(f"--source {args.source} and --policy {args.policy} disagree: give one of them")
+        return spelled
+    return args.policy
+
+
 def cmd_export(args) -> int:
     from reljudge import export
+    policy = _export_policy(args)
+    given = {name for name in ("format", "version", "min_grade", "dedup") if getattr(args, name) is not None}
+    if policy is not None:
+        given.add("policy")
+    unused = sorted(given - EXPORT_OPTIONS[args.what])
+    if unused:
+        options = ", ".join("--" + name.replace("_", "-") for name in unused)
+        return _error(f"export {args.what} takes no {options}")
+    if args.what == "reviews" and policy is not None and not policy.startswith("source:"):
+        return _error(f"export reviews writes every reviewer's records; --policy {policy} does not apply "
+                      "(only source:NAME, an imported review source, as --source NAME)")
     db = _db(args)
     if args.what == "judgments":
         fmt = args.format or "jsonl"
@@ -197,26 +231,22 @@ def cmd_export(args) -> int:
         return 0
     if args.what == "reviews":
         from reljudge import review
-        n = review.write_reviews(db, args.output, args.source)
+        source = policy.split(":", 1)[1] if policy else None
+        n = review.write_reviews(db, args.output, source)
         print(f"{n} reviewer × answer records -> {args.output}")
         return 0
     if args.what == "adjudications":
         n = export.write_adjudications(db, args.output, args.format or "jsonl")
         print(f"{n} adjudications -> {args.output}")
         return 0
+    policy = policy or "adjudicated"
     if args.what == "bundle":
         from reljudge import bundle
-        if args.format or args.min_grade is not None:
-            print("error: a bundle is written as evaluated: no --format or --min-grade", file=sys.stderr)
-            return 2
-        built = bundle.build(db, args.policy, args.version, args.dedup)
+        built = bundle.build(db, policy, args.version, args.dedup)
         paths = bundle.write(built, args.output)
         print(f"bundle: {len(paths)} files -> {args.output} (bundle_sha256 {built.bundle_sha256})")
         return 0
-    if args.dedup is not None:
-        print("error: --dedup applies to export bundle only", file=sys.stderr)
-        return 2
-    summary = export.write_qrels(db, args.output, args.format or "trec", args.policy, args.version,
+    summary = export.write_qrels(db, args.output, args.format or "trec", policy, args.version,
                                  args.min_grade)
     print(summary.message())
     return 0
@@ -243,8 +273,23 @@ def cmd_serve(args) -> int:
     if not args.db and not os.environ.get("RELJUDGE_DB"):
         env["RELJUDGE_DEMO"] = "1"      # the default file: a brand-new one gets the demo
     cmd = [sys.executable, "-m", "streamlit", "run", str(webapp.LAUNCHER), "--server.port", str(args.port),
-           "--server.headless", "true"]
-    return subprocess.call(cmd, env=env, cwd=webapp.HERE)
+           "--server.address", args.address, "--server.headless", "true"]
+    # The server runs in a session of its own and this process forwards the stop signals
+    # to it, once: a process manager's SIGTERM to `reljudge serve` then stops the server
+    # cleanly (its databases checkpointed), and Ctrl+C in a terminal reaches it once (a
+    # second SIGINT would make uvicorn skip its clean shutdown).
+    server = subprocess.Popen(cmd, env=env, cwd=webapp.HERE, start_new_session=True)
+    stopping = []
+
+    def forward(signum, _frame):
+        stopping.append(signum)
+        server.send_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, forward)
+    code = server.wait()
+    # The server re-raises the stop signal after its clean shutdown: that is a clean stop.
+    return 0 if code < 0 and -code in stopping else (128 - code if code < 0 else code)
 
 
 # -- parser --------------------------------------------------------------------------
@@ -330,12 +375,15 @@ def build_parser() -> argparse.ArgumentParser:
             "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt\n"
             "  reljudge export bundle --version 2 -o judgments/bundle-v2", cmd_export)
     p.add_argument("what", choices=["qrels", "judgments", "adjudications", "bundle", "reviews"])
-    p.add_argument("--source", help="export reviews: an imported review source instead of the team's")
+    p.add_argument("--source", metavar="NAME",
+                   help="an imported source instead of the team's judgments or reviews: the same as "
+                        "--policy source:NAME")
     p.add_argument("--format", choices=["trec", "beir", "jsonl", "csv", "parquet"],
                    help="qrels: trec (default), beir, jsonl, csv, parquet; "
                         "judgments, adjudications: jsonl (default), csv, parquet")
-    p.add_argument("--policy", default="adjudicated",
-                   help="adjudicated (default), majority, annotator:NAME or source:NAME")
+    p.add_argument("--policy",
+                   help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME; "
+                        "reviews: source:NAME only")
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
     p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
     from reljudge.ranking import DEDUP
@@ -352,8 +400,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
     p.add_argument("-o", "--output", required=True)
 
-    p = add("serve", "start the web app", "reljudge serve --port 8501", cmd_serve)
+    p = add("serve", "start the web app (on this machine only, unless --address widens it)",
+            "reljudge serve --port 8501 --address 0.0.0.0", cmd_serve)
     p.add_argument("--port", type=int, default=8501)
+    p.add_argument("--address", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+                        "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)")
 
     # Imported here, not at the top, so that other subcommands start without them; an
     # ImportError is not caught: a broken import must show itself, not make the
@@ -372,6 +424,21 @@ def _error(message) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. A reader that goes away (``reljudge export … | head``) ends the
+    command quietly with exit code 141 (128 + SIGPIPE, as a shell tool ends), without a
+    traceback."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()          # here, where a closed pipe can still be handled
+        return code
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and complain: point it at /dev/null.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
     from reljudge.errors import OutOfMemory, ReljudgeError
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -382,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
         return _error(exc)
     except MemoryError:
         return _error(OutOfMemory("the process ran out"))
+    except BrokenPipeError:
+        raise
     except Exception as exc:            # noqa: BLE001 — a lost PostgreSQL server, said plainly
         import duckdb
         if isinstance(exc, duckdb.OutOfMemoryException):

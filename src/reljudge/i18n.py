@@ -27,6 +27,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "first_lead_info": ("이 데이터베이스에는 아직 계정이 없습니다. 캠페인을 관리할 책임자 계정을 만드세요.",
                         "This database has no account yet. Create the lead account that manages the campaign."),
     "password_again": ("비밀번호 확인", "Password again"),
+    "setup_code": ("설정 코드", "Setup code"),
+    "setup_code_help": ("서버를 시작한 터미널(서버 로그)에 나온 일회용 코드입니다. 서버를 시작한 사람만 볼 수 있습니다.",
+                        "The one-time code printed in the terminal (the server's log) where the server was "
+                        "started: only whoever started it can see it."),
     "passwords_differ": ("두 비밀번호가 다릅니다.", "The passwords differ."),
     "logout": ("로그아웃", "Log out"),
     "logged_in_as": ("{user} ({role}) 로그인됨", "Logged in as {user} ({role})"),
@@ -517,6 +521,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_accounts_exist": ("이미 계정이 있습니다: 다른 계정은 책임자가 추가합니다",
                              "accounts exist already; a lead adds further accounts"),
     "error_no_such_user": ("없는 사용자입니다: {user!r}", "no such user {user!r}"),
+    "error_bad_setup_code": ("설정 코드가 맞지 않습니다: 서버를 시작한 터미널(서버 로그)에 나온 코드를 입력하세요",
+                             "wrong setup code: enter the code printed in the terminal (the server's log) "
+                             "where the server was started"),
     "error_db_locked": ("{path}: 데이터베이스를 다른 프로세스(예: 실행 중인 reljudge 앱)가 사용 중입니다. "
                         "그 프로세스를 멈추거나 다른 --db 파일을 쓰세요.",
                         "{path}: the database is in use by another process (e.g. the running app); "

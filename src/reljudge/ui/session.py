@@ -197,13 +197,14 @@ def first_lead_form(db: Database) -> None:
         username = st.text_input(t("username"), key="first_lead_username")
         password = st.text_input(t("password"), type="password", key="first_lead_password")
         again = st.text_input(t("password_again"), type="password", key="first_lead_again")
+        code = st.text_input(t("setup_code"), key="first_lead_code", help=t("setup_code_help"))
         submitted = st.form_submit_button(t("first_lead_title"), type="primary")
     if submitted:
         if password != again:
             st.error(t("passwords_differ"))
             return
         try:
-            user = auth.add_first_lead(db, username, password)
+            user = auth.add_first_lead(db, username, password, code)
         except ReljudgeError as exc:
             error(exc)
             return
