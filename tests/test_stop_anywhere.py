@@ -268,6 +268,7 @@ def test_a_migration_stopped_at_any_step_leaves_a_file_that_opens(tmp_path, sig)
     (tmp_path / "stop.py").write_text(MIGRATE_AND_STOP, encoding="utf-8")
     made = subprocess.run([sys.executable, str(tmp_path / "old.py"), str(old)], capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
+    recovered = 0
     for stop_at in range(4, len(MIGRATIONS)):
         copy = tmp_path / f"step{stop_at}.duckdb"
         copy.write_bytes(old.read_bytes())
@@ -277,6 +278,9 @@ def test_a_migration_stopped_at_any_step_leaves_a_file_that_opens(tmp_path, sig)
         listed = _cli(copy, "users", "list")       # opens, replays or recovers, migrates the rest
         assert listed.returncode == 0, (stop_at, listed.stderr)
         assert "old-lead" in listed.stdout and "Traceback" not in listed.stderr
+        if "replayed through an attachment" in listed.stderr:     # said, with the old log kept
+            recovered += 1
+            assert list(tmp_path.glob(f"step{stop_at}.duckdb.wal.before-recovery-*"))
         db = open_database(copy, must_exist=True)
         try:
             assert [n for _, n in db.applied_migrations()] == [n for _, n, _ in MIGRATIONS]
@@ -285,3 +289,5 @@ def test_a_migration_stopped_at_any_step_leaves_a_file_that_opens(tmp_path, sig)
         finally:
             db.close()
         assert not Path(str(copy) + ".wal").exists()      # closed: checkpointed
+    # DuckDB 1.5.5 cannot replay these logs as the default database: the recovery ran
+    assert recovered >= 1
