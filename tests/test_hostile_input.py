@@ -114,3 +114,50 @@ def test_cli_unterminated_quote_exit_2(tmp_path):
     r = _cli(db, "import", "corpus", str(f))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert f"{f}, line 2: a quoted field begins here" in r.stderr
+
+
+DEEP = 100_000
+
+
+@pytest.mark.parametrize("kind,prefix", [
+    ("corpus", '{"pid":"z2","text":"t","metadata":'),
+    ("questions", '{"qid":"a","text":"질문","type":"사실 확인","criteria":'),
+])
+def test_deeply_nested_json_is_an_input_error_not_a_crash(db, tmp_path, kind, prefix):
+    """A JSONL line nested 100,000 deep (or just past the limit) is refused with file and
+    line, all or nothing, instead of a RecursionError."""
+    from reljudge.importers import MAX_JSON_DEPTH
+    f = tmp_path / f"{kind}.jsonl"
+    good = '{"pid":"z1","text":"fine"}\n' if kind == "corpus" else '{"qid":"b","text":"좋은 질문"}\n'
+    for depth in (DEEP, MAX_JSON_DEPTH + 1):
+        f.write_text(good + prefix + "[" * depth + "]" * depth + "}\n", encoding="utf-8")
+        with pytest.raises(InputError) as err:
+            campaign.import_file(db, kind, f)
+        assert (err.value.file, err.value.line) == (str(f), 2)
+        assert "nests too deeply" in str(err.value)
+        assert campaign.counts(db)["paragraphs" if kind == "corpus" else "questions"] == 0
+
+
+def test_cli_deeply_nested_answers_and_reviews_exit_2_with_one_line(tmp_path):
+    db = tmp_path / "deep.duckdb"
+    assert _cli(db, "init", "--demo").returncode == 0
+    nested = "[" * DEEP + "]" * DEEP
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text('{"qid":"q01","system":"bm25","answer":"답.","sentences":' + nested + "}\n",
+                       encoding="utf-8")
+    reviews = tmp_path / "reviews.jsonl"
+    reviews.write_text('{"qid":"q01","system":"bm25","reviewer":"r","support":' + nested + "}\n", encoding="utf-8")
+    for args, f in ((["import", "answers", str(answers)], answers),
+                    (["import", "reviews", str(reviews), "--source", "deep"], reviews)):
+        r = _cli(db, *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: {f}, line 1:") and "too deeply" in lines[0]
+
+
+def test_app_upload_of_deeply_nested_json_names_the_upload(db):
+    from reljudge.ui import uploads
+    bad = _Upload("문단.jsonl", b'{"pid":"z2","text":"a","metadata":' + b"[" * DEEP + b"]" * DEEP + b"}\n")
+    with pytest.raises(InputError) as err:
+        uploads.import_upload(db, "corpus", bad, None, None)
+    assert str(err.value).startswith("문단.jsonl, line 1:") and "nests too deeply" in str(err.value)

@@ -35,6 +35,7 @@ CODES = Codes(
     error_unknown_format=("format", "formats"), error_unknown_suffix=("suffix",), error_no_suffix=(),
     error_empty_text=(), error_empty_question=(), error_trec_fields=("n",), error_no_system=(),
     error_no_rank=(), error_rank_negative=("rank",), error_nul=("field",),
+    error_json_too_deep=("limit",),
 )
 """The problems with an input file this module reports as codes (inside ``InputError``)."""
 
@@ -114,17 +115,46 @@ def _lone_surrogate(value, field: str = "") -> tuple[str, str] | None:
     return None
 
 
+#: How deeply a JSON value in an input file may nest. No field of ours needs more than a
+#: few levels (metadata objects); a deeper value is refused rather than parsed, since
+#: Python's JSON parser and the checks after it recurse once per level.
+MAX_JSON_DEPTH = 64
+
+
+def _too_deep(value) -> bool:
+    """Whether ``value`` nests deeper than :data:`MAX_JSON_DEPTH` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def load_json(text: str, name: str, lineno: int | None):
+    """One JSON value of an input file (a JSONL line, a cell holding a JSON list): a
+    malformed or too deeply nested one is an ``InputError`` naming the file and line."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(name, lineno, CODES("error_bad_json", detail=exc.msg, column=exc.colno)) from None
+    except RecursionError:
+        raise InputError(name, lineno, CODES("error_json_too_deep", limit=MAX_JSON_DEPTH)) from None
+    if _too_deep(value):
+        raise InputError(name, lineno, CODES("error_json_too_deep", limit=MAX_JSON_DEPTH))
+    return value
+
+
 def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, dict]]:
     name = display or str(path)
     seen = False
     for lineno, line in iter_text_lines(path, name):
         if not line.strip():
             continue
-        try:
-            # without its line break, so the column counts from the start of this line
-            obj = json.loads(line.rstrip("\r\n"))
-        except json.JSONDecodeError as exc:
-            raise InputError(name, lineno, CODES("error_bad_json", detail=exc.msg, column=exc.colno)) from None
+        # without its line break, so the column counts from the start of this line
+        obj = load_json(line.rstrip("\r\n"), name, lineno)
         if not isinstance(obj, dict):
             raise InputError(name, lineno, CODES("error_not_object"))
         if _SURROGATE_ESCAPE.search(line):
@@ -581,10 +611,7 @@ def _citation_list(value, name: str, lineno: int) -> list[str]:
     if isinstance(value, str):
         text = value.strip()
         if text.startswith("["):
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError:
-                raise InputError(name, lineno, "citations: malformed JSON list") from None
+            value = load_json(text, name, lineno)
         else:
             value = [v for v in re.split(r"[;,\s]+", text) if v]
     if not isinstance(value, list):
@@ -616,10 +643,7 @@ def _sentence_list(value, name: str, lineno: int) -> list | None:
     if value is None:
         return None
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            raise InputError(name, lineno, "sentences: malformed JSON list") from None
+        value = load_json(value, name, lineno)
     if not isinstance(value, list):
         raise InputError(name, lineno, "sentences must be a list")
     return value
