@@ -60,6 +60,9 @@ def test_import_splits_sentences_and_keeps_their_citations(answered):
     ({"qid": "q1", "system": "s", "answer": "가 [p99]."}, "unknown cited pid 'p99'"),
     ({"qid": "q1", "system": "s", "answer": "가 [3].", "citations": ["p01"]}, "marker [3] points outside"),
     ({"qid": "q1", "system": "s", "answer": "  "}, "empty answer"),
+    ({"qid": "q1", "system": "s", "answer": "가. " * 40_000}, "at most 100000 are accepted"),
+    ({"qid": "q1", "system": "s", "answer": "가.", "sentences": ["가. " * 30_000] * 2},
+     "the answer has 180000 characters"),
 ])
 def test_bad_answers_name_file_line_and_problem_and_write_nothing(campaign_db, tmp_path, record, problem):
     path = _write(tmp_path / "bad.jsonl", [{"qid": "q2", "system": "s", "answer": "좋습니다."}, record])
@@ -437,3 +440,21 @@ def test_report_section_escapes_answer_text(answered, tmp_path):
     assert "\\<img src=x onerror=alert(1)\\> \\*\\*굵게\\*\\* \\| \\<b\\>" in md
     page = report_answers.html(sec)
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_a_long_answer_is_split_in_bounded_pieces_and_imports(campaign_db, tmp_path):
+    """Kiwi's splitter grows faster than its text, so a long answer is split piece by
+    piece: every piece is at most SPLIT_PIECE characters, cut where a sentence ends, and
+    the pieces are the whole text; an answer at the limit imports."""
+    from reljudge import korean
+    from reljudge.importers import MAX_ANSWER_CHARS
+    base = "목회자는 믿음을 설명했다 [1]. 그 해 겨울 교회는 피난민을 도왔다. "
+    text = (base * (MAX_ANSWER_CHARS // len(base) + 1))[:MAX_ANSWER_CHARS].strip()
+    pieces = list(korean._pieces(text))
+    assert "".join(pieces) == text and max(map(len, pieces)) <= korean.SPLIT_PIECE
+    assert all(p.rstrip().endswith(".") for p in pieces[:-1])       # cut at sentence ends
+    assert list(korean._pieces("가" * 5_000)) == ["가" * 2_000, "가" * 2_000, "가" * 1_000]
+    review.import_answers(campaign_db, _write(tmp_path / "long.jsonl", [
+        {"qid": "q1", "system": "long", "answer": text, "citations": ["p01"]}]))
+    n = campaign_db.cursor().execute("SELECT count(*) FROM answer_sentences").fetchone()[0]
+    assert n == text.count(". ") + 1

@@ -566,6 +566,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_bad_utf8": ("{byte}번째 바이트가 UTF-8이 아닙니다", "invalid UTF-8 at byte {byte}"),
     "error_bad_json": ("JSON 형식이 잘못되었습니다: {detail} ({column}번째 글자)", "malformed JSON: {detail} (column {column})"),
     "error_not_object": ("줄마다 JSON 객체가 하나 있어야 합니다", "expected a JSON object per line"),
+    "error_answer_too_long": ("답변이 {n}자입니다: {limit}자까지 받습니다", "the answer has {n} characters; at most {limit} are accepted"),
     "error_json_too_deep": ("JSON 값이 너무 깊게 중첩되어 있습니다({limit}단계까지 받음)",
                             "the JSON value nests too deeply (at most {limit} levels are accepted)"),
     "error_no_records": ("레코드가 없습니다", "file is empty (no records)"),

@@ -35,7 +35,7 @@ CODES = Codes(
     error_unknown_format=("format", "formats"), error_unknown_suffix=("suffix",), error_no_suffix=(),
     error_empty_text=(), error_empty_question=(), error_trec_fields=("n",), error_no_system=(),
     error_no_rank=(), error_rank_negative=("rank",), error_nul=("field",),
-    error_json_too_deep=("limit",),
+    error_json_too_deep=("limit",), error_answer_too_long=("n", "limit"),
 )
 """The problems with an input file this module reports as codes (inside ``InputError``)."""
 
@@ -649,6 +649,11 @@ def _sentence_list(value, name: str, lineno: int) -> list | None:
     return value
 
 
+#: The longest answer text accepted (characters): a generated answer is a few paragraphs;
+#: this bounds what one record can cost to split and to store.
+MAX_ANSWER_CHARS = 100_000
+
+
 def answer_records(src: Source, fmt: str | None = None, system: str | None = None) -> list[AnswerRecord]:
     """Generated answers: JSONL or CSV with ``qid``, ``system`` (or ``--system``),
     ``answer``, optional ``citations`` (a list of pids; in CSV a JSON list or ids
@@ -683,6 +688,8 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
         if answer is not None and not isinstance(answer, str):
             raise InputError(name, lineno, f"answer must be text, got {answer!r}")
         answer = (answer or "").strip()
+        if len(answer) > MAX_ANSWER_CHARS:
+            raise InputError(name, lineno, CODES("error_answer_too_long", n=len(answer), limit=MAX_ANSWER_CHARS))
         abstained = _opt_bool(obj.get("abstained"), name, lineno, "abstained")
         if not answer and not abstained:
             raise InputError(name, lineno, "empty answer (set abstained: true if the system declined)")
@@ -699,6 +706,9 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
                     pieces.append((item["text"], _citation_list(item.get("citations"), name, lineno)))
                 else:
                     raise InputError(name, lineno, f"sentences[{i}] must be text or an object with 'text'")
+            given_chars = sum(len(text) for text, _ in pieces)
+            if given_chars > MAX_ANSWER_CHARS:
+                raise InputError(name, lineno, CODES("error_answer_too_long", n=given_chars, limit=MAX_ANSWER_CHARS))
         resolved = [(_resolve_markers(text, citations, name, lineno), own) for text, own in pieces]
         any_marker = any(had for (_, _, had), _ in resolved)
         sentences: list[tuple[str, list[str]]] = []

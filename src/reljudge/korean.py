@@ -28,8 +28,32 @@ def tokenize(text: str):
     return _with_kiwi(lambda kiwi: kiwi.tokenize(text))
 
 
+#: Kiwi's ``split_into_sents`` grows faster than the text (measured: 0.6 s for 40,000
+#: characters, 5 s for 160,000; a 1 MB answer ran for minutes), so a long text is fed to
+#: it in pieces of at most this many characters, each cut where a sentence surely ends.
+SPLIT_PIECE = 2_000
+_ENDS = (".\n", "\n", ". ", "? ", "! ", "。", "다. ", "요. ")
+
+
+def _pieces(text: str, size: int = SPLIT_PIECE):
+    """``text`` in consecutive pieces of at most ``size`` characters, each cut after the
+    last line break or sentence end in its second half (after the last space if there is
+    none, hard at ``size`` in a text without spaces). Linear in the text."""
+    start = 0
+    while len(text) - start > size:
+        window = text[start:start + size]
+        cut = max((window.rfind(end) + len(end) for end in _ENDS if window.rfind(end) >= size // 2), default=-1)
+        if cut < 0:
+            space = window.rfind(" ")
+            cut = space + 1 if space >= size // 2 else size
+        yield text[start:start + cut]
+        start += cut
+    yield text[start:]
+
+
 def split_sentences(text: str) -> list[str]:
     """``text`` split into sentences by Kiwi's ``split_into_sents`` (each stripped;
-    the text between sentences is whitespace)."""
-    return [s.text.strip() for s in _with_kiwi(lambda kiwi: kiwi.split_into_sents(text))
-            if s.text.strip()]
+    the text between sentences is whitespace), in pieces of at most
+    :data:`SPLIT_PIECE` characters so that the time grows linearly with the text."""
+    return [s.text.strip() for piece in _pieces(text)
+            for s in _with_kiwi(lambda kiwi: kiwi.split_into_sents(piece)) if s.text.strip()]
