@@ -31,7 +31,7 @@ with st.form("set_password"):
     new_password = st.text_input(session.t("password"), type="password", key="new_password")
     if st.form_submit_button(session.t("set_password")):
         try:
-            auth.set_password(db, target, new_password)
+            auth.set_password(db, target, new_password, user.username)
             st.success(session.t("done"))
         except ReljudgeError as exc:
             session.error(exc)

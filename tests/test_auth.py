@@ -65,7 +65,7 @@ def test_cli_users_add_and_list(tmp_path):
 def test_password_change_ends_existing_sessions(db):
     user = auth.add_user(db, "ann", "password-1", "annotator")
     token = auth.start_session(db, user)
-    auth.set_password(db, "ann", "password-2")
+    auth.set_password(db, "ann", "password-2", "boss")
     assert auth.user_for_token(db, token) is None
 
 
@@ -87,6 +87,44 @@ def test_wrong_passwords_in_a_row_slow_an_account_down_then_lock_it(db):
     assert auth.login(db, "ann", "right-password", "10.0.0.2").user == auth.User("ann", "annotator")
     failed = auth.failed_logins(db)
     assert len(failed) >= auth.LOCK_AFTER and set(failed.username) == {"ann"}
+
+
+def _lock(db, name):
+    for _ in range(auth.LOCK_AFTER + auth.FREE_FAILURES):   # each wait passed (time moved back)
+        db.cursor().execute("UPDATE login_events SET attempted_at = attempted_at - INTERVAL 1 HOUR")
+        db.cursor().execute("UPDATE account_locks SET unlocked_at = unlocked_at - INTERVAL 1 HOUR")
+        auth.login(db, name, "wrong", "10.0.0.1")
+    assert name in auth.locked_users(db)
+
+
+def test_the_command_line_unlocks_and_a_new_password_lifts_a_lock(tmp_path):
+    """Ten wrong passwords against the only lead must not lock the campaign for good: the
+    CLI has `users unlock`, and `users passwd` lifts a lock too."""
+    import subprocess
+    import sys
+    from reljudge.storage import open_database
+    path = tmp_path / "locked.duckdb"
+    db = open_database(path)
+    auth.add_user(db, "boss", "boss-password", "lead")
+    _lock(db, "boss")
+    db.close()
+
+    def cli(*args, stdin=None):
+        return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "users", *args],
+                              input=stdin, capture_output=True, text=True)
+    r = cli("unlock", "boss")
+    assert r.returncode == 0 and "unlocked boss" in r.stdout
+    assert "was not locked" in cli("unlock", "boss").stdout
+    assert cli("unlock", "nobody").returncode == 2
+    db = open_database(path)
+    assert auth.locked_users(db) == [] and auth.login(db, "boss", "boss-password", "10.0.0.2").user
+    _lock(db, "boss")
+    db.close()
+    assert cli("passwd", "boss", "--password-stdin", stdin="new-password-1\n").returncode == 0
+    db = open_database(path)
+    assert auth.locked_users(db) == []
+    assert auth.login(db, "boss", "new-password-1", "10.0.0.3").user == auth.User("boss", "lead")
+    db.close()
 
 
 def test_many_failures_from_one_address_slow_that_address_down(db):

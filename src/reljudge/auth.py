@@ -114,11 +114,15 @@ def add_first_lead(db: Database, username: str, password: str, code: str | None)
     return add_user(db, username, password, "lead")
 
 
-def set_password(db: Database, username: str, password: str) -> None:
+def set_password(db: Database, username: str, password: str, by: str) -> None:
+    """A new password, set by ``by`` (a lead, or ``cli``); it also lifts a lock of the
+    account: otherwise ten wrong passwords against the only lead would lock the campaign
+    until someone edited the database."""
     validate_password(password)
     if not accounts.user_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
     accounts.update_password_hash(db, username, _hasher.hash(password))
+    accounts.unlock(db, username, by)
 
 
 def set_role(db: Database, username: str, role: str) -> None:

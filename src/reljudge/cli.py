@@ -144,8 +144,13 @@ def cmd_users(args) -> int:
         user = auth.add_user(db, args.name, _read_password(args), args.role)
         print(f"added {user.username} ({user.role})")
     elif args.action == "passwd":
-        auth.set_password(db, args.name, _read_password(args))
-        print(f"password changed for {args.name}")
+        auth.set_password(db, args.name, _read_password(args), args.lead)
+        print(f"password changed for {args.name} (and any lock lifted)")
+    elif args.action == "unlock":
+        if not auth.accounts.user_exists(db, args.name):
+            return _error(f"no such user {args.name!r}")
+        was_locked = auth.unlock(db, args.name, args.lead)
+        print(f"unlocked {args.name}" if was_locked else f"{args.name} was not locked")
     elif args.action == "deactivate":
         auth.set_active(db, args.name, False)
         print(f"deactivated {args.name}")
@@ -342,9 +347,13 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("name")
     u.add_argument("--role", choices=["annotator", "lead"], default="annotator")
     u.add_argument("--password-stdin", action="store_true", help="read the password from stdin")
-    u = users_sub.add_parser("passwd", help="change a password")
+    u = users_sub.add_parser("passwd", help="change a password (lifts a lock of the account)")
     u.add_argument("name")
     u.add_argument("--password-stdin", action="store_true")
+    u.add_argument("--lead", default="cli", help="name recorded as who changed it (default: cli)")
+    u = users_sub.add_parser("unlock", help="lift the lock after too many failed logins")
+    u.add_argument("name")
+    u.add_argument("--lead", default="cli", help="name recorded as who unlocked it (default: cli)")
     for action in ("deactivate", "activate"):
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
