@@ -17,9 +17,11 @@ policy, version = st.selectbox(
     format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())))
 fmt = st.selectbox(session.t("format"), export.QRELS_FORMATS)
 min_grade = st.selectbox(session.t("min_grade"), [None, 0, 1, 2], format_func=lambda g: "—" if g is None else str(g))
+include_no_answer = st.checkbox(session.t("include_no_answer"), value=False, key="include_no_answer")
+st.caption(session.t("no_answer_included" if include_no_answer else "no_answer_left_out"))
 # Every file is built only when its button is clicked (a deferred callable): a render of
 # this page serialises nothing (bench/bench_export_page.py).
-for download in export.downloads(db, fmt, policy, version, min_grade):
+for download in export.downloads(db, fmt, policy, version, min_grade, include_no_answer):
     st.download_button(session.t(f"download_{download.key}"), download.build, file_name=download.file_name,
                        mime=download.mime, key=f"download_{download.key}", on_click="ignore",
                        type="primary" if download.key == "qrels" else "secondary")

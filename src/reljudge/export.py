@@ -42,17 +42,26 @@ class ExportSummary:
     n_rows: int = 0
     n_no_answer: int = 0
     policy: str = ""
+    no_answer_included: bool = False
 
     def message(self) -> str:
         files = ", ".join(str(p) for p in self.paths)
-        return (f"{self.n_rows} qrels rows, {self.n_no_answer} no-answer questions "
+        where = ("also as rows of the qrels (--include-no-answer)" if self.no_answer_included else
+                 "left out of the qrels, listed in the no-answer file")
+        return (f"{self.n_rows} qrels rows, {self.n_no_answer} no-answer questions {where} "
                 f"({self.policy}) -> {files}")
 
 
 def qrels_table(db: Database, policy: str = "adjudicated", version: int | None = None,
-                min_grade: int | None = None, threshold: int = 2) -> tuple[pd.DataFrame, pd.DataFrame]:
+                min_grade: int | None = None, threshold: int = 2,
+                include_no_answer: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(qrels rows, no-answer questions) under ``policy`` or a frozen ``version``;
-    ``source:NAME`` gives an imported source's rows unchanged."""
+    ``source:NAME`` gives an imported source's rows unchanged.
+
+    The no-answer questions (final judgment: no citable evidence) are left out of the
+    rows unless ``include_no_answer``: the evaluation leaves them out of the means, and
+    their all-zero rows would make ``trec_eval -c`` average them in as zeros (a lower MRR
+    than the dashboard's, for the same judgments). Their list is the second frame."""
     if policy.startswith("source:"):
         name = policy.split(":", 1)[1]
         if name not in qrels_io.sources(db):
@@ -68,6 +77,8 @@ def qrels_table(db: Database, policy: str = "adjudicated", version: int | None =
     if min_grade is not None:
         rows = rows[rows.grade >= min_grade]
     no_answer = verdicts[verdicts.no_answer.astype(bool)].reset_index(drop=True)
+    if not include_no_answer:
+        rows = rows[~rows.qid.isin(set(no_answer.qid))]
     return rows.reset_index(drop=True), no_answer
 
 
@@ -119,11 +130,12 @@ def _jsonable(value):
 
 
 def write_qrels(db: Database, path, fmt: str = "trec", policy: str = "adjudicated",
-                version: int | None = None, min_grade: int | None = None) -> ExportSummary:
+                version: int | None = None, min_grade: int | None = None,
+                include_no_answer: bool = False) -> ExportSummary:
     if fmt not in QRELS_FORMATS:
         raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
     path = Path(path)
-    rows, no_answer = qrels_table(db, policy, version, min_grade)
+    rows, no_answer = qrels_table(db, policy, version, min_grade, include_no_answer=include_no_answer)
     path.parent.mkdir(parents=True, exist_ok=True)
     label = f"version {version}" if version is not None else adjudication.describe_policy(policy)
     if fmt == "trec":
@@ -139,15 +151,15 @@ def write_qrels(db: Database, path, fmt: str = "trec", policy: str = "adjudicate
         _write_frame(rich, path, fmt)
     side = _side_path(path, fmt)
     _write_frame(no_answer, side, "tsv" if fmt in ("trec", "beir") else fmt)
-    return ExportSummary([path, side], len(rows), len(no_answer), label)
+    return ExportSummary([path, side], len(rows), len(no_answer), label, include_no_answer)
 
 
 def qrels_bytes(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
-                min_grade: int | None = None) -> tuple[bytes, bytes]:
+                min_grade: int | None = None, include_no_answer: bool = False) -> tuple[bytes, bytes]:
     """(qrels file, no-answer file) as bytes — for download buttons."""
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        summary = write_qrels(db, Path(tmp) / f"qrels.{fmt}", fmt, policy, version, min_grade)
+        summary = write_qrels(db, Path(tmp) / f"qrels.{fmt}", fmt, policy, version, min_grade, include_no_answer)
         return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
 
 
@@ -163,14 +175,15 @@ class Download:
 
 
 def downloads(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
-              min_grade: int | None = None) -> list[Download]:
+              min_grade: int | None = None, include_no_answer: bool = False) -> list[Download]:
     """The export page's files, none built yet: qrels in ``fmt`` under ``policy`` or a
-    frozen ``version``, its no-answer file, the full judgment history, the adjudications."""
+    frozen ``version`` (no-answer questions left out unless ``include_no_answer``), its
+    no-answer file, the full judgment history, the adjudications."""
     if fmt not in QRELS_FORMATS:
         raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
     ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
     side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
-    qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade)[part]  # noqa: E731
+    qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade, include_no_answer)[part]  # noqa: E731
     return [Download("qrels", f"qrels.{ext}", qrels(0)),
             Download("no_answer", f"qrels.no_answer.{side}", qrels(1)),
             Download("judgments", "judgments.jsonl", lambda: judgments_bytes(db), "application/jsonl"),
