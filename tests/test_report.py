@@ -95,7 +95,7 @@ def test_korean_report_has_no_english_cells(demo_judged):
                                                           "rel", "trec", "eval", "ndcg", "cut", "float",
                                                           "script", "window", "javascript",   # HOSTILE text
                                                           "reljudge", "export", "bundle", "manifest",  # a command
-                                                          "_eval", "double"}  # trec\_eval escaped; C type
+                                                          "trec_eval", "double"}  # not escaped; C type
     assert not words, words
     assert "| True |" not in text and "| False |" not in text
     english = report.render(report.build(db, n_boot=50, lang="en"), "md")
@@ -258,3 +258,33 @@ def test_measure_definitions_come_from_the_registry():
     ko = report.measure_definitions(ms, "ko")
     assert en.count("RR:") == 1 and REGISTRY["nDCG"].definition in en and REGISTRY["Judged"].source in en
     assert REGISTRY["RR"].definition_ko in ko and REGISTRY["Judged"].definition_ko in ko
+
+
+def test_markdown_report_keeps_numbers_intervals_and_names_as_written(demo_judged):
+    """What a researcher pastes into a paper: numbers, intervals and names appear as they
+    are (no 0\\.903, \\[0.806, 0.978\\], lee\\_ann); only what Markdown would misread is
+    escaped, and the text still renders to nothing but text (checked with a CommonMark
+    renderer)."""
+    import re
+    from markdown_it import MarkdownIt
+    from reljudge import display
+    db, _ = demo_judged
+    text = report.render(report.build(db, n_boot=50, lang="en"), "md")
+    assert not re.search(r"\d\\\.", text), re.search(r".{20}\d\\\..{20}", text).group(0)
+    assert not re.search(r"\\\[\d", text) and not re.search(r"\d\\\]", text)
+    assert re.search(r"\[\d\.\d{3}, \d\.\d{3}\]", text)           # an interval, as written
+    for plain in ("0.903", "[0.806, 0.978]", "lee_ann", "trec_eval", "-0.5", "12:30", "김_철수", "p-value"):
+        assert display.md(plain) == plain
+    for markup in ("__bob__", "_x_", "[l](http://e)", "![i](x.png)", ":red[r]", "http://e.example",
+                   "- item", "1. one", "# h", "===", "[x]: http://e", "*b*", "`c`", "<b>", "$x$"):
+        html = MarkdownIt("commonmark").render(display.md(markup))
+        assert set(re.findall(r"<([a-zA-Z0-9]+)", html)) <= {"p"}, (markup, html)
+
+
+def test_html_report_tables_have_no_empty_header_row(demo_judged):
+    import re
+    db, _ = demo_judged
+    html = report.render(report.build(db, n_boot=50, lang="ko"), "html")
+    for head in re.findall(r"<thead>(.*?)</thead>", html):
+        cells = re.findall(r"<th>(.*?)</th>", head)
+        assert any(c.strip() for c in cells), head

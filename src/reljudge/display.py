@@ -26,15 +26,29 @@ import unicodedata
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 _KEEP_IN_TEXT = frozenset("\n\t\r")
 
-# What can start Markdown, GFM or Streamlit markup anywhere in a line: emphasis, code,
-# links, images, HTML, entities, tables, strikethrough, LaTeX ($), directives (:red[…],
-# :material/…:), email autolinks (@). Punctuation of ordinary prose (. , ; ' " ? / %)
-# stays as it is, so a Markdown report stays readable as a file.
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~$:@&])")
-# Only at the start of a line: lists (- + 1. 1)), headings (#), setext underlines (=);
-# and bare "www." autolinks anywhere. Without [ ], ( ) and ! cannot make a link or image.
-_MD_LINE_START = re.compile(r"^([ \t]*)([-+=#]|\d+(?=[.)]))", re.MULTILINE)
+# What can start Markdown, GFM or Streamlit markup anywhere in a line, escaped always:
+# emphasis (*), code, HTML, entities, tables, strikethrough, LaTeX ($), braces, email
+# autolinks (@). The rest is escaped only where Markdown would read markup, so that a
+# report pasted into a paper keeps "0.903", "[0.806, 0.978]" and "lee_ann" as they are:
+# "_" unless letters or digits stand on both sides (inside a word it is no emphasis; a
+# run "__" is escaped whole), "]" only before "(", "[" or ":" (the only ways a bracket
+# becomes a link or image), ":" only before a letter (Streamlit's :red[…] and
+# :material/…: directives, emoji short codes) or "//" (GFM's bare http:// autolinks).
+_MD_SPECIAL = re.compile(r"[\\`*{}<>|~$@&]|(?<![^\W_])_|_(?![^\W_])|\](?=[(\[:])|:(?=[A-Za-z]|//)")
+# Only at the start of a line, and only when they would start a block: a bullet (- + *)
+# or an ordered-list number (1. 1)) followed by a space or the end; a heading (#…) the
+# same; a setext underline or thematic break (a line of = or -). ("]:" is escaped
+# anywhere, so no link reference definition can start.) "-0.5" and "0.903" are no list. And bare "www." autolinks anywhere.
+_MD_LINE_START = re.compile(r"^([ \t]*)(?:([-+#]|\d{1,9}(?=[.)]))(?=[.)]?(?:[ \t]|$))|([=\-])(?=[=\- \t]*$))",
+                            re.MULTILINE)
 _MD_WWW = re.compile(r"(?i)\b(www)\.")
+
+
+def _escape_line_start(m: re.Match) -> str:
+    mark = m.group(2) or m.group(3)
+    if mark[0].isdigit():                # "1." -> "1\." : the escaped dot ends the list marker
+        return m.group(1) + mark + "\\"
+    return m.group(1) + "\\" + mark
 
 
 def is_hidden(ch: str) -> bool:
@@ -59,9 +73,8 @@ def md(text) -> str:
     every character that could start markup backslash-escaped (CommonMark allows
     escaping any ASCII punctuation), so no link, image, code span, emphasis, HTML,
     directive (``:red[…]``) or LaTeX (``$…$``) can start from the data."""
-    text = _MD_SPECIAL.sub(r"\\\1", visible(str(text)))
-    text = _MD_LINE_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2)[0].isdigit()
-                                                      else "\\" + m.group(2)), text)
+    text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), visible(str(text)))
+    text = _MD_LINE_START.sub(_escape_line_start, text)
     return _MD_WWW.sub(r"\1\\.", text)
 
 

@@ -258,7 +258,9 @@ def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
                                     for c, v in zip(frame.columns, row))
                    + "</tr>"
                    for row in frame.itertuples(index=False))
-    return f"<div class='wide'><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+    # A key/value table (the setup) has no column names: no empty header row.
+    thead = f"<thead><tr>{head}</tr></thead>" if any(str(c) for c in frame.columns) else ""
+    return f"<div class='wide'><table>{thead}<tbody>{rows}</tbody></table></div>"
 
 
 def _chart_svg(frame: pd.DataFrame, title: str) -> str:
