@@ -5,8 +5,9 @@ the tests and the scripts import comes from a declared distribution."""
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
-from importlib.metadata import packages_distributions
+from importlib.metadata import distributions, packages_distributions
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -84,6 +85,8 @@ def test_duckdb_and_its_postgres_extension_are_pinned_to_one_and_the_same_releas
 # modules that tests/ and scripts/ import from one another (pytest's rootdir-relative imports,
 # scripts/walkthrough.py puts tests/ on sys.path).
 LOCAL = {"reljudge"} | {p.stem for d in ("tests", "scripts") for p in (ROOT / d).glob("*.py")}
+# Standard library from a later Python than requires-python's 3.10, imported behind a version check.
+STDLIB = set(sys.stdlib_module_names) | {"tomllib"}
 
 
 def _declared(items) -> tuple[set[str], set[str]]:
@@ -97,15 +100,34 @@ def _declared(items) -> tuple[set[str], set[str]]:
     return here, elsewhere
 
 
+def _providers() -> dict[str, set[str]]:
+    """Top-level module -> the distributions installed here that provide it.
+
+    importlib.metadata.packages_distributions(); on Python 3.10 that reads only top_level.txt,
+    which wheels not built by setuptools (numpy, pandas, ...) lack, so there the names are also
+    inferred from each distribution's file list, as Python 3.11 does."""
+    found: dict[str, set[str]] = {}
+    for module, dists in packages_distributions().items():
+        found.setdefault(module, set()).update(canonicalize_name(d) for d in dists)
+    if sys.version_info < (3, 11):
+        for dist in distributions():
+            name = canonicalize_name(dist.metadata["Name"])
+            for file in dist.files or ():
+                top = file.parts[0] if len(file.parts) > 1 else inspect.getmodulename(file.name)
+                if top and "." not in top:
+                    found.setdefault(top, set()).add(name)
+    return found
+
+
 def _undeclared(files, requirements) -> list[str]:
     """What the files import, at top level, that neither the standard library, this
     checkout nor a distribution in `requirements` provides: "file: module (from dist)"."""
     here, elsewhere = _declared(requirements)
-    providers = packages_distributions()
+    providers = _providers()
     missing = []
     for path in files:
-        for module in sorted(_imported_modules(path) - LOCAL - set(sys.stdlib_module_names)):
-            dists = {canonicalize_name(d) for d in providers.get(module, ())}
+        for module in sorted(_imported_modules(path) - LOCAL - STDLIB):
+            dists = providers.get(module, set())
             if dists & here:
                 continue
             if not dists and canonicalize_name(module) in elsewhere:
