@@ -1,15 +1,49 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs and run it (the README's test command).
-# Browser tests drive Debian's chromium (Playwright cannot download browsers here);
-# the PostgreSQL tests run Debian's postgresql server binaries.
-set -euo pipefail
+# The README's test command (and CI's, through .ci/run): install what the suite needs and run it
+# in a FRESH virtual environment holding only what pyproject.toml declares, so a test that imports
+# an undeclared package fails here, not only on someone else's machine.
+#   1. Debian packages: chromium (browser tests; Playwright cannot download browsers here) and
+#      postgresql (the PostgreSQL tests start their own server from its binaries).
+#   2. .venv-test/: removed and created again with `python3 -m venv` (`python` if there is no
+#      python3); `pip install -e '.[test]'` into it.
+#      RELJUDGE_TEST_REUSE_VENV=1 keeps an existing .venv-test/ (inner loop only: packages
+#      installed earlier stay, so it can hide a missing declaration; CI never sets it).
+#   3. `ruff check` (configured in pyproject.toml).
+#   4. `python -m pytest "$@"` with the venv's python; its exit code is the script's
+#      (5, no test collected, is a failure too).
+# Arguments go to pytest: bash scripts/test.sh -x -q -m "not browser" tests/test_packaging.py
+set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 
+STEP="start"
+step() {
+    STEP="$1"
+    echo "==> scripts/test.sh: $STEP" >&2
+}
+trap 'rc=$?; echo "scripts/test.sh: FAILED at step: $STEP (exit $rc)" >&2; exit $rc' ERR
+
+step "find python"
+if command -v python3 >/dev/null 2>&1; then
+    PYTHON="python3"
+elif command -v python >/dev/null 2>&1; then
+    PYTHON="python"
+else
+    echo "scripts/test.sh: neither python3 nor python is on PATH" >&2
+    false
+fi
+PYTHON_PATH="$("$PYTHON" -c 'import sys; print(sys.executable)')"
+
+step "Debian packages (chromium, postgresql)"
 # The PostgreSQL tests start their own server from Debian's postgresql binaries
 # (/usr/lib/postgresql/*/bin); they fail, not skip, when those are missing.
 MISSING=""
 if [ ! -x /usr/bin/chromium ]; then MISSING="$MISSING chromium"; fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then MISSING="$MISSING postgresql"; fi
+# Debian's own python3 creates virtual environments only with python3-venv (ensurepip).
+case "$PYTHON_PATH" in
+    /usr/bin/*)
+        if ! "$PYTHON" -c 'import ensurepip' >/dev/null 2>&1; then MISSING="$MISSING python3-venv"; fi ;;
+esac
 if [ -n "$MISSING" ]; then
     SUDO=""
     if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
@@ -17,5 +51,35 @@ if [ -n "$MISSING" ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $MISSING >/dev/null
 fi
 
-python -m pip install -q -e '.[test]'
-exec python -m pytest "$@"
+VENV=".venv-test"
+if [ "${RELJUDGE_TEST_REUSE_VENV:-}" = "1" ] && [ -x "$VENV/bin/python" ]; then
+    step "reuse $VENV (RELJUDGE_TEST_REUSE_VENV=1)"
+else
+    step "create a fresh $VENV with $PYTHON_PATH"
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+VPY="$PWD/$VENV/bin/python"
+# As if activated: tests that start `python -m …` or a console script find the venv's.
+export VIRTUAL_ENV="$PWD/$VENV"
+export PATH="$VIRTUAL_ENV/bin:$PATH"
+# Nothing from outside the venv: a PYTHONPATH could bring back an undeclared package.
+unset PYTHONPATH PYTHONHOME
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+
+step "pip install -e '.[test]' into $VENV"
+"$VPY" -m pip install -q -e '.[test]'
+
+step "ruff check"
+"$VPY" -m ruff check .
+
+step "pytest $*"
+trap - ERR
+rc=0
+"$VPY" -m pytest "$@" || rc=$?
+if [ "$rc" -eq 5 ]; then
+    echo "scripts/test.sh: FAILED at step: pytest (exit 5: no test was collected)" >&2
+elif [ "$rc" -ne 0 ]; then
+    echo "scripts/test.sh: FAILED at step: pytest (exit $rc)" >&2
+fi
+exit "$rc"

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from reljudge.agreement import compute_agreement
-from reljudge.agreement_cli import agreement_from_database, read_grades_csv, readable_reasons, register
-from reljudge.errors import InputError, ReljudgeError
+from reljudge.agreement_cli import read_grades_csv, readable_reasons, register
+from reljudge.errors import InputError
 
 ROWS = """\
 annotator,qid,pid,grade

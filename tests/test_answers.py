@@ -9,7 +9,7 @@ import pytest
 
 from reljudge import answer_metrics, review
 from reljudge.cli import main
-from reljudge.errors import InputError, ReljudgeError
+from reljudge.errors import InputError
 
 ANSWERS = [
     # q1: markers [pid] and [n] into the citations list; the last sentence cites nothing

@@ -5,13 +5,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from reljudge import auth, campaign, display, i18n, judging
 from reljudge.ui import webapp
-from reljudge.storage import open_database
 from reljudge.ui import navigation, uploads
 
 ROOT = Path(__file__).resolve().parents[1]

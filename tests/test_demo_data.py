@@ -213,7 +213,7 @@ def test_system_quality_differs_plausibly(script):
 
 
 def test_demo_answers_load_with_wrong_unsupported_and_abstaining_answers(tmp_path, questions):
-    from reljudge import campaign, review
+    from reljudge import campaign
     from reljudge.storage import open_database
     db = open_database(tmp_path / "demo.duckdb")
     campaign.load_demo(db, with_accounts=False)

@@ -1,14 +1,23 @@
 """pyproject.toml: runtime dependencies stop below their next major; benchmark-only
-packages stay out of the runtime and test installs."""
+packages stay out of the runtime and test installs; every third-party module the code,
+the tests and the scripts import comes from a declared distribution."""
 
 from __future__ import annotations
 
 import ast
-import tomllib
+import inspect
+import sys
+from importlib.metadata import distributions, packages_distributions
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import Version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:                                   # Python 3.10: the test extra brings tomli there
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -70,3 +79,76 @@ def test_duckdb_and_its_postgres_extension_are_pinned_to_one_and_the_same_releas
     assert (hi.major, hi.minor, hi.micro) == (lo.major, lo.minor, lo.micro + 1), specs[0]
     import duckdb
     assert Version(duckdb.__version__) in specs[0], duckdb.__version__
+
+
+# Modules of this checkout, not distributions: the package, and the test helpers and test
+# modules that tests/ and scripts/ import from one another (pytest's rootdir-relative imports,
+# scripts/walkthrough.py puts tests/ on sys.path).
+LOCAL = {"reljudge"} | {p.stem for d in ("tests", "scripts") for p in (ROOT / d).glob("*.py")}
+# Standard library from a later Python than requires-python's 3.10, imported behind a version check.
+STDLIB = set(sys.stdlib_module_names) | {"tomllib"}
+
+
+def _declared(items) -> tuple[set[str], set[str]]:
+    """Names of the distributions a list of requirements installs here, and of those it
+    declares only for other Pythons or platforms (their markers are false here)."""
+    here, elsewhere = set(), set()
+    for item in items:
+        req = Requirement(item)
+        applies = req.marker is None or req.marker.evaluate({"extra": ""})
+        (here if applies else elsewhere).add(canonicalize_name(req.name))
+    return here, elsewhere
+
+
+def _providers() -> dict[str, set[str]]:
+    """Top-level module -> the distributions installed here that provide it.
+
+    importlib.metadata.packages_distributions(); on Python 3.10 that reads only top_level.txt,
+    which wheels not built by setuptools (numpy, pandas, ...) lack, so there the names are also
+    inferred from each distribution's file list, as Python 3.11 does."""
+    found: dict[str, set[str]] = {}
+    for module, dists in packages_distributions().items():
+        found.setdefault(module, set()).update(canonicalize_name(d) for d in dists)
+    if sys.version_info < (3, 11):
+        for dist in distributions():
+            name = canonicalize_name(dist.metadata["Name"])
+            for file in dist.files or ():
+                top = file.parts[0] if len(file.parts) > 1 else inspect.getmodulename(file.name)
+                if top and "." not in top:
+                    found.setdefault(top, set()).add(name)
+    return found
+
+
+def _undeclared(files, requirements) -> list[str]:
+    """What the files import, at top level, that neither the standard library, this
+    checkout nor a distribution in `requirements` provides: "file: module (from dist)"."""
+    here, elsewhere = _declared(requirements)
+    providers = _providers()
+    missing = []
+    for path in files:
+        for module in sorted(_imported_modules(path) - LOCAL - STDLIB):
+            dists = providers.get(module, set())
+            if dists & here:
+                continue
+            if not dists and canonicalize_name(module) in elsewhere:
+                continue                # declared for another Python (tomli on 3.10), not installed here
+            found = f"from {', '.join(sorted(dists))}" if dists else "installed by no distribution here"
+            missing.append(f"{path.relative_to(ROOT)}: {module} ({found})")
+    return missing
+
+
+def test_every_module_the_tests_and_scripts_import_is_declared():
+    """A fresh environment with only what pyproject.toml declares (scripts/test.sh builds
+    one) runs the suite: markdown_it came only through an older Streamlit and stopped
+    collection once Streamlit no longer brought it. A transitive dependency does not count."""
+    files = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "scripts").glob("*.py"))
+    declared = PROJECT["dependencies"] + PROJECT["optional-dependencies"]["test"]
+    missing = _undeclared(files, declared)
+    assert not missing, "declare in pyproject.toml's test extra: " + "; ".join(missing)
+
+
+def test_every_module_the_package_imports_is_a_runtime_dependency():
+    """The application (package, app.py, pages/) needs only `pip install reljudge`."""
+    files = sorted((ROOT / "src").rglob("*.py")) + [ROOT / "app.py"] + sorted((ROOT / "pages").glob("*.py"))
+    missing = _undeclared(files, PROJECT["dependencies"])
+    assert not missing, "declare in pyproject.toml's dependencies: " + "; ".join(missing)

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import uuid
 
 from reljudge import judging
 from reljudge.storage import open_database

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import (DEEP_QUERY_JS, build_campaign, chromium, login, served_in_browser, wait_for_widget,
+from e2e_support import (DEEP_QUERY_JS, build_campaign, login, served_in_browser, wait_for_widget,
                          wait_saved, widget_state)
 from reljudge import judging
 from reljudge.storage import open_database

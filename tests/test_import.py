@@ -188,8 +188,8 @@ def test_progress_on_a_missing_file_is_the_usual_error(db, tmp_path):
 
 def test_cli_import_errors_exit_nonzero_without_traceback(tmp_path, files):
     db = tmp_path / "cli.duckdb"
-    run = lambda *a: subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a],
-                                    capture_output=True, text=True)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a], capture_output=True, text=True)
     assert run("init").returncode == 0
     assert run("import", "corpus", str(files["corpus"])).returncode == 0
     bad = tmp_path / "q.jsonl"

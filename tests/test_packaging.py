@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import site
 import subprocess
 import sys
 import urllib.request
@@ -20,15 +21,35 @@ def _run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
+def _venv_seeing_these_dependencies(venv: Path) -> tuple[Path, Path]:
+    """A new virtual environment (its python and reljudge paths) whose own site-packages is
+    empty and that imports the dependencies from the environment running this test.
+
+    Not `--system-site-packages` from sys.executable: when this test runs in a virtual
+    environment (scripts/test.sh makes one), the "system" site-packages is the base
+    interpreter's, which need not hold duckdb or streamlit at all. So the venv is made from the
+    base interpreter (the one under any venv; itself when there is none) and a .pth file lists
+    this environment's site-packages directories. A .pth line only appends its directory to
+    sys.path: the .pth files inside it are not run, so the editable install of the checkout
+    (`pip install -e`, itself a .pth file there) stays out, and the venv's own site-packages,
+    where the wheel goes, comes first. No dependency is downloaded again."""
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    _run([base, "-m", "venv", str(venv)])
+    py = venv / "bin" / "python"
+    own = Path(_run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
+    dirs = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    (own / "_reljudge_test_dependencies.pth").write_text(
+        "".join(f"{d}\n" for d in dict.fromkeys(dirs) if Path(d).is_dir()), encoding="utf-8")
+    return py, venv / "bin" / "reljudge"
+
+
 def test_the_installed_wheel_serves_the_app(tmp_path):
     dist = tmp_path / "dist"
     # pip builds the wheel as any user's install would (build requirements from PyPI).
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)])
     wheel = next(dist.glob("reljudge-*.whl"))
     venv = tmp_path / "venv"
-    # The dependencies come from this interpreter's site-packages; reljudge from the wheel.
-    _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])
-    py, rj = venv / "bin" / "python", venv / "bin" / "reljudge"
+    py, rj = _venv_seeing_these_dependencies(venv)
     _run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RELJUDGE_DB", "RELJUDGE_DEMO")}
     where = _run([str(py), "-c", "import reljudge, reljudge.ui.webapp as w; print(reljudge.__file__); "

@@ -153,8 +153,8 @@ def test_one_bad_event_does_not_block_the_batch(campaign_db):
 
 def test_a_late_offline_edit_does_not_replace_a_newer_one_from_another_browser(campaign_db):
     db = campaign_db
-    ev = lambda cid, client, base, grade: {"id": cid, "kind": "grade", "qid": "q1", "pid": "p02",
-                                           "grade": grade, "client": client, "base": base}
+    def ev(cid, client, base, grade):
+        return {"id": cid, "kind": "grade", "qid": "q1", "pid": "p02", "grade": grade, "client": client, "base": base}
     # browser A grades twice before any acknowledgment: both are its own edits
     assert sorted(judging.record(db, "ann", [ev("a1", "A", 0, 2), ev("a2", "A", 0, 1)])) == ["a1", "a2"]
     assert db.cursor().execute("SELECT grade FROM current_judgments WHERE pid = 'p02'").fetchall() == [(1,)]

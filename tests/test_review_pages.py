@@ -3,6 +3,7 @@ review adjudication and review assignments."""
 
 from __future__ import annotations
 
+import pytest
 from test_app_pages import _app, _db, _login, app_db  # noqa: F401  (app_db: the fixture)
 
 from reljudge import answer_metrics, review
@@ -23,7 +24,8 @@ def _disagree(db):
     return a, s, pid
 
 
-def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it(app_db):
+@pytest.mark.usefixtures("app_db")
+def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it():
     _app().run()
     db = _db()
     a, s, pid = _disagree(db)
@@ -53,7 +55,8 @@ def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it(a
     assert a in set(per[per.measure == "support_precision"].answer_id)
 
 
-def test_review_adjudication_page_refuses_a_ruling_without_reason(app_db):
+@pytest.mark.usefixtures("app_db")
+def test_review_adjudication_page_refuses_a_ruling_without_reason():
     _app().run()
     _disagree(_db())
     at = _login(_app().run(), "lead", "demo-lead")
@@ -63,7 +66,8 @@ def test_review_adjudication_page_refuses_a_ruling_without_reason(app_db):
     assert at.error and not review.adjudication_history(_db()).shape[0]
 
 
-def test_review_assignment_page_gives_each_reviewer_their_questions(app_db):
+@pytest.mark.usefixtures("app_db")
+def test_review_assignment_page_gives_each_reviewer_their_questions():
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("screens/review_assign.py").run()
     assert not at.exception and at.title[0].value == "답변 검수 배정"
@@ -81,7 +85,8 @@ def test_review_assignment_page_gives_each_reviewer_their_questions(app_db):
     assert set(review.review_queue(db, "annotator1").qid) == mine
 
 
-def test_dashboard_shows_the_answer_review_section(app_db):
+@pytest.mark.usefixtures("app_db")
+def test_dashboard_shows_the_answer_review_section():
     _app().run()
     _disagree(_db())
     at = _login(_app().run(), "lead", "demo-lead")
@@ -95,7 +100,8 @@ def test_dashboard_shows_the_answer_review_section(app_db):
     assert set(pairs.pair) == {"annotator1|annotator2"} and frames
 
 
-def test_agreement_page_shows_the_reviewers_agreement(app_db):
+@pytest.mark.usefixtures("app_db")
+def test_agreement_page_shows_the_reviewers_agreement():
     _app().run()
     _disagree(_db())
     at = _login(_app().run(), "lead", "demo-lead")

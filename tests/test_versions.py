@@ -12,7 +12,6 @@ import pytest
 
 from reljudge import campaign, i18n, judging
 from reljudge.errors import InputError
-from reljudge.storage import catalog
 
 
 def _question(db, qid):
@@ -119,8 +118,8 @@ def test_run_under_an_existing_system_needs_replace_and_is_kept(campaign_db, fil
 
 def test_cli_import_run_replace(tmp_path, files):
     db = tmp_path / "cli.duckdb"
-    run = lambda *a: subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a],
-                                    capture_output=True, text=True)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a], capture_output=True, text=True)
     for kind, key in (("corpus", "corpus"), ("questions", "questions"), ("run", "run_a")):
         assert run("import", kind, str(files[key])).returncode == 0
     small = tmp_path / "small.trec"

@@ -47,10 +47,13 @@ import sys
 import uuid
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import duckdb
 import numpy as np
+
+if TYPE_CHECKING:        # annotations only: pandas itself is imported on first use (_pandas)
+    import pandas as pd
 
 from reljudge.errors import ReljudgeError
 from reljudge import ranking
