@@ -212,7 +212,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_adjudications": ("이 질문에는 조정 기록이 없습니다.", "No adjudications on this question."),
     "policy_short_adjudicated": ("조정 우선 (조정 → 다수결 → 동수면 낮은 등급)", "adjudicated, else majority, else lower tied grade"),
     "policy_short_majority": ("다수결 (조정 무시, 동수면 낮은 등급)", "majority (adjudications ignored), else lower tied grade"),
-    "yes": ("예", "yes"), "no": ("아니오", "no"),
     "provenance_unanimous": ("만장일치", "unanimous"), "provenance_majority": ("다수결", "majority"),
     "provenance_adjudicated": ("조정", "adjudicated"), "provenance_single": ("판정자 한 명", "single annotator"),
     "provenance_tie": ("동수 (낮은 등급)", "tie (lower grade)"),
@@ -909,7 +908,7 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
         frame["kind"] = frame["kind"].map(lambda k: figure_name(k, lang) if k in ("support", "interpretation") else k)
     if "not_computed" in frame.columns:
         frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
-    for col in frame.columns[frame.dtypes == object]:
+    for col in frame.select_dtypes(include="object").columns:
         if frame[col].map(_is_message).any():
             frame[col] = frame[col].map(lambda v: _cell_text(v, lang))
     if "provenance" in frame.columns:
