@@ -14,10 +14,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:                                   # Python 3.10: the test extra brings tomli there
-    import tomli as tomllib
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -85,8 +82,7 @@ def test_duckdb_and_its_postgres_extension_are_pinned_to_one_and_the_same_releas
 # modules that tests/ and scripts/ import from one another (pytest's rootdir-relative imports,
 # scripts/walkthrough.py puts tests/ on sys.path).
 LOCAL = {"reljudge"} | {p.stem for d in ("tests", "scripts") for p in (ROOT / d).glob("*.py")}
-# Standard library from a later Python than requires-python's 3.10, imported behind a version check.
-STDLIB = set(sys.stdlib_module_names) | {"tomllib"}
+STDLIB = set(sys.stdlib_module_names)
 
 
 def _declared(items) -> tuple[set[str], set[str]]:
