@@ -197,6 +197,28 @@ def _names(paths: list[str]) -> list[str]:
     return names
 
 
+#: Run files read by ``reljudge import run``'s JSONL/CSV reader (by suffix); others are TREC.
+TABLE_RUN_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv")
+
+
+def as_trec_runs(paths: list[str], folder: str, ties: str) -> list[str]:
+    """The run files as TREC files: a JSONL or CSV run (the formats ``reljudge import
+    run`` accepts, read by the same reader) is written as a TREC file in its ranking's
+    order under ``ties`` in ``folder`` (same file stem, so run names stay); TREC files
+    are used as they are."""
+    from reljudge.importers import write_run_as_trec
+    out = []
+    for i, path in enumerate(paths):
+        if Path(path).suffix.lower() not in TABLE_RUN_SUFFIXES:
+            out.append(path)
+            continue
+        target = Path(folder) / f"run{i}" / f"{Path(path).stem}.trec"
+        target.parent.mkdir()
+        write_run_as_trec(Path(path), target, ties)
+        out.append(str(target))
+    return out
+
+
 def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str],
                depth: int | None = None, ties: str = ranking.DEFAULT_TIES) -> list[str]:
     """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names.
@@ -274,8 +296,9 @@ def evaluate_files(args) -> int:
     try:
         # file order does not matter to the evaluation; dropping it saves memory on big runs
         con.execute("SET preserve_insertion_order = false")
+        runs = as_trec_runs(list(args.runs), spill, args.ties)
         # the run files are read once and only each ranking's top rows are kept
-        names = load_files(con, args.qrels, list(args.runs), depth=depth, ties=args.ties)
+        names = load_files(con, args.qrels, runs, depth=depth, ties=args.ties)
         every = measures + [m for m in extra if m not in measures]
         options = dict(ties=args.ties, dedup=args.dedup, default_rel=level, systems=names,
                        max_docs=args.max_docs, judged_only=args.judged_only)
@@ -288,7 +311,7 @@ def evaluate_files(args) -> int:
         if args.format == "trec_eval":
             run_qids = {n: {r[0] for r in con.execute(f"SELECT DISTINCT qid FROM run_{i}").fetchall()}
                         for i, n in enumerate(names)}
-            tags = [run_tag(f) for f in args.runs] if want_runid else [""] * len(args.runs)
+            tags = [run_tag(f) for f in runs] if want_runid else [""] * len(runs)
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)

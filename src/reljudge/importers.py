@@ -24,6 +24,7 @@ import pandas as pd
 from reljudge.codes import Codes
 from reljudge.display import id_problem
 from reljudge.errors import InputError
+from reljudge.trec_io import is_comment
 
 CODES = Codes(
     error_file_not_found=(), error_is_directory=(), error_file_empty=(), error_bad_utf8=("byte",),
@@ -542,7 +543,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
         seen = False
         for lineno, line in iter_text_lines(src.path, name):
             parts = line.split()
-            if not parts:
+            if not parts or is_comment(line):       # trec_eval skips '#' lines: so does the import
                 continue
             if len(parts) != 6:
                 raise InputError(name, lineno, CODES("error_trec_fields", n=len(parts)))
@@ -584,6 +585,37 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
 
     rows = trec_rows() if kind == "trec" else table_rows()
     return _chunks(rows, RUN_COLUMNS)
+
+
+def write_run_as_trec(path: Path, out: Path, ties: str) -> str:
+    """A JSONL or CSV run (what ``reljudge import run`` reads) written as a TREC run
+    file ``out``, for the readers that take TREC only (``reljudge evaluate --qrels``):
+    each ranking in the order the campaign gives it under ``ties``
+    (:func:`reljudge.ranking.order_key_sql`, rows without a score or rank included),
+    ranks 1, 2, … and scores that decrease with the rank, so that every tie rule reads
+    that order back. Abstention rows carry no paragraph and are left out. Returns the
+    run's system name; a file naming several systems is refused (one run per file)."""
+    import duckdb
+    from reljudge.ranking import order_key_sql
+    src = Source.of(path)
+    frame = pd.concat(list(run_chunks(src)), ignore_index=True)
+    frame = frame[frame.pid.notna()]
+    systems = sorted(set(frame.system))
+    if len(systems) != 1:
+        raise InputError(src.display, None, f"names {len(systems)} systems ({', '.join(systems[:5])}): "
+                                            "give one run per file")
+    con = duckdb.connect()
+    try:
+        con.register("run_rows", frame[["qid", "pid", "rank", "score"]])
+        ordered = con.execute(f"""
+            SELECT qid, pid, row_number() OVER (PARTITION BY qid ORDER BY {order_key_sql(ties)} DESC) AS place
+            FROM run_rows ORDER BY qid, place""").fetchall()
+    finally:
+        con.close()
+    with open(out, "w", encoding="utf-8") as fh:
+        for qid, pid, place in ordered:
+            fh.write(f"{qid} Q0 {pid} {place} {-place} {systems[0]}\n")
+    return systems[0]
 
 
 # -- generated answers ----------------------------------------------------------------

@@ -73,12 +73,12 @@ def _first_line(path: str) -> str | None:
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise InputError(path, i, "not valid UTF-8 text") from None
-            if line.strip() and not _is_comment(line):
+            if line.strip() and not is_comment(line):
                 return line
     return None
 
 
-def _is_comment(line: str) -> bool:
+def is_comment(line: str) -> bool:
     """trec_eval 10: a line whose first non-blank character is '#' is a comment."""
     return line.lstrip().startswith("#")
 
@@ -458,7 +458,7 @@ def run_tag(path: str | os.PathLike) -> str:
             # the first piece may be a partial line unless we reached the file's start
             for raw in reversed(lines if pos == 0 else lines[1:]):
                 line = raw.decode("utf-8", errors="replace")
-                if line.strip() and not _is_comment(line):
+                if line.strip() and not is_comment(line):
                     parts = line.split()
                     return parts[5] if len(parts) >= 6 else Path(path).stem
             tail = lines[0] if pos else b""
