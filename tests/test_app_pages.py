@@ -388,7 +388,11 @@ def test_dashboard_page_shows_live_metrics(app_db):
     at.run()
     assert [w.value for w in at.warning] == [
         "'근거 없음' 표시가 있지만 2점 이상 문단도 있어 답할 수 있는 질문으로 계산한 질문: q02. "
-        "조정 화면이나 판정자와 함께 정리하세요."]
+        "불일치 조정 화면의 '근거 없음' 대기열에 올라 있습니다(판정자가 한 명이어도): 책임자가 "
+        "근거 유무를 확정하거나, 판정자가 그 질문의 표시나 등급을 고치면 사라집니다."]
+    # ... and the adjudication page it points to offers the ruling
+    at.switch_page("screens/adjudicate.py").run()
+    assert not at.exception and any("q02" in box.options for box in at.selectbox)
 
 
 def test_users_page_deactivates_and_reactivates_without_touching_others(app_db):

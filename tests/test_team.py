@@ -325,3 +325,22 @@ def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
     judging.grade(db, "ann", "q1", "p02", None, ms=800)                              # cleared
     judging.grade(db, "ann", "q1", "p02", 1, ms=7000)                                # and decided again
     assert agreement.judging_speed(db).set_index("username").loc["ann", "grade_decisions"] == 4
+
+
+def test_a_no_answer_mark_against_a_citable_grade_reaches_the_verdict_queue_with_one_annotator(db, files):
+    """The dashboard warns when someone marked "no answer" while a paragraph's aggregated
+    grade is citable, and sends the lead to adjudication: the question must be there
+    even when a single annotator judged it, and a ruling settles it."""
+    from reljudge import dashboard
+    for kind, path in (("corpus", files["corpus"]), ("questions", files["questions"])):
+        campaign.import_file(db, kind, path)
+    campaign.import_file(db, "run", files["run_a"], system="bm25")
+    campaign.pool(db, 10)
+    _judge(db, [("ann", "q1", "p02", 2)])
+    judging.mark_no_answer(db, "ann", "q1", True)                 # one person, contradicting themself
+    assert dashboard.contested_no_answer(db, "adjudicated", None, 2) == ["q1"]
+    queue = adjudication.verdict_queue(db)
+    assert list(queue.qid) == ["q1"] and bool(queue.contested[0])
+    adjudication.adjudicate_verdict(db, "lee", "q1", False, "p02가 근거")
+    assert adjudication.verdict_queue(db).empty
+    assert dashboard.contested_no_answer(db, "adjudicated", None, 2) == []

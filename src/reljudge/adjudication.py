@@ -61,10 +61,13 @@ def _verdict(no_answer) -> Message:
     return CODES("ruling_no_answer" if no_answer else "ruling_has_answer")
 
 
-def verdict_queue(db: Database) -> pd.DataFrame:
-    """Questions whose annotators disagree on 'no answer'; ``verdicts`` a tuple of
-    messages (ruling_no_answer / ruling_has_answer), anonymous, in a stable random order."""
-    frame = team.verdict_disagreements(db)
+def verdict_queue(db: Database, threshold: int = 2) -> pd.DataFrame:
+    """Questions whose "no answer" needs a lead's ruling: annotators disagree on it, or
+    someone marked it while the aggregated grades hold a citable paragraph (``contested``;
+    the dashboard warns of these, and they can have a single annotator); ``verdicts`` a
+    tuple of messages (ruling_no_answer / ruling_has_answer), anonymous, in a stable
+    random order."""
+    frame = team.verdict_disagreements(db, team.contested_no_answer(db, "adjudicated", threshold))
     frame["verdicts"] = frame["verdicts"].map(lambda vs: tuple(_verdict(v) for v in vs))
     frame["notes"] = frame["notes"].map(lambda n: " · ".join(str(x) for x in n if x))
     return frame

@@ -324,9 +324,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "failures": ("실패 사례: 상위 K 안에 인용 가능한 근거가 없는 질문", "Failure cases: no citable paragraph within K"),
     "failure_pick": ("실패 사례 자세히 보기", "Open a failure case"),
     "contested_no_answer": ("'근거 없음' 표시가 있지만 {t}점 이상 문단도 있어 답할 수 있는 질문으로 계산한 질문: {qids}. "
-                            "조정 화면이나 판정자와 함께 정리하세요.",
+                            "불일치 조정 화면의 '근거 없음' 대기열에 올라 있습니다(판정자가 한 명이어도): 책임자가 "
+                            "근거 유무를 확정하거나, 판정자가 그 질문의 표시나 등급을 고치면 사라집니다.",
                             "Marked “no answer” by someone, yet a paragraph has grade {t} or more, so counted as "
-                            "answerable: {qids}. Settle them on the adjudication page or with the annotators."),
+                            "answerable: {qids}. They are in the “no answer” queue of the adjudication page (even "
+                            "when one person judged them): rule on them there, or the annotator corrects the mark "
+                            "or the grade."),
     "no_answer_questions": ("근거 없음 질문 {n}개는 평균에서 빼고 따로 보고합니다.", "{n} no-answer questions are left out of the means and reported separately."),
     "questions_used": ("평균은 전체 질문 {total}개 중 판정된, 답할 수 있는 질문 {answerable}개에 근거합니다 "
                        "(근거 없음 {no_answer}개는 따로, 판정이 아직 없는 질문 {unjudged}개는 빠짐).",
@@ -810,6 +813,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "n_judgments": ("판정 수", "judgments"), "n_questions": ("질문 수", "questions"),
     "share_0": ("0점 비율", "share of 0"), "share_1": ("1점 비율", "share of 1"), "share_2": ("2점 비율", "share of 2"),
     "n_verdicts": ("질문 판정 수", "question verdicts"), "n_no_answer": ("근거 없음 수", "no-answer"),
+    "contested": ("2점 문단과 충돌", "against a citable grade"),
     "no_answer_rate": ("근거 없음 비율", "no-answer rate"),
     "scope": ("범위", "scope"), "rating": ("대상", "rating"), "annotators": ("판정자 수", "annotators"),
     "items_2plus": ("2명 이상 판정한 항목", "items with 2+ ratings"),

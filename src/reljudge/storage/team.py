@@ -273,17 +273,24 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2, ties:
         [threshold, threshold, threshold]).df()
 
 
-def verdict_disagreements(db: Database) -> pd.DataFrame:
+def verdict_disagreements(db: Database, contested: list[str] | tuple = ()) -> pd.DataFrame:
+    """Questions whose "no answer" verdicts need a lead: annotators disagree, or (the
+    ``contested`` qids, see :func:`contested_no_answer`) someone marked "no answer" while a
+    paragraph's aggregated grade is citable — also when only one person judged it.
+    Column ``contested`` says which; a ruling newer than every verdict settles either."""
     return db.cursor().execute("""
         WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes,
                           max(created_at) AS last, list(no_answer ORDER BY md5(username || qid)) AS verdicts,
                           list(coalesce(note, '') ORDER BY md5(username || qid)) AS notes
-                   FROM effective_verdicts GROUP BY qid HAVING count(*) >= 2
+                   FROM effective_verdicts GROUP BY qid HAVING (count(*) >= 2
                      AND count(*) FILTER (WHERE no_answer) NOT IN (0, count(*)))
-        SELECT v.qid, q.text AS question, v.n AS n_annotators, v.yes AS n_no_answer, v.verdicts, v.notes
+                     OR list_contains(?::VARCHAR[], qid))
+        SELECT v.qid, q.text AS question, v.n AS n_annotators, v.yes AS n_no_answer, v.verdicts, v.notes,
+               list_contains(?::VARCHAR[], v.qid) AS contested
         FROM v JOIN questions q USING (qid)
         LEFT JOIN current_adjudications a ON a.qid = v.qid AND a.pid IS NULL
-        WHERE a.adjudication_id IS NULL OR a.created_at < v.last ORDER BY q.seq""").df()
+        WHERE a.adjudication_id IS NULL OR a.created_at < v.last ORDER BY q.seq""",
+        [list(contested), list(contested)]).df()
 
 
 def insert_adjudication(db: Database, lead: str, qid: str, pid: str | None, grade: int | None,
