@@ -9,7 +9,7 @@ import pytest
 
 from reljudge import answer_metrics, review
 from reljudge.cli import main
-from reljudge.errors import InputError
+from reljudge.errors import InputError, ReljudgeError
 
 ANSWERS = [
     # q1: markers [pid] and [n] into the citations list; the last sentence cites nothing
@@ -458,3 +458,43 @@ def test_a_long_answer_is_split_in_bounded_pieces_and_imports(campaign_db, tmp_p
         {"qid": "q1", "system": "long", "answer": text, "citations": ["p01"]}]))
     n = campaign_db.cursor().execute("SELECT count(*) FROM answer_sentences").fetchone()[0]
     assert n == text.count(". ") + 1
+
+
+@pytest.mark.parametrize("field, value", [("reviewer", "ann\u202eeil"), ("reviewer", "a\u200bnn"),
+                                          ("system", "rag\u202e"), ("note", "좋\x00음")])
+def test_hidden_characters_in_review_names_and_nul_in_notes_are_refused(answered, tmp_path, field, value):
+    """One rule for names and ids (reljudge.display.id_problem): a reviewer or system name
+    holding U+202E or U+200B is refused like an id, and a NUL in any field of a review
+    file is refused like in every other import — with file and line."""
+    db = answered
+    ids = _ids(db)
+    review.review(db, "ann", ids[("q1", "rag")], "note", note="좋음")
+    good = tmp_path / "reviews.jsonl"
+    review.write_reviews(db, good)
+    rec = json.loads(good.read_text(encoding="utf-8").splitlines()[0])
+    bad = _write(tmp_path / "bad.jsonl", [rec, {**rec, "reviewer": "bob", field: value}])
+    with pytest.raises(InputError) as err:
+        review.import_reviews(db, bad, "bad")
+    assert err.value.line == 2 and "bad.jsonl" in str(err.value)
+    assert "bad" not in review.review_sources(db)
+
+
+def test_hidden_characters_in_source_and_answer_system_names_are_refused(answered, tmp_path):
+    from reljudge import export
+    db = answered
+    review.review(db, "ann", _ids(db)[("q1", "rag")], "note", note="좋음")
+    reviews = tmp_path / "r.jsonl"
+    review.write_reviews(db, reviews)
+    for name in ("live\u202e", "zero\u200bwidth"):
+        with pytest.raises(ReljudgeError, match="source name"):
+            review.import_reviews(db, reviews, name)
+        qrels = tmp_path / "q.txt"
+        qrels.write_text("q1 0 p01 2\n", encoding="utf-8")
+        with pytest.raises(ReljudgeError, match="source name"):
+            export.import_qrels(db, qrels, name)
+    bad = _write(tmp_path / "answers.jsonl", [{"qid": "q2", "system": "gr\u200baph", "answer": "좋습니다."}])
+    with pytest.raises(InputError, match="line 1"):
+        review.import_answers(db, bad)
+    with pytest.raises(InputError):
+        review.import_answers(db, _write(tmp_path / "a2.jsonl", [{"qid": "q2", "answer": "좋습니다."}]),
+                              system="sys\u202e")

@@ -18,7 +18,7 @@ import pandas as pd
 from reljudge import adjudication, times
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.importers import iter_text_lines
+from reljudge.importers import check_name, iter_text_lines
 from reljudge.storage import qrels_io
 from reljudge.storage.db import Database
 from reljudge.trec_io import whole_number_problem
@@ -273,6 +273,7 @@ def import_qrels(db: Database, path, source: str, fmt: str | None = None,
     source = (source or "").strip()
     if not source:
         raise ReljudgeError(CODES("error_qrels_no_source"))
+    check_name(source, None, None, "source name")
     rows = read_qrels(path, fmt, display)
     return qrels_io.import_external(db, source, rows, display or str(path))
 

@@ -282,10 +282,27 @@ def _id(value, name: str, lineno: int, field: str) -> str:
 
 
 def _system_name(value: str, name: str, lineno: int | None) -> str:
-    problem = id_problem(value, "system name")
+    return check_name(value, name, lineno, "system name")
+
+
+def check_name(value, file: str | None, lineno: int | None, field: str) -> str:
+    """The one rule for a name (system, reviewer, source) read from a file or an option:
+    text, not blank, and without invisible or control characters (U+202E would show "evil"
+    as "live"; reljudge.display.id_problem). Spaces inside are allowed, unlike in ids.
+    Returns the name stripped; an ``InputError`` names the file, line and field."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(file, lineno, CODES("error_missing_field", field=field))
+    text = value.strip()
+    problem = id_problem(text, field)
     if problem:
-        raise InputError(name, lineno, problem)
-    return value
+        raise InputError(file, lineno, problem)
+    return text
+
+
+def jsonl_records(src: "Source") -> Iterator[tuple[int, dict]]:
+    """A JSONL file's records under the rules every import follows (NUL refused in any
+    field, too deep JSON refused, file and line named)."""
+    return _records(src, "jsonl", [])
 
 
 def _opt_str(value) -> str | None:
@@ -712,6 +729,7 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
         sys_name = system or _opt_str(obj.get("system"))
         if not sys_name:
             raise InputError(name, lineno, "no system name: give --system NAME or a 'system' field")
+        sys_name = _system_name(sys_name, name, lineno)
         if (qid, sys_name) in seen:
             raise InputError(name, lineno, f"duplicate answer of system {sys_name!r} to question "
                              f"{qid!r} (first at line {seen[(qid, sys_name)]})")

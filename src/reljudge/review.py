@@ -601,6 +601,7 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
     Returns the number of reviewer × answer records."""
     if not source or not source.strip():
         raise ReljudgeError(CODES("review_error_source_needed"))
+    source = importers.check_name(source, None, None, "source name")
     src = importers.Source.of(path, display)
     name = src.display
     answers, sentences, citations = store.current_answer_tables(db)
@@ -612,11 +613,12 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
     def bad(lineno, problem):
         raise InputError(name, lineno, problem)
 
-    for lineno, obj in importers.iter_jsonl(src.path, name):
+    for lineno, obj in importers.jsonl_records(src):
         qid, system, reviewer = obj.get("qid"), obj.get("system"), obj.get("reviewer")
         for field, value in (("qid", qid), ("system", system), ("reviewer", reviewer)):
             if not isinstance(value, str) or not value.strip():
                 bad(lineno, CODES("review_file_missing", field=field))
+            importers.check_name(value, name, lineno, field)
         answer_id = by_key.get((qid, system))
         if answer_id is None:
             bad(lineno, CODES("review_file_no_answer", system=system, qid=qid))
