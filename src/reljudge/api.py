@@ -162,6 +162,9 @@ async def _json_body(request: Request) -> tuple[dict | None, JSONResponse | None
         data = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):
         return None, _error(400, "bad_json", "the body is not valid JSON")
+    except RecursionError:
+        # e.g. 100,000 nested lists: refused as the request's own fault, never a 500
+        return None, _error(400, "too_deep", "the body's JSON is nested too deeply")
     if not isinstance(data, dict):
         return None, _error(400, "bad_json", "the body must be a JSON object")
     return data, None
