@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 
-from reljudge import events, review
+from reljudge import events, group_commit, review
+from reljudge.storage import judgments as judgment_store
 
 ANSWERS = [{"qid": "q1", "system": "rag", "answer": "감사는 받은 것을 헤아리는 데서 시작됩니다 [p01].",
             "citations": []}]
@@ -126,3 +128,51 @@ def test_one_annotator_posting_poisoned_saves_never_fails_another_annotators_sav
     assert all(r[0] == [f"b-{k}"] and r[1] == {} for k, r in enumerate(b_results))
     n = db.cursor().execute("SELECT count(*) FROM judgment_events WHERE username = 'ann'").fetchone()[0]
     assert n == 120
+
+
+def wait_until(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.005)
+
+
+def test_the_group_commit_stores_each_member_alone_when_the_group_fails(campaign_db):
+    """A member whose rows pass every check but fail in storage (a real CHECK constraint
+    of judgment_events: grade 7, rows handed to the store directly, past the parser) is
+    grouped with another annotator's good save: only the faulty member gets the error."""
+    db = campaign_db
+    commit = group_commit.for_database(db, judgment_store.append_event_batches)
+
+    def row(cid: str, grade: int) -> dict:
+        return {"client_event_id": cid, "qid": "q1", "pid": "p02", "grade": grade, "no_answer": None, "note": None,
+                "evidence": None, "time_spent_ms": None, "client_id": None, "base_event_id": None}
+
+    results: dict[str, object] = {}
+
+    def submit(name: str, user: str, rows: list[dict]):
+        try:
+            results[name] = commit.submit(db, user, rows, False)
+        except BaseException as exc:           # noqa: BLE001 — compared below
+            results[name] = exc
+
+    # Hold the write lock so that a first save leads and waits, and the two others queue
+    # up behind it: they are then stored as one group.
+    with db._write_lock:
+        first = threading.Thread(target=submit, args=("first", "lee", [row("lead-1", 0)]))
+        first.start()
+        wait_until(lambda: commit._leading)
+        others = [threading.Thread(target=submit, args=("bad", "bob", [row("bad-1", 7)])),
+                  threading.Thread(target=submit, args=("good", "ann", [row("good-1", 2), row("good-2", 1)]))]
+        for t in others:
+            t.start()
+        wait_until(lambda: len(commit._waiting) == 2)
+    for t in [first, *others]:
+        t.join(timeout=60)
+    assert not isinstance(results["good"], BaseException), f"the good save failed with the bad one: {results['good']!r}"
+    stored, refused = results["good"]
+    assert set(stored) == {"good-1", "good-2"} and refused == {}
+    assert isinstance(results["bad"], BaseException)
+    assert not isinstance(results["first"], BaseException)
+    rows = db.cursor().execute("SELECT client_event_id FROM judgment_events ORDER BY 1").fetchall()
+    assert rows == [("good-1",), ("good-2",), ("lead-1",)]
