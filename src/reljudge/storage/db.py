@@ -556,7 +556,7 @@ class Database:
 
     @staticmethod
     def _apply_postgres_step(cur, version: int, name: str, sql: str) -> None:
-        parts = postgres.statements(sql)
+        parts = [] if version in postgres.NATIVE_ONLY else postgres.statements(sql)
         ddl = []
         for statement in parts:
             if postgres.kind(statement) == "ddl":
