@@ -21,6 +21,8 @@ from __future__ import annotations
 import threading
 import time
 
+from reljudge.storage import failures
+
 #: A group that collides with another process's commit (PostgreSQL: the same client event
 #: id stored meanwhile, a serialization failure, a deadlock) is stored again, whole: the
 #: retry sees the other commit and acknowledges those events as resends, stored once.
@@ -76,11 +78,12 @@ class GroupCommit:
         """One result per batch: its own, or the exception that storing it raised. When the
         group fails as a whole for a reason other than a conflict, each member is stored
         on its own, so that a member whose rows fail in storage fails alone and the
-        others of the group are stored."""
+        others of the group are stored. A failure of the storage itself (a full disk, a
+        read-only file: reljudge.storage.failures) fails every member at once."""
         try:
             return self._attempt(db, batches)
         except BaseException as exc:            # every save of the group learns of the failure
-            if len(batches) == 1 or not isinstance(exc, Exception):
+            if len(batches) == 1 or not isinstance(exc, Exception) or failures.is_storage_failure(exc):
                 return [exc] * len(batches)
         results = []
         for batch in batches:
