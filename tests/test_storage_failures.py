@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import StreamlitServer, build_campaign
+from e2e_support import (DEEP_QUERY_JS, StreamlitServer, build_campaign, login, served_in_browser, wait_for_widget,
+                         wait_saved, widget_state)
 from reljudge.storage import open_database
 
 FS_SIZE_MB = 24
@@ -202,6 +203,54 @@ def test_a_full_disk_is_a_retryable_503_and_every_save_is_stored_once_after_spac
         assert all(stored[cid] == [eid] for cid, eid in box.acked.items()), "acknowledged with another number"
         assert "opened again after a storage failure" in log.read_text(errors="replace"), \
             "the invalidated database was never reopened (the recovery path was not exercised)"
+
+
+def save_line(page) -> str:
+    """The judging widget's save state as the annotator reads it."""
+    return page.evaluate("""() => {""" + DEEP_QUERY_JS + """
+      const el = deepQuery(".rj .rj-save");
+      return el ? el.textContent : "";
+    }""")
+
+
+@pytest.mark.browser
+def test_the_judging_page_says_saves_are_waiting_while_the_disk_is_full_and_then_all_saved(tmp_path):
+    """In a real headless chromium: keys pressed while the disk is full are shown as waiting
+    for the server, not lost (Korean, the default language); once space returns the notice
+    gives way to "all saved" and each key is stored once."""
+    with small_file_system(tmp_path) as mount:
+        camp = build_campaign(mount / "campaign.duckdb", tmp_path / "input", n_questions=1, pool_size=6)
+        with served_in_browser(camp.db_path, tmp_path / "server.log") as (server, browser):
+            page = browser.new_page()
+            page.set_default_timeout(60_000)
+            login(page, server.url, USER, PASSWORD)
+            wait_for_widget(page)
+            wait_saved(page)
+            # Once the idle checkpoint has folded the write-ahead log into the file (and
+            # removed it), the next save needs new room: fill the disk then.
+            wal = mount / "campaign.duckdb.wal"
+            deadline = time.monotonic() + 60
+            while wal.exists():
+                assert time.monotonic() < deadline, "the idle checkpoint never ran"
+                page.wait_for_timeout(100)
+            ballast = fill(mount)
+            for key in "210":
+                page.keyboard.press(key)
+            try:
+                page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
+                  const el = deepQuery(".rj .rj-save");
+                  return !!el && el.textContent.startsWith("저장 대기 중 — 3개 판정이 서버를 기다립니다(사라지지 않음)");
+                }""")
+            except Exception:
+                raise AssertionError(f"the page said {save_line(page)!r}") from None
+            assert widget_state(page)["pending"] == "3"
+            ballast.unlink()
+            (mount / "ballast-tail").unlink()
+            state = wait_saved(page, timeout=90_000)
+            assert save_line(page) == "모두 저장됨"
+            assert [c["grade"] for c in state["cards"][:3]] == ["2", "1", "0"]
+        stored = stored_events(camp.db_path)
+        assert len(stored) == 3 and all(len(eids) == 1 for eids in stored.values())
 
 
 def test_storage_failures_are_told_by_type_and_errno_not_by_request_errors():

@@ -136,6 +136,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save_login": ("저장 대기 {n}건 — 로그인이 끝났습니다. 다시 로그인하면 이 브라우저에 보관된 판정이 저장됩니다",
                    "{n} waiting — your login has ended; log in again and this browser saves them"),
     "offline": ("저장 대기 {n}건 — 연결되면 자동으로 다시 보냅니다", "{n} waiting to be saved — resent automatically"),
+    "save_waiting_server": ("저장 대기 중 — {n}개 판정이 서버를 기다립니다(사라지지 않음). 서버가 지금 저장할 수 없어 "
+                            "이 브라우저에 보관하고 자동으로 다시 보냅니다",
+                            "Saves waiting — {n} judgment(s) wait for the server (not lost). The server cannot store "
+                            "them right now; this browser keeps them and sends them again automatically"),
     "shortcuts": (
         "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 후 다음 문단으로 · Backspace 판정 지우기 · "
         "C 앞뒤 문단 보기 · E 메모·근거 문장 · N 근거 없음 표시 · Enter/] 다음 질문 · [ 이전 질문 · "
