@@ -125,8 +125,10 @@ class StreamlitServer:
     """``streamlit run SCRIPT`` in the repo root on a free loopback port."""
 
     def __init__(self, script: str | Path = "app.py", *, db_path: Path | None = None,
-                 log_path: Path | None = None, cwd: Path = REPO, extra_env: dict | None = None):
+                 log_path: Path | None = None, cwd: Path = REPO, extra_env: dict | None = None,
+                 prefix: list[str] | None = None):
         self.script = str(script)
+        self.prefix = list(prefix or [])      # e.g. setpriv, to run the server with fewer privileges
         self.db_path = db_path
         self.cwd = cwd
         self.port = free_port()
@@ -141,7 +143,7 @@ class StreamlitServer:
         if self.db_path is not None:
             env["RELJUDGE_DB"] = str(self.db_path)
         env["PYTHONUNBUFFERED"] = "1"
-        cmd = [sys.executable, "-m", "streamlit", "run", self.script,
+        cmd = [*self.prefix, sys.executable, "-m", "streamlit", "run", self.script,
                "--server.port", str(self.port), "--server.address", "127.0.0.1",
                "--server.headless", "true", "--browser.gatherUsageStats", "false",
                # No file watcher: nothing edits the app while it runs, and on two

@@ -115,6 +115,29 @@ def test_each_event_is_checked_like_the_pages_check_it(served):
                                   bad_grade["id"]: "malformed", long_note["id"]: "malformed"}
 
 
+def test_poisoned_events_are_refused_by_code_and_the_rest_of_the_request_is_stored(served):
+    """Values that used to pass the parser and fail the transaction (a 500 for everyone
+    grouped with them): each is refused on its own; the good event beside them is acked."""
+    server, camp, queue, tokens, _ = served
+    qid = queue["annotator1"][0]
+    pid = camp.pool[qid][1]
+    poisoned = [event(qid, pid, 1, base=1e30), event(qid, pid, 1, note="x\ud800y"), event(qid, pid, True),
+                event(qid, pid, 2.0), {**event(qid, pid), "kind": "verdict", "no_answer": "false"}]
+    good = event(qid, pid, 0)
+    status, answer, _ = post(f"{server.url}/api/events", {"events": poisoned + [good]}, tokens["annotator1"])
+    assert status == 200
+    assert answer["acked"] == [good["id"]]
+    assert answer["rejected"] == {e["id"]: "malformed" for e in poisoned}
+
+
+def test_deeply_nested_json_is_refused_with_a_code(served):
+    server, _, _, tokens, _ = served
+    depth = 100_000
+    body = b'{"events": ' + b"[" * depth + b"]" * depth + b"}"
+    status, answer, _ = post(f"{server.url}/api/events", None, tokens["annotator1"], raw=body)
+    assert status == 400 and answer["error"] == "too_deep"
+
+
 def test_a_resent_save_is_acknowledged_again_and_stored_once(served):
     server, camp, queue, tokens, _ = served
     qid = queue["annotator1"][0]

@@ -23,7 +23,11 @@ site cannot make a browser post judgments.
 When the database cannot be reached (PostgreSQL down or restarting) every route answers
 ``503`` with ``{"error": "db_unavailable"}`` and a ``Retry-After``: the widget keeps the
 events in its outbox and sends them again; the next request attaches the database anew
-(no app restart), and a resent event id is stored once.
+(no app restart), and a resent event id is stored once. When the storage fails (a full
+disk, a read-only file or file system: reljudge.storage.failures) the answer is the same
+``503`` with ``{"error": "storage_unavailable"}``; a DuckDB file that DuckDB invalidated
+after a failed write is opened again on the next request, so saves resume once space
+returns, without restarting the app. Nothing the request sent is refused for it.
 
 This module does not import Streamlit: Starlette comes with it and is all it needs.
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sys
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -44,7 +49,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from reljudge import auth, campaign, events
-from reljudge.storage import postgres
+from reljudge.storage import failures, postgres
 from reljudge.storage.db import ENV_VAR, Database, database_key
 
 COOKIE = "reljudge_session"
@@ -168,6 +173,9 @@ async def _json_body(request: Request) -> tuple[dict | None, JSONResponse | None
         data = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):
         return None, _error(400, "bad_json", "the body is not valid JSON")
+    except RecursionError:
+        # e.g. 100,000 nested lists: refused as the request's own fault, never a 500
+        return None, _error(400, "too_deep", "the body's JSON is nested too deeply")
     if not isinstance(data, dict):
         return None, _error(400, "bad_json", "the body must be a JSON object")
     return data, None
@@ -196,23 +204,45 @@ def _with_cookie(request: Request, response: JSONResponse, token: str) -> JSONRe
 RETRY_SECONDS = 2
 
 
-def _unavailable() -> JSONResponse:
-    response = _error(503, "db_unavailable", "the database cannot be reached right now; "
-                      "keep the events and send them again")
+_UNAVAILABLE = {
+    "db_unavailable": "the database cannot be reached right now; keep the events and send them again",
+    "storage_unavailable": "the database cannot store anything right now (its disk is full or it cannot be "
+                           "written); keep the events and send them again",
+}
+
+
+def _unavailable(code: str = "db_unavailable") -> JSONResponse:
+    response = _error(503, code, _UNAVAILABLE[code])
     response.headers["Retry-After"] = str(RETRY_SECONDS)
     return response
 
 
-def _database_down(exc: BaseException) -> bool:
-    """The database was lost (not a refusal of the request): mark it for a fresh attach."""
+_storage_failing = threading.Event()
+
+
+def _database_down(exc: BaseException) -> str | None:
+    """The code of a 503 when the database was lost or its storage failed (not a refusal
+    of the request), None otherwise. A lost server is marked for a fresh attach, a DuckDB
+    file that DuckDB invalidated for reopening."""
     if isinstance(exc, postgres.DatabaseUnavailable):
-        return True
+        return "db_unavailable"
     if postgres.is_connection_error(exc):
         for db in list(_DATABASES.values()):
             if db.backend == "postgresql":
                 db.mark_broken()
-        return True
-    return False
+        return "db_unavailable"
+    if failures.is_storage_failure(exc):
+        if failures.invalidates(exc):
+            for db in list(_DATABASES.values()):
+                if db.backend == "duckdb":
+                    db.mark_broken()
+        if not _storage_failing.is_set():      # once per episode in the server's log
+            _storage_failing.set()
+            print(f"reljudge: saves are answered 503 (retry) while the storage fails: "
+                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}",
+                  file=sys.stderr, flush=True)
+        return "storage_unavailable"
+    return None
 
 
 def _run(func, *args):
@@ -224,11 +254,16 @@ def _guarded(route):
     """A route that answers 503 (retryable) instead of 500 when the database is down."""
     async def handler(request: Request) -> JSONResponse:
         try:
-            return await route(request)
+            response = await route(request)
         except Exception as exc:        # noqa: BLE001 — only a lost database is answered here
-            if _database_down(exc):
-                return _unavailable()
+            code = _database_down(exc)
+            if code:
+                return _unavailable(code)
             raise
+        if _storage_failing.is_set() and response.status_code < 500:
+            _storage_failing.clear()
+            print("reljudge: the storage works again; saves are stored", file=sys.stderr, flush=True)
+        return response
     handler.__name__ = route.__name__
     return handler
 

@@ -150,6 +150,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save_login": ("저장 대기 {n}건 — 로그인이 끝났습니다. 다시 로그인하면 이 브라우저에 보관된 판정이 저장됩니다",
                    "{n} waiting — your login has ended; log in again and this browser saves them"),
     "offline": ("저장 대기 {n}건 — 연결되면 자동으로 다시 보냅니다", "{n} waiting to be saved — resent automatically"),
+    "save_waiting_server": ("저장 대기 중 — {n}개 판정이 서버를 기다립니다(사라지지 않음). 서버가 지금 저장할 수 없어 "
+                            "이 브라우저에 보관하고 자동으로 다시 보냅니다",
+                            "Saves waiting — {n} judgment(s) wait for the server (not lost). The server cannot store "
+                            "them right now; this browser keeps them and sends them again automatically"),
     "shortcuts": (
         "단축키 — ↓/J 다음 문단 · ↑/K 이전 문단 · 2/1/0 판정 후 다음 문단으로 · Backspace 판정 지우기 · "
         "C 앞뒤 문단 보기 · E 메모·근거 문장 · N 근거 없음 표시 · Enter/] 다음 질문 · [ 이전 질문 · "
@@ -720,12 +724,18 @@ STRINGS: dict[str, tuple[str, str]] = {
                          "not stored: another event of the same save was refused"),
     "review_malformed": ("잘못된 검수 기록입니다", "malformed review event"),
     "review_malformed_detail": ("잘못된 검수 기록입니다: {detail}", "malformed review event: {detail}"),
-    "review_error_integer": ("{what}은(는) 정수여야 합니다", "{what} must be an integer"),
-    "review_error_range": ("{what}이(가) 범위를 벗어났습니다", "{what} out of range"),
-    "review_error_flag": ("{field}은(는) true, false, null 가운데 하나여야 합니다", "{field} must be true, false or null"),
-    "review_error_event_id": ("잘못된 기록 id입니다", "malformed event id"),
-    "review_error_kind": ("알 수 없는 검수 기록 종류 {kind!r}", "unknown review event kind {kind!r}"),
-    "review_error_no_paragraph": ("뒷받침 판정에 문단이 없습니다", "support event without a paragraph"),
+    # a field of a browser event (reljudge.event_fields: judgments and reviews alike)
+    "event_error_id": ("잘못된 기록 id입니다 (최대 100자의 문자열)", "malformed event id (a string of at most 100 characters)"),
+    "event_error_missing": ("{field}이(가) 없습니다", "missing {field}"),
+    "event_error_text": ("{field}은(는) 문자열이어야 합니다", "{field} must be a string"),
+    "event_error_too_long": ("{field}이(가) {limit}자보다 깁니다", "{field} longer than {limit} characters"),
+    "event_error_characters": ("{field}에 저장할 수 없는 문자(짝 없는 서러게이트, NUL)가 있습니다",
+                               "{field} holds characters that cannot be stored (a lone surrogate, NUL)"),
+    "event_error_integer": ("{field}은(는) 정수여야 합니다", "{field} must be an integer"),
+    "event_error_range": ("{field}이(가) 범위를 벗어났습니다", "{field} out of range"),
+    "event_error_boolean": ("{field}은(는) true 또는 false여야 합니다", "{field} must be true or false"),
+    "event_error_grade": ("등급은 0, 1, 2 가운데 하나여야 합니다 (받은 값: {value})", "grade must be 0, 1 or 2, got {value}"),
+    "event_error_kind": ("알 수 없는 기록 종류 {value}", "unknown event kind {value}"),
     "review_error_policy": ("알 수 없는 집계 정책 {policy!r}: adjudicated, majority, reviewer:이름, source:이름 가운데 하나",
                             "unknown policy {policy!r}; use adjudicated, majority, reviewer:NAME or source:NAME"),
     "review_error_source_needed": ("--source로 검수 출처의 이름을 정하세요", "--source must name the review source"),

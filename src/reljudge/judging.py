@@ -16,16 +16,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import display, group_commit, i18n
+from reljudge import display, event_fields as fields, group_commit, i18n
 from reljudge.queue_position import WorkQueue
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 
-GRADES = (0, 1, 2)
-MAX_NOTE = 2000
-MAX_TIME_MS = 24 * 3600 * 1000
+GRADES = fields.GRADES
+MAX_NOTE = fields.MAX_TEXT
+MAX_TIME_MS = fields.MAX_TIME_MS
 
 
 def source_line(title, date, volume, page, lang: str = "ko") -> str:
@@ -227,54 +227,25 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
 
 
 def bounded_text(value, what: str) -> str | None:
-    """A note or evidence sentence; refused (never cut short) beyond MAX_NOTE characters."""
-    if value in (None, ""):
-        return None
-    text = str(value)
-    if len(text) > MAX_NOTE:
-        raise ReljudgeError(f"{what} longer than {MAX_NOTE} characters ({len(text)})")
-    return text
+    """A note or evidence sentence; refused (never cut short) beyond MAX_NOTE characters,
+    and refused when it is not a storable string (reljudge.event_fields)."""
+    return fields.text({what: value}, what, MAX_NOTE)
 
 
 def _event_row(raw: dict, qid_default: str | None) -> dict:
-    if not isinstance(raw, dict):
-        raise ReljudgeError("malformed event")
-    cid = str(raw.get("id") or uuid.uuid4())
-    if len(cid) > 100:
-        raise ReljudgeError("malformed event id")
-    qid = raw.get("qid") or qid_default
-    if not isinstance(qid, str) or not qid:
-        raise ReljudgeError("event without a question")
-    kind = raw.get("kind", "grade")
-    note = bounded_text(raw.get("note"), "note")
-    ms = raw.get("ms")
-    try:
-        ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
-    except (TypeError, ValueError, OverflowError):
-        ms = None
-    client = raw.get("client")
-    client = str(client)[:100] if client else None
-    base = raw.get("base")
-    try:
-        base = None if base is None else max(0, int(base))
-    except (TypeError, ValueError, OverflowError):
-        base = None
+    """The row of one paragraph event, every field checked (reljudge.event_fields) before
+    any transaction: a bad field is this event's own refusal."""
+    row = fields.common(raw)
+    kind = fields.kind(raw, ("grade", "verdict"), "grade")
+    qid = fields.key(raw, "qid", qid_default)
+    note = fields.text(raw, "note", MAX_NOTE)
+    row.update(qid=qid, note=note)
     if kind == "verdict":
-        return {"client_event_id": cid, "qid": qid, "pid": None, "grade": None,
-                "no_answer": bool(raw.get("no_answer")), "note": note, "evidence": None,
-                "time_spent_ms": ms, "client_id": client, "base_event_id": base}
-    if kind != "grade":
-        raise ReljudgeError(f"unknown event kind {kind!r}")
-    pid = raw.get("pid")
-    if not isinstance(pid, str) or not pid:
-        raise ReljudgeError("grade event without a paragraph")
-    grade = raw.get("grade")
-    if grade is not None and grade not in GRADES:
-        raise ReljudgeError(f"grade must be 0, 1 or 2, got {grade!r}")
-    evidence = bounded_text(raw.get("evidence"), "evidence") if grade == 2 else None
-    return {"client_event_id": cid, "qid": qid, "pid": pid, "grade": grade, "no_answer": None,
-            "note": note, "evidence": evidence, "time_spent_ms": ms, "client_id": client,
-            "base_event_id": base}
+        return {**row, "pid": None, "grade": None, "no_answer": fields.boolean(raw, "no_answer", required=True),
+                "evidence": None}
+    grade = fields.grade(raw)
+    evidence = fields.text(raw, "evidence", MAX_NOTE) if grade == 2 else None
+    return {**row, "pid": fields.key(raw, "pid"), "grade": grade, "no_answer": None, "evidence": evidence}
 
 
 STALE_REASON = ("changed in another browser after this edit was made; the newer judgment is kept")
@@ -338,8 +309,7 @@ def record_each(db: Database, username: str, events: list[dict], with_ids: bool 
         try:
             rows.append(_event_row(event, None))
         except ReljudgeError as exc:
-            cid = str(event.get("id")) if isinstance(event, dict) and event.get("id") else "?"
-            refused[cid] = ("malformed", str(exc), None)
+            refused[fields.reply_key(event)] = ("malformed", str(exc), None)
     stored, problems = _store(db, username, rows, False)
     qid_of = {r["client_event_id"]: r["qid"] for r in rows}
     refused.update({cid: (code, detail, qid_of.get(cid)) for cid, (code, detail) in problems.items()})

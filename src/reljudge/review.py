@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reljudge import group_commit, i18n, importers
+from reljudge import event_fields as fields, group_commit, i18n, importers
 from reljudge.adjudication import CODES as RULING_CODES
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.judging import GRADES, MAX_TIME_MS, bounded_text, source_line
+from reljudge.judging import GRADES, MAX_NOTE, source_line
 from reljudge.queue_position import WorkQueue
 from reljudge.storage import answers as store
 from reljudge.storage.db import Database
@@ -54,9 +54,6 @@ CODES = Codes(
     review_unknown_sentence=("answer", "sentence"), review_not_cited=("answer", "pid"),
     review_not_assigned=("answer", "user"), review_held_back=(), review_malformed=(),
     review_malformed_detail=("detail",),
-    # malformed events
-    review_error_integer=("what",), review_error_range=("what",), review_error_flag=("field",),
-    review_error_event_id=(), review_error_kind=("kind",), review_error_no_paragraph=(),
     # policies, sources, rulings
     review_error_policy=("policy",), review_error_source_needed=(), review_error_cannot_adjudicate=("kind",),
     review_error_flag_needed=(),
@@ -105,67 +102,23 @@ answer_versions = store.answer_versions
 
 # -- events ------------------------------------------------------------------------
 
-def _int(value, what: str) -> int:
-    if isinstance(value, bool) or value is None:
-        raise ReljudgeError(CODES("review_error_integer", what=what))
-    try:
-        number = int(value)
-    except (TypeError, ValueError, OverflowError):
-        raise ReljudgeError(CODES("review_error_integer", what=what)) from None
-    if number != value and str(number) != str(value).strip():
-        raise ReljudgeError(CODES("review_error_integer", what=what))
-    if not 0 <= number < 2**62:
-        raise ReljudgeError(CODES("review_error_range", what=what))
-    return number
-
-
-def _flag(raw: dict, key: str):
-    value = raw.get(key)
-    if value is not None and not isinstance(value, bool):
-        raise ReljudgeError(CODES("review_error_flag", field=key))
-    return value
-
-
 def _event_row(raw: dict) -> dict:
-    if not isinstance(raw, dict):
-        raise ReljudgeError(CODES("review_malformed"))
-    cid = str(raw.get("id") or uuid.uuid4())
-    if len(cid) > 100:
-        raise ReljudgeError(CODES("review_error_event_id"))
-    kind = raw.get("kind")
-    if kind not in KINDS:
-        raise ReljudgeError(CODES("review_error_kind", kind=kind))
-    row = {"client_event_id": cid, "answer_id": _int(raw.get("answer_id"), "answer_id"), "kind": kind,
-           "sentence": None, "pid": None, "grade": None, "flag": None,
-           "note": bounded_text(raw.get("note"), "note")}
+    """The row of one review event, every field checked (reljudge.event_fields, the
+    checks paragraph events share) before any transaction."""
+    row = fields.common(raw)
+    kind = fields.kind(raw, KINDS)
+    row.update(answer_id=fields.integer(raw, "answer_id", 0, fields.BIGINT, required=True), kind=kind,
+               sentence=None, pid=None, grade=None, flag=None, note=fields.text(raw, "note", MAX_NOTE))
     if kind in ("support", "needs_citation"):
-        row["sentence"] = _int(raw.get("sentence"), "sentence")
+        row["sentence"] = fields.integer(raw, "sentence", 0, fields.INTEGER, required=True)
     if kind == "support":
-        pid = raw.get("pid")
-        if not isinstance(pid, str) or not pid:
-            raise ReljudgeError(CODES("review_error_no_paragraph"))
-        row["pid"] = pid
+        row["pid"] = fields.key(raw, "pid")
     if kind in ("support", "interpretation"):
-        grade = raw.get("grade")
-        if grade is not None and (isinstance(grade, bool) or grade not in GRADES):
-            raise ReljudgeError(RULING_CODES("error_grade", grade=grade))
-        row["grade"] = grade
+        row["grade"] = fields.grade(raw)
     elif kind == "needs_citation":
-        row["flag"] = _flag(raw, "needs_citation")
+        row["flag"] = fields.boolean(raw, "needs_citation")
     elif kind == "abstention":
-        row["flag"] = _flag(raw, "appropriate")
-    ms = raw.get("ms")
-    try:
-        ms = None if ms is None else max(0, min(int(ms), MAX_TIME_MS))
-    except (TypeError, ValueError, OverflowError):
-        ms = None
-    client = raw.get("client")
-    base = raw.get("base")
-    try:
-        base = None if base is None else max(0, int(base))
-    except (TypeError, ValueError, OverflowError):
-        base = None
-    row.update(time_spent_ms=ms, client_id=str(client)[:100] if client else None, base_event_id=base)
+        row["flag"] = fields.boolean(raw, "appropriate")
     return row
 
 
@@ -193,8 +146,7 @@ def record_each(db: Database, username: str, events: list[dict], with_ids: bool 
         try:
             rows.append(_event_row(event))
         except ReljudgeError as exc:
-            cid = str(event.get("id")) if isinstance(event, dict) and event.get("id") else "?"
-            refused[cid] = ("malformed", exc.message or str(exc), None)
+            refused[fields.reply_key(event)] = ("malformed", exc.message or str(exc), None)
     stored, problems = _store(db, username, rows, False)
     answer_of = {r["client_event_id"]: r["answer_id"] for r in rows}
     refused.update({cid: (code, detail, answer_of.get(cid)) for cid, (code, detail) in problems.items()})

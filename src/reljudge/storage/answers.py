@@ -122,7 +122,7 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
     re-imported: the answer is an older version), ``unknown_sentence`` (detail: the
     index), ``not_cited`` (detail: the paragraph: it is not a citation of that sentence),
     ``not_assigned``, ``held_back`` and ``stale`` as for judgment events. Resending a
-    stored id is acknowledged, not stored twice."""
+    stored id is acknowledged, not stored twice (ids are per author, as for judgments)."""
     rows = [(b, u, r) for b, (u, events, _) in enumerate(batches) for r in events]
     results: list[tuple[dict, dict]] = [({}, {}) for _ in batches]
     if not rows:
@@ -146,8 +146,9 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
         cited = set(cur.execute(
             f"SELECT answer_id, idx, pid FROM answer_citations WHERE answer_id IN {in_list(answer_ids)}",
             answer_ids).fetchall())
-        stored_before = {r[0] for r in cur.execute(
-            f"SELECT client_event_id FROM review_events WHERE client_event_id IN {in_list(ids)}", ids).fetchall()}
+        stored_before = set(cur.execute(
+            f"SELECT username, client_event_id FROM review_events WHERE client_event_id IN {in_list(ids)} "
+            f"AND username IN {in_list(users)}", ids + users).fetchall())
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
             latest = {(u, a, k, s, p): (eid, client) for u, a, k, s, p, eid, client in cur.execute(f"""
@@ -182,9 +183,9 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
                 [v for username, r in to_insert for v in (
                     r["client_event_id"], username, int(r["answer_id"]), r["kind"], r["sentence"], r["pid"],
                     r["grade"], r["flag"], r["note"], r["time_spent_ms"], r["client_id"], r["base_event_id"])])
-        eids = dict(cur.execute(
-            f"SELECT client_event_id, event_id FROM review_events WHERE client_event_id IN {in_list(ids)}",
-            ids).fetchall())
+        eids = {(u, cid): eid for u, cid, eid in cur.execute(
+            f"SELECT username, client_event_id, event_id FROM review_events "
+            f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}", ids + users).fetchall()}
     return event_batches.acknowledge(rows, results, eids)
 
 

@@ -32,7 +32,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
-from reljudge.storage import postgres
+from reljudge.storage import failures, postgres
 from reljudge.storage.migrations import MIGRATIONS
 
 DEFAULT_DB = Path("judgments") / "reljudge.duckdb"
@@ -296,16 +296,21 @@ class Database:
             if postgres.is_connection_error(exc):
                 self._broken = True
                 raise postgres.unavailable(exc, self.url) from None
+        elif failures.invalidates(exc):
+            self._broken = True
         raise exc
 
     def mark_broken(self) -> None:
-        """The server was lost (seen by a caller): attach again on the next use."""
-        if self.backend == "postgresql":
-            self._broken = True
+        """The server was lost, or DuckDB invalidated the file after a failed write (seen by
+        a caller): attach or open again on the next use."""
+        self._broken = True
 
     def reconnect(self) -> None:
         """After the PostgreSQL server was lost: attach again (the next save or page
-        works again without restarting the app)."""
+        works again without restarting the app). The DuckDB file: :meth:`_reopen_file`."""
+        if self.backend == "duckdb":
+            self._reopen_file()
+            return
         with self._write_lock:
             old = self._con
             self._connect_postgres()
@@ -316,8 +321,41 @@ class Database:
                 pass
 
     def _ensure_connected(self) -> None:
-        if self.backend == "postgresql" and getattr(self, "_broken", False):
+        if getattr(self, "_broken", False):
             self.reconnect()
+
+    # -- a DuckDB file that its storage failed ------------------------------------------
+    def _reopen_file(self) -> None:
+        """Open the DuckDB file again after DuckDB invalidated it (a write, typically a
+        checkpoint, failed on a full disk or a read-only file system: every later use
+        fails until it is reopened). The committed changes are in the file and its
+        write-ahead log, which the new connection replays. While the storage still fails
+        the open fails too: StorageUnavailable (retryable), and the next use tries again.
+        Cursors made on the old connection are replaced (``_generation``)."""
+        with self._write_lock:
+            if not getattr(self, "_broken", False) or self._closed.is_set():
+                return
+            try:
+                self._con.close()
+            except duckdb.Error:
+                pass
+            try:
+                con = self._connect_file()
+                limit = memory_limit()
+                if limit:
+                    con.execute(f"SET memory_limit = '{limit}'")
+                con.execute("SET GLOBAL TimeZone = 'UTC'")
+            except (ReljudgeError, duckdb.Error, OSError) as exc:
+                raise failures.StorageUnavailable(
+                    f"{self.path}: cannot open the database again after its storage failed: "
+                    f"{_first_line(exc)}") from None
+            self._con = con
+            self._generation = getattr(self, "_generation", 0) + 1
+            self._broken = False
+            if not getattr(self, "_reopened", False):      # said once until a checkpoint succeeds
+                _say(f"{self.path}: opened again after a storage failure (DuckDB had invalidated it); "
+                     "saves resume as soon as the storage takes writes")
+                self._reopened = True
 
     @property
     def version(self):
@@ -431,7 +469,9 @@ class Database:
     def checkpoint(self) -> bool:
         """Fold the DuckDB file's write-ahead log into the file (no-op on PostgreSQL and on
         a read-only file). False when DuckDB refused (e.g. a full disk): the log still
-        holds every committed change, and the next checkpoint tries again."""
+        holds every committed change, and the next checkpoint tries again. DuckDB 1.5.5
+        invalidates the database when a checkpoint cannot write: the file is then opened
+        again on its next use (:meth:`_reopen_file`)."""
         if self.backend != "duckdb" or self.read_only or self._closed.is_set():
             return True
         with self._write_lock:
@@ -442,9 +482,12 @@ class Database:
                     cur.execute("CHECKPOINT")
                 finally:
                     cur.close()
-            except duckdb.Error:
+            except duckdb.Error as exc:
+                if failures.invalidates(exc):
+                    self._broken = True      # reopened on the next use (_reopen_file)
                 return False
             self._checkpointed_writes = writes
+            self._reopened = False
             return True
 
     def _start_idle_checkpoints(self) -> None:
@@ -556,7 +599,7 @@ class Database:
 
     @staticmethod
     def _apply_postgres_step(cur, version: int, name: str, sql: str) -> None:
-        parts = postgres.statements(sql)
+        parts = [] if version in postgres.NATIVE_ONLY else postgres.statements(sql)
         ddl = []
         for statement in parts:
             if postgres.kind(statement) == "ddl":

@@ -42,7 +42,8 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
     ``held_back`` (all_or_nothing and another event of the batch was refused) and
     ``STALE``: since the state the edit was made on (``base_event_id``), another browser
     (``client_id``) stored a newer event for the same item; the newer one is kept.
-    Resending an id that is stored already is acknowledged, not stored twice.
+    Resending an id that is stored already is acknowledged, not stored twice; ids are
+    the author's own (another annotator's event with the same id is a different event).
 
     Every paragraph event must name a pooled paragraph of its question, and once a lead
     assigns work the question must be in the annotator's queue, so a forged request
@@ -67,9 +68,9 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
         pooled = set(cur.execute(
             f"SELECT qid, pid FROM pool WHERE qid IN {in_list(qids)} AND pid IN {in_list(pids)}",
             qids + pids).fetchall()) if pids else set()
-        stored_before = {r[0] for r in cur.execute(
-            f"SELECT client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)}",
-            ids).fetchall()}
+        stored_before = set(cur.execute(
+            f"SELECT username, client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)} "
+            f"AND username IN {in_list(users)}", ids + users).fetchall())
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
             latest = {(u, q, p): (eid, client) for u, q, p, eid, client in cur.execute(f"""
@@ -96,9 +97,9 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
                     row["client_event_id"], username, row["qid"], row["pid"], row["grade"],
                     row["no_answer"], row["note"] or None, row["evidence"] or None,
                     row["time_spent_ms"], row["client_id"], row["base_event_id"])])
-        eids = dict(cur.execute(
-            f"SELECT client_event_id, event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)}",
-            ids).fetchall())
+        eids = {(u, cid): eid for u, cid, eid in cur.execute(
+            f"SELECT username, client_event_id, event_id FROM judgment_events "
+            f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}", ids + users).fetchall()}
     return event_batches.acknowledge(rows, results, eids)
 
 

@@ -534,4 +534,74 @@ UPDATE run_versions SET imported_at = timezone('UTC', imported_at::TIMESTAMPTZ),
 -- changes: DuckDB compares bytes already, and its scans skip row groups by min/max.
 """,
     ),
+    (
+        12,
+        "event_ids_per_author",
+        r"""
+-- A client event id is unique per author, not across the team: an id that one annotator
+-- used is another annotator's own new event when they send it (it was acknowledged with
+-- the first annotator's event number, and nothing was stored). DuckDB cannot drop a
+-- UNIQUE constraint, so each event table is built anew with the same columns, in the same
+-- order, and the same event numbers (the sequence goes on), and its rows copied over. The
+-- key is (client_event_id, username): a save looks its ids up by client_event_id.
+-- PostgreSQL alters the constraint in place instead (reljudge.storage.postgres.NATIVE_STEPS).
+ALTER TABLE judgment_events RENAME TO judgment_events_v11;
+CREATE TABLE judgment_events(
+    event_id        BIGINT PRIMARY KEY DEFAULT nextval('judgment_event_seq'),
+    client_event_id VARCHAR NOT NULL,
+    username        VARCHAR NOT NULL,
+    qid             VARCHAR NOT NULL,
+    pid             VARCHAR,
+    grade           TINYINT CHECK (grade IN (0, 1, 2)),
+    no_answer       BOOLEAN,
+    note            VARCHAR,
+    evidence        VARCHAR,
+    time_spent_ms   BIGINT CHECK (time_spent_ms >= 0),
+    created_at      TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    client_id       VARCHAR,
+    base_event_id   BIGINT,
+    UNIQUE (client_event_id, username),
+    CHECK ((pid IS NULL AND grade IS NULL AND no_answer IS NOT NULL)
+           OR (pid IS NOT NULL AND no_answer IS NULL)),
+    CHECK (evidence IS NULL OR grade = 2)
+);
+INSERT INTO judgment_events(event_id, client_event_id, username, qid, pid, grade, no_answer, note, evidence,
+                            time_spent_ms, created_at, client_id, base_event_id)
+SELECT event_id, client_event_id, username, qid, pid, grade, no_answer, note, evidence,
+       time_spent_ms, created_at, client_id, base_event_id
+FROM judgment_events_v11 ORDER BY event_id;
+DROP TABLE judgment_events_v11;
+
+ALTER TABLE review_events RENAME TO review_events_v11;
+CREATE TABLE review_events(
+    event_id        BIGINT PRIMARY KEY DEFAULT nextval('review_event_seq'),
+    client_event_id VARCHAR NOT NULL,
+    username        VARCHAR NOT NULL,
+    answer_id       BIGINT NOT NULL,
+    kind            VARCHAR NOT NULL CHECK (kind IN
+                      ('support', 'needs_citation', 'interpretation', 'abstention', 'note')),
+    sentence        INTEGER,
+    pid             VARCHAR,
+    grade           TINYINT CHECK (grade IN (0, 1, 2)),
+    flag            BOOLEAN,
+    note            VARCHAR,
+    time_spent_ms   BIGINT CHECK (time_spent_ms >= 0),
+    client_id       VARCHAR,
+    base_event_id   BIGINT,
+    created_at      TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    UNIQUE (client_event_id, username),
+    CHECK ((kind = 'support' AND sentence IS NOT NULL AND pid IS NOT NULL AND flag IS NULL)
+        OR (kind = 'needs_citation' AND sentence IS NOT NULL AND pid IS NULL AND grade IS NULL)
+        OR (kind = 'interpretation' AND sentence IS NULL AND pid IS NULL AND flag IS NULL)
+        OR (kind = 'abstention' AND sentence IS NULL AND pid IS NULL AND grade IS NULL)
+        OR (kind = 'note' AND sentence IS NULL AND pid IS NULL AND grade IS NULL AND flag IS NULL))
+);
+INSERT INTO review_events(event_id, client_event_id, username, answer_id, kind, sentence, pid, grade, flag,
+                          note, time_spent_ms, client_id, base_event_id, created_at)
+SELECT event_id, client_event_id, username, answer_id, kind, sentence, pid, grade, flag,
+       note, time_spent_ms, client_id, base_event_id, created_at
+FROM review_events_v11 ORDER BY event_id;
+DROP TABLE review_events_v11;
+""",
+    ),
 ]

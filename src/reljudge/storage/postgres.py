@@ -266,6 +266,32 @@ NATIVE_STEPS = {
         "CREATE INDEX judgment_events_by_item ON judgment_events(username, qid)",
         "CREATE INDEX review_events_by_item ON review_events(username, answer_id)",
     ],
+    12: [
+        # client event ids unique per author: the one-column UNIQUE constraint of each event
+        # table (named by PostgreSQL when the table was made) gives way to (id, author)
+        """DO $step$ DECLARE c record; BEGIN
+             FOR c IN SELECT cl.relname AS tab, co.conname AS con FROM pg_constraint co
+                      JOIN pg_class cl ON cl.oid = co.conrelid
+                      JOIN pg_attribute a ON a.attrelid = co.conrelid AND a.attnum = co.conkey[1]
+                      WHERE co.contype = 'u' AND cardinality(co.conkey) = 1 AND a.attname = 'client_event_id'
+                        AND cl.relname IN ('judgment_events', 'review_events')
+                        AND cl.relnamespace = current_schema()::regnamespace
+             LOOP
+               EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', c.tab, c.con);
+             END LOOP;
+           END $step$""",
+        "ALTER TABLE judgment_events ADD CONSTRAINT judgment_events_client_event_id_username_key "
+        "UNIQUE (client_event_id, username)",
+        "ALTER TABLE review_events ADD CONSTRAINT review_events_client_event_id_username_key "
+        "UNIQUE (client_event_id, username)",
+    ],
+}
+
+#: Migration steps whose DuckDB statements are not sent to PostgreSQL at all (the step is
+#: done there by its NATIVE_STEPS alone), and why.
+NATIVE_ONLY = {
+    12: "DuckDB cannot drop a UNIQUE constraint, so the step rebuilds the event tables; "
+        "PostgreSQL alters the constraint in place, keeping its indexes and collations",
 }
 
 SCHEMA_MIGRATIONS_DDL = (

@@ -16,7 +16,7 @@ from reljudge.ui import keyboard
 
 _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
                "note", "evidence", "context_prev", "context_next", "no_context", "copies",
-               "progress_q", "progress_all", "questions_done", "saving", "saved", "offline",
+               "progress_q", "progress_all", "questions_done", "saving", "saved", "offline", "save_waiting_server",
                "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
                "edit_hint", "save_login", "event_rejected", "na_ask", "na_ask_yes", "na_ask_only",
                "na_ask_cancel", "unfinished_before", "unfold_hint",

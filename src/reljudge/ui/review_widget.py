@@ -12,7 +12,7 @@ from reljudge.ui import keyboard
 _LABEL_KEYS = ["answer_n", "answer_in_question", "criteria", "no_answer_expected", "answer_abstained",
                "interpretation", "interp2", "interp1", "interp0", "abstention_q", "yes", "no", "review_note",
                "review_keys", "relevance_now", "support2", "support1", "support0", "ungraded", "cites_nothing",
-               "needs_no_citation", "pairs_done", "saving", "saved", "offline", "save_login", "event_rejected",
+               "needs_no_citation", "pairs_done", "saving", "saved", "offline", "save_waiting_server", "save_login", "event_rejected",
                "prev_answer", "next_answer", "next_open_answer", "answer_empty",
                *(f"rejected_{code}" for code in sorted(set(judging.REJECTION_CODES) | set(review.REJECTION_CODES)))]
 

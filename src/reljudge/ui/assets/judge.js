@@ -187,6 +187,7 @@ export default function (component) {
     const waiting = G.outbox.length;
     sv.className = "rj-save " + (waiting ? "pending" : "ok");
     sv.textContent = !waiting ? L.saved : G.status === 401 ? fmt(L.save_login, { n: waiting })
+      : G.status === 503 ? fmt(L.save_waiting_server, { n: waiting })
       : (waiting > 3 || G.failures) ? fmt(L.offline, { n: waiting }) : L.saving;
     root.dataset.pending = String(waiting);
     const na = root.querySelector(".rj-na");

@@ -12,16 +12,18 @@ const BATCH = 500;
 
 // Send the outbox to the server; on failure (server down, restarting, logged out) keep
 // everything and try again with backoff (0.5 s doubling to 10 s), or at once when the
-// browser comes back online.
+// browser comes back online. A 503 (the database unreachable, or its storage full or
+// read-only) says when to try again (Retry-After): the events stay here until stored.
 function flush() {
   clearTimeout(G.timer);
   if (G.inflight || !G.outbox.length) return;
-  G.inflight = true;
+  G.inflight = true; G.retryAfter = 0;
   const batch = G.outbox.slice(0, BATCH);
   fetch(EVENTS_URL, { method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json" }, body: JSON.stringify({ events: batch }) })
     .then((r) => {
       G.status = r.status;
+      G.retryAfter = r.status === 503 ? Number(r.headers.get("Retry-After")) || 0 : 0;
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.json();
     })
@@ -35,7 +37,8 @@ function flush() {
     })
     .catch(() => {
       G.inflight = false;
-      const delay = Math.min(10000, 500 * 2 ** Math.min(G.failures++, 5));
+      const backoff = Math.min(10000, 500 * 2 ** Math.min(G.failures++, 5));
+      const delay = G.retryAfter ? Math.min(60000, Math.max(500, 1000 * G.retryAfter)) : backoff;
       if (G.onAck) G.onAck(batch, null);
       G.timer = setTimeout(flush, delay);
     });

@@ -200,6 +200,7 @@ export default function (component) {
     const sv = root.querySelector(".rj-save");
     sv.className = "rj-save " + (allWaiting ? "pending" : "ok");
     sv.textContent = !allWaiting ? L.saved : G.status === 401 ? fmt(L.save_login, { n: allWaiting })
+      : G.status === 503 ? fmt(L.save_waiting_server, { n: allWaiting })
       : (allWaiting > 3 || G.failures) ? fmt(L.offline, { n: allWaiting }) : L.saving;
     root.dataset.pending = String(allWaiting);
     root.dataset.saved = Object.values(state).every((x) => x.saved) && !waiting ? "1" : "0";
