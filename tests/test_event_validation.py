@@ -107,7 +107,7 @@ def test_one_annotator_posting_poisoned_saves_never_fails_another_annotators_sav
             batch = [dict(e, id=f"a-{k}-{i}") for i, e in enumerate(poison[k % len(poison):] + poison[:1])]
             try:
                 events.record_each(db, "bob", batch)
-            except BaseException as exc:      # noqa: BLE001 — the poisoner's own failures do not matter
+            except BaseException:      # noqa: BLE001 — the poisoner's own failures do not matter
                 pass
 
     def annotator():
