@@ -153,7 +153,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def _refusal(request: Request) -> JSONResponse | None:
     """Refuse cross-site and non-JSON posts before anything else is read."""
     origin = request.headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.headers.get("host"):
+    # "null" is what a sandboxed frame, a file:// page or a privacy redirect sends: not us
+    if origin and (origin == "null" or urlsplit(origin).netloc != request.headers.get("host")):
         return _error(403, "cross_origin", "requests from another site are refused")
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return _error(415, "not_json", "send a JSON body (Content-Type: application/json)")
@@ -275,7 +276,8 @@ async def login(request: Request) -> JSONResponse:
         return bad
     db = database()
     outcome = await _run(auth.login, db, str(data.get("username") or ""), str(data.get("password") or ""),
-                         request.client.host if request.client else None)
+                         auth.client_address(request.client.host if request.client else None,
+                                             request.headers.getlist("x-forwarded-for")))
     if outcome.refusal == "wait":
         response = _error(429, "login_wait", f"too many failed logins; try again in {outcome.wait_seconds} s")
         response.headers["Retry-After"] = str(outcome.wait_seconds)

@@ -7,6 +7,7 @@ stored or logged in clear. Session tokens are random; only their SHA-256 is stor
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 import sys
@@ -68,6 +69,36 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
         raise ReljudgeError(CODES("error_user_exists", user=username))
     accounts.insert_user(db, username, _hasher.hash(password), role)
     return User(username, role)
+
+
+# -- the address a login comes from ---------------------------------------------------------
+#: Proxies whose X-Forwarded-For header is believed (comma-separated addresses or networks,
+#: e.g. ``127.0.0.1`` for an nginx on the same machine). Unset: none. `reljudge serve` hands
+#: the same list to uvicorn (FORWARDED_ALLOW_IPS), which resolves the client's address.
+TRUSTED_PROXIES_ENV = "RELJUDGE_TRUSTED_PROXIES"
+#: What a request with an X-Forwarded-For header that no named proxy vouches for counts as:
+#: the local process that sent it. uvicorn believes the header from loopback by default and
+#: has already put the header's address in place of the peer's, so the peer is gone; it was
+#: on this machine, and the throttle keys it so.
+UNTRUSTED_FORWARDER = "127.0.0.1"
+
+
+def trusted_proxies() -> list[str]:
+    return [p.strip() for p in os.environ.get(TRUSTED_PROXIES_ENV, "").split(",") if p.strip()]
+
+
+def client_address(peer: str | None, forwarded_for: list[str]) -> str | None:
+    """The address the login throttle counts a request under: the peer's, or, when a proxy
+    the operator named in $RELJUDGE_TRUSTED_PROXIES forwarded it, the client's. A header
+    nobody vouches for is the client's own word: 20 failures and then ``X-Forwarded-For:
+    203.0.113.9`` must not start the count again."""
+    if not forwarded_for or trusted_proxies():
+        return peer
+    # uvicorn read its trust list from the environment at start (its default: loopback);
+    # where it trusts nobody (`reljudge serve` sets that), the peer is the real one
+    if not os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1").strip():
+        return peer
+    return UNTRUSTED_FORWARDER
 
 
 # -- the one-time setup code ----------------------------------------------------------------

@@ -277,6 +277,10 @@ def cmd_serve(args) -> int:
     # The server runs from the package's web app folder (its .streamlit/config.toml):
     # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
     env["RELJUDGE_DB"] = database_key(args.db)
+    # uvicorn believes X-Forwarded-For from loopback unless told otherwise: only from the
+    # proxies the operator named (none by default), so a client cannot choose its address.
+    from reljudge.auth import trusted_proxies
+    env["FORWARDED_ALLOW_IPS"] = ",".join(trusted_proxies())
     if not args.db and not os.environ.get("RELJUDGE_DB"):
         env["RELJUDGE_DEMO"] = "1"      # the default file: a brand-new one gets the demo
     cmd = [sys.executable, "-m", "streamlit", "run", str(webapp.LAUNCHER), "--server.port", str(args.port),

@@ -178,6 +178,8 @@ def login_form(db: Database) -> None:
         submitted = st.form_submit_button(t("login_button"), type="primary")
     if submitted:
         address = st.context.ip_address     # None when unknown (and not a str under AppTest)
+        address = auth.client_address(address if isinstance(address, str) else None,
+                                      st.context.headers.get_all("x-forwarded-for"))
         outcome = auth.login(db, username, password, address if isinstance(address, str) else None)
         if outcome.user is None:
             st.error(t("login_wait", s=outcome.wait_seconds) if outcome.refusal == "wait" else
