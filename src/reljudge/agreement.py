@@ -593,7 +593,7 @@ def figures_table(report: AgreementReport) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------
-# Answer review (issue 14): support grades and interpretation
+# Answer review (README, 답변 검수 / Answer review): support grades and interpretation
 # --------------------------------------------------------------------------
 
 SUPPORT_ITEM = ["answer_id", "sentence", "pid"]

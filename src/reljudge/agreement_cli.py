@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from reljudge.agreement import AgreementReport, AgreementResult
 
 # pandas and reljudge.agreement are imported where they are used: `reljudge` registers
-# this subcommand on every start, and `evaluate --qrels` must not pay for them (issue 10).
+# this subcommand on every start, and `evaluate --qrels` must not pay for them (tests/test_evaluate_memory.py).
 
 REQUIRED_COLUMNS = ("annotator", "qid", "pid", "grade")
 TYPE_COLUMN = "type"  # optional: the question's type, for the per-type breakdown

@@ -1,5 +1,5 @@
 """The reproducibility bundle: qrels and runs exactly as evaluated, with the
-``trec_eval`` command lines that give every number (DESIGN.md, "Export").
+``trec_eval`` command lines that give every number (README, 내보내기 / Export).
 
 Layout of ``DIR`` (``reljudge export bundle -o DIR``; a zip of it on the export page)::
 

@@ -28,7 +28,6 @@ from reljudge.metrics import (ALL, RANDOMIZATION, TIES, EvalResult, PerQueryValu
 from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name, run_tag
 
 FILE_MODE_REL = 1  # trec_eval's default relevance_level
-CAMPAIGN_REL = 2  # DESIGN.md: relevant = directly citable
 
 EPILOG = """\
 measures (ir_measures names; rel=N sets the relevance threshold, e.g. RR(rel=2)@10;
@@ -51,7 +50,7 @@ trec_eval name padded to 22 characters, TAB, qid, TAB, value with 4 decimals
 "all" lines (runid, num_q, then each measure); one such block per run. As in
 trec_eval, the mean is over the queries both the qrels and the run hold, and
 with -c over every qrels query (missing ones score 0). The other formats always
-average over every qrels query (as -c; DESIGN.md: a question missing from a run
+average over every qrels query (as -c; README, Policies: a question missing from a run
 scores 0) and their first line names the tie rule ("# ties: trec10 (...)").
 
 tsv prints run<TAB>measure<TAB>qid<TAB>value, with qid "all" for the mean

@@ -625,7 +625,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
                         "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
-    # answer review: adjudication, assignment (issue 14)
+    # answer review: adjudication, assignment
     "nav_review_adjudicate": ("검수 불일치 조정", "Review adjudication"),
     "nav_review_assign": ("검수 배정", "Review assignments"),
     "review_adjudicate_title": ("답변 검수 불일치 조정", "Answer review: adjudication"),

@@ -12,7 +12,6 @@ import math
 import threading
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
 
 import pandas as pd
 
@@ -47,16 +46,6 @@ def _isnan(x) -> bool:
 
 def _clean(x):
     return None if x is None or _isnan(x) or x is pd.NA else x
-
-
-@dataclass
-class QuestionNav:
-    qids: list[str]
-    current: str | None
-
-    @property
-    def index(self) -> int:
-        return self.qids.index(self.current) if self.current in self.qids else -1
 
 
 class _LruCache:

@@ -336,7 +336,6 @@ DASHBOARD_FAMILIES: tuple[str, ...] = tuple(f.name for f in sorted((f for f in F
 
 #: families that take no parameter (their Measure has ``k=None``)
 NO_CUTOFF = {f.name for f in FAMILIES if f.cutoff == "none"}
-CUTOFF_OPTIONAL = {f.name for f in FAMILIES if f.cutoff == "optional"}
 
 #: trec_eval family name -> canonical name, in the order trec_eval prints them
 TREC_NAMES = {f.trec: f.name for f in FAMILIES if f.trec}

@@ -29,7 +29,7 @@ Semantics (trec_eval's; which version's ranking depends on ``ties``):
   a question missing from a run scores 0 (trec_eval ``-c``); run questions
   absent from the qrels are ignored.
 * no-answer questions are left out of every mean in ``means`` and reported in
-  ``means_no_answer`` (DESIGN.md, "No-answer questions").
+  ``means_no_answer`` (README, 정책 / Policies: no-answer questions).
 
 Intervals: percentile bootstrap (Efron & Tibshirani 1993, ch. 13) over questions,
 the same resampled questions for every system and measure.  Tests: paired
@@ -70,7 +70,7 @@ float32_sql = ranking.float32_sql
 
 def _pandas():
     """pandas, imported on first use: `evaluate --qrels` with tsv or trec_eval output never
-    needs it, and importing it is most of a small evaluation's time (issue 10)."""
+    needs it, and importing it is most of a small evaluation's time (tests/test_evaluate_memory.py)."""
     import pandas
     return pandas
 

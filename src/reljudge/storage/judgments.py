@@ -208,10 +208,6 @@ def event_counts(db: Database, qid: str) -> dict[str | None, int]:
         "SELECT pid, count(*) FROM judgment_events WHERE qid = ? GROUP BY pid", [qid]).fetchall())
 
 
-def all_events(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("SELECT * FROM judgment_events ORDER BY event_id").df()
-
-
 def progress_by_annotator(db: Database) -> pd.DataFrame:
     """One row per annotator and question of their queue (their active assignments; every
     question while nothing is assigned, as in the judging queue), in campaign order: pool

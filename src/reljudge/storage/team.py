@@ -13,10 +13,6 @@ PROVENANCES = ("unanimous", "majority", "adjudicated", "single", "tie")
 
 # -- assignments -----------------------------------------------------------------------
 
-def has_assignments(db: Database) -> bool:
-    return db.cursor().execute("SELECT count(*) FROM assignments WHERE active").fetchall()[0][0] > 0
-
-
 def questions_for_assignment(db: Database) -> pd.DataFrame:
     """Questions with their pool size (the work an assignment costs) and type."""
     return db.cursor().execute("""
@@ -96,11 +92,6 @@ def started_work(db: Database) -> pd.DataFrame:
 def active_annotators(db: Database) -> list[str]:
     return [r[0] for r in db.cursor().execute(
         "SELECT username FROM users WHERE active AND role = 'annotator' ORDER BY username").fetchall()]
-
-
-def judgments_per_question(db: Database) -> dict[str, int]:
-    return dict(db.cursor().execute(
-        "SELECT qid, count(DISTINCT username) FROM current_judgments GROUP BY qid").fetchall())
 
 
 # -- aggregation ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ import duckdb
 
 from reljudge.errors import ReljudgeError
 from reljudge.storage import postgres
-from reljudge.storage.db import Database, database_key, is_postgres
+from reljudge.storage.db import Database, is_postgres
 from reljudge.storage.migrations import MIGRATIONS
 
 SOURCE = "rj_source"
@@ -144,6 +144,3 @@ def compare(a: Database, b: Database) -> dict[str, str]:
             differ[table] = f"{len(left)} rows vs {len(right)} rows"
     return differ
 
-
-def source_key(source) -> str:
-    return database_key(source)
