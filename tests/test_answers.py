@@ -60,9 +60,9 @@ def test_import_splits_sentences_and_keeps_their_citations(answered):
     ({"qid": "q1", "system": "s", "answer": "가 [p99]."}, "unknown cited pid 'p99'"),
     ({"qid": "q1", "system": "s", "answer": "가 [3].", "citations": ["p01"]}, "marker [3] points outside"),
     ({"qid": "q1", "system": "s", "answer": "  "}, "empty answer"),
-    ({"qid": "q1", "system": "s", "answer": "가. " * 40_000}, "at most 100000 are accepted"),
-    ({"qid": "q1", "system": "s", "answer": "가.", "sentences": ["가. " * 30_000] * 2},
-     "the answer has 180000 characters"),
+    ({"qid": "q1", "system": "s", "answer": "가. " * 7_000}, "at most 20000 are accepted"),
+    ({"qid": "q1", "system": "s", "answer": "가.", "sentences": ["가. " * 6_000] * 2},
+     "the answer has 36000 characters"),
 ])
 def test_bad_answers_name_file_line_and_problem_and_write_nothing(campaign_db, tmp_path, record, problem):
     path = _write(tmp_path / "bad.jsonl", [{"qid": "q2", "system": "s", "answer": "좋습니다."}, record])
@@ -453,7 +453,7 @@ def test_a_long_answer_is_split_in_bounded_pieces_and_imports(campaign_db, tmp_p
     pieces = list(korean._pieces(text))
     assert "".join(pieces) == text and max(map(len, pieces)) <= korean.SPLIT_PIECE
     assert all(p.rstrip().endswith(".") for p in pieces[:-1])       # cut at sentence ends
-    assert list(korean._pieces("가" * 5_000)) == ["가" * 2_000, "가" * 2_000, "가" * 1_000]
+    assert list(korean._pieces("가" * 2_400)) == ["가" * 500, "가" * 1_900]        # no break: cut short
     review.import_answers(campaign_db, _write(tmp_path / "long.jsonl", [
         {"qid": "q1", "system": "long", "answer": text, "citations": ["p01"]}]))
     n = campaign_db.cursor().execute("SELECT count(*) FROM answer_sentences").fetchone()[0]

@@ -698,9 +698,10 @@ def _sentence_list(value, name: str, lineno: int) -> list | None:
     return value
 
 
-#: The longest answer text accepted (characters): a generated answer is a few paragraphs;
-#: this bounds what one record can cost to split and to store.
-MAX_ANSWER_CHARS = 100_000
+#: The longest answer text accepted (characters): a generated answer is a few paragraphs
+#: (ten pages of Korean are about 20,000); this bounds what one record can cost to split
+#: (bench/bench_answer_split.py: Kiwi takes about 0.1 ms a character on text without breaks).
+MAX_ANSWER_CHARS = 20_000
 
 
 def answer_records(src: Source, fmt: str | None = None, system: str | None = None) -> list[AnswerRecord]:
