@@ -238,6 +238,8 @@ MIGRATE_AND_STOP = textwrap.dedent("""
                 if index == stop_at:
                     os.kill(os.getpid(), sig)
                 yield step
+            if stop_at == len(self):           # every step committed, none checkpointed yet
+                os.kill(os.getpid(), sig)
 
     storage_db.MIGRATIONS = StopAt(MIGRATIONS)
     storage_db.Database(sys.argv[1])
@@ -269,7 +271,7 @@ def test_a_migration_stopped_at_any_step_leaves_a_file_that_opens(tmp_path, sig)
     made = subprocess.run([sys.executable, str(tmp_path / "old.py"), str(old)], capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
     recovered = 0
-    for stop_at in range(4, len(MIGRATIONS)):
+    for stop_at in range(4, len(MIGRATIONS) + 1):
         copy = tmp_path / f"step{stop_at}.duckdb"
         copy.write_bytes(old.read_bytes())
         stopped = subprocess.run([sys.executable, str(tmp_path / "stop.py"), str(copy), str(int(sig)), str(stop_at)],
