@@ -607,3 +607,19 @@ def test_import_run_skips_comment_lines_as_evaluate_does(tmp_path):
     run = _write(tmp_path, "t.run", "# run t, made 2026-12-03 by the lab\nq1 Q0 c 1 2 t\n  # q1 Q0 b 2 1.5 t\n")
     frame = next(importers.run_chunks(importers.Source.of(run)))
     assert list(frame.pid) == ["c"]
+
+
+def test_a_fresh_process_evaluates_trec_and_jsonl_runs_in_every_format(tmp_path):
+    """In a fresh process `evaluate` keeps pandas out for TREC files (a fast start) and
+    lets it in for the JSONL/CSV reader: both work in tsv and trec_eval formats."""
+    import subprocess
+    import sys
+    qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\n")
+    trec = _write(tmp_path, "t.run", "q1 Q0 b 1 2 t\nq1 Q0 a 2 1 t\n")
+    table = _write(tmp_path, "j.jsonl", '{"qid":"q1","pid":"b","score":2,"system":"j"}\n'
+                                        '{"qid":"q1","pid":"a","score":1,"system":"j"}\n')
+    for run in (trec, table):
+        for fmt in (["-m", "RR@10"], ["--format", "trec_eval", "-m", "recip_rank"]):
+            r = subprocess.run([sys.executable, "-m", "reljudge", "evaluate", "--qrels", qrels, run, *fmt],
+                               capture_output=True, text=True, timeout=120)
+            assert r.returncode == 0 and "0.5000" in r.stdout, (run, fmt, r.stderr)

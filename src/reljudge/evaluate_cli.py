@@ -205,12 +205,12 @@ def as_trec_runs(paths: list[str], folder: str, ties: str) -> list[str]:
     run`` accepts, read by the same reader) is written as a TREC file in its ranking's
     order under ``ties`` in ``folder`` (same file stem, so run names stay); TREC files
     are used as they are."""
-    from reljudge.importers import write_run_as_trec
     out = []
     for i, path in enumerate(paths):
         if Path(path).suffix.lower() not in TABLE_RUN_SUFFIXES:
             out.append(path)
             continue
+        from reljudge.importers import write_run_as_trec     # pandas: only for these files
         target = Path(folder) / f"run{i}" / f"{Path(path).stem}.trec"
         target.parent.mkdir()
         write_run_as_trec(Path(path), target, ties)
@@ -282,7 +282,9 @@ def evaluate_files(args) -> int:
         # trec_eval -c sums num_rel over every qrels query as grade > 0 (m_num_rel.c)
         extra = [Measure("NumRel", None, 1)]
     stats = args.format in ("json", "table")
-    blocked = not stats and "pandas" not in sys.modules
+    # a JSONL/CSV run is read by the import's reader, which uses pandas
+    tables = any(Path(f).suffix.lower() in TABLE_RUN_SUFFIXES for f in args.runs)
+    blocked = not stats and not tables and "pandas" not in sys.modules
     if blocked:
         # tsv and trec_eval output need no pandas, but DuckDB's Python client imports it on
         # the first bound parameter if it can (to recognise its types), and that import is

@@ -922,7 +922,7 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
         frame["kind"] = frame["kind"].map(lambda k: figure_name(k, lang) if k in ("support", "interpretation") else k)
     if "not_computed" in frame.columns:
         frame["not_computed"] = frame["not_computed"].map(lambda v: not_computed_text(v, lang))
-    for col in frame.select_dtypes(include="object").columns:
+    for col in [c for c in frame.columns if frame[c].dtype == "object"]:     # not pandas 3's str columns
         if frame[col].map(_is_message).any():
             frame[col] = frame[col].map(lambda v: _cell_text(v, lang))
     if "provenance" in frame.columns:
