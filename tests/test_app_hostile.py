@@ -68,6 +68,7 @@ def hostile_db(tmp_path, monkeypatch):
     run.write_text("".join(json.dumps({"qid": QID, "pid": p, "rank": k}) + "\n"
                            for k, p in enumerate([PID, "p2", "p3"], 1)), encoding="utf-8")
     campaign.import_file(db, "corpus", corpus)
+    campaign.declare_types(db, ["**t**"])                   # a declared type, shown as text
     campaign.import_file(db, "questions", questions)
     campaign.import_file(db, "run", run, system=SYSTEM)
     campaign.pool(db, 10)

@@ -550,6 +550,13 @@ STRINGS: dict[str, tuple[str, str]] = {
                            "아무도 판정할 수 없는 문단에 기대게 됩니다",
                            "pool depth {depth} is below the largest K reported ({k}): "
                            "figures at K={k} would rest on paragraphs nobody can judge"),
+    # declaring question types (campaign.CODES)
+    "error_type_empty": ("유형 이름이 비어 있습니다", "a question type needs a name"),
+    "error_type_too_long": ("유형 이름이 {n}자입니다: {limit}자까지 받습니다",
+                            "the type name has {n} characters; at most {limit} are accepted"),
+    "error_type_hidden": ("유형 {qtype!r}에 보이지 않는 문자나 제어 문자({char})가 있습니다: 다른 유형과 구별되지 않습니다",
+                          "type {qtype!r} holds an invisible or control character ({char}); it could not be told "
+                          "from another type"),
     "error_id_has_space": ("{column} {value!r}에 공백이 있어 TREC 파일에 쓸 수 없습니다",
                            "{column} {value!r} contains whitespace: it cannot be written to a TREC file"),
     "error_qrels_import_format": ("qrels 가져오기는 trec 또는 beir 형식만 읽습니다 ({format!r}가 아님)",
@@ -617,6 +624,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_unknown_pid": ("없는 pid {pid!r} (말뭉치에 없음)", "unknown pid {pid!r} (not in the corpus)"),
     "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
                         "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
+    "error_undeclared_type": ("질문 유형 {qtype!r}은(는) 이 캠페인에 선언되지 않았습니다 (선언된 유형: {declared}). "
+                              "파일을 고치거나, 새 유형이면 책임자가 선언한 뒤(자료 가져오기 화면, reljudge types add) "
+                              "다시 가져오세요",
+                              "question type {qtype!r} is not declared in this campaign (declared: {declared}); "
+                              "correct the file, or if it is a new type, a lead declares it (Import page, "
+                              "reljudge types add) and you import again"),
+    "error_undeclared_type_near": ("질문 유형 {qtype!r}은(는) 이 캠페인에 선언되지 않았습니다 (선언된 유형: {declared}). "
+                                   "{near!r}을(를) 뜻했나요? 띄어쓰기·대소문자·문장부호만 다릅니다",
+                                   "question type {qtype!r} is not declared in this campaign (declared: {declared}); "
+                                   "did you mean {near!r}? They differ only in spacing, case or punctuation"),
+    "error_type_variant": ("유형 {qtype!r}은(는) 선언된 유형 {near!r}와(과) 띄어쓰기·대소문자·문장부호만 다릅니다: "
+                           "유형별 표에서 따로 묶이게 됩니다. {near!r}을(를) 쓰세요",
+                           "type {qtype!r} differs from the declared type {near!r} only in spacing, case or "
+                           "punctuation: it would be a group of its own in every per-type table; use {near!r}"),
+    "error_type_not_declared": ("유형 {qtype!r}은(는) 선언되어 있지 않습니다 (선언된 유형: {declared})",
+                                "type {qtype!r} is not declared (declared: {declared})"),
+    "error_type_in_use": ("질문 {n}개가 유형 {qtype!r}을(를) 쓰고 있어 선언을 취소할 수 없습니다: 먼저 그 질문들의 "
+                          "유형을 바꾸세요(--update-questions)",
+                          "{n} questions have type {qtype!r}, so it cannot be withdrawn; change their type first "
+                          "(--update-questions)"),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
     # answer review: adjudication, assignment (issue 14)
     "nav_review_adjudicate": ("검수 불일치 조정", "Review adjudication"),
