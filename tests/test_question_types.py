@@ -174,3 +174,53 @@ def test_copy_db_carries_the_declared_types(db, tmp_path):
         assert campaign.declare_types(target, ["또 다른 유형"]) == ["또 다른 유형"]   # the sequence goes on
     finally:
         target.close()
+
+
+def test_the_cli_lists_declares_and_withdraws_types(db_target, tmp_path, capsys):
+    from reljudge import cli
+    target = str(db_target)
+    assert cli.main(["--db", target, "init"]) == 0
+    f = _questions(tmp_path / "q.jsonl", {"qid": "a", "text": "질문", "type": "사실 확인"},
+                   {"qid": "b", "text": "질문 둘", "type": "역사 배경"}, {"qid": "c", "text": "유형 없음"})
+    capsys.readouterr()
+    assert cli.main(["--db", target, "import", "questions", str(f)]) == 2
+    assert capsys.readouterr().err == (f"error: {f}, line 2: question type '역사 배경' is not declared in this "
+                                       "campaign (declared: 사실 확인, 개념 관계, 시대 변화, 전역 주제); correct the "
+                                       "file, or if it is a new type, a lead declares it (Import page, reljudge "
+                                       "types add) and you import again\n")
+    assert cli.main(["--db", target, "types", "add", "역사 배경", "사실 확인", "인물"]) == 0
+    assert capsys.readouterr().out == "declared: 역사 배경, 인물\nalready declared: 사실 확인\n"
+    assert cli.main(["--db", target, "types", "add", "인물"]) == 0
+    assert capsys.readouterr().out == "nothing new: every name was declared already\n"
+    assert cli.main(["--db", target, "types", "add", "역사배경"]) == 2
+    assert "differs from the declared type '역사 배경' only in spacing" in capsys.readouterr().err
+    assert cli.main(["--db", target, "import", "questions", str(f)]) == 0
+    capsys.readouterr()
+    assert cli.main(["--db", target, "types", "list"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "사실 확인\t1\n개념 관계\t0\n시대 변화\t0\n전역 주제\t0\n역사 배경\t1\n인물\t0\n"
+    assert out.err == "(1 questions have no type)\n"
+    assert cli.main(["--db", target, "types", "remove", "역사 배경"]) == 2
+    assert capsys.readouterr().err.startswith("error: 1 questions have type '역사 배경', so it cannot be withdrawn")
+    assert cli.main(["--db", target, "types", "remove", "인물"]) == 0
+    assert capsys.readouterr().out.startswith("withdrew '인물'")
+    assert cli.main(["--db", target, "types", "remove", "인물"]) == 2
+    assert "type '인물' is not declared" in capsys.readouterr().err
+    db = open_database(target)
+    try:
+        assert campaign.declared_types(db) == DEFAULT + ["역사 배경"]
+        assert db.cursor().execute("SELECT changed_by FROM question_types WHERE name = '인물'").fetchall() == [("cli",)]
+    finally:
+        db.close()
+
+
+def test_the_types_command_has_help_with_examples_and_needs_a_campaign(tmp_path, capsys):
+    from reljudge import cli
+    for argv in (["types", "--help"], ["types", "add", "--help"], ["types", "remove", "--help"],
+                 ["types", "list", "--help"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        assert "example:\n  reljudge types" in capsys.readouterr().out
+    missing = tmp_path / "nothing.duckdb"
+    assert cli.main(["--db", str(missing), "types", "list"]) == 2
+    assert not missing.exists()
