@@ -162,8 +162,8 @@ def test_error_messages_with_hostile_names_are_text(hostile_db, tmp_path):
     assert at.error
     _check(at)
     at = _login("screens/import_data.py")
+    at.selectbox(key="import_kind").select("run").run()
     form = at.get("form")[0]
-    form.selectbox[0].select("run")
     form.file_uploader[0].set_value((f"![f](http:{EVIL}).jsonl",
                                      json.dumps({"qid": QID, "pid": "p2", "rank": 1}).encode(),
                                      "application/json"))

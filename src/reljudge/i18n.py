@@ -173,10 +173,69 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind_corpus": ("말뭉치(문단)", "Corpus (paragraphs)"),
     "kind_questions": ("질문", "Questions"),
     "kind_run": ("검색 결과(run)", "Run"),
+    "kind_answers": ("생성 답변", "Generated answers"),
+    "kind_reviews": ("답변 검수 기록 (이름 붙인 출처)", "Answer reviews (a named source)"),
+    "kind_qrels": ("외부 qrels (이름 붙인 출처)", "External qrels (a named source)"),
+    "import_help_corpus": ("JSONL/CSV: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`] 또는 "
+                           "BEIR `corpus.jsonl` — 명령줄의 `reljudge import corpus`",
+                           "JSONL/CSV: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`] or "
+                           "BEIR `corpus.jsonl` — the CLI's `reljudge import corpus`"),
+    "import_help_questions": ("JSONL/CSV: `qid`, `text`, `type`, `criteria`, `no_answer_expected` 또는 BEIR "
+                              "`queries.jsonl`. 유형은 아래 '질문 유형'에 선언된 것만 받습니다(비어 있으면 유형 없음) "
+                              "— `reljudge import questions`",
+                              "JSONL/CSV: `qid`, `text`, `type`, `criteria`, `no_answer_expected` or BEIR "
+                              "`queries.jsonl`. Only the types declared under “Question types” below are accepted "
+                              "(empty: no type) — `reljudge import questions`"),
+    "import_help_run": ("TREC(`qid Q0 pid rank score tag`) 또는 JSONL/CSV: `qid`, `pid`, `rank`/`score`[, `abstained`] "
+                        "— `reljudge import run`",
+                        "TREC (`qid Q0 pid rank score tag`) or JSONL/CSV: `qid`, `pid`, `rank`/`score`[, `abstained`] "
+                        "— `reljudge import run`"),
+    "import_help_answers": ("JSONL/CSV: `qid`, `system`, `answer`, `citations`, `sentences`, `abstained`. 시스템마다 "
+                            "버전으로 쌓입니다 — `reljudge import answers`",
+                            "JSONL/CSV: `qid`, `system`, `answer`, `citations`, `sentences`, `abstained`; each "
+                            "system's answers are kept as versions — `reljudge import answers`"),
+    "import_help_reviews": ("검수자 × 답변마다 한 줄인 JSONL(`reljudge export reviews`의 형식). 이름 붙인 출처로 "
+                            "들어가 일치도에서 검수자 한 명으로 비교되고, 같은 이름의 출처는 바뀝니다 — "
+                            "`reljudge import reviews FILE --source NAME`",
+                            "JSONL, one line per reviewer × answer (the format of `reljudge export reviews`); kept "
+                            "as a named source, compared as one reviewer in the agreement figures; a source of the "
+                            "same name is replaced — `reljudge import reviews FILE --source NAME`"),
+    "import_help_qrels": ("TREC qrels(`qid 0 pid grade`) 또는 BEIR TSV. 이름 붙인 출처로 들어가 일치도·지표·내보내기에서 "
+                          "고를 수 있고, 같은 이름의 출처는 바뀝니다 — `reljudge import qrels FILE --source NAME`",
+                          "TREC qrels (`qid 0 pid grade`) or BEIR TSV; kept as a named source that agreement, the "
+                          "metrics and the export can use; a source of the same name is replaced — "
+                          "`reljudge import qrels FILE --source NAME`"),
     "file": ("파일", "File"),
     "format": ("형식", "Format"),
     "format_auto": ("자동(확장자)", "auto (extension)"),
     "system_name": ("시스템 이름 (run; 비우면 tag 열)", "System name (run; empty = tag column)"),
+    "system_name_answers": ("시스템 이름 (비우면 system 열)", "System name (empty = the system column)"),
+    "replace_answers": ("이미 답변이 있는 시스템이면 새 버전으로 가져오기 (이전 버전과 그 검수는 남음)",
+                        "A system that has answers already: import them as its new version (the old version "
+                        "and its reviews are kept)"),
+    "answers_imported": ("생성 답변 {name}: {versions}", "Generated answers {name}: {versions}"),
+    "answers_version": ("시스템 {system} 버전 {v}", "system {system} version {v}"),
+    "reviews_imported": ("검수 기록 {name}: 검수자 × 답변 {n}건을 출처 {source}로",
+                         "Answer reviews {name}: {n} reviewer × answer records as source {source}"),
+    "qrels_source_imported": ("외부 qrels {name}: {n}행을 출처 {source}로", "External qrels {name}: {n} rows as source {source}"),
+    # question types (reljudge.question_types) on the import page
+    "question_types_title": ("질문 유형", "Question types"),
+    "question_types_help": ("이 캠페인이 받는 질문 유형입니다(처음에는 방법론의 네 유형). 질문 파일에 다른 유형이 있으면 "
+                            "파일·줄과 이 목록을 밝히며 가져오기를 거부합니다: 띄어쓰기가 다른 `사실확인`이나 `fact`가 "
+                            "유형별 표에서 따로 묶이지 않도록. 새 유형은 여기서 선언합니다(`reljudge types add`).",
+                            "The question types this campaign accepts (at first the methodology's four). A questions "
+                            "file with another type is refused, naming the file, the line and this list, so that "
+                            "`사실확인` (no space) or `fact` never becomes a group of its own in the per-type tables. "
+                            "Declare a new type here (`reljudge types add`)."),
+    "untyped_questions": ("유형이 없는 질문: {n}개", "Questions without a type: {n}"),
+    "new_type": ("새 유형 이름", "New type name"),
+    "declare_type": ("유형 선언", "Declare type"),
+    "type_declared": ("유형 {name}을(를) 선언했습니다.", "Declared type {name}."),
+    "type_already_declared": ("유형 {name}은(는) 이미 선언되어 있습니다.", "Type {name} is declared already."),
+    "withdraw_type": ("선언 취소할 유형", "Type to withdraw"),
+    "withdraw_type_button": ("선언 취소", "Withdraw"),
+    "type_withdrawn": ("유형 {name}의 선언을 취소했습니다: 이 유형의 질문은 이제 가져올 수 없습니다.",
+                       "Withdrew type {name}: questions of this type are refused from now on."),
     "import_button": ("가져오기", "Import"),
     "import_ok": ("가져왔습니다: {msg}", "Imported: {msg}"),
     "import_failed": ("가져오지 못했습니다 (아무것도 저장되지 않음): {error}",
@@ -292,8 +351,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "download_no_answer": ("근거 없음 질문 목록 내려받기", "Download no-answer questions"),
     "download_judgments": ("판정 기록 전체 내려받기 (JSONL)", "Download the full judgment history (JSONL)"),
     "import_qrels": ("외부 qrels 가져오기 (TREC / BEIR)", "Import external qrels (TREC / BEIR)"),
+    "import_qrels_moved": ("외부 qrels는 **자료 가져오기** 화면에서 이름 붙인 출처로 가져옵니다(종류: 외부 qrels). "
+                           "가져온 출처는 위의 '무엇을'에서 고를 수 있습니다.",
+                           "External qrels are imported as a named source on the **Import data** page (kind: "
+                           "external qrels); an imported source can be chosen under “What” above."),
     "source_name": ("출처 이름", "Source name"),
-    "qrels_imported": ("{n}행을 출처 {source}로 가져왔습니다.", "Imported {n} rows as source {source}."),
     # dashboard
     "nav_dashboard": ("평가 지표", "Metrics"),
     "dashboard_title": ("실시간 평가 지표", "Live evaluation"),
@@ -426,6 +488,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lang_ko": ("한국어", "Korean"),
     "lang_en": ("영어", "English"),
     "choose_file": ("가져올 파일을 고르세요.", "Choose a file to import."),
+    "source_needed": ("출처 이름을 적으세요 (예: llm-judge).", "Give the source a name (e.g. llm-judge)."),
     "summary_head": ("{kind} {source}: {parts}", "{kind} {source}: {parts}"),
     "summary_added": ("{n}개 추가", "{n} added"),
     "summary_updated": ("{n}개 수정", "{n} updated"),
@@ -694,8 +757,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "support_label": ("뒷받침", "support"),
     # the "answer review" section of the dashboard and the report (reljudge.report_answers)
     "answers_title": ("답변 검수", "Answer review"),
-    "answers_none": ("가져온 답변이 없습니다 (명령줄에서 답변 파일을 가져오면 여기에 나타납니다).",
-                     "No answers imported (reljudge import answers)."),
+    "answers_none": ("가져온 답변이 없습니다 (자료 가져오기 화면이나 명령줄 reljudge import answers로 답변 파일을 "
+                     "가져오면 여기에 나타납니다).",
+                     "No answers imported (the Import page, or reljudge import answers)."),
     "answers_who": ("검수자", "Reviewers"),
     "answers_who_text": ("{n}명: {who} (괄호: 검수한 답변 수)", "{n}: {who} (answers reviewed)"),
     "answers_per_answer": ("답변당 검수자 수", "Reviewers per answer"),
