@@ -19,7 +19,7 @@ kind = st.selectbox(session.t("import_kind"), uploads.KINDS, format_func=lambda 
 form = uploads.FORMS[kind]
 st.caption(session.t(f"import_help_{kind}"))
 with st.form("import", clear_on_submit=True):
-    upload = st.file_uploader(session.t("file"), type=list(form.suffixes))
+    upload = st.file_uploader(session.t("file"), type=list(form.suffixes), help=session.t(f"import_fields_{kind}"))
     fmt = system = source = ""
     replace = update_questions = False
     if form.formats:
@@ -66,7 +66,7 @@ with st.form("declare_type", clear_on_submit=True):
             session.error(exc)
 with st.form("withdraw_type"):
     withdrawn = st.selectbox(session.t("withdraw_type"), campaign.declared_types(db), index=None,
-                             format_func=display.visible, key="withdraw_type")
+                             placeholder=session.t("choose_type"), format_func=display.visible, key="withdraw_type")
     if st.form_submit_button(session.t("withdraw_type_button")) and withdrawn is not None:
         try:
             campaign.withdraw_type(db, withdrawn, user.username)

@@ -86,7 +86,7 @@ def test_each_kind_shows_the_options_of_its_cli_command(app_db):
         "corpus": ["형식"],
         "questions": ["형식", "판정이 있는 질문도 바꾸기 (이전 문구는 버전으로 보관)"],
         "run": ["형식", "시스템 이름 (run; 비우면 tag 열)", "같은 이름의 시스템이 있으면 run 바꾸기 (이전 run은 버전으로 보관)"],
-        "answers": ["형식", "시스템 이름 (비우면 system 열)",
+        "answers": ["형식", "시스템 이름 (비우면 파일의 시스템 열)",
                     "이미 답변이 있는 시스템이면 새 버전으로 가져오기 (이전 버전과 그 검수는 남음)"],
         "reviews": ["출처 이름"],
         "qrels": ["형식", "출처 이름"],
@@ -95,7 +95,7 @@ def test_each_kind_shows_the_options_of_its_cli_command(app_db):
         at.selectbox(key="import_kind").select(kind).run()
         assert not at.exception
         assert _form_labels(at) == labels, kind
-        assert any(f"reljudge import {kind}" in c.value for c in at.caption), kind
+        assert f"reljudge import {kind} FILE" in at.get("form")[0].file_uploader[0].proto.help, kind
     at.selectbox(key="import_kind").select("qrels").run()
     assert at.get("form")[0].selectbox[0].options == ["자동(확장자)", "trec", "beir"]
 

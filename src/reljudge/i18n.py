@@ -176,40 +176,60 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind_answers": ("생성 답변", "Generated answers"),
     "kind_reviews": ("답변 검수 기록 (이름 붙인 출처)", "Answer reviews (a named source)"),
     "kind_qrels": ("외부 qrels (이름 붙인 출처)", "External qrels (a named source)"),
-    "import_help_corpus": ("JSONL/CSV: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`] 또는 "
-                           "BEIR `corpus.jsonl` — 명령줄의 `reljudge import corpus`",
-                           "JSONL/CSV: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`] or "
-                           "BEIR `corpus.jsonl` — the CLI's `reljudge import corpus`"),
-    "import_help_questions": ("JSONL/CSV: `qid`, `text`, `type`, `criteria`, `no_answer_expected` 또는 BEIR "
-                              "`queries.jsonl`. 유형은 아래 '질문 유형'에 선언된 것만 받습니다(비어 있으면 유형 없음) "
-                              "— `reljudge import questions`",
-                              "JSONL/CSV: `qid`, `text`, `type`, `criteria`, `no_answer_expected` or BEIR "
-                              "`queries.jsonl`. Only the types declared under “Question types” below are accepted "
-                              "(empty: no type) — `reljudge import questions`"),
-    "import_help_run": ("TREC(`qid Q0 pid rank score tag`) 또는 JSONL/CSV: `qid`, `pid`, `rank`/`score`[, `abstained`] "
-                        "— `reljudge import run`",
-                        "TREC (`qid Q0 pid rank score tag`) or JSONL/CSV: `qid`, `pid`, `rank`/`score`[, `abstained`] "
-                        "— `reljudge import run`"),
-    "import_help_answers": ("JSONL/CSV: `qid`, `system`, `answer`, `citations`, `sentences`, `abstained`. 시스템마다 "
-                            "버전으로 쌓입니다 — `reljudge import answers`",
-                            "JSONL/CSV: `qid`, `system`, `answer`, `citations`, `sentences`, `abstained`; each "
-                            "system's answers are kept as versions — `reljudge import answers`"),
-    "import_help_reviews": ("검수자 × 답변마다 한 줄인 JSONL(`reljudge export reviews`의 형식). 이름 붙인 출처로 "
-                            "들어가 일치도에서 검수자 한 명으로 비교되고, 같은 이름의 출처는 바뀝니다 — "
-                            "`reljudge import reviews FILE --source NAME`",
-                            "JSONL, one line per reviewer × answer (the format of `reljudge export reviews`); kept "
-                            "as a named source, compared as one reviewer in the agreement figures; a source of the "
-                            "same name is replaced — `reljudge import reviews FILE --source NAME`"),
-    "import_help_qrels": ("TREC qrels(`qid 0 pid grade`) 또는 BEIR TSV. 이름 붙인 출처로 들어가 일치도·지표·내보내기에서 "
-                          "고를 수 있고, 같은 이름의 출처는 바뀝니다 — `reljudge import qrels FILE --source NAME`",
-                          "TREC qrels (`qid 0 pid grade`) or BEIR TSV; kept as a named source that agreement, the "
-                          "metrics and the export can use; a source of the same name is replaced — "
-                          "`reljudge import qrels FILE --source NAME`"),
+    # what each kind of file holds: a caption (Korean: no field names, the page stays Korean) and the file
+    # field's help (the fields and the CLI command)
+    "import_help_corpus": ("문단마다 한 줄인 JSONL·CSV, 또는 BEIR 말뭉치.",
+                           "One paragraph per line (JSONL, CSV), or a BEIR corpus."),
+    "import_help_questions": ("질문마다 한 줄인 JSONL·CSV, 또는 BEIR 질문 파일. 유형은 아래 '질문 유형'에 선언된 것만 "
+                              "받습니다(비어 있으면 유형 없음).",
+                              "One question per line (JSONL, CSV), or BEIR queries. Only the types declared under "
+                              "“Question types” below are accepted (empty: no type)."),
+    "import_help_run": ("한 시스템(또는 tag별 여러 시스템)의 검색 결과: TREC run, 또는 JSONL·CSV.",
+                        "The ranked results of a system (or of several, by tag): a TREC run, or JSONL, CSV."),
+    "import_help_answers": ("시스템이 생성한 답변, 답변마다 한 줄인 JSONL·CSV. 시스템마다 버전으로 쌓이고, 검수 화면에 "
+                            "나타납니다.",
+                            "Generated answers, one per line (JSONL, CSV); kept as versions per system, reviewed on "
+                            "the answer review page."),
+    "import_help_reviews": ("다른 곳에서 한 답변 검수(다른 팀, LLM 판정자): 검수자 × 답변마다 한 줄인 JSONL. 이름 붙인 "
+                            "출처로 들어가 일치도에서 검수자 한 명으로 비교되고, 같은 이름의 출처는 바뀝니다.",
+                            "Answer reviews made elsewhere (another team, an LLM judge), one line per reviewer × "
+                            "answer (JSONL); kept as a named source, compared as one reviewer in the agreement "
+                            "figures; a source of the same name is replaced."),
+    "import_help_qrels": ("다른 곳에서 한 적합성 판정: TREC qrels 또는 BEIR TSV. 이름 붙인 출처로 들어가 일치도·지표·"
+                          "내보내기에서 고를 수 있고, 같은 이름의 출처는 바뀝니다.",
+                          "Relevance judgments made elsewhere: TREC qrels or BEIR TSV; kept as a named source that "
+                          "agreement, the metrics and the export can use; a source of the same name is replaced."),
+    "import_fields_corpus": ("필드: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`]; 명령줄: "
+                             "`reljudge import corpus FILE`",
+                             "Fields: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`]; CLI: "
+                             "`reljudge import corpus FILE`"),
+    "import_fields_questions": ("필드: `qid`, `text`, `type`, `criteria`, `no_answer_expected`; 명령줄: "
+                                "`reljudge import questions FILE [--update-questions]`",
+                                "Fields: `qid`, `text`, `type`, `criteria`, `no_answer_expected`; CLI: "
+                                "`reljudge import questions FILE [--update-questions]`"),
+    "import_fields_run": ("TREC: `qid Q0 pid rank score tag`; JSONL·CSV: `qid`, `pid`, `rank`/`score`[, `abstained`, "
+                          "`tag`]; 명령줄: `reljudge import run FILE [--system NAME] [--replace]`",
+                          "TREC: `qid Q0 pid rank score tag`; JSONL, CSV: `qid`, `pid`, `rank`/`score`[, `abstained`, "
+                          "`tag`]; CLI: `reljudge import run FILE [--system NAME] [--replace]`"),
+    "import_fields_answers": ("필드: `qid`, `system`, `answer`[, `citations`, `sentences`, `abstained`]; 명령줄: "
+                              "`reljudge import answers FILE [--system NAME] [--replace]`",
+                              "Fields: `qid`, `system`, `answer`[, `citations`, `sentences`, `abstained`]; CLI: "
+                              "`reljudge import answers FILE [--system NAME] [--replace]`"),
+    "import_fields_reviews": ("`reljudge export reviews`의 형식: `qid`, `system`, `reviewer`, `interpretation`, "
+                              "`abstention_appropriate`, `note`, `sentences`; 명령줄: "
+                              "`reljudge import reviews FILE --source NAME`",
+                              "The format of `reljudge export reviews`: `qid`, `system`, `reviewer`, `interpretation`, "
+                              "`abstention_appropriate`, `note`, `sentences`; CLI: "
+                              "`reljudge import reviews FILE --source NAME`"),
+    "import_fields_qrels": ("TREC: `qid 0 pid grade`; BEIR: `query-id`, `corpus-id`, `score` 머리글의 TSV; 명령줄: "
+                            "`reljudge import qrels FILE --source NAME`",
+                            "TREC: `qid 0 pid grade`; BEIR: TSV with the header `query-id`, `corpus-id`, `score`; "
+                            "CLI: `reljudge import qrels FILE --source NAME`"),
     "file": ("파일", "File"),
     "format": ("형식", "Format"),
     "format_auto": ("자동(확장자)", "auto (extension)"),
     "system_name": ("시스템 이름 (run; 비우면 tag 열)", "System name (run; empty = tag column)"),
-    "system_name_answers": ("시스템 이름 (비우면 system 열)", "System name (empty = the system column)"),
+    "system_name_answers": ("시스템 이름 (비우면 파일의 시스템 열)", "System name (empty = the system column)"),
     "replace_answers": ("이미 답변이 있는 시스템이면 새 버전으로 가져오기 (이전 버전과 그 검수는 남음)",
                         "A system that has answers already: import them as its new version (the old version "
                         "and its reviews are kept)"),
@@ -221,8 +241,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # question types (reljudge.question_types) on the import page
     "question_types_title": ("질문 유형", "Question types"),
     "question_types_help": ("이 캠페인이 받는 질문 유형입니다(처음에는 방법론의 네 유형). 질문 파일에 다른 유형이 있으면 "
-                            "파일·줄과 이 목록을 밝히며 가져오기를 거부합니다: 띄어쓰기가 다른 `사실확인`이나 `fact`가 "
-                            "유형별 표에서 따로 묶이지 않도록. 새 유형은 여기서 선언합니다(`reljudge types add`).",
+                            "파일·줄과 이 목록을 밝히며 가져오기를 거부합니다: 띄어쓰기가 다른 '사실확인'이나 영어로 쓴 "
+                            "유형이 유형별 표에서 따로 묶이지 않도록. 새 유형은 여기서(또는 명령줄에서) 선언합니다.",
                             "The question types this campaign accepts (at first the methodology's four). A questions "
                             "file with another type is refused, naming the file, the line and this list, so that "
                             "`사실확인` (no space) or `fact` never becomes a group of its own in the per-type tables. "
@@ -234,6 +254,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "type_already_declared": ("유형 {name}은(는) 이미 선언되어 있습니다.", "Type {name} is declared already."),
     "withdraw_type": ("선언 취소할 유형", "Type to withdraw"),
     "withdraw_type_button": ("선언 취소", "Withdraw"),
+    "choose_type": ("유형을 고르세요", "Choose a type"),
     "type_withdrawn": ("유형 {name}의 선언을 취소했습니다: 이 유형의 질문은 이제 가져올 수 없습니다.",
                        "Withdrew type {name}: questions of this type are refused from now on."),
     "import_button": ("가져오기", "Import"),
@@ -757,8 +778,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "support_label": ("뒷받침", "support"),
     # the "answer review" section of the dashboard and the report (reljudge.report_answers)
     "answers_title": ("답변 검수", "Answer review"),
-    "answers_none": ("가져온 답변이 없습니다 (자료 가져오기 화면이나 명령줄 reljudge import answers로 답변 파일을 "
-                     "가져오면 여기에 나타납니다).",
+    "answers_none": ("가져온 답변이 없습니다 (자료 가져오기 화면이나 명령줄에서 답변 파일을 가져오면 여기에 "
+                     "나타납니다).",
                      "No answers imported (the Import page, or reljudge import answers)."),
     "answers_who": ("검수자", "Reviewers"),
     "answers_who_text": ("{n}명: {who} (괄호: 검수한 답변 수)", "{n}: {who} (answers reviewed)"),
