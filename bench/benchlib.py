@@ -14,13 +14,15 @@ import time
 import uuid
 from pathlib import Path
 
+from reljudge.question_types import DEFAULT_TYPES
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "RESULTS.md"
 
 # The campaign-sized database of the dashboard and load benchmarks.
 N_Q, SYSTEMS, DEPTH, N_EVENTS, N_ANNOT = 1000, ("bm25", "vector", "hybrid", "graphrag"), 20, 50_000, 5
-TYPES = ("사실 확인", "개념 관계", "시대 변화", "전역 주제")
+TYPES = DEFAULT_TYPES    # the methodology's four (reljudge.question_types), declared in every campaign
 PASSWORD = "bench-password"
 
 

@@ -1,11 +1,11 @@
 """Export (lead): qrels under a policy or a frozen version, the reproducibility bundle, the raw
-history, external qrels in."""
+history, the report (external qrels come in on the Import page)."""
 
 import streamlit as st
 
 from reljudge import bundle, display, export, i18n, report
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session, uploads
+from reljudge.ui import session
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -47,12 +47,4 @@ if st.button(session.t("build_report"), key="build_report"):
                        file_name=f"report.{report_fmt}", type="primary")
 
 st.subheader(session.t("import_qrels"))
-with st.form("import_qrels", clear_on_submit=True):
-    upload = st.file_uploader(session.t("file"), type=["txt", "qrels", "tsv", "trec"])
-    source = st.text_input(session.t("source_name"))
-    if st.form_submit_button(session.t("import_button")) and upload is not None:
-        try:
-            n = uploads.import_qrels_upload(db, upload, source)
-            st.success(session.tm("qrels_imported", n=n, source=source))
-        except ReljudgeError as exc:
-            st.error(session.tm("import_failed", error=session.error_text(exc)))
+st.caption(session.t("import_qrels_moved"))     # one place for every import: the Import page

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from reljudge.question_types import DEFAULT_TYPES
+
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -74,7 +76,7 @@ def build_campaign(db_path: Path, work_dir: Path, *, n_questions: int = 3,
     span = max(1, round(pool_size * 0.7))
     for q, qid in enumerate(qids):
         questions.append({"qid": qid, "text": f"시험 질문 {q + 1}: 피난 시절 교회는 무엇을 했는가?",
-                          "type": ["사실 확인", "개념 관계", "시대 변화", "전역 주제"][q % 4],
+                          "type": DEFAULT_TYPES[q % 4],
                           "criteria": "피난민을 도운 구체적 사실을 말하는 문단"})
         pids = [f"{qid}-p{k:02d}" for k in range(pool_size)]
         pool[qid] = pids

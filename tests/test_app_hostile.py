@@ -68,6 +68,7 @@ def hostile_db(tmp_path, monkeypatch):
     run.write_text("".join(json.dumps({"qid": QID, "pid": p, "rank": k}) + "\n"
                            for k, p in enumerate([PID, "p2", "p3"], 1)), encoding="utf-8")
     campaign.import_file(db, "corpus", corpus)
+    campaign.declare_types(db, ["**t**"])                   # a declared type, shown as text
     campaign.import_file(db, "questions", questions)
     campaign.import_file(db, "run", run, system=SYSTEM)
     campaign.pool(db, 10)
@@ -161,8 +162,8 @@ def test_error_messages_with_hostile_names_are_text(hostile_db, tmp_path):
     assert at.error
     _check(at)
     at = _login("screens/import_data.py")
+    at.selectbox(key="import_kind").select("run").run()
     form = at.get("form")[0]
-    form.selectbox[0].select("run")
     form.file_uploader[0].set_value((f"![f](http:{EVIL}).jsonl",
                                      json.dumps({"qid": QID, "pid": "p2", "rank": 1}).encode(),
                                      "application/json"))

@@ -44,12 +44,13 @@ def _lead_on(page: str) -> AppTest:
 
 
 def _upload(at: AppTest, kind: str, name: str, data: bytes, system: str = "", replace: bool = False):
+    at.selectbox(key="import_kind").select(kind).run()         # the form shows this kind's options
     form = at.get("form")[0]
-    form.selectbox[0].select(kind)
     form.file_uploader[0].set_value((name, data, "application/octet-stream"))
-    form.text_input[0].input(system)
+    if system:
+        form.text_input[0].input(system)
     if replace:
-        form.checkbox(key="import_replace").check()
+        form.checkbox(key=f"import_replace_{kind}").check()
     form.button[0].click().run()
     return at
 

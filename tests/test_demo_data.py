@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from reljudge.question_types import DEFAULT_TYPES
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "src" / "reljudge" / "demo"
 SCRIPT = ROOT / "scripts" / "make_demo_data.py"
 TREC_SYSTEMS = ("bm25", "vector", "hybrid")
 DEPTH = 20
-TYPES = ("사실 확인", "개념 관계", "시대 변화", "전역 주제")
+TYPES = DEFAULT_TYPES               # the methodology's four (reljudge.question_types)
 
 
 def _jsonl(path: Path) -> list[dict]:

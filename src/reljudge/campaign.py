@@ -10,9 +10,10 @@ from functools import partial
 from typing import Callable
 
 import duckdb
+import pandas as pd
 from pathlib import Path
 
-from reljudge import auth, importers
+from reljudge import auth, display, importers, question_types
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
@@ -53,8 +54,10 @@ def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
                                   detail=str(exc).splitlines()[0])) from None
 
 
-CODES = Codes(error_import_database=("file", "detail"), error_pool_below_k=("depth", "k"))
-"""The errors of imports and pooling this module raises as codes (worded by the pages)."""
+CODES = Codes(error_import_database=("file", "detail"), error_pool_below_k=("depth", "k"),
+              error_type_empty=(), error_type_too_long=("n", "limit"), error_type_hidden=("qtype", "char"))
+"""The errors of imports, pooling and type declarations this module raises as codes
+(worded by the pages)."""
 
 
 def _import(db: Database, kind: str, src, fmt, system, repool, progress, replace=False,
@@ -157,6 +160,52 @@ def set_highlight(db: Database, on: bool) -> None:
     """Switch the marking of the question's content words in the judging widget
     (reljudge.highlight; off by default, stated in the report)."""
     catalog.set_setting(db, "highlight", "on" if on else "off")
+
+
+# -- question types (reljudge.question_types) ------------------------------------------
+
+DEFAULT_TYPES = question_types.DEFAULT_TYPES
+
+
+def _type_name(name: str) -> str:
+    """A type name as declared: without surrounding spaces, not empty, no longer than
+    question_types.MAX_LENGTH, no invisible or control character (it could not be told
+    from another type on any page)."""
+    name = (name or "").strip()
+    if not name:
+        raise ReljudgeError(CODES("error_type_empty"))
+    if len(name) > question_types.MAX_LENGTH:
+        raise ReljudgeError(CODES("error_type_too_long", n=len(name), limit=question_types.MAX_LENGTH))
+    hidden = next((ch for ch in name if display.is_hidden(ch)), None)
+    if hidden is not None:
+        raise ReljudgeError(CODES("error_type_hidden", qtype=display.visible(name), char=f"U+{ord(hidden):04X}"))
+    return name
+
+
+def declare_types(db: Database, names, lead: str | None = None) -> list[str]:
+    """Declare question types (all or none: every name is checked first); returns the
+    ones not declared before. ``lead`` is recorded as who declared them."""
+    return catalog.declare_question_types(db, [_type_name(n) for n in names], lead)
+
+
+def withdraw_type(db: Database, name: str, lead: str | None = None) -> None:
+    """Withdraw a declared type (refused while any question has it)."""
+    catalog.withdraw_question_type(db, (name or "").strip(), lead)
+
+
+def question_types_table(db: Database) -> pd.DataFrame:
+    """The declared types in order, with how many questions have each (qtype, questions)."""
+    used = catalog.question_type_counts(db)
+    names = catalog.declared_types(db)
+    return pd.DataFrame({"qtype": names, "questions": [int(used.get(n, 0)) for n in names]})
+
+
+def untyped_questions(db: Database) -> int:
+    """Questions without a type (allowed; an import says that they lack one)."""
+    return int(catalog.question_type_counts(db).get("", 0))
+
+
+declared_types = catalog.declared_types
 
 
 def set_time_zone(db: Database, zone: str) -> None:

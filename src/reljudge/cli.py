@@ -20,6 +20,7 @@ EPILOG = """examples:
   reljudge init --demo
   reljudge --db judgments/campaign.duckdb import corpus corpus.jsonl
   reljudge import questions questions.csv
+  reljudge types add '역사 배경'
   reljudge import run bm25.trec --system bm25
   reljudge pool --depth 20
   reljudge users add kim --role annotator
@@ -161,6 +162,27 @@ def cmd_users(args) -> int:
         frame = auth.list_users(db)
         print(frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
               if not frame.empty else "no users")
+    return 0
+
+
+def cmd_types(args) -> int:
+    from reljudge import campaign
+    db = _db(args)
+    if args.action == "add":
+        added = campaign.declare_types(db, args.names, args.lead)
+        print("declared: " + ", ".join(added) if added else "nothing new: every name was declared already")
+        already = [n for n in dict.fromkeys(n.strip() for n in args.names) if n not in added]
+        if added and already:
+            print("already declared: " + ", ".join(already))
+    elif args.action == "remove":
+        campaign.withdraw_type(db, args.name, args.lead)
+        print(f"withdrew {args.name.strip()!r}: a questions import with it is refused from now on")
+    else:
+        for row in campaign.question_types_table(db).itertuples():
+            print(f"{row.qtype}\t{row.questions}")
+        untyped = campaign.untyped_questions(db)
+        if untyped:
+            print(f"({untyped} questions have no type)", file=sys.stderr)
     return 0
 
 
@@ -363,6 +385,30 @@ def build_parser() -> argparse.ArgumentParser:
     for action in ("deactivate", "activate"):
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
+
+    p = add("types", "the question types the campaign declares: a questions import with another type is "
+            "refused (file, line, the declared list); new campaigns declare the methodology's four",
+            "reljudge types list\n  reljudge types add '역사 배경' 인물\n  reljudge types remove 인물", cmd_types)
+    types_sub = p.add_subparsers(dest="action", metavar="ACTION")
+    types_sub.required = True
+    t = types_sub.add_parser("list", help="the declared types in order, each with its number of questions (TSV)",
+                             description="The declared types in order, each with its number of questions "
+                                         "(name<TAB>questions); questions without a type are counted on stderr.",
+                             epilog="example:\n  reljudge types list", formatter_class=argparse.RawDescriptionHelpFormatter)
+    t = types_sub.add_parser("add", help="declare one or more types (all or none; names with spaces in quotes)",
+                             description="Declare question types, all or none. A name that differs from a "
+                                         "declared type only in spacing, case or punctuation is refused.",
+                             epilog="example:\n  reljudge types add '역사 배경' 인물",
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    t.add_argument("names", nargs="+", metavar="NAME")
+    t.add_argument("--lead", default="cli", help="name recorded as who declared them (default: cli)")
+    t = types_sub.add_parser("remove", help="withdraw a declared type (refused while questions have it)",
+                             description="Withdraw a declared type; refused while any question has it "
+                                         "(change those questions first: import questions --update-questions).",
+                             epilog="example:\n  reljudge types remove 인물",
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    t.add_argument("name", metavar="NAME")
+    t.add_argument("--lead", default="cli", help="name recorded as who withdrew it (default: cli)")
 
     p = add("assign", "assign questions to annotators, with overlap for agreement",
             "reljudge assign --per-question 1 --double-share 0.2 --by-type", cmd_assign)

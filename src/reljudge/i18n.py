@@ -177,10 +177,90 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind_corpus": ("말뭉치(문단)", "Corpus (paragraphs)"),
     "kind_questions": ("질문", "Questions"),
     "kind_run": ("검색 결과(run)", "Run"),
+    "kind_answers": ("생성 답변", "Generated answers"),
+    "kind_reviews": ("답변 검수 기록 (이름 붙인 출처)", "Answer reviews (a named source)"),
+    "kind_qrels": ("외부 qrels (이름 붙인 출처)", "External qrels (a named source)"),
+    # what each kind of file holds: a caption (Korean: no field names, the page stays Korean) and the file
+    # field's help (the fields and the CLI command)
+    "import_help_corpus": ("문단마다 한 줄인 JSONL·CSV, 또는 BEIR 말뭉치.",
+                           "One paragraph per line (JSONL, CSV), or a BEIR corpus."),
+    "import_help_questions": ("질문마다 한 줄인 JSONL·CSV, 또는 BEIR 질문 파일. 유형은 아래 '질문 유형'에 선언된 것만 "
+                              "받습니다(비어 있으면 유형 없음).",
+                              "One question per line (JSONL, CSV), or BEIR queries. Only the types declared under "
+                              "“Question types” below are accepted (empty: no type)."),
+    "import_help_run": ("한 시스템(또는 tag별 여러 시스템)의 검색 결과: TREC run, 또는 JSONL·CSV.",
+                        "The ranked results of a system (or of several, by tag): a TREC run, or JSONL, CSV."),
+    "import_help_answers": ("시스템이 생성한 답변, 답변마다 한 줄인 JSONL·CSV. 시스템마다 버전으로 쌓이고, 검수 화면에 "
+                            "나타납니다.",
+                            "Generated answers, one per line (JSONL, CSV); kept as versions per system, reviewed on "
+                            "the answer review page."),
+    "import_help_reviews": ("다른 곳에서 한 답변 검수(다른 팀, LLM 판정자): 검수자 × 답변마다 한 줄인 JSONL. 이름 붙인 "
+                            "출처로 들어가 일치도에서 검수자 한 명으로 비교되고, 같은 이름의 출처는 바뀝니다.",
+                            "Answer reviews made elsewhere (another team, an LLM judge), one line per reviewer × "
+                            "answer (JSONL); kept as a named source, compared as one reviewer in the agreement "
+                            "figures; a source of the same name is replaced."),
+    "import_help_qrels": ("다른 곳에서 한 적합성 판정: TREC qrels 또는 BEIR TSV. 이름 붙인 출처로 들어가 일치도·지표·"
+                          "내보내기에서 고를 수 있고, 같은 이름의 출처는 바뀝니다.",
+                          "Relevance judgments made elsewhere: TREC qrels or BEIR TSV; kept as a named source that "
+                          "agreement, the metrics and the export can use; a source of the same name is replaced."),
+    "import_fields_corpus": ("필드: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`]; 명령줄: "
+                             "`reljudge import corpus FILE`",
+                             "Fields: `pid`, `text`[, `doc_id`, `title`, `date`, `volume`, `page`, `position`]; CLI: "
+                             "`reljudge import corpus FILE`"),
+    "import_fields_questions": ("필드: `qid`, `text`, `type`, `criteria`, `no_answer_expected`; 명령줄: "
+                                "`reljudge import questions FILE [--update-questions]`",
+                                "Fields: `qid`, `text`, `type`, `criteria`, `no_answer_expected`; CLI: "
+                                "`reljudge import questions FILE [--update-questions]`"),
+    "import_fields_run": ("TREC: `qid Q0 pid rank score tag`; JSONL·CSV: `qid`, `pid`, `rank`/`score`[, `abstained`, "
+                          "`tag`]; 명령줄: `reljudge import run FILE [--system NAME] [--replace]`",
+                          "TREC: `qid Q0 pid rank score tag`; JSONL, CSV: `qid`, `pid`, `rank`/`score`[, `abstained`, "
+                          "`tag`]; CLI: `reljudge import run FILE [--system NAME] [--replace]`"),
+    "import_fields_answers": ("필드: `qid`, `system`, `answer`[, `citations`, `sentences`, `abstained`]; 명령줄: "
+                              "`reljudge import answers FILE [--system NAME] [--replace]`",
+                              "Fields: `qid`, `system`, `answer`[, `citations`, `sentences`, `abstained`]; CLI: "
+                              "`reljudge import answers FILE [--system NAME] [--replace]`"),
+    "import_fields_reviews": ("`reljudge export reviews`의 형식: `qid`, `system`, `reviewer`, `interpretation`, "
+                              "`abstention_appropriate`, `note`, `sentences`; 명령줄: "
+                              "`reljudge import reviews FILE --source NAME`",
+                              "The format of `reljudge export reviews`: `qid`, `system`, `reviewer`, `interpretation`, "
+                              "`abstention_appropriate`, `note`, `sentences`; CLI: "
+                              "`reljudge import reviews FILE --source NAME`"),
+    "import_fields_qrels": ("TREC: `qid 0 pid grade`; BEIR: `query-id`, `corpus-id`, `score` 머리글의 TSV; 명령줄: "
+                            "`reljudge import qrels FILE --source NAME`",
+                            "TREC: `qid 0 pid grade`; BEIR: TSV with the header `query-id`, `corpus-id`, `score`; "
+                            "CLI: `reljudge import qrels FILE --source NAME`"),
     "file": ("파일", "File"),
     "format": ("형식", "Format"),
     "format_auto": ("자동(확장자)", "auto (extension)"),
     "system_name": ("시스템 이름 (run; 비우면 tag 열)", "System name (run; empty = tag column)"),
+    "system_name_answers": ("시스템 이름 (비우면 파일의 시스템 열)", "System name (empty = the system column)"),
+    "replace_answers": ("이미 답변이 있는 시스템이면 새 버전으로 가져오기 (이전 버전과 그 검수는 남음)",
+                        "A system that has answers already: import them as its new version (the old version "
+                        "and its reviews are kept)"),
+    "answers_imported": ("생성 답변 {name}: {versions}", "Generated answers {name}: {versions}"),
+    "answers_version": ("시스템 {system} 버전 {v}", "system {system} version {v}"),
+    "reviews_imported": ("검수 기록 {name}: 검수자 × 답변 {n}건을 출처 {source}로",
+                         "Answer reviews {name}: {n} reviewer × answer records as source {source}"),
+    "qrels_source_imported": ("외부 qrels {name}: {n}행을 출처 {source}로", "External qrels {name}: {n} rows as source {source}"),
+    # question types (reljudge.question_types) on the import page
+    "question_types_title": ("질문 유형", "Question types"),
+    "question_types_help": ("이 캠페인이 받는 질문 유형입니다(처음에는 방법론의 네 유형). 질문 파일에 다른 유형이 있으면 "
+                            "파일·줄과 이 목록을 밝히며 가져오기를 거부합니다: 띄어쓰기가 다른 '사실확인'이나 영어로 쓴 "
+                            "유형이 유형별 표에서 따로 묶이지 않도록. 새 유형은 여기서(또는 명령줄에서) 선언합니다.",
+                            "The question types this campaign accepts (at first the methodology's four). A questions "
+                            "file with another type is refused, naming the file, the line and this list, so that "
+                            "`사실확인` (no space) or `fact` never becomes a group of its own in the per-type tables. "
+                            "Declare a new type here (`reljudge types add`)."),
+    "untyped_questions": ("유형이 없는 질문: {n}개", "Questions without a type: {n}"),
+    "new_type": ("새 유형 이름", "New type name"),
+    "declare_type": ("유형 선언", "Declare type"),
+    "type_declared": ("유형 {name}을(를) 선언했습니다.", "Declared type {name}."),
+    "type_already_declared": ("유형 {name}은(는) 이미 선언되어 있습니다.", "Type {name} is declared already."),
+    "withdraw_type": ("선언 취소할 유형", "Type to withdraw"),
+    "withdraw_type_button": ("선언 취소", "Withdraw"),
+    "choose_type": ("유형을 고르세요", "Choose a type"),
+    "type_withdrawn": ("유형 {name}의 선언을 취소했습니다: 이 유형의 질문은 이제 가져올 수 없습니다.",
+                       "Withdrew type {name}: questions of this type are refused from now on."),
     "import_button": ("가져오기", "Import"),
     "import_ok": ("가져왔습니다: {msg}", "Imported: {msg}"),
     "import_failed": ("가져오지 못했습니다 (아무것도 저장되지 않음): {error}",
@@ -296,8 +376,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "download_no_answer": ("근거 없음 질문 목록 내려받기", "Download no-answer questions"),
     "download_judgments": ("판정 기록 전체 내려받기 (JSONL)", "Download the full judgment history (JSONL)"),
     "import_qrels": ("외부 qrels 가져오기 (TREC / BEIR)", "Import external qrels (TREC / BEIR)"),
+    "import_qrels_moved": ("외부 qrels는 **자료 가져오기** 화면에서 이름 붙인 출처로 가져옵니다(종류: 외부 qrels). "
+                           "가져온 출처는 위의 '무엇을'에서 고를 수 있습니다.",
+                           "External qrels are imported as a named source on the **Import data** page (kind: "
+                           "external qrels); an imported source can be chosen under “What” above."),
     "source_name": ("출처 이름", "Source name"),
-    "qrels_imported": ("{n}행을 출처 {source}로 가져왔습니다.", "Imported {n} rows as source {source}."),
     # dashboard
     "nav_dashboard": ("평가 지표", "Metrics"),
     "dashboard_title": ("실시간 평가 지표", "Live evaluation"),
@@ -433,6 +516,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lang_ko": ("한국어", "Korean"),
     "lang_en": ("영어", "English"),
     "choose_file": ("가져올 파일을 고르세요.", "Choose a file to import."),
+    "source_needed": ("출처 이름을 적으세요 (예: llm-judge).", "Give the source a name (e.g. llm-judge)."),
     "summary_head": ("{kind} {source}: {parts}", "{kind} {source}: {parts}"),
     "summary_added": ("{n}개 추가", "{n} added"),
     "summary_updated": ("{n}개 수정", "{n} updated"),
@@ -557,6 +641,13 @@ STRINGS: dict[str, tuple[str, str]] = {
                            "아무도 판정할 수 없는 문단에 기대게 됩니다",
                            "pool depth {depth} is below the largest K reported ({k}): "
                            "figures at K={k} would rest on paragraphs nobody can judge"),
+    # declaring question types (campaign.CODES)
+    "error_type_empty": ("유형 이름이 비어 있습니다", "a question type needs a name"),
+    "error_type_too_long": ("유형 이름이 {n}자입니다: {limit}자까지 받습니다",
+                            "the type name has {n} characters; at most {limit} are accepted"),
+    "error_type_hidden": ("유형 {qtype!r}에 보이지 않는 문자나 제어 문자({char})가 있습니다: 다른 유형과 구별되지 않습니다",
+                          "type {qtype!r} holds an invisible or control character ({char}); it could not be told "
+                          "from another type"),
     "error_id_has_space": ("{column} {value!r}에 공백이 있어 TREC 파일에 쓸 수 없습니다",
                            "{column} {value!r} contains whitespace: it cannot be written to a TREC file"),
     "error_qrels_import_format": ("qrels 가져오기는 trec 또는 beir 형식만 읽습니다 ({format!r}가 아님)",
@@ -615,6 +706,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_no_rank": ("순위(rank)나 점수(score)가 있어야 합니다", "needs a rank or a score"),
     "error_rank_negative": ("rank는 0 이상이어야 합니다 (받은 값: {rank})", "rank must be 0 or more, got {rank}"),
     "error_nul": ("{field}: NUL 문자(U+0000)는 허용되지 않습니다", "{field}: NUL character (U+0000) is not allowed"),
+    "error_system_empty": ("시스템 이름(--system)이 비어 있습니다", "--system must not be empty"),
+    "error_answer_no_system": ("시스템 이름이 없습니다: 시스템 이름을 주거나 'system' 열을 넣으세요",
+                               "no system name: give --system NAME or a 'system' field"),
+    "error_answer_twice": ("시스템 {system!r}의 질문 {qid!r}에 대한 답변이 두 번 나옵니다 (처음은 {first}번째 줄)",
+                           "duplicate answer of system {system!r} to question {qid!r} (first at line {first})"),
+    "error_answer_not_text": ("answer는 글이어야 합니다 (받은 값: {value!r})", "answer must be text, got {value!r}"),
+    "error_answer_empty": ("빈 답변입니다 (시스템이 답변을 보류했다면 abstained: true로 표시하세요)",
+                           "empty answer (set abstained: true if the system declined)"),
+    "error_citations_not_list": ("citations는 문단 id의 목록이어야 합니다 (받은 값: {value!r})",
+                                 "citations must be a list of paragraph ids, got {value!r}"),
+    "error_marker_outside": ("인용 표시 [{n}]이(가) citations 목록({entries}개) 밖을 가리킵니다",
+                             "citation marker [{n}] points outside the citations list ({entries} entries)"),
+    "error_sentences_not_list": ("sentences는 목록이어야 합니다", "sentences must be a list"),
+    "error_sentence_item": ("sentences[{i}]는 글이거나 'text'가 있는 객체여야 합니다",
+                            "sentences[{i}] must be text or an object with 'text'"),
+    "error_markers_first": ("문장보다 앞에 인용 표시가 있습니다", "citation markers before any sentence"),
     # why an import was refused after reading (storage.catalog.CODES)
     "error_duplicate_id": ("{field} {value!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
                            "duplicate {field} {value!r} (first at line {first})"),
@@ -624,6 +731,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_unknown_pid": ("없는 pid {pid!r} (말뭉치에 없음)", "unknown pid {pid!r} (not in the corpus)"),
     "error_run_twice": ("시스템 {system!r}의 질문 {qid!r}에 pid {pid!r}가 두 번 나옵니다 (처음은 {first}번째 줄)",
                         "pid {pid!r} appears twice for query {qid!r} of system {system!r} (first at line {first})"),
+    "error_undeclared_type": ("질문 유형 {qtype!r}은(는) 이 캠페인에 선언되지 않았습니다 (선언된 유형: {declared}). "
+                              "파일을 고치거나, 새 유형이면 책임자가 선언한 뒤(자료 가져오기 화면, reljudge types add) "
+                              "다시 가져오세요",
+                              "question type {qtype!r} is not declared in this campaign (declared: {declared}); "
+                              "correct the file, or if it is a new type, a lead declares it (Import page, "
+                              "reljudge types add) and you import again"),
+    "error_undeclared_type_near": ("질문 유형 {qtype!r}은(는) 이 캠페인에 선언되지 않았습니다 (선언된 유형: {declared}). "
+                                   "{near!r}을(를) 뜻했나요? 띄어쓰기·대소문자·문장부호만 다릅니다",
+                                   "question type {qtype!r} is not declared in this campaign (declared: {declared}); "
+                                   "did you mean {near!r}? They differ only in spacing, case or punctuation"),
+    "error_type_variant": ("유형 {qtype!r}은(는) 선언된 유형 {near!r}와(과) 띄어쓰기·대소문자·문장부호만 다릅니다: "
+                           "유형별 표에서 따로 묶이게 됩니다. {near!r}을(를) 쓰세요",
+                           "type {qtype!r} differs from the declared type {near!r} only in spacing, case or "
+                           "punctuation: it would be a group of its own in every per-type table; use {near!r}"),
+    "error_type_not_declared": ("유형 {qtype!r}은(는) 선언되어 있지 않습니다 (선언된 유형: {declared})",
+                                "type {qtype!r} is not declared (declared: {declared})"),
+    "error_type_in_use": ("질문 {n}개가 유형 {qtype!r}을(를) 쓰고 있어 선언을 취소할 수 없습니다: 먼저 그 질문들의 "
+                          "유형을 바꾸세요(--update-questions)",
+                          "{n} questions have type {qtype!r}, so it cannot be withdrawn; change their type first "
+                          "(--update-questions)"),
     "reason_all_tied": ("한 판정자의 순위에서 모든 시스템이 동률입니다", "a ranking has all systems tied"),
     # answer review: adjudication, assignment
     "nav_review_adjudicate": ("검수 불일치 조정", "Review adjudication"),
@@ -658,8 +785,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "support_label": ("뒷받침", "support"),
     # the "answer review" section of the dashboard and the report (reljudge.report_answers)
     "answers_title": ("답변 검수", "Answer review"),
-    "answers_none": ("가져온 답변이 없습니다 (명령줄에서 답변 파일을 가져오면 여기에 나타납니다).",
-                     "No answers imported (reljudge import answers)."),
+    "answers_none": ("가져온 답변이 없습니다 (자료 가져오기 화면이나 명령줄에서 답변 파일을 가져오면 여기에 "
+                     "나타납니다).",
+                     "No answers imported (the Import page, or reljudge import answers)."),
     "answers_who": ("검수자", "Reviewers"),
     "answers_who_text": ("{n}명: {who} (괄호: 검수한 답변 수)", "{n}: {who} (answers reviewed)"),
     "answers_per_answer": ("답변당 검수자 수", "Reviewers per answer"),

@@ -37,6 +37,10 @@ CODES = Codes(
     error_empty_text=(), error_empty_question=(), error_trec_fields=("n",), error_no_system=(),
     error_no_rank=(), error_rank_negative=("rank",), error_nul=("field",),
     error_json_too_deep=("limit",), error_answer_too_long=("n", "limit"),
+    error_system_empty=(), error_answer_no_system=(), error_answer_twice=("system", "qid", "first"),
+    error_answer_not_text=("value",), error_answer_empty=(), error_citations_not_list=("value",),
+    error_marker_outside=("n", "entries"), error_sentences_not_list=(), error_sentence_item=("i",),
+    error_markers_first=(),
 )
 """The problems with an input file this module reports as codes (inside ``InputError``)."""
 
@@ -553,7 +557,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
     if system is not None:
         system = system.strip()
         if not system:
-            raise InputError(name, None, "--system must not be empty")
+            raise InputError(name, None, CODES("error_system_empty"))
         _system_name(system, name, None)
 
     def trec_rows():
@@ -664,7 +668,7 @@ def _citation_list(value, name: str, lineno: int) -> list[str]:
         else:
             value = [v for v in re.split(r"[;,\s]+", text) if v]
     if not isinstance(value, list):
-        raise InputError(name, lineno, f"citations must be a list of paragraph ids, got {value!r}")
+        raise InputError(name, lineno, CODES("error_citations_not_list", value=value))
     return [_id(v, name, lineno, "cited pid") for v in value]
 
 
@@ -677,8 +681,7 @@ def _resolve_markers(text: str, citations: list[str], name: str, lineno: int) ->
             if token.isdigit():
                 n = int(token)
                 if not 1 <= n <= len(citations):
-                    raise InputError(name, lineno, f"citation marker [{n}] points outside the "
-                                     f"citations list ({len(citations)} entries)")
+                    raise InputError(name, lineno, CODES("error_marker_outside", n=n, entries=len(citations)))
                 pid = citations[n - 1]
             else:
                 pid = token
@@ -694,7 +697,7 @@ def _sentence_list(value, name: str, lineno: int) -> list | None:
     if isinstance(value, str):
         value = load_json(value, name, lineno)
     if not isinstance(value, list):
-        raise InputError(name, lineno, "sentences must be a list")
+        raise InputError(name, lineno, CODES("error_sentences_not_list"))
     return value
 
 
@@ -722,28 +725,28 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
     if system is not None:
         system = system.strip()
         if not system:
-            raise InputError(name, None, "--system must not be empty")
+            raise InputError(name, None, CODES("error_system_empty"))
     out: list[AnswerRecord] = []
     seen: dict[tuple[str, str], int] = {}
     for lineno, obj in _records(src, kind, [("qid",), ("answer",)]):
         qid = _id(obj.get("qid"), name, lineno, "qid")
         sys_name = system or _opt_str(obj.get("system"))
         if not sys_name:
-            raise InputError(name, lineno, "no system name: give --system NAME or a 'system' field")
+            raise InputError(name, lineno, CODES("error_answer_no_system"))
         sys_name = _system_name(sys_name, name, lineno)
         if (qid, sys_name) in seen:
-            raise InputError(name, lineno, f"duplicate answer of system {sys_name!r} to question "
-                             f"{qid!r} (first at line {seen[(qid, sys_name)]})")
+            raise InputError(name, lineno, CODES("error_answer_twice", system=sys_name, qid=qid,
+                                                 first=seen[(qid, sys_name)]))
         seen[(qid, sys_name)] = lineno
         answer = obj.get("answer")
         if answer is not None and not isinstance(answer, str):
-            raise InputError(name, lineno, f"answer must be text, got {answer!r}")
+            raise InputError(name, lineno, CODES("error_answer_not_text", value=answer))
         answer = (answer or "").strip()
         if len(answer) > MAX_ANSWER_CHARS:
             raise InputError(name, lineno, CODES("error_answer_too_long", n=len(answer), limit=MAX_ANSWER_CHARS))
         abstained = _opt_bool(obj.get("abstained"), name, lineno, "abstained")
         if not answer and not abstained:
-            raise InputError(name, lineno, "empty answer (set abstained: true if the system declined)")
+            raise InputError(name, lineno, CODES("error_answer_empty"))
         citations = _citation_list(obj.get("citations"), name, lineno)
         given = _sentence_list(obj.get("sentences"), name, lineno)
         pieces: list[tuple[str, list[str] | None]] = []
@@ -756,7 +759,7 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
                 elif isinstance(item, dict) and isinstance(item.get("text"), str):
                     pieces.append((item["text"], _citation_list(item.get("citations"), name, lineno)))
                 else:
-                    raise InputError(name, lineno, f"sentences[{i}] must be text or an object with 'text'")
+                    raise InputError(name, lineno, CODES("error_sentence_item", i=i))
             given_chars = sum(len(text) for text, _ in pieces)
             if given_chars > MAX_ANSWER_CHARS:
                 raise InputError(name, lineno, CODES("error_answer_too_long", n=given_chars, limit=MAX_ANSWER_CHARS))
@@ -775,9 +778,9 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
                 prev_text, prev = sentences[-1]
                 sentences[-1] = (prev_text, prev + [p for p in cited if p not in prev])
             elif cited:
-                raise InputError(name, lineno, "citation markers before any sentence")
+                raise InputError(name, lineno, CODES("error_markers_first"))
         if not sentences and not abstained:
-            raise InputError(name, lineno, "empty answer (set abstained: true if the system declined)")
+            raise InputError(name, lineno, CODES("error_answer_empty"))
         out.append(AnswerRecord(lineno, qid, sys_name, answer, abstained, sentences))
     return out
 

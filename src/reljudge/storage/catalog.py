@@ -13,9 +13,9 @@ from typing import Iterable
 import duckdb
 import pandas as pd
 
-from reljudge import ranking
+from reljudge import question_types, ranking
 from reljudge.codes import Codes, Message
-from reljudge.errors import InputError
+from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage.db import Database
 
 DEFAULT_SETTINGS = {
@@ -38,6 +38,9 @@ CODES = Codes(
     summary_versioned=("n", "qids"), summary_replaced=("system", "n", "source", "v"),
     error_duplicate_id=("field", "value", "first"), error_pid_changed=("pid",),
     error_unknown_qid=("qid",), error_unknown_pid=("pid",), error_run_twice=("pid", "qid", "system", "first"),
+    error_undeclared_type=("qtype", "declared"), error_undeclared_type_near=("qtype", "declared", "near"),
+    error_type_variant=("qtype", "near"), error_type_not_declared=("qtype", "declared"),
+    error_type_in_use=("qtype", "n"),
 )
 """What an import did (:meth:`ImportSummary.messages`) and why it was refused (``InputError``)."""
 
@@ -200,6 +203,7 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
             WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
         if dup:
             raise InputError(source, dup[2], CODES("error_duplicate_id", field="qid", value=dup[0], first=dup[1]))
+        _check_types(cur, source)
         # What each question becomes: a field the file does not give keeps its value.
         cur.execute("""
             CREATE OR REPLACE TEMP TABLE merged_questions AS
@@ -256,6 +260,79 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
     return ImportSummary("questions", source, n - existing, updated=updated,
                          skipped=existing - updated, incomplete=incomplete,
                          versioned=tuple(r[1] for r in judged))
+
+
+def _check_types(cur, source: str) -> None:
+    """The first staged question whose type is not declared is refused: file, line, the
+    type, the declared list (and the declared type it is a variant of, if one)."""
+    declared = _declared_types(cur)
+    bad = _first(cur, """SELECT line, qtype FROM stage_questions
+                         WHERE qtype IS NOT NULL AND NOT list_contains(CAST(? AS VARCHAR[]), qtype)
+                         ORDER BY line LIMIT 1""", [declared])
+    if bad:
+        line, qtype = bad
+        near = question_types.near(qtype, declared)
+        raise InputError(source, line,
+                         CODES("error_undeclared_type_near", qtype=qtype, declared=_listed(declared), near=near)
+                         if near else CODES("error_undeclared_type", qtype=qtype, declared=_listed(declared)))
+
+
+# -- question types ---------------------------------------------------------------------
+
+def _listed(declared: list[str]) -> tuple[str, ...]:
+    """The declared list as a message shows it (a dash when nothing is declared)."""
+    return tuple(declared) or ("—",)
+
+
+def _declared_types(cur) -> list[str]:
+    rows = cur.execute("SELECT name, declared FROM question_types ORDER BY seq").fetchall()
+    return question_types.effective(rows)
+
+
+def declared_types(db: Database) -> list[str]:
+    """The campaign's declared question types, in order (:mod:`reljudge.question_types`)."""
+    return _declared_types(db.cursor())
+
+
+def question_type_counts(db: Database) -> dict[str, int]:
+    """{type: number of questions}, over the types questions use ('' = no type)."""
+    return dict(db.cursor().execute("SELECT qtype, count(*) FROM questions GROUP BY qtype").fetchall())
+
+
+def _set_type(cur, name: str, declared: bool, by: str | None) -> None:
+    # one row per type: its latest change (re-declared, it moves to the end of the order)
+    cur.execute("DELETE FROM question_types WHERE name = ?", [name])
+    cur.execute("INSERT INTO question_types(name, declared, changed_by) VALUES (?, ?, ?)",
+                [name, declared, by])
+
+
+def declare_question_types(db: Database, names: list[str], by: str | None) -> list[str]:
+    """Declare ``names`` (checked by the caller), all at once; returns those that were not
+    declared yet. A name that differs from a declared type only in spacing, case or
+    punctuation is refused: it would be a second group of the same type."""
+    with db.transaction() as cur:
+        declared = _declared_types(cur)
+        for name in names:
+            near = question_types.near(name, declared)
+            if near and name not in declared:
+                raise ReljudgeError(CODES("error_type_variant", qtype=name, near=near))
+        added = [name for name in dict.fromkeys(names) if name not in declared]
+        for name in added:
+            _set_type(cur, name, True, by)
+    return added
+
+
+def withdraw_question_type(db: Database, name: str, by: str | None) -> None:
+    """Withdraw a declared type; refused while questions have it (their type would be
+    undeclared) or when it is not declared."""
+    with db.transaction() as cur:
+        declared = _declared_types(cur)
+        if name not in declared:
+            raise ReljudgeError(CODES("error_type_not_declared", qtype=name, declared=_listed(declared)))
+        n = _first(cur, "SELECT count(*) FROM questions WHERE qtype = ?", [name])[0]
+        if n:
+            raise ReljudgeError(CODES("error_type_in_use", qtype=name, n=n))
+        _set_type(cur, name, False, by)
 
 
 def question_versions(db: Database, qid: str) -> pd.DataFrame:

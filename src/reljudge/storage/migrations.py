@@ -604,4 +604,28 @@ FROM review_events_v11 ORDER BY event_id;
 DROP TABLE review_events_v11;
 """,
     ),
+    (
+        13,
+        "question_types",
+        r"""
+-- The question types a campaign declares (reljudge.question_types): a questions import
+-- with a type not declared is refused. Declared = the methodology's default types (in
+-- reljudge.question_types, not here: a new database has no row) minus the rows with
+-- declared FALSE (a default the lead withdrew) plus the rows with declared TRUE (types
+-- the lead added, in seq order). One row per type the lead changed, the latest change.
+CREATE SEQUENCE question_type_seq;
+CREATE TABLE question_types(
+    name       VARCHAR PRIMARY KEY CHECK (length(name) > 0),
+    declared   BOOLEAN NOT NULL,
+    changed_by VARCHAR,
+    changed_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    seq        BIGINT NOT NULL DEFAULT nextval('question_type_seq')
+);
+-- A campaign made before this step keeps every type its questions use (declared by the
+-- upgrade, changed_by NULL, in the order the questions came), so no question it holds
+-- and no re-import of its files is refused.
+INSERT INTO question_types(name, declared)
+SELECT qtype, TRUE FROM questions WHERE qtype <> '' GROUP BY qtype ORDER BY min(seq);
+""",
+    ),
 ]
