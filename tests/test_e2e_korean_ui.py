@@ -28,7 +28,8 @@ ALLOWED = {
 # such as "edit_note" in an icon font: on screen they are icons, not text).
 VISIBLE_TEXT = """() => {
   const copy = document.body.cloneNode(true);
-  copy.querySelectorAll('[data-testid="stIconMaterial"], .material-symbols-rounded, [translate="no"]').forEach((e) => e.remove());
+  // Streamlit's own "Running… Stop" indicator comes and goes with reruns (an auto-refreshing fragment)
+  copy.querySelectorAll('[data-testid="stIconMaterial"], .material-symbols-rounded, [translate="no"], [data-testid="stStatusWidget"]').forEach((e) => e.remove());
   document.body.append(copy);
   copy.style.position = "absolute"; copy.style.left = "-99999px";
   const text = copy.innerText;

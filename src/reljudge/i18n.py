@@ -29,13 +29,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "password_again": ("비밀번호 확인", "Password again"),
     "setup_code": ("설정 코드", "Setup code"),
     "include_no_answer": ("근거 없음 질문의 행도 qrels에 넣기", "Keep the no-answer questions' rows in the qrels"),
-    "no_answer_left_out": ("근거 없음으로 판정된 질문은 qrels에서 빠지고 옆 파일(qrels.no_answer)에 목록으로 들어갑니다. "
-                           "평가가 평균에서 빼므로 `trec_eval -c`도 대시보드와 같은 값을 냅니다.",
+    "no_answer_left_out": ("근거 없음으로 판정된 질문은 qrels에서 빠지고 옆의 근거 없음 질문 파일에 목록으로 들어갑니다. "
+                           "평가가 평균에서 빼므로, 모든 질문을 평균하는 trec_eval도 대시보드와 같은 값을 냅니다.",
                            "Questions judged to have no answer are left out of the qrels and listed in the file "
                            "beside them (qrels.no_answer): the evaluation leaves them out of the means, so "
                            "`trec_eval -c` gives the dashboard's numbers."),
-    "no_answer_included": ("근거 없음 질문의 행(모두 0점)이 qrels에 들어갑니다. `trec_eval -c`는 이 질문들을 0으로 "
-                           "평균에 넣으므로 대시보드보다 낮은 값을 냅니다.",
+    "no_answer_included": ("근거 없음 질문의 행(모두 0점)이 qrels에 들어갑니다. 모든 질문을 평균하는 trec_eval은 이 "
+                           "질문들을 0으로 평균에 넣으므로 대시보드보다 낮은 값을 냅니다.",
                            "The no-answer questions' rows (all grade 0) are in the qrels: `trec_eval -c` averages "
                            "them in as zeros, lower than the dashboard's numbers."),
     "setup_code_help": ("서버를 시작한 터미널(서버 로그)에 나온 일회용 코드입니다. 서버를 시작한 사람만 볼 수 있습니다.",
