@@ -54,6 +54,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "not_logged_in": ("먼저 로그인하세요.", "Please log in first."),
     "db_locked": ("데이터베이스를 열 수 없습니다: {error}", "Cannot open the database: {error}"),
     # navigation
+    "address_unknown": ("/{address} 은(는) 없는 주소라서 첫 화면을 엽니다.",
+                        "There is no page at /{address}: here is the first page."),
+    "address_lead_only": ("/{address} 화면은 책임자만 볼 수 있어 첫 화면을 엽니다.",
+                          "Only leads can open /{address}: here is the first page."),
     "nav_judge": ("판정하기", "Judge"),
     "nav_overview": ("진행 현황", "Progress"),
     "nav_import": ("자료 가져오기", "Import data"),

@@ -161,11 +161,13 @@ def language_switch(logged_in: bool) -> None:
                        key="rj_lang_cookie")
 
 
-def login_form(db: Database) -> None:
+def login_form(db: Database, target=None) -> None:
+    """The login form; logging in moves on to the page ``target`` (an ``st.Page`` of the
+    current menu; None: this page)."""
     st.title(t("app_title"))
     unsaved_notice()
     if not auth.list_users(db).shape[0]:
-        first_lead_form(db)
+        first_lead_form(db, target)
         return
     demo_users = [u for u, _, _ in campaign.DEMO_ACCOUNTS]
     if any(auth.accounts.user_exists(db, u) for u in demo_users):
@@ -183,13 +185,18 @@ def login_form(db: Database) -> None:
             st.error(t("login_wait", s=outcome.wait_seconds) if outcome.refusal == "wait" else
                      t("login_locked") if outcome.refusal == "locked" else t("login_failed"))
             return
-        user = outcome.user
-        st.session_state["token"] = auth.start_session(db, user)
-        st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
+        _logged_in(db, outcome.user, target)
+
+
+def _logged_in(db: Database, user: auth.User, target) -> None:
+    st.session_state["token"] = auth.start_session(db, user)
+    st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
+    if target is None:
         st.rerun()
+    st.switch_page(target)
 
 
-def first_lead_form(db: Database) -> None:
+def first_lead_form(db: Database, target=None) -> None:
     """A database without any account (a new campaign file) asks for its first lead."""
     st.info(t("first_lead_info"))
     with st.form("first_lead"):
@@ -208,9 +215,7 @@ def first_lead_form(db: Database) -> None:
         except ReljudgeError as exc:
             error(exc)
             return
-        st.session_state["token"] = auth.start_session(db, user)
-        st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
-        st.rerun()
+        _logged_in(db, user, target)
 
 
 # Counts the judgments this browser still holds unsent (the judging widget's outbox in
@@ -255,15 +260,6 @@ def uploader_in_language() -> None:
 [data-testid="stFileUploaderDropzoneInstructions"] > div::after {{
   content: {css_string(t("upload_limit"))}; font-size: .85rem; opacity: .8; }}
 </style>""")
-
-
-def login_pages(db: Database, url_paths: list[str]) -> list:
-    """The login form under every page address (hidden menu), so a deep link or a
-    reload while logged out shows the form instead of "page not found"."""
-    def form() -> None:
-        login_form(db)
-    return [st.Page(form, title=t("login_title"), url_path=path, default=i == 0)
-            for i, path in enumerate(url_paths)]
 
 
 def write_session_cookie() -> None:
