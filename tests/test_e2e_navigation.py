@@ -10,6 +10,8 @@ right after login never lands on the login form again.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from e2e_support import build_campaign, served_in_browser
@@ -126,4 +128,74 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
             if notice:
                 page.get_by_text(notice).first.wait_for()
             _no_dialog(page)
+        page.context.close()
+
+
+def _hold_session_route(page) -> list:
+    """Hold the browser's POST /api/session (the grant → cookie swap) until released."""
+    held: list = []
+    page.route("**/api/session", lambda route: held.append(route))
+    return held
+
+
+def _wait_until(page, condition, what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(20)         # lets Playwright dispatch the route events
+
+
+def test_login_moves_on_only_once_the_cookie_is_stored(tmp_path):
+    camp = _campaign(tmp_path)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = _new_page(browser)
+        held = _hold_session_route(page)
+        page.goto(srv.url + "/judge", wait_until="domcontentloaded")
+        _log_in(page, ANNOTATOR)
+        _wait_until(page, lambda: held, "the browser's request for its cookie")
+        # The cookie is not stored yet: the page is not the logged-in app (a navigation now
+        # would land on the login form), it says it is logging in.
+        page.get_by_text("로그인 중").or_(page.get_by_role("button", name="로그아웃", exact=True)).first.wait_for()
+        assert page.get_by_role("button", name="로그아웃", exact=True).count() == 0
+        page.get_by_text("로그인 중").first.wait_for()
+        assert not any(c["name"] == "reljudge_session" for c in page.context.cookies())
+        held[0].continue_()
+        _shows(page, "judge")
+        # The moment the page shows, the cookie is there: another address and a reload
+        # are logged in at once.
+        assert any(c["name"] == "reljudge_session" for c in page.context.cookies())
+        page.goto(srv.url + "/review", wait_until="domcontentloaded")
+        _shows(page, "review")
+        page.reload(wait_until="domcontentloaded")
+        _shows(page, "review")
+        page.context.close()
+
+        # Without holding anything: Enter, and the moment the page shows, go elsewhere.
+        for user, first, then in [(ANNOTATOR, "judge", "/review"), (LEAD, "dashboard", "/users")]:
+            page = _new_page(browser)
+            page.goto(srv.url + "/" + first, wait_until="domcontentloaded")
+            _log_in(page, user)
+            page.get_by_role("button", name="로그아웃", exact=True).wait_for()
+            page.goto(srv.url + then, wait_until="domcontentloaded")
+            _shows(page, then.strip("/"))
+            page.context.close()
+
+
+def test_a_failed_cookie_swap_says_so_and_shows_the_login_form_again(tmp_path):
+    """If the browser cannot store its cookie (the grant refused), the page does not
+    pretend to be logged in: it says so in Korean and offers the form again."""
+    camp = _campaign(tmp_path)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = _new_page(browser)
+        page.route("**/api/session", lambda route: route.fulfill(
+            status=401, content_type="application/json", body='{"error": "bad_grant"}'))
+        page.goto(srv.url + "/judge", wait_until="domcontentloaded")
+        _log_in(page, ANNOTATOR)
+        page.get_by_text("로그인을 마치지 못했습니다").first.wait_for()
+        page.get_by_label("비밀번호").wait_for()
+        assert page.get_by_role("button", name="로그아웃", exact=True).count() == 0
+        page.unroute("**/api/session")
+        _log_in(page, ANNOTATOR)
+        _shows(page, "judge")
         page.context.close()

@@ -15,6 +15,8 @@ db = session.get_db()
 try:
     run.phase("user")
     user = session.current_user(db)
+    if user is not None and session.logging_in():
+        user = None            # until the browser has stored its cookie (session.login_screen)
     run.phase("sidebar")
     session.language_switch(logged_in=user is not None)
     # the address the browser asked for (None when the client is not a browser page)
@@ -25,10 +27,9 @@ try:
         # the address names (if their role has it).
         session.clear_cookie_if_logged_out()
         run.phase("navigation")
-        page = st.navigation(navigation.login_pages(lambda target: session.login_form(db, target),
+        page = st.navigation(navigation.login_pages(lambda target: session.login_screen(db, target),
                                                     session.t("login_title"), requested), position="hidden")
     else:
-        session.write_session_cookie()
         session.logout_button(db, user)
         run.phase("navigation")
         page = st.navigation(navigation.app_pages(user.is_lead, session.t, requested),
