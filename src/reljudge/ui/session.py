@@ -225,11 +225,12 @@ def login_form(db: Database, target=None) -> None:
     unsaved_notice()
     if st.session_state.get(_LOGIN_ERROR):
         st.error(t(st.session_state.pop(_LOGIN_ERROR)))
-    if not auth.list_users(db).shape[0]:
+    # one small read (the form is drawn on every run of the login screen, the submit's too)
+    accounts, demo = auth.accounts.user_counts(db, [u for u, _, _ in campaign.DEMO_ACCOUNTS])
+    if not accounts:
         first_lead_form(db, target)
         return
-    demo_users = [u for u, _, _ in campaign.DEMO_ACCOUNTS]
-    if any(auth.accounts.user_exists(db, u) for u in demo_users):
+    if demo:
         st.info(t("demo_notice", accounts=", ".join(
             f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
     with st.form("login"):
