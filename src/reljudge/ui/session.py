@@ -7,6 +7,8 @@ the server, whatever the browser sends.
 
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
 
 from reljudge import api, auth, campaign, display, i18n
@@ -136,11 +138,33 @@ def error(message) -> None:
     st.error(display.md(message))
 
 
+# The session read once per full run of workbench.py (token -> user): the script, the
+# page's role check and the judging fragment inside it each ask in turn. Thread-local:
+# each browser session runs its script in a thread of its own; a fragment rerun alone (a
+# save's refusal, a move) does not run workbench.py and reads the session anew.
+_THIS_RUN = threading.local()
+
+
+def begin_run() -> None:
+    _THIS_RUN.users = {}
+
+
+def end_run() -> None:
+    _THIS_RUN.users = None
+
+
 def current_user(db: Database) -> auth.User | None:
     token = st.session_state.get("token")
     if token is None:
         token = st.context.cookies.get(COOKIE)
-    user = auth.user_for_token(db, token)
+    memo = getattr(_THIS_RUN, "users", None)
+    key = (id(db), token)
+    if memo is not None and key in memo:
+        user = memo[key]
+    else:
+        user = auth.user_for_token(db, token)
+        if memo is not None:
+            memo[key] = user
     if user is None:
         st.session_state.pop("token", None)
         st.session_state.pop(_LOGGING_IN, None)
