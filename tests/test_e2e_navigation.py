@@ -138,6 +138,10 @@ def _hold_session_route(page) -> list:
     return held
 
 
+def _has_cookie(page) -> bool:
+    return any(c["name"] == "reljudge_session" for c in page.context.cookies())
+
+
 def _wait_until(page, condition, what: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -159,16 +163,26 @@ def test_login_moves_on_only_once_the_cookie_is_stored(tmp_path):
         page.get_by_text("로그인 중").or_(page.get_by_role("button", name="로그아웃", exact=True)).first.wait_for()
         assert page.get_by_role("button", name="로그아웃", exact=True).count() == 0
         page.get_by_text("로그인 중").first.wait_for()
-        assert not any(c["name"] == "reljudge_session" for c in page.context.cookies())
+        assert not _has_cookie(page)
         held[0].continue_()
+        page.unroute("**/api/session")
         _shows(page, "judge")
         # The moment the page shows, the cookie is there: another address and a reload
         # are logged in at once.
-        assert any(c["name"] == "reljudge_session" for c in page.context.cookies())
+        assert _has_cookie(page)
         page.goto(srv.url + "/review", wait_until="domcontentloaded")
         _shows(page, "review")
         page.reload(wait_until="domcontentloaded")
         _shows(page, "review")
+        # Logging out and in again, twice, in the same page: each login stores its cookie,
+        # each logout clears it.
+        for _ in range(2):
+            page.get_by_role("button", name="로그아웃", exact=True).click()
+            page.get_by_label("사용자 이름").wait_for()
+            _wait_until(page, lambda: not _has_cookie(page), "the logout to clear the cookie")
+            _log_in(page, ANNOTATOR)
+            _shows(page, "review")
+            assert _has_cookie(page)
         page.context.close()
 
         # Without holding anything: Enter, and the moment the page shows, go elsewhere.

@@ -39,16 +39,17 @@ export default function ({ data }) {
 # times on a network error or a 5xx), so that the route's Set-Cookie reaches the browser:
 # the login grant is swapped for the HttpOnly session cookie, and logging out clears it.
 # With ``report`` it tells the server how that went (trigger ``done``: ok, status and
-# the body's grant) once the browser has the answer, and so its cookie. A body is posted
-# once per page load, however often the component is drawn again.
+# the body's grant) once the browser has the answer, and so its cookie; such a body is
+# posted once per page load, however often the component is drawn again (a grant is
+# single-use: a second post would be refused).
 _post_from_browser = st.components.v2.component(
     "reljudge_post",
     js="""
 export default function ({ data, setTriggerValue }) {
   if (!data || !data.url) return;
   const posts = (window.__reljudgePosts = window.__reljudgePosts || new Map());
-  const id = data.url + " " + JSON.stringify(data.body || {});
-  let answer = posts.get(id);
+  const id = data.report ? data.url + " " + JSON.stringify(data.body || {}) : null;
+  let answer = id && posts.get(id);
   if (!answer) {
     answer = new Promise((resolve) => {
       const post = (attempt) => fetch(data.url, {
@@ -64,7 +65,7 @@ export default function ({ data, setTriggerValue }) {
         });
       post(0);
     });
-    posts.set(id, answer);
+    if (id) posts.set(id, answer);
   }
   if (data.report) {
     answer.then((r) => setTriggerValue("done", Object.assign({ grant: (data.body || {}).grant }, r)));
