@@ -39,7 +39,7 @@ try:
                                  expanded=True)
         run.note(page=page.url_path, user=user.username if user else None)
         navigation.show_notice(session.tm)
-        run.phase("page")
+        run.phase("page" if user else "login screen")
         page.run()
     except Exception as exc:               # a lost PostgreSQL server: said plainly, retried on rerun
         if not session.show_lost_database(db, exc):
