@@ -245,8 +245,9 @@ def logged_in_page(browser, base_url: str, username: str, password: str):
 
 
 def wait_for_session_cookie(page, timeout: float = 60_000) -> None:
-    """The login cookie is written by a component after the post-login rerun; a
-    navigation before that would (rightly) land on the login form again."""
+    """The login cookie is stored by the browser (a component swaps a one-time grant for
+    it); the app shows its pages only once it is there, so this returns at once after a
+    login that reached the app."""
     deadline = time.monotonic() + timeout / 1000
     while not any(c["name"] == "reljudge_session" for c in page.context.cookies()):
         if time.monotonic() > deadline:

@@ -150,3 +150,14 @@ def test_the_first_lead_only_while_no_account_exists(db):
     assert auth.add_first_lead(db, "boss", "boss-password", auth.setup_code()).role == "lead"
     with pytest.raises(ReljudgeError):
         auth.add_first_lead(db, "boss2", "boss-password", auth.setup_code())
+
+
+def test_the_login_forms_question_is_one_small_read(db):
+    """The login form asks how many accounts exist and whether the demo's do (the first-lead
+    form, the demo notice): one read of the users table, whatever the judgments."""
+    from reljudge.storage import accounts
+    assert accounts.user_counts(db, ["annotator1", "lead"]) == (0, 0)
+    auth.add_user(db, "kim", "kim-pass-123", "lead")
+    auth.add_user(db, "annotator1", "demo-pass-1", "annotator")
+    assert accounts.user_counts(db, ["annotator1", "lead"]) == (2, 1)
+    assert accounts.user_counts(db, []) == (2, 0)

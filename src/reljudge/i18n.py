@@ -17,6 +17,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "login_failed": ("사용자 이름 또는 비밀번호가 맞지 않습니다.", "Wrong username or password."),
     "login_wait": ("로그인 실패가 여러 번 이어졌습니다. {s}초 뒤에 다시 시도하세요.",
                    "Too many failed logins in a row. Try again in {s} s."),
+    "logging_in": ("로그인 중… 이 브라우저에 로그인을 저장하고 있습니다.", "Logging in… storing the login in this browser."),
+    "login_cookie_failed": ("로그인을 마치지 못했습니다: 이 브라우저가 로그인을 저장하지 못했습니다(쿠키). 다시 로그인하세요.",
+                            "Could not finish logging in: this browser did not store the login (cookie). "
+                            "Please log in again."),
     "login_locked": ("로그인 실패가 너무 많아 이 계정이 잠겼습니다. 책임자에게 잠금 해제를 요청하세요.",
                      "This account is locked after too many failed logins. Ask a lead to unlock it."),
     "unsaved_here": ("이 브라우저에 아직 저장되지 않은 판정이 {n}건 있습니다. 같은 계정으로 다시 로그인하면 저장됩니다"
@@ -54,6 +58,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "not_logged_in": ("먼저 로그인하세요.", "Please log in first."),
     "db_locked": ("데이터베이스를 열 수 없습니다: {error}", "Cannot open the database: {error}"),
     # navigation
+    "address_unknown": ("/{address} 은(는) 없는 주소라서 첫 화면을 엽니다.",
+                        "There is no page at /{address}: here is the first page."),
+    "address_lead_only": ("/{address} 화면은 책임자만 볼 수 있어 첫 화면을 엽니다.",
+                          "Only leads can open /{address}: here is the first page."),
     "nav_judge": ("판정하기", "Judge"),
     "nav_overview": ("진행 현황", "Progress"),
     "nav_import": ("자료 가져오기", "Import data"),

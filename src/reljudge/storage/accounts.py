@@ -17,6 +17,15 @@ def user_exists(db: Database, username: str) -> bool:
     return db.cursor().execute("SELECT count(*) FROM users WHERE username = ?", [username]).fetchone()[0] > 0
 
 
+def user_counts(db: Database, names: list[str]) -> tuple[int, int]:
+    """(how many accounts there are, how many of ``names`` exist): what the login form
+    asks on every run, in one read of the small users table."""
+    marks = ", ".join("?" * len(names)) or "NULL"
+    row = db.cursor().execute(
+        f"SELECT count(*), count(*) FILTER (WHERE username IN ({marks})) FROM users", list(names)).fetchone()
+    return int(row[0]), int(row[1])
+
+
 def get_user_row(db: Database, username: str) -> tuple | None:
     return db.cursor().execute(
         "SELECT username, password_hash, role, active FROM users WHERE username = ?", [username]

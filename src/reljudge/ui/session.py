@@ -7,6 +7,8 @@ the server, whatever the browser sends.
 
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
 
 from reljudge import api, auth, campaign, display, i18n
@@ -34,22 +36,47 @@ export default function ({ data }) {
 
 
 # Posts a small JSON body to one of reljudge's routes from the browser (retrying a few
-# times), so that the route's Set-Cookie reaches the browser: the login grant is swapped
-# for the HttpOnly session cookie, and logging out clears it.
+# times on a network error or a 5xx), so that the route's Set-Cookie reaches the browser:
+# the login grant is swapped for the HttpOnly session cookie, and logging out clears it.
+# With ``report`` it tells the server how that went (trigger ``done``: ok, status and
+# the body's grant) once the browser has the answer, and so its cookie; such a body is
+# posted once per page load, however often the component is drawn again (a grant is
+# single-use: a second post would be refused).
 _post_from_browser = st.components.v2.component(
     "reljudge_post",
     js="""
-export default function ({ data }) {
+export default function ({ data, setTriggerValue }) {
   if (!data || !data.url) return;
-  const post = (attempt) => fetch(data.url, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(data.body || {}) })
-    .then((r) => { if (r.status >= 500) throw new Error(String(r.status)); })
-    .catch(() => { if (attempt < 5) setTimeout(() => post(attempt + 1), 300 * 2 ** attempt); });
-  post(0);
+  const posts = (window.__reljudgePosts = window.__reljudgePosts || new Map());
+  const id = data.report ? data.url + " " + JSON.stringify(data.body || {}) : null;
+  let answer = id && posts.get(id);
+  if (!answer) {
+    answer = new Promise((resolve) => {
+      const post = (attempt) => fetch(data.url, {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json" }, body: JSON.stringify(data.body || {}) })
+        .then((r) => {
+          if (r.status >= 500) throw new Error(String(r.status));
+          resolve({ ok: r.ok, status: r.status });
+        })
+        .catch(() => {
+          if (attempt < 5) setTimeout(() => post(attempt + 1), 300 * 2 ** attempt);
+          else resolve({ ok: false, status: 0 });
+        });
+      post(0);
+    });
+    if (id) posts.set(id, answer);
+  }
+  if (data.report) {
+    answer.then((r) => setTriggerValue("done", Object.assign({ grant: (data.body || {}).grant }, r)));
+  }
 }
 """,
 )
+
+# Session state while a login waits for the browser's cookie: {"grant": the one-time code}.
+_LOGGING_IN = "_rj_logging_in"
+_LOGIN_ERROR = "_rj_login_error"
 
 
 def get_db() -> Database:
@@ -112,13 +139,36 @@ def error(message) -> None:
     st.error(display.md(message))
 
 
+# The session read once per full run of workbench.py (token -> user): the script, the
+# page's role check and the judging fragment inside it each ask in turn. Thread-local:
+# each browser session runs its script in a thread of its own; a fragment rerun alone (a
+# save's refusal, a move) does not run workbench.py and reads the session anew.
+_THIS_RUN = threading.local()
+
+
+def begin_run() -> None:
+    _THIS_RUN.users = {}
+
+
+def end_run() -> None:
+    _THIS_RUN.users = None
+
+
 def current_user(db: Database) -> auth.User | None:
     token = st.session_state.get("token")
     if token is None:
         token = st.context.cookies.get(COOKIE)
-    user = auth.user_for_token(db, token)
+    memo = getattr(_THIS_RUN, "users", None)
+    key = (id(db), token)
+    if memo is not None and key in memo:
+        user = memo[key]
+    else:
+        user = auth.user_for_token(db, token)
+        if memo is not None:
+            memo[key] = user
     if user is None:
         st.session_state.pop("token", None)
+        st.session_state.pop(_LOGGING_IN, None)
         return None
     st.session_state["token"] = token
     return user
@@ -161,14 +211,51 @@ def language_switch(logged_in: bool) -> None:
                        key="rj_lang_cookie")
 
 
-def login_form(db: Database) -> None:
+def login_screen(db: Database, target=None) -> None:
+    """The login form, or — right after logging in, until the browser has stored its
+    cookie — a short "logging in" state; logging in moves on to the page ``target`` (an
+    ``st.Page`` of the current menu; None: this page)."""
+    if logging_in():
+        st.title(t("app_title"))
+        st.info(t("logging_in"), icon=":material/hourglass_top:")
+        _post_from_browser(data={"url": "/api/session", "body": {"grant": st.session_state[_LOGGING_IN]["grant"]},
+                                 "report": True},
+                           key="rj_login_cookie", on_done_change=lambda: _cookie_reported(db))
+        return
+    login_form(db, target)
+
+
+def logging_in() -> bool:
+    """Logged in on the server, but the browser has not yet confirmed its cookie: the
+    pages wait (a navigation or a reload before the cookie is stored would land on the
+    login form again)."""
+    return _LOGGING_IN in st.session_state
+
+
+def _cookie_reported(db: Database) -> None:
+    """The browser's answer to the grant → cookie swap: the login is complete, or (the
+    cookie could not be stored) ended, and the login form says so."""
+    pending = st.session_state.get(_LOGGING_IN)
+    report = (st.session_state.get("rj_login_cookie") or {}).get("done")
+    if not pending or not isinstance(report, dict) or report.get("grant") != pending["grant"]:
+        return
+    del st.session_state[_LOGGING_IN]
+    if not report.get("ok"):
+        auth.end_session(db, st.session_state.pop("token", None))
+        st.session_state[_LOGIN_ERROR] = "login_cookie_failed"
+
+
+def login_form(db: Database, target=None) -> None:
     st.title(t("app_title"))
     unsaved_notice()
-    if not auth.list_users(db).shape[0]:
-        first_lead_form(db)
+    if st.session_state.get(_LOGIN_ERROR):
+        st.error(t(st.session_state.pop(_LOGIN_ERROR)))
+    # one small read (the form is drawn on every run of the login screen, the submit's too)
+    accounts, demo = auth.accounts.user_counts(db, [u for u, _, _ in campaign.DEMO_ACCOUNTS])
+    if not accounts:
+        first_lead_form(db, target)
         return
-    demo_users = [u for u, _, _ in campaign.DEMO_ACCOUNTS]
-    if any(auth.accounts.user_exists(db, u) for u in demo_users):
+    if demo:
         st.info(t("demo_notice", accounts=", ".join(
             f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
     with st.form("login"):
@@ -185,13 +272,24 @@ def login_form(db: Database) -> None:
             st.error(t("login_wait", s=outcome.wait_seconds) if outcome.refusal == "wait" else
                      t("login_locked") if outcome.refusal == "locked" else t("login_failed"))
             return
-        user = outcome.user
-        st.session_state["token"] = auth.start_session(db, user)
-        st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
+        _logged_in(db, outcome.user, target)
+
+
+def _logged_in(db: Database, user: auth.User, target) -> None:
+    """Start the session; a browser page then swaps a one-time grant for the HttpOnly
+    cookie (login_screen) before any logged-in page shows. A client that sends no URL is
+    no browser page (AppTest, a script on the websocket): nothing there can store a
+    cookie, so nothing waits for one."""
+    token = auth.start_session(db, user)
+    st.session_state["token"] = token
+    if st.context.url is not None:
+        st.session_state[_LOGGING_IN] = {"grant": api.issue_grant(token)}
+    if target is None:
         st.rerun()
+    st.switch_page(target)
 
 
-def first_lead_form(db: Database) -> None:
+def first_lead_form(db: Database, target=None) -> None:
     """A database without any account (a new campaign file) asks for its first lead."""
     st.info(t("first_lead_info"))
     with st.form("first_lead"):
@@ -210,9 +308,7 @@ def first_lead_form(db: Database) -> None:
         except ReljudgeError as exc:
             error(exc)
             return
-        st.session_state["token"] = auth.start_session(db, user)
-        st.session_state["login_grant"] = api.issue_grant(st.session_state["token"])
-        st.rerun()
+        _logged_in(db, user, target)
 
 
 # Counts the judgments this browser still holds unsent (the judging widget's outbox in
@@ -257,25 +353,6 @@ def uploader_in_language() -> None:
 [data-testid="stFileUploaderDropzoneInstructions"] > div::after {{
   content: {css_string(t("upload_limit"))}; font-size: .85rem; opacity: .8; }}
 </style>""")
-
-
-def login_pages(db: Database, url_paths: list[str]) -> list:
-    """The login form under every page address (hidden menu), so a deep link or a
-    reload while logged out shows the form instead of "page not found"."""
-    def form() -> None:
-        login_form(db)
-    return [st.Page(form, title=t("login_title"), url_path=path, default=i == 0)
-            for i, path in enumerate(url_paths)]
-
-
-def write_session_cookie() -> None:
-    """Keep the login across reloads and let the browser post judgments: right after
-    logging in, the browser swaps a one-time grant for the HttpOnly session cookie."""
-    grant = st.session_state.get("login_grant")
-    if grant and api.grant_pending(grant):
-        _post_from_browser(data={"url": "/api/session", "body": {"grant": grant}}, key="rj_cookie")
-    else:
-        st.session_state.pop("login_grant", None)
 
 
 def logout_button(db: Database, user: auth.User) -> None:
