@@ -1,7 +1,7 @@
 """Login → first judging card (and → a lead page) in headless chromium, on a busy machine.
 
 Usage: python bench/bench_login.py [--repeat 9] [--hogs 2] [--questions 15 --pool 20]
-                                   [--baseline REV] [--cprofile] [--no-write]
+                                   [--baseline REV] [--cprofile] [--note TEXT] [--no-write]
 
 A campaign of ``questions × pool`` pooled paragraphs (300 by default: the size of the
 Korean campaign that reported 3.2–4.7 s) in a DuckDB file, one `streamlit run app.py`
@@ -258,6 +258,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pool", type=int, default=20, help="pooled paragraphs per question")
     ap.add_argument("--baseline", metavar="REV", help="a commit to measure side by side")
     ap.add_argument("--cprofile", action="store_true", help="a cProfile of every script run")
+    ap.add_argument("--note", default="", help="a sentence for RESULTS.md (what the baseline is)")
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
@@ -324,7 +325,8 @@ def main(argv=None) -> int:
     date = dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     names = list(servers)
     cmd = (f"python bench/bench_login.py --repeat {args.repeat} --hogs {args.hogs}"
-           f"{f' --baseline {args.baseline}' if args.baseline else ''}{' --cprofile' if args.cprofile else ''}")
+           f"{f' --baseline {args.baseline}' if args.baseline else ''}{' --cprofile' if args.cprofile else ''}"
+           f"{' --note …' if args.note else ''}")
     lines = [
         "## Login → first judging card on a busy machine (300-paragraph campaign)",
         "",
@@ -336,6 +338,7 @@ def main(argv=None) -> int:
         f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} at the end, busy processes included)"
         + (". Two servers, one per tree, trials alternating between them." if len(names) > 1 else "."),
         "",
+        *([args.note, ""] if args.note else []),
         "A fresh browser context per trial logs in with the keyboard; times are measured inside the page "
         "(`performance.now()` from the Enter keydown to the first judging card in the DOM, or to the lead page's "
         f"title), one cold trial and then {args.repeat} warm ones per server. Milliseconds: median (p95).",

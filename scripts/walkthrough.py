@@ -61,6 +61,8 @@ def login(page, url: str, username: str, password: str, lang: str) -> None:
     page.get_by_label(i18n.t("password", lang), exact=True).fill(password)
     page.get_by_role("button", name=i18n.t("login_button", lang), exact=True).click()
     page.get_by_label(i18n.t("username", lang)).wait_for(state="detached")
+    # the app shows once the browser holds its cookie: from then on every address is logged in
+    page.get_by_role("button", name=i18n.t("logout", lang), exact=True).wait_for()
 
 
 def main() -> int:

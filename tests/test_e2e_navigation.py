@@ -71,8 +71,9 @@ def _log_in(page, user) -> None:
     page.get_by_label("비밀번호").press("Enter")
 
 
-def _path(page) -> str:
-    return "/" + page.url.split("/", 3)[3].split("?")[0] if page.url.count("/") >= 3 else "/"
+def _at(page, path: str) -> None:
+    """The address bar shows ``path`` (Streamlit updates it when a page runs)."""
+    page.wait_for_function("(p) => location.pathname === p", arg=path)
 
 
 def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
@@ -88,7 +89,7 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
             _no_dialog(page)
             _log_in(page, user)
             _shows(page, lands_on)
-            assert _path(page) == address
+            _at(page, address)
             _no_dialog(page)
             page.context.close()
 
@@ -101,7 +102,7 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
         _no_dialog(page)
         _log_in(page, ANNOTATOR)
         _shows(page, "judge")
-        assert _path(page) == "/judge"
+        _at(page, "/judge")
 
         # Logged in as an annotator: typed addresses.
         for address, lands_on, notice, path in [
@@ -112,7 +113,7 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
             _shows(page, lands_on)
             if notice:
                 page.get_by_text(notice).first.wait_for()
-            page.wait_for_function("(p) => location.pathname === p", arg=path)
+            _at(page, path)
             _no_dialog(page)
         page.context.close()
 
