@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_support import lead_on
+
 from reljudge import campaign, judging
-from reljudge.ui import webapp
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,13 +35,7 @@ def _db():
 
 
 def _lead_on(page: str) -> AppTest:
-    at = AppTest.from_file(str(webapp.SCRIPT), default_timeout=60).run()
-    at.text_input(key="login_username").input("lead")
-    at.text_input(key="login_password").input("demo-lead")
-    at.button[0].click().run()
-    at.switch_page(page).run()
-    assert not at.exception
-    return at
+    return lead_on(page)
 
 
 def _upload(at: AppTest, kind: str, name: str, data: bytes, system: str = "", replace: bool = False):

@@ -13,9 +13,11 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_support import lead_on
+
 from reljudge import campaign, export, i18n, review
 from reljudge.errors import ReljudgeError
-from reljudge.ui import uploads, webapp
+from reljudge.ui import uploads
 
 
 @pytest.fixture
@@ -35,13 +37,7 @@ def _shown(markdown: str) -> str:
 
 
 def _lead_on(page: str = "screens/import_data.py") -> AppTest:
-    at = AppTest.from_file(str(webapp.SCRIPT), default_timeout=60).run()
-    at.text_input(key="login_username").input("lead")
-    at.text_input(key="login_password").input("demo-lead")
-    at.button[0].click().run()
-    at.switch_page(page).run()
-    assert not at.exception
-    return at
+    return lead_on(page)
 
 
 class _Upload(io.BytesIO):
