@@ -29,10 +29,20 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
         lead.goto(f"{srv.url}/users")
         lead.get_by_role("heading", name="사용자 관리").wait_for()
         combo = lead.get_by_role("combobox", name="사용자 이름")
-        combo.click()
-        combo.fill("annotator1")
-        lead.keyboard.press("Enter")
-        lead.get_by_role("button", name="비활성화", exact=True).click()
+        deactivate = lead.get_by_role("button", name="비활성화", exact=True)
+        # Choosing in the selectbox reruns the page; on a busy machine a choice typed while
+        # an earlier run is still drawing can be lost: choose again until the button shows.
+        for attempt in range(3):
+            combo.click()
+            combo.fill("annotator1")
+            lead.keyboard.press("Enter")
+            try:
+                deactivate.wait_for(timeout=20_000)
+                break
+            except Exception:       # noqa: BLE001 — playwright's TimeoutError: try the choice again
+                if attempt == 2:
+                    raise
+        deactivate.click()
         lead.get_by_role("button", name="활성화", exact=True).wait_for()
 
         ann.keyboard.press("0")                           # the open tab tries to save
