@@ -3,7 +3,7 @@ history, the report (external qrels come in on the Import page)."""
 
 import streamlit as st
 
-from reljudge import bundle, display, export, i18n, report
+from reljudge import bundle, display, export, i18n, report, review
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 
@@ -25,6 +25,9 @@ for download in export.downloads(db, fmt, policy, version, min_grade, include_no
     st.download_button(session.t(f"download_{download.key}"), download.build, file_name=download.file_name,
                        mime=download.mime, key=f"download_{download.key}", on_click="ignore",
                        type="primary" if download.key == "qrels" else "secondary")
+
+st.download_button(session.t("download_reviews"), lambda: review.reviews_bytes(db), file_name="reviews.jsonl",
+                   mime="application/jsonl", key="download_reviews", on_click="ignore")
 
 if st.button(session.t("build_bundle"), key="build_bundle"):
     try:

@@ -230,6 +230,7 @@ def test_review_file_round_trip_exact_and_bad_lines(answered, tmp_path):
     review.review(db, "bob", ids[("q3", "rag")], "abstention", appropriate=False)
     first = tmp_path / "reviews.jsonl"
     assert review.write_reviews(db, first) == 3
+    assert first.read_bytes() == review.reviews_bytes(db)              # the Export page's download
     rec = json.loads(first.read_text(encoding="utf-8").splitlines()[0])
     assert rec["reviewer"] == "ann" and rec["qid"] == "q1" and rec["note"] == "좋음"
     assert rec["sentences"][1] == {"index": 1, "needs_citation": True, "support": {"p02": 1, "p03": 0}}

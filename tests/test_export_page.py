@@ -36,6 +36,7 @@ def test_rendering_the_export_page_builds_no_download(lead_token, monkeypatch):
     assert not at.exception
     labels = [b.proto.label for b in at.get("download_button")]
     assert "qrels 내려받기" in labels and "판정 기록 전체 내려받기 (JSONL)" in labels
+    assert "답변 검수 기록 내려받기 (JSONL)" in labels        # `export reviews` while the app runs
     assert built == []
 
 

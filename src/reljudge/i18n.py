@@ -312,6 +312,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "question_verdict": ("(질문 전체: 근거 유무)", "(whole question: answer or not)"),
     "n_events": ("{n}건", "{n} events"),
     "download_adjudications": ("조정 기록 내려받기 (JSONL)", "Download adjudications (JSONL)"),
+    "download_reviews": ("답변 검수 기록 내려받기 (JSONL)", "Download the answer reviews (JSONL)"),
     # team
     "nav_assign": ("작업 배정", "Assignments"),
     "nav_agreement": ("일치도", "Agreement"),

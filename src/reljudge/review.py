@@ -537,14 +537,17 @@ def review_records(db: Database, source: str | None = None) -> list[dict]:
     return out
 
 
+def reviews_bytes(db: Database, source: str | None = None) -> bytes:
+    """:func:`review_records` as JSONL (the Export page's download, the CLI's file)."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in review_records(db, source)).encode("utf-8")
+
+
 def write_reviews(db: Database, path, source: str | None = None) -> int:
-    """Write :func:`review_records` as JSONL; returns the number of records."""
-    records = review_records(db, source)
+    """Write :func:`reviews_bytes` to ``path``; returns the number of records."""
+    data = reviews_bytes(db, source)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        for r in records:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    return len(records)
+    Path(path).write_bytes(data)
+    return data.count(b"\n")
 
 
 def import_reviews(db: Database, path, source: str, display: str | None = None) -> int:
