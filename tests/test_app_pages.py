@@ -350,7 +350,7 @@ def test_export_page_offers_qrels_downloads(app_db):
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)",
-                      "조정 기록 내려받기 (JSONL)"]
+                      "조정 기록 내려받기 (JSONL)", "답변 검수 기록 내려받기 (JSONL)"]
     at.button(key="build_report").click().run()
     assert at.button(key="build_report").proto.label == "보고서 만들기"
     labels = [b.proto.label for b in at.get("download_button")]
