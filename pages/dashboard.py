@@ -41,6 +41,9 @@ def show_live():
                           ties=session.t(f"report_ties_{p['ties']}"), dedup=session.t(f"report_dedup_{p['dedup']}")))
     if ev.n_qrels == 0:
         st.info(session.t("no_judgments_yet"))
+        # nothing judged yet is still something to show: every figure's bounds (all open)
+        tables.dataframe(dashboard.summary_table(ev, k, qtypes or None, systems or None), name="means")
+        st.caption(session.t("bounds_note", **dashboard.pool_judged(ev)))
         return
     used = dashboard.questions_used(db, ev)
     (st.info if used["unjudged"] else st.caption)(session.t("questions_used", **used))
@@ -51,6 +54,7 @@ def show_live():
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
     tables.dataframe(tables.mark_provisional(table), name="means")
     st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
+    st.caption(session.t("bounds_note", **dashboard.pool_judged(ev)))
     if not table.empty and table.few_questions.any():
         st.caption(session.t("few_questions_note", m=dashboard.FEW_QUESTIONS_BELOW))
     family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,

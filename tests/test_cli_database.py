@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -38,14 +39,25 @@ def test_setting_up_commands_create_the_database(tmp_path, files):
     assert r.returncode == 0 and db.exists()
 
 
-def test_evaluate_before_any_judgment_says_so(tmp_path):
+def test_evaluate_before_any_judgment_says_so_and_gives_the_bounds(tmp_path):
+    """Nothing judged yet: the figures are bounds only (every pooled paragraph open), and
+    stderr says why there is no value."""
     db = tmp_path / "demo.duckdb"
     assert _cli("--db", str(db), "init", "--demo").returncode == 0
     for fmt in ("table", "tsv", "json"):
         r = _cli("--db", str(db), "evaluate", "-m", "RR@10", "--format", fmt)
-        assert r.returncode == 2 and "nothing to evaluate yet: no answerable question has judgments" in r.stderr
-        assert "아직 평가할 것이 없습니다" in r.stderr
-        assert "nan" not in r.stdout
+        assert r.returncode == 0, r.stderr
+        assert "no answerable question has judgments yet: only the bounds" in r.stderr
+        assert "아직 판정된 질문이 없어 범위만" in r.stderr
+        if fmt == "table":
+            assert "[0.0000, 1.0000]" in r.stdout and "nan" not in r.stdout
+        elif fmt == "json":
+            assert json.loads(r.stdout)["means"][0]["bound_high"] == 1.0
+    # a campaign with nothing pooled has nothing to bound either: still the error
+    empty = tmp_path / "empty.duckdb"
+    assert _cli("--db", str(empty), "init").returncode == 0
+    r = _cli("--db", str(empty), "evaluate", "-m", "RR@10")
+    assert r.returncode == 2 and "nothing to evaluate yet" in r.stderr
 
 
 def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):

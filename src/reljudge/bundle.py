@@ -219,6 +219,18 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         r.means_no_answer.assign(questions="no_answer")[["system", "qtype", "questions", "measure", "n", "mean"]],
     ], ignore_index=True)
     files["means.tsv"] = _tsv(means.assign(mean=means["mean"].map(_value)))
+    if r.bounds is not None:
+        # how far the unjudged pooled paragraphs could still move each figure (reljudge.bounds);
+        # questions nobody has judged yet are here too (they are in no qrels file)
+        b = r.bounds.assign(no_answer=r.bounds.no_answer.astype(int), judged=r.bounds.judged.astype(int),
+                            settled=r.bounds.settled.astype(int), bound_low=r.bounds.bound_low.map(_value),
+                            bound_high=r.bounds.bound_high.map(_value))
+        files["bounds.tsv"] = _tsv(b[["system", "qid", "qtype", "no_answer", "judged", "measure", "bound_low",
+                                      "bound_high", "settled", "n_open"]])
+        bm = r.means[["system", "qtype", "measure", "n_bounded", "bound_low", "bound_high", "settled", "n_open"]]
+        files["bounds_means.tsv"] = _tsv(bm.assign(bound_low=bm.bound_low.map(_value),
+                                                   bound_high=bm.bound_high.map(_value),
+                                                   settled=bm.settled.astype(bool).astype(int)))
 
     n_answerable = int(r.n_questions["answerable"])
     policies = {
@@ -236,6 +248,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         "missing_from_run": "scores 0 (trec_eval -c)",
         "unjudged": "not relevant",
     }
+    if "bounds" in r.policies:
+        policies["bounds"] = {**r.policies["bounds"], "files": "bounds.tsv (per question), bounds_means.tsv"}
     files["REPRODUCE.md"] = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer),
                                           measures).encode("utf-8")
     files = dict(sorted(files.items()))

@@ -64,6 +64,16 @@ def tests_table(ev: CampaignEvaluation, k: int | None = None) -> pd.DataFrame:
     return t.reset_index(drop=True)
 
 
+def unsettled_measures(ev: CampaignEvaluation, k: int) -> list[str]:
+    """The quality measures at cutoff ``k`` whose overall figure is not settled for some
+    system (its bounds still apart): the intervals and tests on them can still move."""
+    m = ev.result.means
+    if "settled" not in m.columns:
+        return []
+    m = m[(m.qtype == "all") & m.measure.str.endswith(f"@{k}") & ~m.measure.str.startswith("Judged")]
+    return sorted(set(m[~m.settled.astype(bool)].measure))
+
+
 def test_procedure(ev: CampaignEvaluation) -> dict | None:
     """How the p-values of ``ev`` were computed (exact or sampled, with its parameters);
     None when no test was run. :func:`reljudge.i18n.test_procedure` says it in words."""
@@ -81,6 +91,13 @@ def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
             "unjudged": max(total - int(n["all"]), 0)}
 
 
+def pool_judged(ev: CampaignEvaluation) -> dict:
+    """How much of the pool is judged: judged, size and the share as text."""
+    b = ev.result.policies.get("bounds", {})
+    size, judged = int(b.get("pool_size", 0)), int(b.get("pool_judged", 0))
+    return {"judged": judged, "size": size, "share": _pct(judged / size if size else float("nan"))}
+
+
 def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None,
                   systems: list[str] | None = None) -> pd.DataFrame:
     """One row per system × question type (and 'all'): n, whether n is below
@@ -89,8 +106,10 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
     r = ev.result
     m = r.means.copy()
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
+    bounded = "bound_low" in m.columns
+    values = ["mean", "ci_low", "ci_high"] + (["bound_low", "bound_high", "settled", "n_open"] if bounded else [])
     wide = m.pivot_table(index=["system", "qtype"], columns="measure",
-                         values=["mean", "ci_low", "ci_high"], aggfunc="first", dropna=False)
+                         values=values, aggfunc="first", dropna=False)
     rows = []
     shares = r.shares[(r.shares.k == k) & (r.shares.rel == ev.threshold)].set_index(["system", "qtype"])
     coverage = (r.coverage[r.coverage.k == k].set_index(["system", "qtype"]).judged_share
@@ -108,6 +127,15 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
             out[f"{label}@{k}"] = row[("mean", name)]
             if fam != "Judged":
                 out[f"{label}@{k} 95% CI"] = _ci(row[("ci_low", name)], row[("ci_high", name)])
+                if bounded:
+                    # where the value can still go as the unjudged pooled paragraphs are
+                    # graded (reljudge.bounds): one range, or "settled"
+                    out[f"{label}@{k} bounds"] = _bounds(row[("bound_low", name)], row[("bound_high", name)],
+                                                         row[("settled", name)])
+        if bounded and ("n_open", f"nDCG@{k}") in row.index:
+            # every open pooled paragraph within K of this system: judging them settles all its figures
+            opened = row[("n_open", f"nDCG@{k}")]
+            out[f"open @{k}"] = int(opened) if opened == opened else 0
         if (system, qtype) in shares.index:
             s = shares.loc[(system, qtype)]
             out["rank 1"] = f"{int(s.n_rank1)} ({_pct(s.rank1)})"
@@ -134,6 +162,15 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
 def _ci(lo: float, hi: float) -> str:
     if lo != lo or hi != hi:
         return "—"
+    return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _bounds(lo: float, hi: float, settled) -> str:
+    """A figure's bounds as the table shows them: "= 0.833" when settled, else "[lo, hi]"."""
+    if lo != lo or hi != hi:
+        return "—"
+    if bool(settled):
+        return f"= {lo:.3f}"
     return f"[{lo:.3f}, {hi:.3f}]"
 
 

@@ -170,10 +170,14 @@ def evaluate_database(args) -> int:
     finally:
         db.close()
     n = ev.result.n_questions
-    if not n["answerable"]:
+    bounded = ev.result.bounds is not None and not ev.result.bounds.empty
+    if not n["answerable"] and not bounded:
         raise ReljudgeError("nothing to evaluate yet: no answerable question has judgments"
                             + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
                             + f" ({ev.qrels_label}) / 아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다")
+    if not n["answerable"]:
+        print("reljudge evaluate: no answerable question has judgments yet: only the bounds (every pooled "
+              "paragraph still open) / 아직 판정된 질문이 없어 범위만 보입니다", file=sys.stderr)
     return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
                         heading=f"# qrels: {ev.qrels_label}")
 
@@ -431,18 +435,38 @@ def write_tsv_values(result: PerQueryValues, out, measures, per_query: bool = Fa
 
 
 def write_tsv(result: EvalResult, out, per_query: bool = False) -> None:
-    """run<TAB>measure<TAB>qid<TAB>value, per-query lines (if asked) before each mean."""
-    means = result.means[result.means.qtype == ALL].set_index(["system", "measure"])["mean"]
+    """run<TAB>measure<TAB>qid<TAB>value, per-query lines (if asked) before each mean;
+    when the evaluation knows the pool (a campaign), three more columns: bound_low,
+    bound_high, settled (1/0) — reljudge.bounds; a pooled question nobody has judged
+    has the value nan."""
+    all_means = result.means[result.means.qtype == ALL].set_index(["system", "measure"])
+    means = all_means["mean"]
+    with_bounds = result.bounds is not None
     pq = result.per_query
+    if with_bounds:
+        pq = pq.merge(result.bounds[["system", "qid", "measure", "bound_low", "bound_high", "settled"]],
+                      on=["system", "qid", "measure"], how="outer", sort=False)
+
+    def tail(lo, hi, settled) -> str:
+        return f"\t{lo:.4f}\t{hi:.4f}\t{int(bool(settled))}" if with_bounds else ""
+
     lines = []
     for system in result.systems:
         sys_rows = pq[pq.system == system] if per_query else None
         for m in map(str, result.measures):
             if per_query:
-                rows = sys_rows[sys_rows.measure == m]
-                lines += [f"{system}\t{m}\t{q}\t{v:.4f}" for q, v in zip(rows.qid, rows.value)]
+                rows = sys_rows[sys_rows.measure == m].sort_values("qid", kind="stable")
+                if with_bounds:
+                    lines += [f"{system}\t{m}\t{q}\t{v:.4f}{tail(lo, hi, st)}" for q, v, lo, hi, st
+                              in zip(rows.qid, rows.value, rows.bound_low, rows.bound_high, rows.settled)]
+                else:
+                    lines += [f"{system}\t{m}\t{q}\t{v:.4f}" for q, v in zip(rows.qid, rows.value)]
             v = means.get((system, m), math.nan)
-            lines.append(f"{system}\t{m}\t{ALL}\t{v:.4f}")
+            if with_bounds and (system, m) in all_means.index:
+                row = all_means.loc[(system, m)]
+                lines.append(f"{system}\t{m}\t{ALL}\t{v:.4f}{tail(row.bound_low, row.bound_high, row.settled)}")
+            else:
+                lines.append(f"{system}\t{m}\t{ALL}\t{v:.4f}")
     out.write("\n".join(lines) + "\n")
 
 
@@ -452,6 +476,16 @@ def _fmt_ci(mean: float, lo: float, hi: float) -> str:
     if math.isnan(lo):
         return f"{mean:.4f}"
     return f"{mean:.4f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _fmt_bounds(low: float, high: float, settled: bool, n_open: int) -> str:
+    """'[low, high]' with 'settled' when they meet, else how many open paragraphs within
+    the cutoff could still move it."""
+    if math.isnan(low):
+        return "-"
+    if settled:
+        return f"{low:.4f} settled"
+    return f"[{low:.4f}, {high:.4f}] {int(n_open)} open"
 
 
 def _fmt_p(p: float) -> str:
@@ -471,16 +505,30 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
         rows = m[m.measure == meas].set_index("system")
         table[meas] = [_fmt_ci(*rows.loc[s, ["mean", "ci_low", "ci_high"]]) for s in result.systems]
     out.write("mean [95% bootstrap interval]\n" + table.to_string() + "\n\n")
+    if result.bounds is not None and "bound_low" in m:
+        b = result.policies.get("bounds", {})
+        size, judged = b.get("pool_size", 0), b.get("pool_judged", 0)
+        bt = pd.DataFrame(index=pd.Index(result.systems, name="run"))
+        for meas in map(str, result.measures):
+            rows = m[m.measure == meas].set_index("system")
+            bt[meas] = [_fmt_bounds(*rows.loc[s, ["bound_low", "bound_high", "settled", "n_open"]])
+                        for s in result.systems]
+        out.write(f"bounds over every way the unjudged pooled paragraphs could still be graded "
+                  f"(pool judged: {judged}/{size}{f' = {judged / size:.0%}' if size else ''}; "
+                  f"{n.get('pooled_not_judged', 0)} pooled questions not judged yet count there too)\n"
+                  + bt.to_string() + "\n\n")
 
+    # nothing judged yet: no share and no test to show, only the bounds above
+    judged_any = bool(n["answerable"])
     sh = result.shares[result.shares.qtype == ALL]
-    if not sh.empty:
+    if not sh.empty and judged_any:
         t = pd.DataFrame({
             "run": sh.system, "threshold": "rel>=" + sh.rel.astype(str), "K": sh.k, "n": sh.n,
             "rank 1": sh.rank1.map("{:.1%}".format), "top 3": sh.top3.map("{:.1%}".format),
             "not found in K": sh.not_found.map("{:.1%}".format),
         })
         out.write("first relevant result\n" + t.to_string(index=False) + "\n\n")
-    if not result.tests.empty:
+    if not result.tests.empty and judged_any:
         t = result.tests[result.tests.qtype == ALL]
         t = pd.DataFrame({"measure": t.measure, "A": t.system_a, "B": t.system_b, "A-B": t["diff"].map("{:+.4f}".format),
                           "p": t.p_value.map(_fmt_p), "p (Holm)": t.p_holm.map(_fmt_p)})

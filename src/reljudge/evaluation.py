@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge import adjudication
+from reljudge import adjudication, bounds
 from reljudge.measures import DASHBOARD_FAMILIES, Measure, parse_measures
 from reljudge.metrics import RANDOMIZATION, EvalResult, evaluate
 from reljudge.storage import catalog, evaluation_inputs
@@ -63,9 +63,11 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
                       ties: str | None = None, dedup: str | None = None,
                       systems: list[str] | None = None, run: pd.DataFrame | None = None,
                       n_boot: int = 1000, n_perm: int = RANDOMIZATION.permutations,
-                      seed: int = RANDOMIZATION.seed) -> CampaignEvaluation:
+                      seed: int = RANDOMIZATION.seed, with_bounds: bool = True) -> CampaignEvaluation:
     """Evaluate every run of the campaign (or ``run``: system, qid, pid, score, rank)
-    against the aggregated judgments under ``policy``/``version``."""
+    against the aggregated judgments under ``policy``/``version``; ``with_bounds``:
+    every figure also gets its bounds over the ways the unjudged pooled paragraphs
+    could still be graded (:mod:`reljudge.bounds`)."""
     settings = catalog.get_settings(db)
     threshold = int(threshold if threshold is not None else settings["rel_threshold"])
     ks = ks or settings_ks(db)
@@ -87,8 +89,37 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
                       default_rel=threshold, questions="questions", abstentions="run_abstentions",
                       no_answer_qids=staged.no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
                       seed=seed)
+    if with_bounds:
+        attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db))
     return CampaignEvaluation(result, policy, version, threshold, ks, staged.no_answer,
                               evaluation_inputs.count(cur, staged.qrels), db)
+
+
+def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, ties: str,
+                  questions: pd.DataFrame) -> None:
+    """Give ``result`` its bounds: ``result.bounds`` per question, and the columns
+    n_bounded, bound_low, bound_high, settled, n_open on ``result.means``."""
+    from reljudge.metrics import ALL, NO_TYPE
+
+    pq = result.per_query
+    qids = list(dict.fromkeys(pq.qid)) if not pq.empty else []
+    M = len(result.measures)
+    values = (pq.value.to_numpy(dtype=float).reshape(len(result.systems), len(qids), M)
+              if len(qids) and len(result.systems) else None)
+    b = bounds.compute(cur, staged.items, staged.run, evaluation_inputs.pool_items(cur, dedup), result.measures,
+                       result.systems, ties=ties, dedup=dedup, extra_qids=staged.no_answer, values=values,
+                       value_qids=qids)
+    qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
+    per_query, means = bounds.frames(b, qtype_of, set(staged.no_answer), ALL, NO_TYPE)
+    result.bounds = per_query
+    na = set(staged.no_answer)
+    result.n_questions["pooled_not_judged"] = int(sum(1 for q, j in zip(b.qids, b.judged) if not j and q not in na))
+    result.means = result.means.merge(means, on=["system", "qtype", "measure"], how="left")
+    result.policies["bounds"] = {
+        "what": "lowest and highest value over every way the unjudged pooled paragraphs could still be graded",
+        "means": "over every answerable pooled question, judged or not (the mean itself: judged questions only)",
+        "pool_size": int(b.pool_size.sum()), "pool_judged": int(b.n_judged_in_pool.sum()),
+    }
 
 
 @dataclass

@@ -401,6 +401,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "systems": ("시스템", "Systems"),
     "qrels_choice": ("판정 집합", "Judgments"),
     "no_judgments_yet": ("아직 판정이 없습니다.", "No judgments yet."),
+    "bounds_note": ("'범위'는 아직 판정하지 않은 풀 문단이 어떤 등급을 받더라도 값이 들어갈 구간입니다(판정이 아직 없는 "
+                    "질문도 포함하므로 풀 전체를 판정한 뒤의 값이 반드시 이 안에 듭니다). '= 값'은 확정된 값입니다. "
+                    "'상위 K 안 미판정'은 그 시스템의 값을 모두 확정하려면 많아야 몇 개를 더 판정하면 되는지입니다. "
+                    "풀 판정: {judged}/{size}개 ({share}).",
+                    "'Bounds': where the figure can still go, whatever grades the unjudged pooled paragraphs get "
+                    "(questions nobody has judged yet count too, so the full-pool value lies within). '= value': "
+                    "settled. 'Unjudged within K': at most this many more judgments settle that system's figures. "
+                    "Pool judged: {judged}/{size} ({share})."),
     "provisional_note": ("'잠정' 표시는 시스템이 상위 K 안에 내놓은 문단 중 판정된 비율이 {p}% 미만이라는 뜻입니다: "
                          "판정하지 않은 문단은 관련 없음으로 세므로 값이 아직 바뀔 수 있습니다. "
                          "(Judged@K는 run이 K보다 짧아도 K로 나누므로(ir_measures와 달리), K개보다 적게 내놓은 시스템은 1에 이르지 못합니다.)",
@@ -470,6 +478,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
     "report_pool": ("판정 풀", "Judging pool"),
     "report_pool_text": ("시스템마다 상위 {d}개의 합집합", "union of every system's top {d}"),
+    "report_pool_judged": ("판정한 풀 비율", "Share of the pool judged"),
+    "report_pool_judged_text": ("{judged}/{size}개 ({share}); 판정이 아직 없는 질문 {q}개. 결과 표의 '범위'는 미판정 문단이 "
+                                "어떤 등급을 받더라도 값이 들어갈 구간이고, '= 값'만 확정된 값입니다",
+                                "{judged}/{size} ({share}); {q} questions not judged yet. The results' 'bounds' are "
+                                "where a figure can still go whatever grades the unjudged paragraphs get; only "
+                                "'= value' is settled"),
+    "report_unsettled_tests": ("주의: 아래 구간과 검정은 아직 확정되지 않은 값에 기댑니다({measures}): 미판정 문단을 판정하면 "
+                               "바뀔 수 있습니다.",
+                               "Caution: the intervals and tests below rest on figures not yet settled ({measures}): "
+                               "judging the unjudged paragraphs can change them."),
     "report_measures": ("측정 정의", "Measure definitions (reljudge.measures)"),
     "report_unjudged": ("미판정 문단", "Unjudged paragraphs"),
     "report_unjudged_text": ("관련 없음으로 계산 (Judged@K로 잠정 여부 표시)",
@@ -1148,4 +1166,8 @@ def column_label(name: str, lang: str = "ko") -> str:
             return name[: -len(" 95% CI")] + " 95% 구간"
         if name.startswith("not found @"):
             return name[len("not found @"):] + "위 안에 없음"
+        if name.endswith(" bounds"):
+            return name[: -len(" bounds")] + " 범위(미판정 반영)"
+        if name.startswith("open @"):
+            return "상위 " + name[len("open @"):] + " 안 미판정"
     return name

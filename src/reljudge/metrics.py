@@ -144,6 +144,10 @@ class EvalResult:
     n_questions: dict[str, int]
     policies: dict[str, Any] = field(default_factory=dict)
     coverage: pd.DataFrame = field(default_factory=lambda: _pandas().DataFrame())
+    #: per question (system, qid, qtype, no_answer, judged, measure, bound_low, bound_high,
+    #: settled, n_open) when the evaluation knows the pool (reljudge.bounds); ``means``
+    #: then carries n_bounded, bound_low, bound_high, settled, n_open too
+    bounds: pd.DataFrame | None = None
 
     def mean(self, system: str, measure: Measure | str, qtype: str = ALL) -> float:
         """The mean of one measure for one system (overall unless ``qtype`` given)."""
@@ -178,7 +182,19 @@ class EvalResult:
             "coverage": records(self.coverage),
         }
         if per_query:
-            out["per_query"] = records(self.per_query)
+            pq = self.per_query
+            if self.bounds is not None:
+                # every entry gains its bounds; a pooled question nobody has judged yet
+                # comes with its bounds and no value (the value counts judged questions)
+                b = self.bounds.drop(columns=["judged"])
+                pq = pq.merge(b, on=["system", "qid", "measure"], how="outer", sort=False, suffixes=("", "_b"))
+                for col in ("qtype", "no_answer"):
+                    pq[col] = pq[col].astype(object).where(pq[col].notna(), pq[col + "_b"])
+                pq = pq.drop(columns=["qtype_b", "no_answer_b"])
+                order = {s: i for i, s in enumerate(self.systems)}
+                pq = pq.sort_values(["system", "qid"], key=lambda c: c.map(order) if c.name == "system" else c,
+                                    kind="stable")
+            out["per_query"] = records(pq)
         return out
 
 

@@ -56,6 +56,7 @@ class ReportData:
     agreement_notes: list[str] = field(default_factory=list)   # footnote (i) of the agreement table
     few_questions_note: str = ""   # below the results when a group rests on too few questions
     answer_review: object = None   # the "answer review" section (reljudge.report_answers), None: no answers
+    unsettled_note: str = ""   # above the tests when they rest on figures the unjudged paragraphs can still move
 
 
 def build(db: Database, policy: str = "adjudicated", version: int | None = None,
@@ -91,6 +92,8 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         (_t("dedup", lang), _t(f"dedup_{r.policies['dedup']}", lang)),
         (_t("qrels", lang), _qrels_text(ev, lang)),
         (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
+        (_t("pool_judged", lang), _t("pool_judged_text", lang, q=r.n_questions.get("pooled_not_judged", 0),
+                                     **dashboard.pool_judged(ev))),
         (_t("highlight", lang), _t(f"highlight_{settings['highlight']}", lang)),
         (_t("measures", lang), measure_definitions(r.measures, lang)),
         (_t("unjudged", lang), _t("unjudged_text", lang)),
@@ -112,6 +115,8 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
     agree, agree_notes = _agreement_with_notes(agreement.from_database(db), lang)
     # every reported quality measure at K, Holm per measure as on the dashboard (one function)
     tests = dashboard.tests_table(ev, k)
+    unsettled = dashboard.unsettled_measures(ev, k)
+    unsettled_note = _t("unsettled_tests", lang, measures=", ".join(unsettled)) if unsettled else ""
     is_demo = campaign.is_demo(db)
     results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)
     tests = _localized(tests, lang)
@@ -120,7 +125,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
                       tests, agree, failures, is_demo, built.bundle_sha256,
                       catalog.judged_wordings(db),
                       i18n.test_procedure(dashboard.test_procedure(ev), lang), agree_notes, few_note,
-                      report_answers.build(db, lang, n_boot))
+                      report_answers.build(db, lang, n_boot), unsettled_note)
 
 
 # the agreement table's column that shows a figure (cohen_kappa[A|B] -> its mean's column)
@@ -233,6 +238,8 @@ def render_markdown(data: ReportData) -> str:
     out.append(f"\n## {_t('abstention', L)}\n\n{_t('abstention_text', L)}\n\n")
     out.append(_md_table(data.abstention, L))
     out.append(f"\n## {_t('tests', L)}\n")
+    if data.unsettled_note:
+        out.append(f"\n> {_md_cell(data.unsettled_note)}\n")
     out.append(_md_table(data.tests, L))
     if data.test_procedure:
         out.append(f"\n{data.test_procedure}\n")
@@ -299,7 +306,9 @@ def render_html(data: ReportData) -> str:
     parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k, L))
     parts.append(f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>"
                  + _html_table(data.abstention, L))
-    parts.append(f"<h2>{_t('tests', L)}</h2>" + _html_table(data.tests, L)
+    parts.append(f"<h2>{_t('tests', L)}</h2>"
+                 + (f"<p>{html.escape(data.unsettled_note)}</p>" if data.unsettled_note else "")
+                 + _html_table(data.tests, L)
                  + (f"<p class='caption'>{html.escape(data.test_procedure)}</p>" if data.test_procedure else ""))
     parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L)
                  + "".join(f"<p class='footnote'>({i}) {html.escape(note)}</p>"

@@ -30,6 +30,19 @@ def items_qrels(cur, qrels_table: str, dedup: str) -> str:
     return "_rj_qrels_copies"
 
 
+def pool_items(cur, dedup: str) -> str:
+    """The pool keyed as the ranking's items under ``dedup`` (as :func:`items_qrels`):
+    the pool itself under "first" (it names duplicate groups); under "keep" every copy
+    of a pooled group. The bounds (reljudge.bounds) read it: what is pooled and not
+    judged can still be graded."""
+    if ranking.item_column(dedup) == "dkey":
+        return "pool"
+    cur.execute("""CREATE OR REPLACE TEMP VIEW _rj_pool_copies AS
+                   SELECT pool.qid, coalesce(p.pid, pool.pid) AS pid
+                   FROM pool LEFT JOIN paragraphs p ON p.canonical_pid = pool.pid""")
+    return "_rj_pool_copies"
+
+
 def stage_run(cur, run: pd.DataFrame | None = None) -> str:
     """A temp view/table ``_rj_run`` (system, qid, pid, score, rank, dup_key): the
     imported runs, or ``run``; pid as the system returned it, dup_key its duplicate
