@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             print("!!! " + p, file=sys.stderr)
     cmd = "python bench/bench_judging_cost.py " + " ".join(str(d) for d in args.data) + (
         f" --rel {args.rel}" if args.rel != 2 else "") + (f" --seeds {args.seeds}" if args.seeds != 5 else "")
-    body = [f"## Judging cost: rr-first against the least possible and the whole pool", "",
+    body = ["## Judging cost: rr-first against the least possible and the whole pool", "",
             f"{started:%Y-%m-%d %H:%M} UTC, 2 cores ({cpu_model()}), Python {platform.python_version()}; "
             f"`{cmd}`. A simulation: the qrels are the oracle annotator (a pooled paragraph the qrels lack is 0), "
             f"K = {args.k}, pool = the union of every system's top {args.k}, relevant = grade ≥ {args.rel}. "
