@@ -369,6 +369,7 @@ def study(folder: Path, k: int, rel: int, seeds: int) -> dict:
     for q in c.qids:
         if not least[q] <= set(rr.judged[q]):
             problems.append(f"{c.name} {q}: rr-first stopped without judging {sorted(least[q] - set(rr.judged[q]))[:5]}")
+    barren = [q for q in c.qids if not any(c.grade(q, p) >= rel for p in c.pool[q])]
     end = evaluate_all(c, rr.judged, k, rel)
     for s in c.systems:
         for q in c.qids:
@@ -402,21 +403,24 @@ def study(folder: Path, k: int, rel: int, seeds: int) -> dict:
             "checkpoints": checkpoints, "curve_rr": curve_rr, "curve_complete": curve_complete,
             "full_mrr": dict(zip(c.systems, full_mrr)), "problems": problems,
             "complete_settles": float(np.mean(settle)) if settle else 0.0,
+            "barren": (len(barren), sum(len(least[q]) for q in barren)),
             "rounds_max": max(rr.rounds.values()) if rr.rounds else 0,
             "rounds_mean": float(np.mean(list(rr.rounds.values()))) if rr.rounds else 0.0}
 
 
 def summary_table(results: list[dict], k: int) -> list[str]:
     lines = [f"| data | questions | systems | pool (depth {k}) | least possible | rr-first | rr-first ÷ least | goal ≤ 1.1 | "
-             "rr-first ÷ pool | complete (shuffled): judgments until every RR settled | rounds per question (mean / max) | "
+             "rr-first ÷ pool | of rr-first: questions with nothing relevant in the pool (judgments) | "
+             "complete (shuffled): judgments until every RR settled | rounds per question (mean / max) | "
              "RR & MRR at the end = full pool |",
-             "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---|"]
+             "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|"]
     for r in results:
         c = r["c"]
         ratio = r["rr_cost"] / r["least"] if r["least"] else float("nan")
         rr_ok = not any("RR@" in p or "MRR@" in p or "rr-first" in p or "frontier" in p for p in r["problems"])
         lines.append(f"| {c.name} | {len(c.qids)} | {len(c.systems)} | {r['pool']:,} | {r['least']:,} | {r['rr_cost']:,} | "
                      f"{fmt(ratio)} | {'met' if ratio <= 1.1 else '**missed**'} | {fmt(r['rr_cost'] / r['pool'])} | "
+                     f"{r['barren'][0]} ({r['barren'][1]:,}) | "
                      f"{r['complete_settles']:,.0f} ({r['complete_settles'] / r['pool']:.0%}) | "
                      f"{r['rounds_mean']:.2f} / {r['rounds_max']} | {'yes' if rr_ok else '**NO**'} |")
     return lines
@@ -489,7 +493,11 @@ def main(argv: list[str] | None = None) -> int:
              "column is a check of whatever reljudge.plan.frontier does once merged (a batching that asks for more "
              "than the next paragraph would show here). What the data decide is rr-first ÷ pool -- how much of a "
              "complete judging MRR@10 needs -- which follows how early the systems find a relevant paragraph "
-             "(high MRR: few rounds, small share), and the number of rounds (batches) per question. A complete "
+             "(high MRR: few rounds, small share) and how many questions have nothing relevant in the pool (each "
+             "costs its whole pool: no plan can settle an RR of 0 sooner), and the number of rounds (batches) per "
+             "question. If the R@10 width under rr-first→rest ends above complete's, it is because the rest order "
+             "keeps for last the paragraphs only one system ranks, and low: those are what the other systems' "
+             "recall denominators still wait on. A complete "
              "judging in a shuffled order has every RR@10 exact only near its very end.", "", DATA_PREP, ""]
     if problems:
         body += [f"**{len(problems)} mismatch(es)**, first: " + "; ".join(problems[:5]), ""]
