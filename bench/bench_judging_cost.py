@@ -438,7 +438,10 @@ def curve_table(r: dict, seeds: int) -> list[str]:
                      f"{fmt(b.width_ndcg)} | {fmt(a.width_r)} | {fmt(b.width_r)} |")
     mrr = ", ".join(f"{s} {v:.3f}" for s, v in sorted(r["full_mrr"].items(), key=lambda kv: -kv[1]))
     lines.append("")
-    lines.append(f"Full-pool MRR@10 of {c.name}: {mrr}.")
+    graded = sum(1 for q in c.qids for p in c.pool[q] if p in c.oracle[q])
+    lines.append(f"Full-pool MRR@10 of {c.name}: {mrr}. {graded:,} of the {r['pool']:,} pooled paragraphs have a "
+                 f"qrels line (the rest are graded 0); the nDCG bound's top grade is {c.top_grade} (the highest in "
+                 "the qrels).")
     return lines
 
 
