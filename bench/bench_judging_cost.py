@@ -49,6 +49,8 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 import reljudge
+from reljudge import bounds as rj_bounds
+from reljudge.measures import parse_measures
 from benchlib import cpu_model, write_section
 
 HERE = Path(__file__).resolve().parent
@@ -87,44 +89,39 @@ except ImportError:   # pragma: no cover - goes away with the fallback
 
 
 # -- the bounds of nDCG@K and R@K -----------------------------------------------------------------
-# TEMPORARY FALLBACK, to be replaced by reljudge.bounds (being written on another branch):
-# simple, valid but loose bounds; only bound_widths() below uses them.
-BOUNDS_SOURCE = "the benchmark's TEMPORARY fallback bounds (R@K exact; nDCG@K valid but loose)"
+# reljudge.bounds, the engine's own (exact for both: tests/test_bounds.py), on arrays of every
+# question × system of the campaign at once.
+BOUNDS_SOURCE = "reljudge.bounds.measure_bounds (exact for nDCG@K and R@K)"
 
 
-def _dcg(gains: Sequence[float]) -> float:
-    return sum(g / math.log2(i + 2) for i, g in enumerate(gains) if g > 0)
-
-
-def recall_bounds(top: Sequence[str], judged: Mapping[str, int], pooled: Collection[str], rel: int) -> tuple[float, float]:
-    """TEMPORARY FALLBACK. R@K's least and greatest value over every grading of the unjudged
-    pooled items: low = judged-rel-in-K / (judged-rel-total + unjudged-pooled-outside-top-K),
-    high = (judged-rel-in-K + unjudged-in-K) / (judged-rel-total + unjudged-in-K); 0 when
-    the denominator is 0. ``top``: the pooled items of the top K."""
-    in_k = set(top)
-    rel_in = sum(1 for p in top if judged.get(p, -1) >= rel)
-    unj_in = sum(1 for p in top if p not in judged)
-    rel_total = sum(1 for p in pooled if judged.get(p, -1) >= rel)
-    unj_out = sum(1 for p in pooled if p not in judged and p not in in_k)
-    low = rel_in / (rel_total + unj_out) if rel_total + unj_out else 0.0
-    high = (rel_in + unj_in) / (rel_total + unj_in) if rel_total + unj_in else 0.0
-    return low, high
-
-
-def ndcg_bounds(top: Sequence[str], judged: Mapping[str, int], pooled: Collection[str], k: int,
-                top_grade: int) -> tuple[float, float]:
-    """TEMPORARY FALLBACK. low = DCG(unjudged -> 0) / IDCG(every unjudged pooled item at the
-    top grade); high = min(1, DCG(unjudged in K -> top grade) / IDCG(unjudged -> 0)). Valid
-    (the true value lies between) but loose: the two worst cases are not one grading."""
-    known = sorted((g for p, g in judged.items() if p in pooled), reverse=True)
-    n_unjudged = sum(1 for p in pooled if p not in judged)
-    ideal_high = _dcg(sorted(known + [top_grade] * n_unjudged, reverse=True)[:k])
-    ideal_low = _dcg(known[:k])
-    low_gain = _dcg([judged.get(p, 0) for p in top])
-    high_gain = _dcg([judged[p] if p in judged else top_grade for p in top])
-    low = low_gain / ideal_high if ideal_high else 0.0
-    high = min(1.0, high_gain / ideal_low) if ideal_low else (1.0 if high_gain > 0 else 0.0)
-    return low, high
+def bounds_for(c: "Campaign", tops: Mapping, judged: Mapping[str, Mapping[str, int]], k: int,
+               rel: int) -> dict[tuple[str, str], tuple[float, float, float, float]]:
+    """(qid, system) -> (nDCG low, nDCG high, R low, R high) under the judgments so far."""
+    keys = [(q, s) for q in c.qids for s in c.systems]
+    n, top = len(keys), c.top_grade
+    grades = np.zeros((n, k))
+    is_judged = np.zeros((n, k), dtype=bool)
+    is_open = np.zeros((n, k), dtype=bool)
+    counts = np.zeros((n, top), dtype=np.int64)
+    open_q = np.zeros(n, dtype=np.int64)
+    n_rows = np.zeros(n, dtype=np.int64)
+    pooled = {q: set(c.pool[q]) for q in c.qids}
+    for i, (q, s) in enumerate(keys):
+        mine = judged[q]
+        for r, p in enumerate(tops[(q, s)][:k]):
+            if p in mine:
+                grades[i, r], is_judged[i, r] = mine[p], True
+            elif p in pooled[q]:
+                is_open[i, r] = True
+        for g in mine.values():
+            if g > 0:
+                counts[i, min(g, top) - 1] += 1
+        open_q[i] = sum(1 for p in pooled[q] if p not in mine)
+        n_rows[i] = len(tops[(q, s)][:k])
+    m_ndcg, m_r = parse_measures([f"nDCG@{k}", f"R@{k}"], default_rel=rel)
+    nlo, nhi, _ = rj_bounds.measure_bounds(m_ndcg, grades, is_judged, is_open, counts, open_q, n_rows, top=top)
+    rlo, rhi, _ = rj_bounds.measure_bounds(m_r, grades, is_judged, is_open, counts, open_q, n_rows, top=top)
+    return {key: (nlo[i], nhi[i], rlo[i], rhi[i]) for i, key in enumerate(keys)}
 
 
 # -- a campaign -----------------------------------------------------------------------------------
@@ -310,7 +307,6 @@ def curve(c: Campaign, order: list[tuple[str, str]], checkpoints: list[int], k: 
     and the mean bound widths."""
     judged: dict[str, dict[str, int]] = {q: {} for q in c.qids}
     tops = {(q, s): c.top(q, s, k) for q in c.qids for s in c.systems}
-    pooled = {q: set(c.pool[q]) for q in c.qids}
     out: dict[int, Point] = {}
     targets = sorted(set(checkpoints))
     i = 0
@@ -321,13 +317,9 @@ def curve(c: Campaign, order: list[tuple[str, str]], checkpoints: list[int], k: 
             i += 1
         mrr = np.array([np.mean([rr_value(tops[(q, s)], judged[q], rel) for q in c.qids]) for s in c.systems])
         tau = float(kendalltau(full_mrr, mrr).statistic) if len(set(mrr)) > 1 and len(set(full_mrr)) > 1 else float("nan")
-        wn, wr = [], []
-        for q in c.qids:
-            for s in c.systems:
-                lo, hi = ndcg_bounds(tops[(q, s)], judged[q], pooled[q], k, c.top_grade)
-                wn.append(hi - lo)
-                lo, hi = recall_bounds(tops[(q, s)], judged[q], pooled[q], rel)
-                wr.append(hi - lo)
+        b = bounds_for(c, tops, judged, k, rel)
+        wn = [nhi - nlo for nlo, nhi, _, _ in b.values()]
+        wr = [rhi - rlo for _, _, rlo, rhi in b.values()]
         out[t] = Point(t, tau, float(np.mean(wn)), float(np.mean(wr)))
     return out
 
@@ -335,19 +327,16 @@ def curve(c: Campaign, order: list[tuple[str, str]], checkpoints: list[int], k: 
 def closed_bounds(c: Campaign, k: int, rel: int) -> list[str]:
     """With the whole pool judged, every bound must equal reljudge.evaluate's value."""
     bad = []
-    for q in c.qids:
-        judged = {p: c.grade(q, p) for p in c.pool[q]}
-        pooled = set(c.pool[q])
-        for s in c.systems:
-            top = c.top(q, s, k)
-            for short, (lo, hi) in (("nDCG", ndcg_bounds(top, judged, pooled, k, c.top_grade)),
-                                    ("R", recall_bounds(top, judged, pooled, rel))):
-                want = c.full[(short, s)][q]
-                if abs(lo - want) > 1e-9 or abs(hi - want) > 1e-9:
-                    bad.append(f"{c.name} {s} {q} {short}@{k}: bounds [{lo:.6f}, {hi:.6f}] at full pool, reljudge {want:.6f}")
-            mine = rr_value(c.top(q, s, k), judged, rel)
-            if mine != c.full[("RR", s)][q]:
-                bad.append(f"{c.name} {s} {q} RR@{k}: this benchmark's ranking gives {mine}, reljudge {c.full[('RR', s)][q]}")
+    judged = {q: {p: c.grade(q, p) for p in c.pool[q]} for q in c.qids}
+    tops = {(q, s): c.top(q, s, k) for q in c.qids for s in c.systems}
+    for (q, s), (nlo, nhi, rlo, rhi) in bounds_for(c, tops, judged, k, rel).items():
+        for short, lo, hi in (("nDCG", nlo, nhi), ("R", rlo, rhi)):
+            want = c.full[(short, s)][q]
+            if abs(lo - want) > 1e-9 or abs(hi - want) > 1e-9:
+                bad.append(f"{c.name} {s} {q} {short}@{k}: bounds [{lo:.6f}, {hi:.6f}] at full pool, reljudge {want:.6f}")
+        mine = rr_value(tops[(q, s)], judged[q], rel)
+        if mine != c.full[("RR", s)][q]:
+            bad.append(f"{c.name} {s} {q} RR@{k}: this benchmark's ranking gives {mine}, reljudge {c.full[('RR', s)][q]}")
     return bad
 
 
