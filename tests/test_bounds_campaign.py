@@ -59,7 +59,7 @@ def test_bounds_contain_the_full_pool_values_on_both_backends(campaign_db, files
     assert not b.xs(first, level="qid").judged.any()
     assert (b.xs(first, level="qid").bound_low == 0).all()
     assert not early.per_query.qid.eq(first).any()          # the value still counts judged questions only
-    assert early.n_questions["pooled_not_judged"] == 1
+    assert early.policies["bounds"]["pooled_not_judged"] == 1
 
     _judge(campaign_db, pool, "rest")
     final = _bounds_frame(campaign_db).result
@@ -147,7 +147,7 @@ def test_evaluate_json_tsv_and_table_carry_the_bounds(half_judged):
             assert entry["bound_low"] - 1e-12 <= entry["value"] <= entry["bound_high"] + 1e-12
     unjudged = sorted(pool)[0]
     assert [e["value"] for e in doc["per_query"] if e["qid"] == unjudged] == [None] * 4   # 2 systems × 2 measures
-    assert doc["n_questions"]["pooled_not_judged"] == 1
+    assert doc["policies"]["bounds"]["pooled_not_judged"] == 1
 
     tsv = _cli(half_judged, "evaluate", "-m", "RR@10", "--format", "tsv").stdout
     lines = [line.split("\t") for line in tsv.splitlines() if not line.startswith("#")]

@@ -61,6 +61,7 @@ def test_evaluate_before_any_judgment_says_so_and_gives_the_bounds(tmp_path):
 
 
 def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
+    """The other questions are not judged yet: bounds only, and stderr says so."""
     db_path = tmp_path / "demo.duckdb"
     assert _cli("--db", str(db_path), "init", "--demo").returncode == 0
     from reljudge import judging
@@ -68,9 +69,9 @@ def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
     db = open_database(db_path)
     judging.mark_no_answer(db, "annotator1", "q03", True)
     db.close()
-    r = _cli("--db", str(db_path), "evaluate", "-m", "RR@10")
-    assert r.returncode == 2 and "no answerable question has judgments (1 no-answer questions)" in r.stderr
-    assert "nan" not in r.stdout
+    r = _cli("--db", str(db_path), "evaluate", "-m", "RR@10", "--format", "table")
+    assert r.returncode == 0 and "no answerable question has judgments yet (1 no-answer questions)" in r.stderr
+    assert "nan" not in r.stdout and "[0.0000, 1.0000]" in r.stdout
 
 
 def test_a_broken_subcommand_import_shows_the_real_error(monkeypatch):

@@ -170,13 +170,15 @@ def evaluate_database(args) -> int:
     finally:
         db.close()
     n = ev.result.n_questions
-    bounded = ev.result.bounds is not None and not ev.result.bounds.empty
+    # a pooled answerable question gives bounds even before anyone judged it
+    bounded = ev.result.bounds is not None and bool((~ev.result.bounds.no_answer.astype(bool)).any())
     if not n["answerable"] and not bounded:
         raise ReljudgeError("nothing to evaluate yet: no answerable question has judgments"
                             + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
                             + f" ({ev.qrels_label}) / 아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다")
     if not n["answerable"]:
-        print("reljudge evaluate: no answerable question has judgments yet: only the bounds (every pooled "
+        na = f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else ""
+        print(f"reljudge evaluate: no answerable question has judgments yet{na}: only the bounds (every pooled "
               "paragraph still open) / 아직 판정된 질문이 없어 범위만 보입니다", file=sys.stderr)
     return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
                         heading=f"# qrels: {ev.qrels_label}")
@@ -515,7 +517,7 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
                         for s in result.systems]
         out.write(f"bounds over every way the unjudged pooled paragraphs could still be graded "
                   f"(pool judged: {judged}/{size}{f' = {judged / size:.0%}' if size else ''}; "
-                  f"{n.get('pooled_not_judged', 0)} pooled questions not judged yet count there too)\n"
+                  f"{b.get('pooled_not_judged', 0)} pooled questions not judged yet count there too)\n"
                   + bt.to_string() + "\n\n")
 
     # nothing judged yet: no share and no test to show, only the bounds above

@@ -112,13 +112,13 @@ def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, t
     qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
     per_query, means = bounds.frames(b, qtype_of, set(staged.no_answer), ALL, NO_TYPE)
     result.bounds = per_query
-    na = set(staged.no_answer)
-    result.n_questions["pooled_not_judged"] = int(sum(1 for q, j in zip(b.qids, b.judged) if not j and q not in na))
     result.means = result.means.merge(means, on=["system", "qtype", "measure"], how="left")
     result.policies["bounds"] = {
         "what": "lowest and highest value over every way the unjudged pooled paragraphs could still be graded",
         "means": "over every answerable pooled question, judged or not (the mean itself: judged questions only)",
         "pool_size": int(b.pool_size.sum()), "pool_judged": int(b.n_judged_in_pool.sum()),
+        # answerable pooled questions nobody has judged yet: in the bounds, not in the value
+        "pooled_not_judged": int(sum(1 for q, j in zip(b.qids, b.judged) if not j and q not in set(staged.no_answer))),
     }
 
 

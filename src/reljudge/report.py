@@ -92,7 +92,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         (_t("dedup", lang), _t(f"dedup_{r.policies['dedup']}", lang)),
         (_t("qrels", lang), _qrels_text(ev, lang)),
         (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
-        (_t("pool_judged", lang), _t("pool_judged_text", lang, q=r.n_questions.get("pooled_not_judged", 0),
+        (_t("pool_judged", lang), _t("pool_judged_text", lang, q=r.policies["bounds"]["pooled_not_judged"],
                                      **dashboard.pool_judged(ev))),
         (_t("highlight", lang), _t(f"highlight_{settings['highlight']}", lang)),
         (_t("measures", lang), measure_definitions(r.measures, lang)),
