@@ -261,13 +261,15 @@ def measure_bounds(m: Measure, grades: np.ndarray, judged: np.ndarray, is_open: 
 
 def compute(con, items: str, run: str, pool_items: str, measures: Sequence[Measure], systems: Sequence[str],
             *, ties: str, dedup: str, extra_qids: Sequence[str] = (), values=None, value_qids=None,
-            top: int = TOP_GRADE) -> Bounds:
+            top: int = TOP_GRADE, ranked: bool = False) -> Bounds:
     """Bounds for every system × question × measure.
 
     ``items``: the qrels as the ranking's items (qid, pid, grade); ``run``: system, qid,
     pid, score, rank, dup_key (as :func:`reljudge.metrics.evaluate` reads it);
     ``pool_items``: qid, pid — the pooled items, keyed as the ranking's items;
-    ``extra_qids``: more questions to cover (the no-answer ones); ``values[s, q, m]``
+    ``ranked``: ``run`` is ranked already (a ``position`` column, as
+    :func:`reljudge.storage.evaluation_inputs.stage_ranked` writes it), so it is not
+    ranked again; ``extra_qids``: more questions to cover (the no-answer ones); ``values[s, q, m]``
     with ``value_qids``: the engine's values, used where a family has no closed form.
     """
     from reljudge.metrics import judged_items_sql, ranking_depth
@@ -276,60 +278,65 @@ def compute(con, items: str, run: str, pool_items: str, measures: Sequence[Measu
     systems = list(systems)
     depth = ranking_depth(measures)
     item = ranking.item_column(dedup)
-    qset = ("SELECT qid FROM qr UNION SELECT qid FROM pl UNION SELECT unnest($extra::VARCHAR[])")
-    with_ = (f"WITH qr AS ({judged_items_sql(items)}), "
-             f"pl AS (SELECT DISTINCT qid::VARCHAR AS qid, pid::VARCHAR AS pid FROM {pool_items} "
-             "WHERE qid IS NOT NULL AND pid IS NOT NULL), "
-             f"qset AS ({qset}) ")
-    params = {"extra": [str(q) for q in extra_qids]}
-    qids = np.array([r[0] for r in con.execute(with_ + "SELECT DISTINCT qid FROM qset ORDER BY qid",
-                                              params).fetchall()], dtype=object)
-    S, Q, M = len(systems), len(qids), len(measures)
-    qpos = {q: i for i, q in enumerate(qids)}
-    spos = {s: i for i, s in enumerate(systems)}
+    # the judged items, the pooled items and the questions' positions, staged once as
+    # this cursor's temp tables: every query below reads them
+    params = {"extra": [str(q) for q in extra_qids], "systems": systems}
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _rj_b_qr AS {judged_items_sql(items)}")
+    con.execute("CREATE OR REPLACE TEMP TABLE _rj_b_pl AS SELECT DISTINCT qid::VARCHAR AS qid, pid::VARCHAR AS pid "
+                f"FROM {pool_items} WHERE qid IS NOT NULL AND pid IS NOT NULL")
+    # one row per question, in DuckDB's VARCHAR order; its position qi is what the other
+    # queries return, so no Python loop maps ids back
+    con.execute("CREATE OR REPLACE TEMP TABLE _rj_b_qx AS SELECT qid, (row_number() OVER (ORDER BY qid) - 1)::BIGINT "
+                "AS qi FROM (SELECT qid FROM _rj_b_qr UNION SELECT qid FROM _rj_b_pl "
+                "UNION SELECT unnest($extra::VARCHAR[]))", {"extra": params["extra"]})
+    with_ = ("WITH qr AS (SELECT * FROM _rj_b_qr), pl AS (SELECT * FROM _rj_b_pl), qx AS (SELECT * FROM _rj_b_qx), "
+             "qset AS (SELECT qid FROM _rj_b_qx), sx AS (SELECT unnest($systems::VARCHAR[]) AS system, "
+             "(generate_subscripts($systems::VARCHAR[], 1) - 1)::BIGINT AS si) ")
+    params = {"systems": systems}
     stats = con.execute(with_ + """,
         pj AS (SELECT pl.qid, count(*) AS pool_size, count(qr.grade) AS judged_pool
                FROM pl LEFT JOIN qr USING (qid, pid) GROUP BY pl.qid),
         nj AS (SELECT qid, count(*) AS n_judged FROM qr GROUP BY qid)
-        SELECT qset.qid, coalesce(pool_size, 0), coalesce(judged_pool, 0),
-               coalesce(pool_size, 0) - coalesce(judged_pool, 0), coalesce(n_judged, 0)
-        FROM qset LEFT JOIN pj USING (qid) LEFT JOIN nj USING (qid)""", params).fetchall()
-    pool_size = np.zeros(Q, dtype=np.int64)
-    judged_pool = np.zeros(Q, dtype=np.int64)
-    open_q = np.zeros(Q, dtype=np.int64)
-    judged_q = np.zeros(Q, dtype=bool)
-    for qid, ps, jp, op_, nj in stats:
-        i = qpos[qid]
-        pool_size[i], judged_pool[i], open_q[i], judged_q[i] = ps, jp, op_, nj > 0
+        SELECT qx.qid, coalesce(pool_size, 0) AS pool_size, coalesce(judged_pool, 0) AS judged_pool,
+               coalesce(n_judged, 0) AS n_judged
+        FROM qx LEFT JOIN pj USING (qid) LEFT JOIN nj USING (qid) ORDER BY qx.qi""", params).fetchnumpy()
+    qids = np.asarray(stats["qid"], dtype=object)
+    S, Q, M = len(systems), len(qids), len(measures)
+    pool_size = np.asarray(stats["pool_size"], dtype=np.int64)
+    judged_pool = np.asarray(stats["judged_pool"], dtype=np.int64)
+    open_q = pool_size - judged_pool
+    judged_q = np.asarray(stats["n_judged"], dtype=np.int64) > 0
     counts = np.zeros((Q, top), dtype=np.int64)
-    for qid, grade, n in con.execute(with_ + "SELECT qid, grade, count(*) FROM qr WHERE grade > 0 GROUP BY ALL",
-                                     params).fetchall():
-        counts[qpos[qid], min(int(grade), top) - 1] += n
+    for qi, grade, n in con.execute(with_ + "SELECT qi, grade, count(*) FROM qr JOIN qx USING (qid) "
+                                    "WHERE grade > 0 GROUP BY ALL", params).fetchall():
+        counts[qi, min(int(grade), top) - 1] += n
     src = ("(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, score::DOUBLE AS score, "
            f"rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run} "
            "WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT qid FROM qset))")
-    rows = con.execute(with_ + f""", rk AS ({ranking.ranked_sql(src, ties, dedup, depth)})
-        SELECT rk.system, rk.qid, rk.r, qr.grade, (qr.grade IS NOT NULL) AS judged,
-               (qr.grade IS NULL AND pl.pid IS NOT NULL) AS is_open
-        FROM rk LEFT JOIN qr ON qr.qid = rk.qid AND qr.pid = rk.{item}
+    if ranked:
+        rk = (f"SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+              f"coalesce(dup_key::VARCHAR, pid::VARCHAR) AS dkey, position AS r FROM {run} "
+              f"WHERE position <= {int(depth)} AND qid::VARCHAR IN (SELECT qid FROM qset)")
+    else:
+        rk = ranking.ranked_sql(src, ties, dedup, depth)
+    rows = con.execute(with_ + f""", rk AS ({rk})
+        SELECT sx.si * {Q} + qx.qi AS flat, rk.r::BIGINT AS r, coalesce(qr.grade, 0)::DOUBLE AS grade,
+               (qr.grade IS NOT NULL) AS judged, (qr.grade IS NULL AND pl.pid IS NOT NULL) AS is_open
+        FROM rk JOIN sx USING (system) JOIN qx USING (qid)
+        LEFT JOIN qr ON qr.qid = rk.qid AND qr.pid = rk.{item}
         LEFT JOIN pl ON pl.qid = rk.qid AND pl.pid = rk.{item}""", params).fetchnumpy()
-    sysname = np.asarray(rows["system"], dtype=object)
-    keep = np.array([s in spos for s in sysname], dtype=bool) if len(sysname) else np.zeros(0, bool)
-    width = int(np.max(np.asarray(rows["r"])[keep])) if keep.any() else 1
+    flat = np.asarray(rows["flat"], dtype=np.int64)
+    ri = np.asarray(rows["r"], dtype=np.int64) - 1
+    width = int(ri.max()) + 1 if len(ri) else 1
     N = S * Q
     grades = np.zeros((N, width))
     judged = np.zeros((N, width), dtype=bool)
     is_open = np.zeros((N, width), dtype=bool)
     n_rows = np.zeros(N, dtype=np.int64)
-    if keep.any():
-        si = np.array([spos[s] for s in sysname[keep]])
-        qi = np.array([qpos[q] for q in np.asarray(rows["qid"], dtype=object)[keep]])
-        ri = np.asarray(rows["r"], dtype=np.int64)[keep] - 1
-        flat = si * Q + qi
-        grade_col = np.ma.filled(np.ma.asarray(rows["grade"]).astype(float), 0.0)[keep]
-        grades[flat, ri] = grade_col
-        judged[flat, ri] = np.asarray(rows["judged"], dtype=bool)[keep]
-        is_open[flat, ri] = np.asarray(rows["is_open"], dtype=bool)[keep]
+    if len(flat):
+        grades[flat, ri] = np.asarray(rows["grade"], dtype=float)
+        judged[flat, ri] = np.asarray(rows["judged"], dtype=bool)
+        is_open[flat, ri] = np.asarray(rows["is_open"], dtype=bool)
         np.maximum.at(n_rows, flat, ri + 1)
     counts_n = np.tile(counts, (S, 1))
     open_n = np.tile(open_q, S)

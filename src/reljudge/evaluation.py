@@ -18,7 +18,7 @@ import pandas as pd
 
 from reljudge import adjudication, bounds
 from reljudge.measures import DASHBOARD_FAMILIES, Measure, parse_measures
-from reljudge.metrics import RANDOMIZATION, EvalResult, evaluate
+from reljudge.metrics import RANDOMIZATION, EvalResult, evaluate, ranking_depth
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -85,18 +85,21 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
     staged = stage_inputs(cur, policy, threshold, version, dedup, run)
     if systems is None:
         systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
-    result = evaluate(cur, staged.items, staged.run, parsed, ties=ties, dedup=dedup,
+    # with the bounds, the run is ranked once for the engine and the bounds alike
+    run_table = (evaluation_inputs.stage_ranked(cur, staged.run, ties, dedup, ranking_depth(parsed))
+                 if with_bounds else staged.run)
+    result = evaluate(cur, staged.items, run_table, parsed, ties=ties, dedup=dedup,
                       default_rel=threshold, questions="questions", abstentions="run_abstentions",
                       no_answer_qids=staged.no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
                       seed=seed)
     if with_bounds:
-        attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db))
+        attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db), run_table)
     return CampaignEvaluation(result, policy, version, threshold, ks, staged.no_answer,
                               evaluation_inputs.count(cur, staged.qrels), db)
 
 
 def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, ties: str,
-                  questions: pd.DataFrame) -> None:
+                  questions: pd.DataFrame, ranked_run: str) -> None:
     """Give ``result`` its bounds: ``result.bounds`` per question, and the columns
     n_bounded, bound_low, bound_high, settled, n_open on ``result.means``."""
     from reljudge.metrics import ALL, NO_TYPE
@@ -106,9 +109,9 @@ def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, t
     M = len(result.measures)
     values = (pq.value.to_numpy(dtype=float).reshape(len(result.systems), len(qids), M)
               if len(qids) and len(result.systems) else None)
-    b = bounds.compute(cur, staged.items, staged.run, evaluation_inputs.pool_items(cur, dedup), result.measures,
+    b = bounds.compute(cur, staged.items, ranked_run, evaluation_inputs.pool_items(cur, dedup), result.measures,
                        result.systems, ties=ties, dedup=dedup, extra_qids=staged.no_answer, values=values,
-                       value_qids=qids)
+                       value_qids=qids, ranked=True)
     qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
     per_query, means = bounds.frames(b, qtype_of, set(staged.no_answer), ALL, NO_TYPE)
     result.bounds = per_query

@@ -383,7 +383,10 @@ def _per_query_sql(
         # the caller ranked and deduplicated each ranking already with the same rule
         # (trec_io.read_run_top): a heap over rows that all fit in it, and the
         # duplicate search, would cost more than everything else here
-        ctes.append(f"ranked AS (SELECT system, qid, pid, pid AS dkey, position AS r FROM src WHERE position <= {depth})")
+        # (a ranked run may name each row's duplicate group: the campaign's, ranked once
+        # for the engine and the bounds by evaluation_inputs.stage_ranked)
+        ctes.append(f"ranked AS (SELECT system, qid, pid, coalesce(dkey, pid) AS dkey, position AS r FROM src "
+                    f"WHERE position <= {depth})")
     else:
         ctes.append(f"ranked AS ({ranking.ranked_sql('src', ties, dedup, depth)})")
     # a ranking's items are looked up in the qrels by the id the rule names: the

@@ -113,6 +113,21 @@ def evaluated_qrels(cur, items_table: str) -> pd.DataFrame:
     return cur.execute(f"SELECT * FROM ({judged_items_sql(items_table)}) ORDER BY qid, pid").df()
 
 
+def stage_ranked(cur, run_table: str, ties: str, dedup: str, depth: int) -> str:
+    """A temp table ``_rj_ranked`` (system, qid, pid, score, rank, dup_key, position): every
+    ranking of the staged run ranked once by the one rule (:func:`reljudge.ranking.ranked_sql`)
+    down to ``depth``, for the metric engine and the bounds (reljudge.bounds) to share —
+    ranking the run is most of an evaluation's time."""
+    source = (f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+              f"score::DOUBLE AS score, rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run_table} "
+              "WHERE pid IS NOT NULL AND system IS NOT NULL)")
+    cur.execute(f"""CREATE OR REPLACE TEMP TABLE _rj_ranked AS
+                    SELECT system, qid, pid, NULL::DOUBLE AS score, NULL::BIGINT AS rank, dkey AS dup_key,
+                           r AS position
+                    FROM ({ranking.ranked_sql(source, ties, dedup, depth)})""")
+    return "_rj_ranked"
+
+
 def evaluated_rankings(cur, run_table: str, ties: str, dedup: str, depth: int,
                        qids: list[str]) -> pd.DataFrame:
     """system, qid, docid, rank: the staged run's rankings of the questions ``qids``
