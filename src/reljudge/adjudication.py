@@ -13,6 +13,7 @@ import pandas as pd
 
 from reljudge.codes import Codes, Message
 from reljudge.errors import ReljudgeError
+from reljudge.grades import is_grade
 from reljudge.storage import team
 from reljudge.storage.db import Database
 
@@ -74,7 +75,7 @@ def verdict_queue(db: Database, threshold: int = 2) -> pd.DataFrame:
 
 
 def adjudicate(db: Database, lead: str, qid: str, pid: str, grade: int, reason: str) -> None:
-    if grade not in (0, 1, 2):
+    if not is_grade(grade):
         raise ReljudgeError(CODES("error_grade", grade=grade))
     if not (reason or "").strip():
         raise ReljudgeError(CODES("error_reason_needed"))

@@ -48,6 +48,7 @@ from typing import Iterable, Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
+from reljudge import grades
 from reljudge.codes import Codes, Message
 
 CODES = Codes(
@@ -67,8 +68,8 @@ CODES = Codes(
 NOT_APPLICABLE = frozenset({"reason_unordered_kappa", "reason_unordered_alpha"})
 """Reasons that say a figure does not apply (rather than that the data fall short)."""
 
-GRADES: tuple[int, ...] = (0, 1, 2)
-"""Paragraph grades: 0 not relevant, 1 related, 2 directly citable evidence."""
+GRADES = grades.GRADES
+"""Paragraph grades (reljudge.grades): 0 not relevant, 1 related, 2 directly citable evidence."""
 
 VERDICTS: tuple[bool, ...] = (False, True)
 """No-answer verdict categories (False = the results hold an answer)."""

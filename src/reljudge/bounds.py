@@ -66,11 +66,8 @@ from typing import Sequence
 import numpy as np
 
 from reljudge import ranking
-from reljudge.event_fields import GRADES
+from reljudge.grades import TOP_GRADE
 from reljudge.measures import Measure, summary_of
-
-#: the top of the grade scale: an open paragraph can still get any grade 0 … TOP_GRADE
-TOP_GRADE = max(GRADES)
 
 #: families whose bounds have no closed form here: [0, 1] unless the question is settled
 _RANGE_ONLY = {"AP", "GMAP", "Rprec", "Bpref", "IPrec"}

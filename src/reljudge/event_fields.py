@@ -26,8 +26,8 @@ from numbers import Integral
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
+from reljudge.grades import GRADES
 
-GRADES = (0, 1, 2)
 MAX_ID = 100            # client event ids and browser ids
 MAX_KEY = 1000          # question and paragraph ids named by an event
 MAX_TEXT = 2000         # a note or an evidence sentence

@@ -18,6 +18,7 @@ import pandas as pd
 from reljudge import adjudication, times
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
+from reljudge.grades import GRADES
 from reljudge.importers import check_name, iter_text_lines
 from reljudge.storage import qrels_io
 from reljudge.storage.db import Database
@@ -33,7 +34,6 @@ CODES = Codes(
 
 QRELS_FORMATS = ("trec", "beir", "jsonl", "csv", "parquet")
 JUDGMENT_FORMATS = ("jsonl", "csv", "parquet")
-GRADES = (0, 1, 2)
 
 
 @dataclass
