@@ -57,7 +57,7 @@ def show_live():
     st.caption(session.t("bounds_note", **dashboard.pool_judged(ev)))
     if not table.empty and table.few_questions.any():
         st.caption(session.t("few_questions_note", m=dashboard.FEW_QUESTIONS_BELOW))
-    family = st.radio(session.t("chart_measure"), ["RR", "R", "nDCG", "P"], horizontal=True,
+    family = st.radio(session.t("chart_measure"), dashboard.chart_families(), horizontal=True,
                       format_func=lambda f: "MRR" if f == "RR" else f)
     chart = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))

@@ -12,7 +12,7 @@ import pandas as pd
 
 from reljudge import adjudication
 from reljudge.evaluation import CampaignEvaluation, evaluate_campaign
-from reljudge.measures import parse_measures
+from reljudge.measures import COVERAGE_FAMILIES, DASHBOARD_FAMILIES, DASHBOARD_QUALITY, parse_measures
 from reljudge.metrics import RANDOMIZATION
 from reljudge.storage import evaluation_inputs, judgments
 from reljudge.storage.db import Database
@@ -47,7 +47,7 @@ def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "
     """The measures at one cutoff K (what the dashboard shows), with intervals; the tests
     run the one procedure of :data:`reljudge.metrics.RANDOMIZATION` (as the CLI and the
     report), so a comparison gets the same p everywhere."""
-    names = [f"RR@{k}", f"R@{k}", f"nDCG@{k}", f"P@{k}", f"Judged@{k}"]
+    names = [f"{family}@{k}" for family in DASHBOARD_FAMILIES]
     return evaluate_campaign(db, parse_measures(names, default_rel=threshold), ks=[k],
                              threshold=threshold, policy=policy, version=version,
                              n_boot=n_boot, n_perm=n_perm)
@@ -58,7 +58,7 @@ def tests_table(ev: CampaignEvaluation, k: int | None = None) -> pd.DataFrame:
     optionally only those at cutoff ``k``: every measure's p-values with Holm's correction
     over the system pairs of that measure. The dashboard and the report show this table."""
     t = ev.result.tests
-    t = t[~t.measure.str.startswith("Judged")]
+    t = t[~t.measure.str.match("|".join(COVERAGE_FAMILIES))]
     if k is not None:
         t = t[t.measure.str.endswith(f"@{k}")]
     return t.reset_index(drop=True)
@@ -70,7 +70,7 @@ def unsettled_measures(ev: CampaignEvaluation, k: int) -> list[str]:
     m = ev.result.means
     if "settled" not in m.columns:
         return []
-    m = m[(m.qtype == "all") & m.measure.str.endswith(f"@{k}") & ~m.measure.str.startswith("Judged")]
+    m = m[(m.qtype == "all") & m.measure.str.endswith(f"@{k}") & ~m.measure.str.match("|".join(COVERAGE_FAMILIES))]
     return sorted(set(m[~m.settled.astype(bool)].measure))
 
 
@@ -119,13 +119,13 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
         n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
         out["n"] = n
         out["few_questions"] = n < FEW_QUESTIONS_BELOW
-        for fam in ("RR", "R", "nDCG", "P", "Judged"):
+        for fam in DASHBOARD_FAMILIES:
             name = f"{fam}@{k}"
             if ("mean", name) not in row.index:
                 continue
             label = "MRR" if fam == "RR" else fam
             out[f"{label}@{k}"] = row[("mean", name)]
-            if fam != "Judged":
+            if fam not in COVERAGE_FAMILIES:
                 out[f"{label}@{k} 95% CI"] = _ci(row[("ci_low", name)], row[("ci_high", name)])
                 if bounded:
                     # where the value can still go as the unjudged pooled paragraphs are
@@ -226,6 +226,11 @@ def question_detail(db: Database, ev: CampaignEvaluation, qid: str, k: int) -> p
     ranked["grade"] = ranked.group_pid.map(qrels["grade"]) if not qrels.empty else None
     ranked["provenance"] = ranked.group_pid.map(qrels["provenance"]) if not qrels.empty else None
     return ranked.drop(columns="group_pid")
+
+
+def chart_families() -> tuple[str, ...]:
+    """The measures the dashboard's chart offers: the registry's dashboard quality families."""
+    return DASHBOARD_QUALITY
 
 
 def question_types(db: Database) -> list[str]:

@@ -334,6 +334,12 @@ REGISTRY: dict[str, Family] = {f.name: f for f in FAMILIES}
 DASHBOARD_FAMILIES: tuple[str, ...] = tuple(f.name for f in sorted((f for f in FAMILIES if f.dashboard),
                                                                    key=lambda f: f.dashboard))
 
+#: families that measure how much is judged, not retrieval quality (no test, no interval on the dashboard)
+COVERAGE_FAMILIES: frozenset[str] = frozenset({"Judged", "Unj"})
+
+#: the dashboard's quality families, in its order (its chart offers these)
+DASHBOARD_QUALITY: tuple[str, ...] = tuple(f for f in DASHBOARD_FAMILIES if f not in COVERAGE_FAMILIES)
+
 #: families that take no parameter (their Measure has ``k=None``)
 NO_CUTOFF = {f.name for f in FAMILIES if f.cutoff == "none"}
 
