@@ -146,7 +146,7 @@ def test_dashboard_cli_and_report_run_one_test_procedure_and_say_which(many_judg
     assert {(a, b): p for a, b, p in zip(merged.system_a, merged.system_b, merged.p_value_live)} == cli
     assert doc["policies"]["randomization_test"]["used"] == {
         "procedure": "sampled", "n": 20, "permutations": metrics.RANDOMIZATION.permutations,
-        "seed": metrics.RANDOMIZATION.seed}
+        "seed": metrics.RANDOMIZATION.seed, "exact_max_n": metrics.EXACT_SIGN_FLIPS_MAX_N}
     # the procedure is stated beside the p-values: report (ko, en) and the CLI's table
     assert "p 값: 질문 20개에 무작위 부호 뒤집기 10,000회(시드 42)로 구한" in report.render(data, "md")
     r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10",

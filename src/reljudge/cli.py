@@ -97,7 +97,7 @@ def cmd_import(args) -> int:
         change = campaign.repool_change(db)
         print(f"pool: {change.size} items")
         if change.added or change.removed:
-            print(change.message())
+            print(i18n.message(change.to_message(), "en"))
     return 0
 
 

@@ -1122,8 +1122,10 @@ def test_procedure(used: dict | None, lang: str = "ko") -> str:
     ``policies["randomization_test"]["used"]`` of an evaluation; None: no test, "")."""
     if not used:
         return ""
-    from reljudge.metrics import RANDOMIZATION
-    return t(f"test_procedure_{used['procedure']}", lang, exact=RANDOMIZATION.exact_max_n, **used)
+    # the procedure states its own exactness limit (metrics.RandomizationProcedure.describe):
+    # the catalog does not reach up into the engine for it
+    facts = {k: v for k, v in used.items() if k != "exact_max_n"}
+    return t(f"test_procedure_{used['procedure']}", lang, exact=used.get("exact_max_n"), **facts)
 
 
 def p_text(p: float | None, digits: int = 3) -> str:

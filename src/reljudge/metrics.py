@@ -490,8 +490,9 @@ class RandomizationProcedure:
         permutations = self.permutations if permutations is None else permutations
         seed = self.seed if seed is None else seed
         if n <= self.exact_max_n:
-            return {"procedure": "exact", "n": n, "patterns": 2 ** n}
-        return {"procedure": "sampled", "n": n, "permutations": permutations, "seed": seed}
+            return {"procedure": "exact", "n": n, "patterns": 2 ** n, "exact_max_n": self.exact_max_n}
+        return {"procedure": "sampled", "n": n, "permutations": permutations, "seed": seed,
+                "exact_max_n": self.exact_max_n}
 
 
 #: The test procedure every consumer runs (see RandomizationProcedure).

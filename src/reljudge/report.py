@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from reljudge import (agreement, bundle, campaign, dashboard, display, evaluation, i18n, metrics,
+from reljudge import (agreement, bundle, campaign, dashboard, evaluation, i18n, metrics,
                       report_answers, times)
+from reljudge.render import fmt_cell, html_table, md_cell, md_table
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
@@ -148,7 +149,7 @@ def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd
     if len(results) != len(table):
         raise RuntimeError("internal error: agreement rows and results differ")
     notes: list[str] = []
-    cells = table.astype(object).map(_fmt)
+    cells = table.astype(object).map(fmt_cell)
     extra = [""] * len(table)
     for row, res in enumerate(results):
         for name, reason in res.reasons.items():
@@ -193,81 +194,39 @@ def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:
 
 # -- rendering -----------------------------------------------------------------------
 
-P_COLUMNS = ("p_value", "p_holm")   # printed by i18n.p_text: "< 0.001", never "0.000"
-
-
-def _fmt(v, column: str = "") -> str:
-    if column in P_COLUMNS and isinstance(v, float):
-        return i18n.p_text(v)
-    if v is None or (isinstance(v, float) and v != v) or v is pd.NA:
-        return "—"
-    if isinstance(v, float):
-        return f"{v:.3f}"
-    return str(v)
-
-
-def _md_cell(v, column: str = "") -> str:
-    # Corpus text must stay plain text: escape what Markdown would interpret, and show
-    # invisible characters (display.md, the rule the pages use too).
-    return display.md(_fmt(v, column).replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
-
-
-def _md_table(frame: pd.DataFrame, lang: str = "en") -> str:
-    if frame is None or frame.empty:
-        return "_—_\n"
-    cols = [i18n.column_label(str(c), lang) for c in frame.columns]
-    lines = ["| " + " | ".join(str(c).replace("|", "/") for c in cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_md_cell(v, str(c)) for c, v in zip(frame.columns, row)) + " |")
-    return "\n".join(lines) + "\n"
-
-
 def render_markdown(data: ReportData) -> str:
     L = data.lang
     out = [f"# {_t('title', L)}\n", f"{_t('generated', L)}: {data.generated}\n"]
     if data.is_demo:
         out.append(f"> {_t('sample', L)}\n")
     out.append(f"## {_t('setup', L)}\n")
-    out.append(_md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
+    out.append(md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
     out.append(f"\n## {_t('results', L, k=data.k)}\n")
-    out.append(_md_table(data.results, L))
+    out.append(md_table(data.results, L))
     if data.few_questions_note:
-        out.append(f"\n> {_md_cell(data.few_questions_note)}\n")
+        out.append(f"\n> {md_cell(data.few_questions_note)}\n")
     out.append(f"\n## {_t('mrr_by_k', L)}\n")
-    out.append(_md_table(data.mrr_by_k, L))
+    out.append(md_table(data.mrr_by_k, L))
     out.append(f"\n## {_t('abstention', L)}\n\n{_t('abstention_text', L)}\n\n")
-    out.append(_md_table(data.abstention, L))
+    out.append(md_table(data.abstention, L))
     out.append(f"\n## {_t('tests', L)}\n")
     if data.unsettled_note:
-        out.append(f"\n> {_md_cell(data.unsettled_note)}\n")
-    out.append(_md_table(data.tests, L))
+        out.append(f"\n> {md_cell(data.unsettled_note)}\n")
+    out.append(md_table(data.tests, L))
     if data.test_procedure:
         out.append(f"\n{data.test_procedure}\n")
     out.append(f"\n## {_t('agreement', L)}\n")
-    out.append(_md_table(data.agreement, L))
+    out.append(md_table(data.agreement, L))
     if data.agreement_notes:
-        out.append("\n" + "\n".join(f"- ({i}) {_md_cell(note)}" for i, note in enumerate(data.agreement_notes, 1))
+        out.append("\n" + "\n".join(f"- ({i}) {md_cell(note)}" for i, note in enumerate(data.agreement_notes, 1))
                    + "\n")
     out.append(f"\n## {_t('failures', L, k=data.k)}\n")
-    out.append(_md_table(data.failures, L))
+    out.append(md_table(data.failures, L))
     if data.wordings is not None and not data.wordings.empty:
         out.append(f"\n## {_t('wordings', L)}\n\n{_t('wordings_text', L)}\n\n")
-        out.append(_md_table(data.wordings, L))
+        out.append(md_table(data.wordings, L))
     out.append(report_answers.markdown(data.answer_review))
     return "\n".join(out)
-
-
-def _html_table(frame: pd.DataFrame, lang: str = "en") -> str:
-    if frame is None or frame.empty:
-        return "<p>—</p>"
-    head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(display.visible(_fmt(v, str(c))))}</td>"
-                                    for c, v in zip(frame.columns, row))
-                   + "</tr>"
-                   for row in frame.itertuples(index=False))
-    # A key/value table (the setup) has no column names: no empty header row.
-    thead = f"<thead><tr>{head}</tr></thead>" if any(str(c) for c in frame.columns) else ""
-    return f"<div class='wide'><table>{thead}<tbody>{rows}</tbody></table></div>"
 
 
 def _chart_svg(frame: pd.DataFrame, title: str) -> str:
@@ -299,24 +258,24 @@ def render_html(data: ReportData) -> str:
              f"<h1>{html.escape(_t('title', L))}</h1><p>{_t('generated', L)}: {html.escape(data.generated)}</p>"]
     if data.is_demo:
         parts.append(f"<p class='note'>{html.escape(_t('sample', L))}</p>")
-    parts.append(f"<h2>{_t('setup', L)}</h2>" + _html_table(pd.DataFrame(data.setup, columns=["", ""]), L))
-    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + _html_table(data.results, L)
+    parts.append(f"<h2>{_t('setup', L)}</h2>" + html_table(pd.DataFrame(data.setup, columns=["", ""]), L))
+    parts.append(f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>" + html_table(data.results, L)
                  + (f"<p class='note'>{html.escape(data.few_questions_note)}</p>" if data.few_questions_note else ""))
     parts.append(f"<h3>{html.escape(_t('chart', L, k=data.k))}</h3>" + _chart_svg(data.chart, f"MRR@{data.k}"))
-    parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + _html_table(data.mrr_by_k, L))
+    parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + html_table(data.mrr_by_k, L))
     parts.append(f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>"
-                 + _html_table(data.abstention, L))
+                 + html_table(data.abstention, L))
     parts.append(f"<h2>{_t('tests', L)}</h2>"
                  + (f"<p>{html.escape(data.unsettled_note)}</p>" if data.unsettled_note else "")
-                 + _html_table(data.tests, L)
+                 + html_table(data.tests, L)
                  + (f"<p class='caption'>{html.escape(data.test_procedure)}</p>" if data.test_procedure else ""))
-    parts.append(f"<h2>{_t('agreement', L)}</h2>" + _html_table(data.agreement, L)
+    parts.append(f"<h2>{_t('agreement', L)}</h2>" + html_table(data.agreement, L)
                  + "".join(f"<p class='footnote'>({i}) {html.escape(note)}</p>"
                            for i, note in enumerate(data.agreement_notes, 1)))
-    parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + _html_table(data.failures, L))
+    parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + html_table(data.failures, L))
     if data.wordings is not None and not data.wordings.empty:
         parts.append(f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"
-                     + _html_table(data.wordings, L))
+                     + html_table(data.wordings, L))
     parts.append(report_answers.html(data.answer_review))
     parts.append("</body></html>")
     return "\n".join(parts)

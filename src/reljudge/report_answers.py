@@ -21,6 +21,7 @@ import pandas as pd
 
 from reljudge import agreement, answer_metrics, i18n, review
 from reljudge.dashboard import _ci
+from reljudge.render import html_table, md_table
 from reljudge.storage import answers as store
 from reljudge.storage.db import Database
 
@@ -115,13 +116,12 @@ def markdown(section: AnswerReviewSection | None) -> str:
     """The section in Markdown (every cell escaped by the report's table renderer)."""
     if section is None:
         return ""
-    from reljudge.report import _md_table
     L = section.lang
-    out = [f"\n## {_t('title', L)}\n", _md_table(section.disclosure_frame(["", ""]), L),
-           f"\n### {_t('means', L)}\n", _md_table(section.measures, L),
-           f"\n### {_t('counts', L)}\n\n{_t('counts_text', L)}\n", _md_table(section.counts, L),
-           f"\n### {_t('agreement', L)}\n", _md_table(section.agreement, L), "\n" + _md_table(section.pairs, L),
-           f"\n### {_t('failures', L)}\n", _md_table(section.failures, L)]
+    out = [f"\n## {_t('title', L)}\n", md_table(section.disclosure_frame(["", ""]), L),
+           f"\n### {_t('means', L)}\n", md_table(section.measures, L),
+           f"\n### {_t('counts', L)}\n\n{_t('counts_text', L)}\n", md_table(section.counts, L),
+           f"\n### {_t('agreement', L)}\n", md_table(section.agreement, L), "\n" + md_table(section.pairs, L),
+           f"\n### {_t('failures', L)}\n", md_table(section.failures, L)]
     return "\n".join(out)
 
 
@@ -129,12 +129,11 @@ def html(section: AnswerReviewSection | None) -> str:
     """The section in HTML (every cell escaped by the report's table renderer)."""
     if section is None:
         return ""
-    from reljudge.report import _html_table
     L = section.lang
     esc = _html.escape
     return "".join([
-        f"<h2>{esc(_t('title', L))}</h2>", _html_table(section.disclosure_frame(["", ""]), L),
-        f"<h3>{esc(_t('means', L))}</h3>", _html_table(section.measures, L),
-        f"<h3>{esc(_t('counts', L))}</h3><p>{esc(_t('counts_text', L))}</p>", _html_table(section.counts, L),
-        f"<h3>{esc(_t('agreement', L))}</h3>", _html_table(section.agreement, L), _html_table(section.pairs, L),
-        f"<h3>{esc(_t('failures', L))}</h3>", _html_table(section.failures, L)])
+        f"<h2>{esc(_t('title', L))}</h2>", html_table(section.disclosure_frame(["", ""]), L),
+        f"<h3>{esc(_t('means', L))}</h3>", html_table(section.measures, L),
+        f"<h3>{esc(_t('counts', L))}</h3><p>{esc(_t('counts_text', L))}</p>", html_table(section.counts, L),
+        f"<h3>{esc(_t('agreement', L))}</h3>", html_table(section.agreement, L), html_table(section.pairs, L),
+        f"<h3>{esc(_t('failures', L))}</h3>", html_table(section.failures, L)])

@@ -113,11 +113,6 @@ class PoolChange:
         return CODES("summary_pool_change", before=self.before, size=self.size, added=self.added,
                      removed=self.removed, judged=self.removed_judged)
 
-    def message(self, lang: str = "en") -> str:
-        """:meth:`to_message` worded in ``lang`` (the CLI prints English)."""
-        from reljudge import i18n
-        return i18n.message(self.to_message(), lang)
-
 
 def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
     cur.execute(f"CREATE OR REPLACE TEMP TABLE {table}({ddl})")

@@ -32,7 +32,8 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
-from reljudge.storage import failures, postgres
+import reljudge.storage.failures as failures
+import reljudge.storage.postgres as postgres
 from reljudge.storage.migrations import MIGRATIONS
 
 DEFAULT_DB = Path("judgments") / "reljudge.duckdb"
@@ -174,7 +175,7 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
-CODES = Codes(error_db_locked=("path",), error_db_unavailable=("where", "detail"))
+CODES = Codes(error_db_locked=("path",))
 """The errors this module raises as codes (the others carry DuckDB's own text)."""
 
 

@@ -30,7 +30,10 @@ from urllib.parse import unquote, urlsplit
 
 import duckdb
 
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
+
+CODES = Codes(error_db_unavailable=("where", "detail"))
 
 ALIAS = "pg"
 SEARCH_PATH = "pg.public,memory.main"
@@ -160,7 +163,6 @@ def is_collision(exc: BaseException) -> bool:
 
 
 def unavailable(exc: BaseException, url: str) -> ReljudgeError:
-    from reljudge.storage.db import CODES
     detail = redact(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
     return DatabaseUnavailable(CODES("error_db_unavailable", where=display_url(url), detail=detail))
 
