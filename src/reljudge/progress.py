@@ -1,7 +1,8 @@
 """Progress of each annotator through the work assigned to them.
 
-A question counts as finished by the one rule of :func:`reljudge.judging.finished` (every
-pooled paragraph graded; a question with an empty pool: its no-answer verdict given), and
+A question counts as finished by the one rule of :func:`reljudge.judging.finished` (nothing
+left to judge under the campaign's judging plan, reljudge.plan: under complete every pooled
+paragraph graded; a question with an empty pool: its no-answer verdict given), and
 the shares are over the annotator's own queue — their assigned questions — not over the
 whole pool of a question type.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reljudge import judging
+from reljudge import judging, plan
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 
@@ -27,6 +28,7 @@ def by_annotator(db: Database) -> pd.DataFrame:
     rows = store.progress_by_annotator(db)
     if rows.empty:
         return pd.DataFrame(columns=COLUMNS)
+    rows = rows.assign(open_now=plan.open_now_for(db, rows))
     rows = rows.assign(finished=judging.finished(rows))
     out = (rows.groupby(["username", "qtype"], sort=False)
            .agg(questions=("qid", "size"), finished=("finished", "sum"), judged=("judged", "sum"),
