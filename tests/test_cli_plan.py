@@ -50,8 +50,10 @@ def test_next_prints_the_pages_items_and_nothing_when_done(tmp_path, capsys):
         first = rows[0]["qid"]
         assert first == judging.current_question(db, "annotator1")
         ov = judging.overview(db, "annotator1").set_index("qid")
-        n = len(ov.loc[first].now_items)
-        assert [r["pid"] for r in rows if r["qid"] == first] == list(ov.loc[first].now_items)[:7]
+        now = plan.now_items(db, "annotator1", [first])[first]
+        n = len(now)
+        assert n == ov.loc[first].open_now
+        assert [r["pid"] for r in rows if r["qid"] == first] == now[:7]
         assert all(set(r) == {"qid", "pid", "question_index", "position"} for r in rows)
         if name == "rr-first":
             assert n < ov.loc[first].pool_size

@@ -97,9 +97,17 @@ def test_frontier_example():
     assert plan.frontier(rankings, {}, {"b", "c", "d"}, 2, 10) == ["b", "c"]
 
 
+def _now(db, username, qid=None):
+    """The items to judge now: {qid: items} (or one question's items)."""
+    qids = list(judging.overview(db, username).qid)
+    found = plan.now_items(db, username, qids)
+    return found if qid is None else found[qid]
+
+
 def _sql_matches_pure(db, username, chosen):
     """The SQL frontier (plan.state) is the pure frontier of the metric engine's rankings."""
     ov = judging.overview(db, username)
+    now = _now(db, username)
     mine = {}
     for qid in ov.qid:
         mine[qid] = {p: g for p, (g, *_rest) in judging.store.my_latest(db, username, qid).items() if g is not None}
@@ -108,12 +116,13 @@ def _sql_matches_pure(db, username, chosen):
         rankings = {s: list(g.group_pid) for s, g in top.groupby("system")}
         pooled = {r[0] for r in db.cursor().execute("SELECT pid FROM pool WHERE qid = ?", [row.qid]).fetchall()}
         expected = plan.frontier(rankings, mine[row.qid], pooled, chosen.rel, chosen.k)
-        assert sorted(row.now_items) == sorted(expected), row.qid
+        assert sorted(now[row.qid]) == sorted(expected), row.qid
+        assert row.open_now == len(expected)
         unsettled = sum(not plan.settled(r, mine[row.qid], pooled, chosen.rel, chosen.k) for r in rankings.values())
         assert row.unsettled == unsettled
         # the page's order: the annotator's stable shuffle
         shuffle = list(judging.store.question_items(db, username, row.qid).pid)
-        assert list(row.now_items) == [p for p in shuffle if p in set(expected)]
+        assert now[row.qid] == [p for p in shuffle if p in set(expected)]
 
 
 def test_sql_frontier_is_the_pure_frontier_on_the_demo(db):
@@ -122,10 +131,10 @@ def test_sql_frontier_is_the_pure_frontier_on_the_demo(db):
     rnd = random.Random(7)
     for _round in range(3):
         _sql_matches_pure(db, "annotator1", chosen)
-        for row in judging.overview(db, "annotator1").itertuples():
-            for pid in row.now_items:
+        for qid, items in _now(db, "annotator1").items():
+            for pid in items:
                 if rnd.random() < 0.7:
-                    judging.grade(db, "annotator1", row.qid, pid, rnd.choice([0, 0, 1, 2]))
+                    judging.grade(db, "annotator1", qid, pid, rnd.choice([0, 0, 1, 2]))
     _sql_matches_pure(db, "annotator1", chosen)
     catalog.set_setting(db, "dedup", "keep")
     catalog.set_setting(db, "ks", "1,3")
@@ -137,10 +146,10 @@ def test_rr_first_done_predicate_drives_progress_and_queue(campaign_db):
     plan.set_plan(db, "rr-first")
     ov = judging.overview(db, "ann")
     q1 = ov.set_index("qid").loc["q1"]
-    assert q1.systems == 2 and q1.unsettled == 2 and q1.open_now == len(q1.now_items) == 2
+    assert q1.systems == 2 and q1.unsettled == 2 and q1.open_now == len(_now(db, "ann", "q1")) == 2
     # judge q1's offered paragraphs until it is settled: done before the whole pool is judged
     while True:
-        items = judging.overview(db, "ann").set_index("qid").loc["q1"].now_items
+        items = _now(db, "ann", "q1")
         if not items:
             break
         for pid in items:
@@ -163,8 +172,8 @@ def test_rr_first_done_predicate_drives_progress_and_queue(campaign_db):
     # then-rest: the rest of q1's pool comes next, and q1 is done only when all is graded
     plan.set_plan(db, "rr-first", rest=True)
     ov = judging.overview(db, "ann")
-    rest = ov.set_index("qid").loc["q1"].now_items
-    assert rest and len(rest) == row.pool_size - row.judged
+    rest = _now(db, "ann", "q1")
+    assert rest and len(rest) == row.pool_size - row.judged == ov.set_index("qid").loc["q1"].open_now
     assert not bool(judging.finished(ov).iloc[0])
 
 
@@ -178,7 +187,7 @@ def test_then_rest_orders_by_weight(campaign_db):
     q1 = judging.overview(db, "ann").set_index("qid").loc["q1"]
     assert q1.unsettled == 0
     # p08: 1/log2(3) ≈ 0.63 > p03: 1/log2(4) = 0.5
-    assert list(q1.now_items) == ["p08", "p03"]
+    assert _now(db, "ann", "q1") == ["p08", "p03"]
 
 
 def test_next_items_under_both_plans(campaign_db):
@@ -194,7 +203,8 @@ def test_next_items_under_both_plans(campaign_db):
     plan.set_plan(db, "rr-first")
     items = plan.next_items(db, "ann")
     ov = judging.overview(db, "ann")
-    assert [(i["qid"], i["pid"]) for i in items] == [(r.qid, p) for r in ov.itertuples() for p in r.now_items]
+    now = _now(db, "ann")
+    assert [(i["qid"], i["pid"]) for i in items] == [(q, p) for q in ov.qid for p in now[q]]
     # the page's current question comes first
     judging.go_to(db, "ann", "q2")
     assert plan.next_items(db, "ann")[0]["qid"] == "q2"
@@ -212,7 +222,7 @@ def test_reassign_moves_only_questions_unsettled_under_rr_first(campaign_db):
     rows = judging.all_questions(db)[["qid"]].assign(username="ann")
     team.replace_assignments(db, rows[["qid", "username"]], "lee")
     plan.set_plan(db, "rr-first")
-    for pid in judging.overview(db, "ann").set_index("qid").loc["q1"].now_items:
+    for pid in _now(db, "ann", "q1"):
         judging.grade(db, "ann", "q1", pid, 2)
     assert judging.overview(db, "ann").set_index("qid").loc["q1"].open_now == 0
     moved = assignment.reassign(db, "lee", "ann")

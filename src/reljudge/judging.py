@@ -79,18 +79,18 @@ _BY_POOL = _LruCache(512)
 
 def overview(db: Database, username: str) -> pd.DataFrame:
     """The annotator's queue (see storage.judgments.question_overview) with what the
-    campaign's judging plan asks of each question (reljudge.plan.state): ``now_items``
-    (the items to judge now, in page order), ``open_now`` (their number), ``unsettled``
-    and ``systems`` (RR@K under rr-first). Callers must not modify the frame, it is shared
+    campaign's judging plan asks of each question (reljudge.plan.state): ``open_now``
+    (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
+    rr-first; 0 under complete). Callers must not modify the frame, it is shared
     until the next write."""
     def compute() -> pd.DataFrame:
         ov = store.question_overview(db, username)
-        planned = plan.state(db, username).set_index("qid")
-        ov["now_items"] = [planned.now_items.get(q, []) for q in ov.qid]
-        ov["open_now"] = [len(items) for items in ov.now_items]
-        ov["unsettled"] = [int(planned.unsettled.get(q, 0)) for q in ov.qid]
-        ov["systems"] = [int(planned.systems.get(q, 0)) for q in ov.qid]
-        return ov
+        planned = plan.state(db, username)
+        if planned is None:           # complete: every ungraded pooled paragraph
+            return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
+        ov = ov.merge(planned, on="qid", how="left")       # keeps the queue's order
+        return ov.fillna({c: 0 for c in plan.STATE_COLUMNS[1:]}).astype(
+            {c: "int64" for c in plan.STATE_COLUMNS[1:]})
     return _BY_VERSION.get(("overview", id(db), db.version, username), compute)
 
 
@@ -213,8 +213,10 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     no_answer, verdict_note, verdict_eid = store.question_verdict(db, username, qid)
     index = list(ov.qid).index(qid)
     chosen = plan.current(db)
-    now = list(q.now_items)
-    if chosen.name != "complete":
+    if chosen.name == "complete":
+        now = [it["pid"] for it in items if it["grade"] is None]
+    else:
+        now = plan.now_items(db, username, [qid], chosen)[qid]
         # the items to judge now first, in the plan's order; the rest of the pool below
         # (still open to judging), in the stable shuffle
         place = {pid: i for i, pid in enumerate(now)}

@@ -119,16 +119,29 @@ def set_plan(db: Database, name: str, rest: bool = False) -> Plan:
     return current(db)
 
 
-STATE_COLUMNS = ["qid", "now_items", "unsettled", "systems"]
+STATE_COLUMNS = ["qid", "open_now", "unsettled", "systems"]
 
 
-def state(db: Database, username: str, plan: Plan | None = None) -> pd.DataFrame:
-    """Per question of ``username``'s queue, in campaign order: ``now_items`` (the items to
-    judge now, in page order), ``unsettled`` (systems whose RR@K is not settled; 0 under
-    complete) and ``systems``. One SQL query for the whole queue."""
+def state(db: Database, username: str, plan: Plan | None = None) -> pd.DataFrame | None:
+    """Per question of ``username``'s queue: ``open_now`` (the number of items to judge
+    now), ``unsettled`` (systems whose RR@K is not settled) and ``systems``; one SQL query
+    for the whole queue. None under complete: there the items to judge now are the
+    ungraded pooled paragraphs, which the queue's overview counts already."""
     plan = plan or current(db)
-    rows = store.plan_state(db, username, plan.name, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
-    return pd.DataFrame([(q, list(items), int(u), int(n)) for _, q, items, u, n in rows], columns=STATE_COLUMNS)
+    if plan.name == "complete":
+        return None
+    rows = store.plan_counts(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
+    return pd.DataFrame([r[1:] for r in rows], columns=STATE_COLUMNS)
+
+
+def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = None) -> dict[str, list[str]]:
+    """{qid: the items to judge now, in the page's order} for questions of ``username``'s
+    queue (one query): under complete the ungraded pooled paragraphs in the annotator's
+    stable shuffle; under rr-first the frontier in that shuffle, or with the rest of the
+    pool (once every RR@K is settled) the ungraded paragraphs by weight, then the shuffle."""
+    plan = plan or current(db)
+    return store.plan_items(db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup,
+                            plan.k, plan.rel)
 
 
 def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
@@ -138,9 +151,9 @@ def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     plan = current(db)
     if plan.name == "complete" or rows.empty:
         return (rows.pool_size - rows.judged).clip(lower=0)
-    found = store.plan_state_pairs(db, list(rows.username), list(rows.qid), plan.name, plan.rest,
-                                   plan.ties, plan.dedup, plan.k, plan.rel)
-    counts = {(u, q): len(items) for u, q, items, _, _ in found}
+    found = store.plan_counts_pairs(db, list(rows.username), list(rows.qid), plan.rest,
+                                    plan.ties, plan.dedup, plan.k, plan.rel)
+    counts = {(u, q): int(n) for u, q, n, _, _ in found}
     return pd.Series([counts.get((u, q), 0) for u, q in zip(rows.username, rows.qid)], index=rows.index)
 
 
@@ -172,10 +185,20 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
         start = judging.next_unfinished(ov, here if here in qids else None)
     order = list(open_.qid)
     i = order.index(start)
+    order = order[i:] + order[:i]
+    # only the questions the answer reaches are ordered (their counts are known)
+    wanted, total = [], 0
+    sizes = dict(zip(ov.qid, ov.open_now))
+    for qid in order:
+        if limit is not None and total >= limit:
+            break
+        if sizes[qid] > 0:
+            wanted.append(qid)
+            total += int(sizes[qid])
+    lists = now_items(db, username, wanted)
     out: list[dict] = []
-    for qid in order[i:] + order[:i]:
-        row = ov.iloc[qids.index(qid)]
-        for n, pid in enumerate(row.now_items, 1):
+    for qid in wanted:
+        for n, pid in enumerate(lists[qid], 1):
             out.append({"qid": qid, "pid": pid, "question_index": qids.index(qid) + 1, "position": n})
             if limit is not None and len(out) >= limit:
                 return out
