@@ -2,9 +2,10 @@
 events; benchlib.build_large_campaign): how long the items a user would be shown next
 take to compute under each judging plan (README "판정 계획 / Judging plans").
 
-Three figures per plan, median and max over --repeat runs:
-* ``next_items``: reljudge.plan.next_items in-process, after a write (so nothing cached:
-  the whole queue's frontier is one SQL query, storage.plans);
+Figures per plan, median and max over --repeat runs:
+* ``next_items``: reljudge.plan.next_items(limit) in-process, after a write (so nothing
+  cached: the whole queue's frontier is one SQL query, storage.plans), and without a limit
+  (every item of every unfinished question ordered);
 * ``cli in-process``: ``reljudge.cli.main(["next", ...])``, opening the database each time;
 * ``subprocess``: ``python -m reljudge next`` as a whole process (Python start-up included).
 
@@ -55,16 +56,22 @@ def main() -> int:
         for name, rest in (("complete", False), ("rr-first", False), ("rr-first", True)):
             db = open_database(path)
             plan.set_plan(db, name, rest)
-            items, rounds = [], []
+            rounds, whole = [], []
             ov = judging.overview(db, user)
-            qid, pid = ov.qid.iloc[-1], ov.now_items.iloc[-1][0] if len(ov.now_items.iloc[-1]) else None
+            qid = ov.qid.iloc[-1]
+            pid = judging.store.question_items(db, user, qid).pid.iloc[0]
             for i in range(args.repeat):
-                if pid is not None:        # a write: the next call computes everything again
-                    judging.grade(db, user, qid, pid, None if i % 2 else 0)
+                # a write (on the last question, never reached): the next call computes everything again
+                judging.grade(db, user, qid, pid, None if i % 2 else 0)
                 t = time.perf_counter()
-                got = plan.next_items(db, user, args.limit)
+                items = plan.next_items(db, user, args.limit)
                 rounds.append(time.perf_counter() - t)
-            items = got
+            for i in range(max(3, args.repeat // 3)):
+                judging.grade(db, user, qid, pid, None if i % 2 else 0)
+                t = time.perf_counter()
+                everything = plan.next_items(db, user)
+                whole.append(time.perf_counter() - t)
+            ov = judging.overview(db, user)
             db.close()
             inproc = []
             for _ in range(args.repeat):
@@ -82,6 +89,7 @@ def main() -> int:
             open_now = int(ov.open_now.sum())
             print(f"\n{label}: {len(items)} items printed; {open_now} items to judge now over the queue")
             print(f"  next_items (uncached)   {_ms(rounds)}")
+            print(f"  next_items, no limit    {_ms(whole)}  ({len(everything)} items)")
             print(f"  cli in-process          {_ms(inproc)}  (opens the database)")
             print(f"  subprocess              {_ms(sub)}  (Python start-up included)")
     return 0

@@ -105,8 +105,11 @@ def _now(db, username, qid=None):
 
 
 def _sql_matches_pure(db, username, chosen):
-    """The SQL frontier (plan.state) is the pure frontier of the metric engine's rankings."""
+    """The SQL frontier (plan.overview) is the pure frontier of the metric engine's rankings,
+    and the plan's overview counts the queue as question_overview does."""
     ov = judging.overview(db, username)
+    base = judging.store.question_overview(db, username)
+    assert ov[list(base.columns)].astype(base.dtypes.to_dict()).equals(base)
     now = _now(db, username)
     mine = {}
     for qid in ov.qid:
@@ -128,6 +131,9 @@ def _sql_matches_pure(db, username, chosen):
 def test_sql_frontier_is_the_pure_frontier_on_the_demo(db):
     campaign.load_demo(db)
     chosen = plan.set_plan(db, "rr-first")
+    judging.mark_no_answer(db, "annotator1", "q03")
+    judging.mark_no_answer(db, "annotator1", "q04")
+    judging.mark_no_answer(db, "annotator1", "q04", False)
     rnd = random.Random(7)
     for _round in range(3):
         _sql_matches_pure(db, "annotator1", chosen)

@@ -79,18 +79,16 @@ _BY_POOL = _LruCache(512)
 
 def overview(db: Database, username: str) -> pd.DataFrame:
     """The annotator's queue (see storage.judgments.question_overview) with what the
-    campaign's judging plan asks of each question (reljudge.plan.state): ``open_now``
+    campaign's judging plan asks of each question (reljudge.plan.overview): ``open_now``
     (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
     rr-first; 0 under complete). Callers must not modify the frame, it is shared
     until the next write."""
     def compute() -> pd.DataFrame:
-        ov = store.question_overview(db, username)
-        planned = plan.state(db, username)
-        if planned is None:           # complete: every ungraded pooled paragraph
-            return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
-        ov = ov.merge(planned, on="qid", how="left")       # keeps the queue's order
-        return ov.fillna({c: 0 for c in plan.STATE_COLUMNS[1:]}).astype(
-            {c: "int64" for c in plan.STATE_COLUMNS[1:]})
+        planned = plan.overview(db, username)
+        if planned is not None:
+            return planned
+        ov = store.question_overview(db, username)      # complete: every ungraded pooled paragraph
+        return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
     return _BY_VERSION.get(("overview", id(db), db.version, username), compute)
 
 

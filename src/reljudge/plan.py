@@ -14,7 +14,7 @@ is done for them (README "판정 계획 / Judging plans"; tests/test_plan.py).
   one in no top K), descending, then the stable shuffle; the question is then done when
   the whole pool is graded.
 
-The page, the queue and ``reljudge next`` share :func:`state` (one SQL query for all of
+The page, the queue and ``reljudge next`` share :func:`overview` (one SQL query for all of
 an annotator's questions) and :func:`reljudge.judging.finished` (one predicate of done).
 """
 
@@ -119,19 +119,16 @@ def set_plan(db: Database, name: str, rest: bool = False) -> Plan:
     return current(db)
 
 
-STATE_COLUMNS = ["qid", "open_now", "unsettled", "systems"]
-
-
-def state(db: Database, username: str, plan: Plan | None = None) -> pd.DataFrame | None:
-    """Per question of ``username``'s queue: ``open_now`` (the number of items to judge
-    now), ``unsettled`` (systems whose RR@K is not settled) and ``systems``; one SQL query
-    for the whole queue. None under complete: there the items to judge now are the
-    ungraded pooled paragraphs, which the queue's overview counts already."""
+def overview(db: Database, username: str, plan: Plan | None = None) -> pd.DataFrame | None:
+    """Under rr-first, ``username``'s queue as storage.judgments.question_overview gives
+    it, with ``open_now`` (the number of items to judge now), ``unsettled`` (systems whose
+    RR@K is not settled) and ``systems``: one SQL query for the whole queue. None under
+    complete: there the items to judge now are the ungraded pooled paragraphs, which the
+    queue's overview counts already."""
     plan = plan or current(db)
     if plan.name == "complete":
         return None
-    rows = store.plan_counts(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
-    return pd.DataFrame([r[1:] for r in rows], columns=STATE_COLUMNS)
+    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
 
 
 def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = None) -> dict[str, list[str]]:

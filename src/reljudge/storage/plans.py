@@ -3,12 +3,14 @@
 For every question of a queue, ONE query walks the campaign's top-K rankings
 (:func:`reljudge.ranking.ranked_sql`, the one ranking rule) joined with the pool and each
 annotator's latest grades: how many items are to judge now and how many systems are not
-settled (:func:`plan_counts`). A second query orders the items to judge now of the
+settled (:func:`plan_overview`, :func:`plan_counts_pairs`). A second query orders the items to judge now of the
 questions about to be shown (:func:`plan_items`): ordering every question's items costs
 as much again, and the page shows one question at a time.
 """
 
 from __future__ import annotations
+
+import pandas as pd
 
 from reljudge.storage.catalog import ranked_runs_sql
 from reljudge.storage.db import Database
@@ -61,17 +63,34 @@ def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int) -
         FROM queue q LEFT JOIN frontier f USING (username, qid) LEFT JOIN ungraded g USING (username, qid)"""
 
 
-def plan_counts(db: Database, username: str, rest: bool, ties: str, dedup: str, k: int,
-                rel: int) -> list[tuple]:
-    """rr-first: (username, qid, items to judge now, unsettled systems, systems) per
-    question of ``username``'s queue; one query for the whole queue."""
-    return db.cursor().execute(_counts_sql(_ONE_QUEUE, "username = $user", ties, dedup, k),
-                               {"user": username, "rel": int(rel), "rest": bool(rest)}).fetchall()
+def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str, k: int,
+                  rel: int) -> pd.DataFrame:
+    """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
+    the same counts: pool size, this annotator's graded pooled paragraphs, their latest
+    no-answer verdict) with ``open_now`` (items to judge now), ``unsettled`` and
+    ``systems``, in ONE query for the whole queue (tests/test_plan.py compares the two)."""
+    counts = _counts_sql(_ONE_QUEUE, "username = $user", ties, dedup, k)
+    head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
+    sql = f"""{head},
+        verdict AS (
+            SELECT qid, arg_max_null(no_answer, event_id) AS no_answer FROM judgment_events
+            WHERE username = $user AND pid IS NULL GROUP BY qid),
+        sizes AS (SELECT qid, count(*) AS pool_size, count(grade) AS judged FROM items GROUP BY qid),
+        planned AS (SELECT q.username, q.qid, {select})
+        SELECT qs.qid, qs.text, qs.qtype, qs.criteria, qs.seq,
+               coalesce(z.pool_size, 0) AS pool_size, coalesce(z.judged, 0) AS judged,
+               coalesce(v.no_answer, FALSE) AS no_answer,
+               pl.open_now, pl.unsettled, pl.systems
+        FROM planned pl JOIN questions qs USING (qid)
+        LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
+        ORDER BY qs.seq"""
+    return db.cursor().execute(sql, {"user": username, "rel": int(rel), "rest": bool(rest)}).df()
 
 
 def plan_counts_pairs(db: Database, users: list[str], qids: list[str], rest: bool, ties: str, dedup: str,
                       k: int, rel: int) -> list[tuple]:
-    """:func:`plan_counts` for (username, qid) pairs of several annotators (progress)."""
+    """(username, qid, open_now, unsettled, systems) for (username, qid) pairs of several
+    annotators (the progress page), in one query."""
     sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k)
     return db.cursor().execute(sql, {"users": list(users), "qids": list(qids), "rel": int(rel),
                                      "rest": bool(rest)}).fetchall()
