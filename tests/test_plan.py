@@ -171,6 +171,8 @@ def test_rr_first_done_predicate_drives_progress_and_queue(campaign_db):
     assert judging.next_unfinished(ov, "q1") == "q2"
     prog = progress.by_annotator(db).set_index(["username", "qtype"])
     assert prog.loc[("ann", "사실 확인"), "finished"] == 1
+    assert prog.loc[("ann", "사실 확인"), "percent"] == 100.0      # the plan's share: q1 is done
+    assert prog.loc[("ann", "개념 관계"), "percent"] == 0.0
     # the complete plan does not count it done: the pool is not all graded
     plan.set_plan(db, "complete")
     assert not bool(judging.finished(judging.overview(db, "ann")).iloc[0])

@@ -23,7 +23,8 @@ def by_annotator(db: Database) -> pd.DataFrame:
     """Per annotator and question type of their queue: assigned ``questions``, how many
     are ``finished``, graded pooled paragraphs (``judged``) of the assigned questions'
     ``pool_size``, ``percent`` = judged / pool size (a type whose assigned questions have
-    empty pools: the share of finished questions), median seconds per judgment and
+    empty pools: the share of finished questions; under the rr-first judging plan, which
+    does not ask for the whole pool, the share of finished questions), median seconds per judgment and
     no-answer verdicts. Types with nothing assigned to an annotator have no row."""
     rows = store.progress_by_annotator(db)
     if rows.empty:
@@ -35,8 +36,12 @@ def by_annotator(db: Database) -> pd.DataFrame:
                 pool_size=("pool_size", "sum"), median_seconds=("median_seconds", "first"),
                 no_answer=("no_answer", "sum"))
            .reset_index())
-    share = out.judged.where(out.pool_size > 0, out.finished) / out.pool_size.where(
-        out.pool_size > 0, out.questions)
+    if plan.current(db).name == "complete":
+        share = out.judged.where(out.pool_size > 0, out.finished) / out.pool_size.where(
+            out.pool_size > 0, out.questions)
+    else:
+        # rr-first does not ask for the whole pool: the share of questions done by the plan
+        share = out.finished / out.questions
     out["percent"] = (100.0 * share).round(1)
     return out[COLUMNS].astype({"questions": int, "finished": int, "judged": int,
                                 "pool_size": int, "no_answer": int})
