@@ -235,3 +235,22 @@ def test_reassign_moves_only_questions_unsettled_under_rr_first(campaign_db):
     assert judging.overview(db, "ann").set_index("qid").loc["q1"].open_now == 0
     moved = assignment.reassign(db, "lee", "ann")
     assert set(moved.qid) == {"q2", "q3"}
+
+
+def test_sql_frontier_with_copies_in_one_ranking(campaign_db):
+    """bm25 ranks p01 and its copy p06 (q1): under keep both count at their own ranks and
+    name the same pooled group; under first the copy is removed and the ranks close up."""
+    db = campaign_db
+    for dedup in ("first", "keep"):
+        catalog.set_setting(db, "dedup", dedup)
+        chosen = plan.set_plan(db, "rr-first")
+        _sql_matches_pure(db, "ann", chosen)
+        judging.grade(db, "ann", "q1", "p02", 0)
+        judging.grade(db, "ann", "q2", "p05", 1)
+        _sql_matches_pure(db, "ann", chosen)
+        judging.grade(db, "ann", "q1", "p01", 0)
+        _sql_matches_pure(db, "ann", chosen)
+        judging.grade(db, "ann", "q1", "p01", None)            # cleared: unjudged again
+        _sql_matches_pure(db, "ann", chosen)
+        for pid in ("p02", "p05"):
+            judging.grade(db, "ann", "q1" if pid == "p02" else "q2", pid, None)
