@@ -31,8 +31,10 @@ def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle
     relevant (reljudge.plan.settled); ``open`` = it is unjudged, i.e. the system is not
     settled and that item is on the frontier."""
     key = SHUFFLE_KEY.format(qid="p.qid", user="q.username", pid="p.pid") if shuffle else "NULL"
-    # pooled items are duplicate groups: a ranked row names its group by dkey
-    ranked = ranked_runs_sql(ties, dedup, k, where="r.qid IN (SELECT qid FROM queue)")
+    # pooled items are duplicate groups: a ranked row names its group by dkey. A question
+    # whose pooled items are all graded has nothing to judge now and every system settled
+    # (each walk ends on a relevant item or finds none): its rankings are not read.
+    ranked = ranked_runs_sql(ties, dedup, k, where="r.qid IN (SELECT qid FROM items WHERE grade IS NULL)")
     return f"""
         queue AS MATERIALIZED ({queue}),
         mine AS (
