@@ -26,6 +26,8 @@ EPILOG = """examples:
   reljudge users add kim --role annotator
   reljudge assign --per-question 1 --double-share 0.2 --by-type
   reljudge agreement --format json
+  reljudge plan rr-first --then-rest
+  reljudge next --user kim --limit 5
   reljudge serve
 """
 
@@ -476,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     # subcommand vanish as an "invalid choice".
     import importlib
     for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli", "reljudge.answers_cli",
-                   "reljudge.copy_db"):
+                   "reljudge.copy_db", "reljudge.plan_cli"):
         importlib.import_module(module).register(sub)
     return parser
 

@@ -927,6 +927,30 @@ STRINGS: dict[str, tuple[str, str]] = {
         "version (the old one and its reviews are kept)"),
     "review_unknown_source": ("가져온 검수 출처 {source!r}이(가) 없습니다", "no imported review source {source!r}"),
     "answers_failures": ("실패 사례: 뒷받침되지 않은 문장과 그 인용", "Failure cases: unsupported sentences and their citations"),
+    # judging plans
+    "plan_title": ("판정 계획", "Judging plan"),
+    "plan_choice": ("판정자가 판정할 문단", "What annotators judge"),
+    "plan_complete": ("전체 판정: 풀의 모든 문단 (기본)", "Complete: every pooled paragraph (default)"),
+    "plan_rr_first": ("RR@{k} 먼저: 어떤 시스템의 RR@{k}를 아직 바꿀 수 있는 문단부터, 모든 시스템이 확정되면 질문 끝",
+                      "RR@{k} first: paragraphs that can still change some system's RR@{k}; a question is done "
+                      "once every system's RR@{k} is settled"),
+    "plan_rest": ("RR@K가 모두 확정된 뒤 나머지 문단도 판정 (여러 시스템의 상위에 있는 문단부터)",
+                  "Once every RR@K is settled, go on with the rest of the pool (paragraphs high in many systems' "
+                  "top K first)"),
+    "plan_help": ("RR@K 먼저: 질문마다 각 시스템의 순위를 위에서부터 따라가, 관련(등급 ≥ 기준)으로 판정된 문단이 판정 안 된 문단보다 "
+                  "먼저 나오면 그 시스템의 RR@K는 확정입니다. 판정자는 확정되지 않은 시스템마다 가장 높은 미판정 문단을 "
+                  "섞인 순서로 봅니다(시스템·순위는 보이지 않음). 판정자 자신의 판정으로 셉니다.",
+                  "RR@K first: walking each system's ranking from the top, its RR@K is settled once a paragraph "
+                  "judged relevant (grade ≥ the threshold) comes before any unjudged one. Annotators see each "
+                  "unsettled system's highest unjudged paragraph, shuffled (no system or rank shown), counted "
+                  "on their own grades."),
+    "plan_apply": ("판정 계획 적용", "Apply the judging plan"),
+    "plan_saved": ("판정 계획을 적용했습니다.", "The judging plan is applied."),
+    "plan_settled": ("RR@{k} 확정: {s}/{n} 시스템", "RR@{k} settled: {s}/{n} systems"),
+    "plan_done": ("✓ 이 질문 끝 (판정 계획)", "✓ question done (judging plan)"),
+    "plan_now": ("지금 판정할 문단 {n}개", "{n} paragraph(s) to judge now"),
+    "plan_rest_items": ("나머지 문단 — 판정하지 않아도 됩니다 (판정해도 됩니다)",
+                        "The rest of the pool — not needed now (may still be judged)"),
 }
 
 

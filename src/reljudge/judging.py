@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import pandas as pd
 
-from reljudge import display, event_fields as fields, group_commit, i18n
+from reljudge import display, event_fields as fields, group_commit, i18n, plan
 from reljudge.queue_position import WorkQueue
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
@@ -78,10 +78,18 @@ _BY_POOL = _LruCache(512)
 
 
 def overview(db: Database, username: str) -> pd.DataFrame:
-    """The annotator's queue (see storage.judgments.question_overview); callers must not
-    modify the frame, it is shared until the next write."""
-    return _BY_VERSION.get(("overview", id(db), db.version, username),
-                           lambda: store.question_overview(db, username))
+    """The annotator's queue (see storage.judgments.question_overview) with what the
+    campaign's judging plan asks of each question (reljudge.plan.overview): ``open_now``
+    (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
+    rr-first; 0 under complete). Callers must not modify the frame, it is shared
+    until the next write."""
+    def compute() -> pd.DataFrame:
+        planned = plan.overview(db, username)
+        if planned is not None:
+            return planned
+        ov = store.question_overview(db, username)      # complete: every ungraded pooled paragraph
+        return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
+    return _BY_VERSION.get(("overview", id(db), db.version, username), compute)
 
 
 def current_question(db: Database, username: str) -> str | None:
@@ -92,10 +100,15 @@ def current_question(db: Database, username: str) -> str | None:
 
 
 def finished(ov: pd.DataFrame) -> pd.Series:
-    """Per question of an overview: every pooled paragraph has a grade (a question with
-    an empty pool: its 'no answer' verdict is given). 'No answer' alone does not finish a
-    question whose paragraphs are still ungraded: the qrels would lack them."""
-    return ((ov.pool_size > 0) & (ov.judged >= ov.pool_size)) | ((ov.pool_size == 0) & ov.no_answer)
+    """Per question of an overview: nothing is left to judge under the campaign's judging
+    plan (``open_now`` = 0, reljudge.plan: under complete every pooled paragraph has a
+    grade; under rr-first every system's RR@K is settled, and with the rest of the pool
+    every paragraph graded); a question with an empty pool: its 'no answer' verdict is
+    given. 'No answer' alone does not finish a question whose paragraphs are still to be
+    judged: the qrels would lack them. Rows without ``open_now`` count the ungraded
+    pooled paragraphs (the complete plan)."""
+    open_now = ov.open_now if "open_now" in ov else (ov.pool_size - ov.judged)
+    return ((ov.pool_size > 0) & (open_now <= 0)) | ((ov.pool_size == 0) & ov.no_answer)
 
 
 def _next_unfinished(ov: pd.DataFrame, after: str | None = None) -> str | None:
@@ -113,6 +126,9 @@ def _next_unfinished(ov: pd.DataFrame, after: str | None = None) -> str | None:
     return str((later if not later.empty else open_).iloc[0].qid)
 
 
+next_unfinished = _next_unfinished
+
+
 def unfinished_before(ov: pd.DataFrame, qid: str) -> int:
     """How many unfinished questions come before ``qid`` in the queue (the widget says
     so, so that a skipped question is never a silent gap)."""
@@ -121,13 +137,14 @@ def unfinished_before(ov: pd.DataFrame, qid: str) -> int:
 
 
 def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
-    """(unfinished questions other than ``qid``, paragraphs of ``qid`` still ungraded)."""
+    """(unfinished questions other than ``qid``, paragraphs of ``qid`` still to judge
+    under the judging plan)."""
     ov = overview(db, username)
     if ov.empty:
         return 0, 0
     unfinished = ~finished(ov)
     here = ov.qid == qid
-    left_here = int((ov.pool_size - ov.judged)[here & unfinished].clip(lower=0).sum())
+    left_here = int(ov.open_now[here & unfinished].clip(lower=0).sum())
     return int((unfinished & ~here).sum()), left_here
 
 
@@ -193,6 +210,18 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
                       "note": note or "", "evidence": evidence or "", "eid": int(eid)})
     no_answer, verdict_note, verdict_eid = store.question_verdict(db, username, qid)
     index = list(ov.qid).index(qid)
+    chosen = plan.current(db)
+    if chosen.name == "complete":
+        now = [it["pid"] for it in items if it["grade"] is None]
+    else:
+        now = plan.now_items(db, username, [qid], chosen)[qid]
+        # the items to judge now first, in the plan's order; the rest of the pool below
+        # (still open to judging), in the stable shuffle
+        place = {pid: i for i, pid in enumerate(now)}
+        items.sort(key=lambda it: place.get(it["pid"], len(place)))
+    for item in items:
+        item["now"] = item["pid"] in set(now)
+    done = bool(finished(ov).iloc[index])
     return {
         "qid": qid,
         "pool_version": catalog.pool_version(db),
@@ -212,6 +241,17 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             "questions_done": int(finished(ov).sum()),
         },
         "unfinished_before": unfinished_before(ov, qid),
+        "plan": {
+            "name": chosen.name,
+            "rest": chosen.rest,
+            "k": chosen.k,
+            "systems": int(q.systems),
+            "settled": int(q.systems) - int(q.unsettled),
+            "open_now": int(q.open_now),
+            "done": done,
+            # changes whenever the items to judge now change: the widget rebuilds its cards
+            "now_key": "|".join(now) if chosen.name != "complete" else "",
+        },
     }
 
 

@@ -12,7 +12,8 @@ EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", 
 
 # A stable, per-(question, annotator) shuffle: nobody can infer a system or a rank
 # from the order, and the order does not move between visits.
-_SHUFFLE = "md5(pool.qid || chr(31) || ? || chr(31) || pool.pid)"
+SHUFFLE_KEY = "md5({qid} || chr(31) || {user} || chr(31) || {pid})"
+_SHUFFLE = SHUFFLE_KEY.format(qid="pool.qid", user="?", pid="pool.pid")
 
 # True when question {qid} is in {user}'s queue (both SQL expressions): every question
 # while no assignment exists, and for a lead who has no assignment of their own;

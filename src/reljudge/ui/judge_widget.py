@@ -20,6 +20,7 @@ _LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded
                "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
                "edit_hint", "save_login", "event_rejected", "na_ask", "na_ask_yes", "na_ask_only",
                "na_ask_cancel", "unfinished_before", "unfold_hint",
+               "plan_settled", "plan_done", "plan_now", "plan_rest_items",
                *(f"rejected_{code}" for code in judging.REJECTION_CODES)]
 
 _component = st.components.v2.component(

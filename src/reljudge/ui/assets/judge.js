@@ -36,9 +36,14 @@ export default function (component) {
   }
 
   let root = parentElement.querySelector(".rj");
-  // Rebuild for another question, another language, or a rebuilt pool (other cards).
+  // The judging plan (README "Judging plans"): under rr-first the paragraphs to judge now
+  // come first and change as grades settle the systems' RR@K (the server says which).
+  const plan = data.plan || { name: "complete", now_key: "" };
+  const planned = plan.name !== "complete";
+  // Rebuild for another question, another language, a rebuilt pool (other cards), or
+  // other paragraphs to judge now.
   const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
-    root.dataset.pool !== String(data.pool_version);
+    root.dataset.pool !== String(data.pool_version) || root.dataset.now !== plan.now_key;
   if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
 
   // Server state merged with what is still waiting in the outbox (newest wins).
@@ -62,13 +67,15 @@ export default function (component) {
     root.dataset.qid = data.qid;
     root.dataset.lang = L.question_n;   // a language switch rebuilds the labels
     root.dataset.pool = String(data.pool_version);
+    root.dataset.now = plan.now_key;
     root.replaceChildren();
     G.qid = data.qid;
     G.lastAction = performance.now();
     const head = el("div", "rj-head");
     const prog = el("div", "rj-progress");
     prog.append(el("span", "rj-qn", fmt(L.question_n, { i: data.index, n: data.n_questions })),
-      el("span", "rj-pq"), el("span", "rj-pall"), el("span", "rj-done"), el("span", "rj-save"));
+      el("span", "rj-pq"), el("span", "rj-pall"), el("span", "rj-done"), el("span", "rj-plan"),
+      el("span", "rj-save"));
     head.append(prog);
     const qt = el("div", "rj-qtext");
     if (data.question.type) qt.append(el("span", "rj-type", data.question.type));
@@ -98,8 +105,12 @@ export default function (component) {
     head.append(na, ask, el("div", "rj-conflict"), warn, skip, el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
+    const restAt = planned ? data.items.findIndex((it) => !it.now) : -1;
     data.items.forEach((it, i) => {
+      // Under a plan, the rest of the pool follows a separator (still open to judging).
+      if (i === restAt) list.append(el("div", "rj-rest", L.plan_rest_items));
       const card = el("div", "rj-item");
+      card.dataset.now = it.now === false ? "0" : "1";
       card.tabIndex = -1;
       card.dataset.pid = it.pid;
       card.dataset.i = i;
@@ -150,7 +161,9 @@ export default function (component) {
       nav.append(b);
     }
     root.append(nav);
-    const firstOpen = data.items.findIndex((it) => state[it.pid].grade === null || state[it.pid].grade === undefined);
+    const open = (it) => state[it.pid].grade === null || state[it.pid].grade === undefined;
+    const firstNow = data.items.findIndex((it) => it.now !== false && open(it));
+    const firstOpen = firstNow >= 0 ? firstNow : data.items.findIndex(open);
     G.cursor = firstOpen >= 0 ? firstOpen : 0;
   }
 
@@ -183,6 +196,11 @@ export default function (component) {
     root.querySelector(".rj-pall").textContent = fmt(L.progress_all,
       { j: total, t: p.total, p: p.total ? Math.round((100 * total) / p.total) : 0 });
     root.querySelector(".rj-done").textContent = fmt(L.questions_done, { d: p.questions_done, n: data.n_questions });
+    const pl = root.querySelector(".rj-plan");
+    pl.hidden = !planned;
+    pl.textContent = !planned ? "" : fmt(L.plan_settled, { k: plan.k, s: plan.settled, n: plan.systems }) + " · " +
+      (plan.done ? L.plan_done : fmt(L.plan_now, { n: plan.open_now }));
+    root.dataset.planDone = plan.done ? "1" : "0";
     const sv = root.querySelector(".rj-save");
     const waiting = G.outbox.length;
     sv.className = "rj-save " + (waiting ? "pending" : "ok");
@@ -294,7 +312,11 @@ export default function (component) {
       warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: L["rejected_" + r] || r })).join("\n");
       warn.hidden = !reasons.length;
       // Refused edits (e.g. a newer judgment from another browser): show the server's state.
+      // Under a plan, a stored grade of this question may settle a system's RR@K and change
+      // what is to judge now: only the server knows (rankings never reach the browser).
       if (reasons.length) rerun({ refresh: true });
+      else if (planned && !G.outbox.length && batch.some((e) => e.qid === data.qid && e.kind !== "verdict"))
+        rerun({ refresh: true });
       G.authLost = false;
     } else if (G.status === 401 && !G.authLost) {
       // The login ended (logged out elsewhere, deactivated, expired): the page says so;

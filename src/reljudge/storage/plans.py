@@ -1,0 +1,132 @@
+"""SQL of the judging plans (:mod:`reljudge.plan`; README "판정 계획 / Judging plans").
+
+For every question of a queue, ONE query walks the campaign's top-K rankings
+(:func:`reljudge.ranking.ranked_sql`, the one ranking rule) joined with the pool and each
+annotator's latest grades: how many items are to judge now and how many systems are not
+settled (:func:`plan_overview`, :func:`plan_counts_pairs`). A second query orders the items to judge now of the
+questions about to be shown (:func:`plan_items`): ordering every question's items costs
+as much again, and the page shows one question at a time.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reljudge.storage.catalog import ranked_runs_sql
+from reljudge.storage.db import Database
+from reljudge.storage.judgments import SHUFFLE_KEY, _IN_QUEUE
+
+# One user's queue (as question_overview reads it).
+_ONE_QUEUE = f"""SELECT me.username, q.qid FROM questions q
+    CROSS JOIN (SELECT $user::VARCHAR AS username) me
+    WHERE {_IN_QUEUE.format(user="me.username", qid="q.qid")}"""
+# Given (username, qid) pairs: questions already known to be in those queues.
+_PAIRS = """SELECT unnest($users::VARCHAR[]) AS username, unnest($qids::VARCHAR[]) AS qid"""
+
+
+def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle: bool) -> str:
+    """The CTEs every plan query shares: queue (username, qid), items (every pooled item
+    of a queued question with the annotator's latest grade), ranked (top-K rows) and walk:
+    per annotator × question × system the first pooled item within K that is unjudged or
+    relevant (reljudge.plan.settled); ``open`` = it is unjudged, i.e. the system is not
+    settled and that item is on the frontier."""
+    key = SHUFFLE_KEY.format(qid="p.qid", user="q.username", pid="p.pid") if shuffle else "NULL"
+    # pooled items are duplicate groups: a ranked row names its group by dkey. A question
+    # whose pooled items are all graded has nothing to judge now and every system settled
+    # (each walk ends on a relevant item or finds none): its rankings are not read.
+    ranked = ranked_runs_sql(ties, dedup, k, where="r.qid IN (SELECT qid FROM items WHERE grade IS NULL)")
+    return f"""
+        queue AS MATERIALIZED ({queue}),
+        mine AS (
+            SELECT username, qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
+            WHERE {events_filter} AND pid IS NOT NULL GROUP BY ALL),
+        items AS MATERIALIZED (
+            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key
+            FROM queue q JOIN pool p ON p.qid = q.qid
+            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid),
+        ranked AS MATERIALIZED (SELECT system, qid, dkey, r FROM ({ranked})),
+        walk AS (
+            SELECT i.username, c.qid, c.system, min_by(c.dkey, c.r) AS pid, min_by(i.grade IS NULL, c.r) AS open
+            FROM ranked c JOIN items i ON i.qid = c.qid AND i.pid = c.dkey
+            WHERE i.grade IS NULL OR i.grade >= $rel
+            GROUP BY ALL)"""
+
+
+def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int) -> str:
+    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=False)},
+        frontier AS (
+            SELECT username, qid, count(DISTINCT pid) FILTER (WHERE open) AS n,
+                   count(*) FILTER (WHERE open) AS unsettled
+            FROM walk GROUP BY ALL),
+        ungraded AS (SELECT username, qid, count(*) AS n FROM items WHERE grade IS NULL GROUP BY ALL)
+        SELECT q.username, q.qid,
+               CASE WHEN coalesce(f.n, 0) > 0 THEN f.n WHEN $rest THEN coalesce(g.n, 0) ELSE 0 END AS open_now,
+               coalesce(f.unsettled, 0) AS unsettled, (SELECT count(*) FROM runs) AS systems
+        FROM queue q LEFT JOIN frontier f USING (username, qid) LEFT JOIN ungraded g USING (username, qid)"""
+
+
+def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str, k: int,
+                  rel: int) -> pd.DataFrame:
+    """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
+    the same counts: pool size, this annotator's graded pooled paragraphs, their latest
+    no-answer verdict) with ``open_now`` (items to judge now), ``unsettled`` and
+    ``systems``, in ONE query for the whole queue (tests/test_plan.py compares the two)."""
+    counts = _counts_sql(_ONE_QUEUE, "username = $user", ties, dedup, k)
+    head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
+    sql = f"""{head},
+        verdict AS (
+            SELECT qid, arg_max_null(no_answer, event_id) AS no_answer FROM judgment_events
+            WHERE username = $user AND pid IS NULL GROUP BY qid),
+        sizes AS (SELECT qid, count(*) AS pool_size, count(grade) AS judged FROM items GROUP BY qid),
+        planned AS (SELECT q.username, q.qid, {select})
+        SELECT qs.qid, qs.text, qs.qtype, qs.criteria, qs.seq,
+               coalesce(z.pool_size, 0) AS pool_size, coalesce(z.judged, 0) AS judged,
+               coalesce(v.no_answer, FALSE) AS no_answer,
+               pl.open_now, pl.unsettled, pl.systems
+        FROM planned pl JOIN questions qs USING (qid)
+        LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
+        ORDER BY qs.seq"""
+    return db.cursor().execute(sql, {"user": username, "rel": int(rel), "rest": bool(rest)}).df()
+
+
+def plan_counts_pairs(db: Database, users: list[str], qids: list[str], rest: bool, ties: str, dedup: str,
+                      k: int, rel: int) -> list[tuple]:
+    """(username, qid, open_now, unsettled, systems) for (username, qid) pairs of several
+    annotators (the progress page), in one query."""
+    sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k)
+    return db.cursor().execute(sql, {"users": list(users), "qids": list(qids), "rel": int(rel),
+                                     "rest": bool(rest)}).fetchall()
+
+
+def plan_items(db: Database, username: str, qids: list[str], plan: str, rest: bool, ties: str,
+               dedup: str, k: int, rel: int) -> dict[str, list[str]]:
+    """{qid: the items to judge now, in the page's order} for ``qids`` of ``username``'s
+    queue. complete: the ungraded pooled items in the annotator's stable shuffle;
+    rr-first: the frontier in the stable shuffle, or (``rest``, once settled) the ungraded
+    items by weight (sum over systems of 1/log2(rank + 1) within K), then the shuffle."""
+    params = {"qids": list(qids), "user": username}
+    if plan == "complete":
+        key = SHUFFLE_KEY.format(qid="p.qid", user="$user", pid="p.pid")
+        sql = f"""
+            WITH mine AS (
+                SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
+                WHERE username = $user AND pid IS NOT NULL AND list_contains($qids::VARCHAR[], qid) GROUP BY ALL)
+            SELECT p.qid, list(p.pid ORDER BY {key}) FROM pool p
+            LEFT JOIN mine m ON m.qid = p.qid AND m.pid = p.pid
+            WHERE list_contains($qids::VARCHAR[], p.qid) AND m.grade IS NULL GROUP BY p.qid"""
+    else:
+        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest))
+        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True)},
+            frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open),
+            weight AS (SELECT qid, dkey AS pid, sum(1.0 / log2(r + 1)) AS w FROM ranked GROUP BY ALL),
+            now AS (
+                SELECT i.qid, i.pid, 0.0 AS w, i.shuffle_key
+                FROM items i SEMI JOIN frontier f USING (username, qid, pid)
+                UNION ALL
+                SELECT i.qid, i.pid, coalesce(wt.w, 0.0) AS w, i.shuffle_key
+                FROM items i LEFT JOIN weight wt USING (qid, pid)
+                WHERE $rest AND i.grade IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid))
+            SELECT qid, list(pid ORDER BY w DESC, shuffle_key) FROM now GROUP BY qid"""
+    found = dict(db.cursor().execute(sql, params).fetchall()) if qids else {}
+    return {q: list(found.get(q) or []) for q in qids}

@@ -1,0 +1,94 @@
+"""``reljudge plan`` and ``reljudge next`` (README "판정 계획 / Judging plans")."""
+
+from __future__ import annotations
+
+import json
+
+from reljudge import campaign, cli, judging, plan
+from reljudge.storage import open_database
+
+
+def _demo(tmp_path):
+    path = tmp_path / "demo.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db)
+    db.close()
+    return str(path)
+
+
+def _run(capsys, *args):
+    code = cli.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_plan_round_trip(tmp_path, capsys):
+    path = _demo(tmp_path)
+    assert _run(capsys, "--db", path, "plan") == (0, "complete\n", "")
+    code, out, _ = _run(capsys, "--db", path, "plan", "rr-first", "--then-rest")
+    assert code == 0 and "rr-first" in out and "then the rest" in out
+    code, out, _ = _run(capsys, "--db", path, "plan")
+    assert out.startswith("rr-first (K = 10, rel >= 2, then the rest of the pool)")
+    assert _run(capsys, "--db", path, "plan", "rr-first")[0] == 0
+    assert _run(capsys, "--db", path, "plan")[1].startswith("rr-first (K = 10, rel >= 2)")
+    assert _run(capsys, "--db", path, "plan", "complete")[0] == 0
+    assert _run(capsys, "--db", path, "plan")[1] == "complete\n"
+    code, _, err = _run(capsys, "--db", path, "plan", "complete", "--then-rest")
+    assert code == 2 and "rr-first" in err
+
+
+def test_next_prints_the_pages_items_and_nothing_when_done(tmp_path, capsys):
+    path = _demo(tmp_path)
+    for name in ("complete", "rr-first"):
+        _run(capsys, "--db", path, "plan", name)
+        code, out, err = _run(capsys, "--db", path, "next", "--user", "annotator1", "--limit", "7")
+        assert code == 0 and err == ""
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert len(rows) == 7
+        db = open_database(path)
+        assert rows == plan.next_items(db, "annotator1", 7)
+        first = rows[0]["qid"]
+        assert first == judging.current_question(db, "annotator1")
+        ov = judging.overview(db, "annotator1").set_index("qid")
+        now = plan.now_items(db, "annotator1", [first])[first]
+        n = len(now)
+        assert n == ov.loc[first].open_now
+        assert [r["pid"] for r in rows if r["qid"] == first] == now[:7]
+        assert all(set(r) == {"qid", "pid", "question_index", "position"} for r in rows)
+        if name == "rr-first":
+            assert n < ov.loc[first].pool_size
+        db.close()
+    code, out, _ = _run(capsys, "--db", path, "next", "--user", "annotator1", "--format", "table", "--limit", "2")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split("\t") == ["question_index", "qid", "position", "pid"] and len(lines) == 3
+    # nothing left under rr-first: every offered item judged, in every question
+    db = open_database(path)
+    while True:
+        items = plan.next_items(db, "annotator2")
+        if not items:
+            break
+        for item in items:
+            judging.grade(db, "annotator2", item["qid"], item["pid"], 0)
+    db.close()
+    assert _run(capsys, "--db", path, "next", "--user", "annotator2") == (0, "", "")
+
+
+def test_next_for_an_unknown_user_is_an_error(tmp_path, capsys):
+    path = _demo(tmp_path)
+    code, out, err = _run(capsys, "--db", path, "next", "--user", "nobody")
+    assert code == 2 and out == "" and "no such user 'nobody'" in err
+
+
+def test_plan_and_next_have_help_with_examples_and_run_as_a_process(tmp_path):
+    import subprocess
+    import sys
+    for command in ("plan", "next"):
+        r = subprocess.run([sys.executable, "-m", "reljudge", command, "--help"], capture_output=True, text=True)
+        assert r.returncode == 0 and "examples:" in r.stdout and f"reljudge {command}" in r.stdout
+    path = _demo(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "annotator1",
+                        "--limit", "2"], capture_output=True, text=True)
+    assert r.returncode == 0 and [json.loads(line)["qid"] for line in r.stdout.splitlines()] == ["q01", "q01"]
+    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "ghost"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == "error: no such user 'ghost'" and "Traceback" not in r.stderr

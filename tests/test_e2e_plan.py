@@ -1,0 +1,66 @@
+"""The rr-first judging plan in a real headless chromium: the annotator judges the
+paragraphs offered now and sees the question settled and done before its whole pool is
+judged (README "판정 계획 / Judging plans")."""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e_support import DEEP_QUERY_JS, build_campaign, login, served_in_browser, wait_for_widget
+from reljudge import judging, plan
+from reljudge.storage import open_database
+
+pytestmark = pytest.mark.browser
+
+PLAN_STATE = """() => {""" + DEEP_QUERY_JS + """
+  const root = deepQuery(".rj");
+  if (!root) return null;
+  const cards = [...root.querySelectorAll(".rj-item")];
+  return {qid: root.dataset.qid, now: root.dataset.now, done: root.dataset.planDone,
+          pending: root.dataset.pending, header: root.querySelector(".rj-plan").textContent,
+          rest: !!root.querySelector(".rj-rest"),
+          cards: cards.map((c) => ({pid: c.dataset.pid, now: c.dataset.now, grade: c.dataset.grade}))};
+}"""
+
+
+def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
+    camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=2, pool_size=10)
+    db = open_database(camp.db_path)
+    plan.set_plan(db, "rr-first")
+    db.close()
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.wait_for_function("() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }")
+        state = page.evaluate(PLAN_STATE)
+        # the items to judge now come first, the rest of the pool below a separator
+        now = [c["pid"] for c in state["cards"] if c["now"] == "1"]
+        assert now and [c["now"] for c in state["cards"]] == ["1"] * len(now) + ["0"] * (10 - len(now))
+        assert state["rest"] and "RR@10 확정: 0/2 시스템" in state["header"]
+        qid = state["qid"]
+        for _ in range(10):
+            if state["done"] == "1":
+                break
+            pid = next(c["pid"] for c in state["cards"] if c["now"] == "1" and c["grade"] == "")
+            page.evaluate("(pid) => {" + DEEP_QUERY_JS + """
+                deepQuery('.rj').querySelector(`.rj-item[data-pid="${pid}"] .rj-btns button[data-g="2"]`).click(); }""",
+                          pid)
+            # the server answers with what is to judge now (or that the question is done)
+            page.wait_for_function("(before) => {" + DEEP_QUERY_JS + """
+                const r = deepQuery('.rj');
+                return !!r && r.dataset.pending === "0" && (r.dataset.now !== before || r.dataset.planDone === "1"); }""",
+                                   arg=state["now"])
+            state = page.evaluate(PLAN_STATE)
+        assert state["done"] == "1" and state["qid"] == qid
+        assert "RR@10 확정: 2/2 시스템" in state["header"] and "이 질문 끝" in state["header"]
+        graded = [c for c in state["cards"] if c["grade"]]
+        assert 0 < len(graded) < 10                                 # done before the whole pool is judged
+    db = open_database(camp.db_path)
+    try:
+        ov = judging.overview(db, "annotator1").set_index("qid")
+        assert ov.loc[qid, "judged"] == len(graded) < ov.loc[qid, "pool_size"]
+        assert bool(judging.finished(ov.reset_index()).iloc[list(ov.index).index(qid)])
+    finally:
+        db.close()

@@ -1,0 +1,58 @@
+"""The judging plan on the pages (AppTest): the lead chooses it on the assignment page,
+and the judging page follows it (README "판정 계획 / Judging plans")."""
+
+from __future__ import annotations
+
+import pytest
+
+from reljudge import judging, plan
+from test_app_pages import _app, _db, _login, app_db  # noqa: F401  (app_db: the fixture)
+
+
+def _apply(at):
+    next(b for b in at.button if b.label == "판정 계획 적용").click().run()
+
+
+@pytest.mark.usefixtures("app_db")
+def test_the_lead_sets_rr_first_on_the_assignment_page():
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/assign.py").run()
+    assert not at.exception
+    radio = at.radio(key="plan_name")
+    assert radio.value == "complete" and radio.options[1].startswith("RR@10 먼저")
+    radio.set_value("rr-first")
+    at.checkbox(key="plan_rest").check()
+    _apply(at)
+    assert not at.exception and "판정 계획을 적용했습니다." in [s.value for s in at.success]
+    chosen = plan.current(_db())
+    assert (chosen.name, chosen.rest, chosen.k) == ("rr-first", True, 10)
+    at.radio(key="plan_name").set_value("complete")
+    _apply(at)
+    assert plan.current(_db()).name == "complete" and not plan.current(_db()).rest
+
+
+@pytest.mark.usefixtures("app_db")
+def test_the_judging_page_follows_rr_first():
+    at = _login(_app().run(), "annotator1", "demo-pass1")
+    db = _db()
+    plan.set_plan(db, "rr-first")
+    qid = judging.current_question(db, "annotator1")
+    # settle the current question through its offered paragraphs
+    while True:
+        items = plan.now_items(db, "annotator1", [qid])[qid]
+        if not items:
+            break
+        for pid in items:
+            judging.grade(db, "annotator1", qid, pid, 0)
+    data = judging.payload(db, "annotator1", qid)
+    assert data["plan"]["done"] and data["plan"]["settled"] == data["plan"]["systems"] == 4
+    assert data["progress"]["q_judged"] < data["progress"]["q_total"]
+    at.run()
+    assert not at.exception
+    # the sidebar marks the question done (●) though its pool is not all graded
+    judging.step(db, "annotator1", 1, only_open=True)          # U: the next unfinished question
+    assert judging.current_question(db, "annotator1") != qid
+    at.run()
+    assert not at.exception
+    options = list(at.sidebar.selectbox[0].options)
+    assert any(o.startswith(f"● {qid}") for o in options), options[:3]
