@@ -40,7 +40,7 @@ import math
 import platform
 import random
 import sys
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,36 +56,9 @@ from benchlib import cpu_model, write_section
 HERE = Path(__file__).resolve().parent
 
 # -- the judging order: reljudge.plan.frontier ---------------------------------------------------
-# TEMPORARY FALLBACK, to be removed when reljudge.plan (written on another branch) is merged:
-# the same rule, so that this benchmark runs before it exists. The report says which was used.
-try:
-    from reljudge.plan import frontier
-    FRONTIER_SOURCE = "reljudge.plan.frontier"
-except ImportError:   # pragma: no cover - goes away with the fallback
-    FRONTIER_SOURCE = "the benchmark's TEMPORARY fallback of reljudge.plan.frontier (same rule)"
+from reljudge.plan import frontier  # noqa: E402  (the page's and `reljudge next`'s rule)
 
-    def frontier(rankings: Mapping[str, Sequence[str]], grades: Mapping[str, int],
-                 pooled: Collection[str], rel: int, k: int) -> list[str]:
-        """TEMPORARY FALLBACK. For every system whose RR@k is not settled, its highest
-        unjudged pooled item within k, de-duplicated: walking the ranking from rank 1 to
-        k, skipping non-pooled items, the first item that is unjudged or relevant; if it
-        is unjudged it is on the frontier (if relevant, or if there is none, the system is
-        settled)."""
-        out: list[str] = []
-        seen: set[str] = set()
-        for ranking in rankings.values():
-            for item in ranking[:k]:
-                if item not in pooled:
-                    continue
-                grade = grades.get(item)
-                if grade is None:
-                    if item not in seen:
-                        seen.add(item)
-                        out.append(item)
-                    break
-                if grade >= rel:
-                    break
-        return out
+FRONTIER_SOURCE = "reljudge.plan.frontier"
 
 
 # -- the bounds of nDCG@K and R@K -----------------------------------------------------------------
@@ -473,17 +446,16 @@ def main(argv: list[str] | None = None) -> int:
         body += [f"### {r['c'].name}", "", r["c"].source or "(no SOURCE.txt)", "", *curve_table(r, args.seeds), ""]
     body += ["τ: Kendall's tau-b of the systems' MRR@10 (unjudged = 0) against the full-pool MRR@10, n/a while "
              "every system still scores the same. Widths: mean of (high − low) over systems × questions of the "
-             "fallback bounds; the nDCG@10 bound is loose by construction (its low and high assume different "
-             "gradings of the same unjudged paragraphs), so its width is an upper figure for what reljudge.bounds "
-             "should give. rr-first→rest: rr-first's rounds (all questions, round by round), then the unjudged "
+             "bounds of reljudge.bounds (exact for both: every way the unjudged pooled paragraphs could still be "
+             "graded, tests/test_bounds.py). rr-first→rest: rr-first's rounds (all questions, round by round), then the unjudged "
              "pooled paragraphs by Σ over systems of 1/log2(rank+1) within K. complete: the pool in a stable "
              f"random order (Python's random.Random(seed).shuffle, seeds 0–{args.seeds - 1}, averaged).", ""]
     body += ["Reading. With the frontier rule used here (each unsettled system's first pooled paragraph within K "
              "that is unjudged or relevant), rr-first can only ever judge paragraphs of the least set: a paragraph "
              "it asks for has every paragraph above it in that system's top K judged non-relevant, so it lies at or "
              "above the system's first relevant one. rr-first ÷ least is therefore 1.000 by construction, and the "
-             "column is a check of whatever reljudge.plan.frontier does once merged (a batching that asks for more "
-             "than the next paragraph would show here). What the data decide is rr-first ÷ pool -- how much of a "
+             "column checks that reljudge.plan.frontier (the judging page's and `reljudge next`'s rule) asks for "
+             "nothing more (a batching that asked for more than each system's next paragraph would show here). What the data decide is rr-first ÷ pool -- how much of a "
              "complete judging MRR@10 needs -- which follows how early the systems find a relevant paragraph "
              "(high MRR: few rounds, small share) and how many questions have nothing relevant in the pool (each "
              "costs its whole pool: no plan can settle an RR of 0 sooner), and the number of rounds (batches) per "

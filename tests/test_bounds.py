@@ -211,3 +211,22 @@ def test_means_carry_the_mean_of_the_bounds_over_answerable_questions():
     assert row.n_bounded == 2 and row.bound_low == pytest.approx(0.5) and row.bound_high == pytest.approx(1.0)
     assert not row.settled and row.n_open == 1
     assert np.isclose(per_q[per_q.qid == "q0"].bound_low, 1.0).all()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(campaigns())
+def test_the_judging_plan_and_the_bounds_agree_on_when_rr_is_settled(questions):
+    """One rule: reljudge.plan.settled (what the judging page asks for) and the bounds'
+    settled RR@K (what the dashboard marks) say the same for every ranking."""
+    from reljudge import plan
+
+    questions = [(q, pooled, {}, rankings) for q, pooled, _, rankings in questions]
+    measures = parse_measures(["RR@1", "RR@3", "RR@10", "RR(rel=1)@5"], default_rel=2)
+    con, b, systems = _compute(questions, measures)
+    for qid, pooled, _, rankings in questions:
+        qi = list(b.qids).index(qid)
+        grades = {p: g for p, g in pooled.items() if g is not None}
+        for si, system in enumerate(systems):
+            for mi, m in enumerate(measures):
+                ok = plan.settled(rankings.get(system, []), grades, set(pooled), m.rel, m.k)
+                assert ok == bool(b.settled[si, qi, mi]), (qid, system, str(m))

@@ -171,9 +171,16 @@ def test_dashboard_report_and_bundle_show_the_bounds(half_judged, tmp_path):
         data = report.build(db, lang="en", n_boot=0)
         text = report.render(data, "md")
         assert "Share of the pool judged" in text and "Caution: the intervals and tests below rest on" in text
+        assert "complete: every pooled paragraph" in text
+        from reljudge import plan
+        plan.set_plan(db, "rr-first", rest=True)
+        text = report.render(report.build(db, lang="en", n_boot=0), "md")
+        assert "rr-first: per question only the paragraphs that could still change some system's RR\\@10" in text
+        assert "then the rest of the pool" in text
         from reljudge import bundle
         built = bundle.build(db)
         assert "bounds.tsv" in built.files and "bounds_means.tsv" in built.files
+        assert built.manifest["policies"]["judging_plan"].startswith("rr-first (K = 10")
         header = built.files["bounds.tsv"].decode().splitlines()[0].split("\t")
         assert header[-4:] == ["bound_low", "bound_high", "settled", "n_open"]
     finally:

@@ -55,7 +55,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reljudge import __version__, adjudication, evaluation, ranking, times
+from reljudge import __version__, adjudication, evaluation, plan, ranking, times
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.measures import Measure
@@ -248,6 +248,8 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         "missing_from_run": "scores 0 (trec_eval -c)",
         "unjudged": "not relevant",
     }
+    # the judging plan decides which paragraphs were judged, so how far the bounds still are
+    policies["judging_plan"] = plan.current(db).describe()
     if "bounds" in r.policies:
         policies["bounds"] = {**r.policies["bounds"], "files": "bounds.tsv (per question), bounds_means.tsv"}
     files["REPRODUCE.md"] = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer),

@@ -478,6 +478,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_qrels": ("판정 집합 (qrels)", "Judgments (qrels)"),
     "report_pool": ("판정 풀", "Judging pool"),
     "report_pool_text": ("시스템마다 상위 {d}개의 합집합", "union of every system's top {d}"),
+    "report_plan": ("판정 계획", "Judging plan"),
+    "report_plan_complete": ("전체 판정: 판정자마다 풀의 모든 문단", "complete: every pooled paragraph, for every annotator"),
+    "report_plan_rr_first": ("RR@{k} 먼저: 질문마다 어떤 시스템의 RR@{k}(관련 = 등급 ≥ {rel})를 아직 바꿀 수 있는 문단만 "
+                             "판정하고, 모든 시스템의 RR@{k}가 확정되면 그 질문을 끝냄. 그래서 다른 측정(Recall, nDCG 등)은 "
+                             "범위가 넓게 남을 수 있습니다",
+                             "rr-first: per question only the paragraphs that could still change some system's "
+                             "RR@{k} (relevant = grade ≥ {rel}) were judged, and a question ended once every system's "
+                             "RR@{k} was settled; other measures (Recall, nDCG, …) may therefore keep wide bounds"),
+    "report_plan_then_rest": ("; 그 뒤 나머지 문단도 (여러 시스템 상위의 문단부터)",
+                              "; then the rest of the pool (paragraphs high in many systems first)"),
     "report_pool_judged": ("판정한 풀 비율", "Share of the pool judged"),
     "report_pool_judged_text": ("{judged}/{size}개 ({share}); 판정이 아직 없는 질문 {q}개. 결과 표의 '범위'는 미판정 문단이 "
                                 "어떤 등급을 받더라도 값이 들어갈 구간이고, '= 값'만 확정된 값입니다",

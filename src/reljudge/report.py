@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from reljudge import (agreement, bundle, campaign, dashboard, evaluation, i18n, metrics,
+from reljudge import (agreement, bundle, campaign, dashboard, evaluation, i18n, metrics, plan,
                       report_answers, times)
 from reljudge.render import fmt_cell, html_table, md_cell, md_table
 from reljudge.storage import catalog, evaluation_inputs
@@ -93,6 +93,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         (_t("dedup", lang), _t(f"dedup_{r.policies['dedup']}", lang)),
         (_t("qrels", lang), _qrels_text(ev, lang)),
         (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
+        (_t("plan", lang), _plan_text(plan.current(db), lang)),
         (_t("pool_judged", lang), _t("pool_judged_text", lang, q=r.policies["bounds"]["pooled_not_judged"],
                                      **dashboard.pool_judged(ev))),
         (_t("highlight", lang), _t(f"highlight_{settings['highlight']}", lang)),
@@ -164,6 +165,13 @@ def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd
                 extra[row] = (extra[row] + " " + mark).strip()
     cells["footnotes"] = extra
     return cells, notes
+
+
+def _plan_text(p: "plan.Plan", lang: str) -> str:
+    """The judging plan in the report's words (README, 판정 계획 / Judging plans)."""
+    if p.name == "complete":
+        return _t("plan_complete", lang)
+    return _t("plan_rr_first", lang, k=p.k, rel=p.rel) + (_t("plan_then_rest", lang) if p.rest else "")
 
 
 def bundle_command(policy: str, version: int | None) -> str:
