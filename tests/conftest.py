@@ -134,15 +134,20 @@ def files(tmp_path) -> dict[str, Path]:
     return write_campaign_files(tmp_path / "input")
 
 
-@pytest.fixture
-def campaign_db(db, files):
-    """A database holding the small campaign, pooled at depth 10, with accounts."""
+def load_small_campaign(db, files: dict[str, Path], users=("ann", "bob", "lee")):
+    """The small campaign into ``db``: corpus, questions, two runs, pooled at depth 10, and
+    the accounts named in ``users`` (ann and bob annotate, lee leads)."""
     campaign.import_file(db, "corpus", files["corpus"])
     campaign.import_file(db, "questions", files["questions"])
     campaign.import_file(db, "run", files["run_a"])
     campaign.import_file(db, "run", files["run_b"])
     campaign.pool(db, 10)
-    auth.add_user(db, "ann", "password-ann", "annotator")
-    auth.add_user(db, "bob", "password-bob", "annotator")
-    auth.add_user(db, "lee", "password-lee", "lead")
+    for name in users:
+        auth.add_user(db, name, f"password-{name}", "lead" if name == "lee" else "annotator")
     return db
+
+
+@pytest.fixture
+def campaign_db(db, files):
+    """A database holding the small campaign, pooled at depth 10, with accounts."""
+    return load_small_campaign(db, files)

@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-from reljudge import auth, campaign, dashboard, evaluation, judging
+from conftest import load_small_campaign
+from reljudge import dashboard, evaluation, judging
 from reljudge.storage import open_database
 
 MEASURES = ["RR@10", "RR@3", "R@10", "nDCG@10", "nDCG@3", "P@5", "Success@3", "Judged@10", "AP"]
@@ -83,12 +84,7 @@ def test_the_two_backends_give_the_same_bounds(backend, db, files, tmp_path):
         pytest.skip("compares PostgreSQL with a DuckDB file it builds itself")
 
     def build(target):
-        campaign.import_file(target, "corpus", files["corpus"])
-        campaign.import_file(target, "questions", files["questions"])
-        campaign.import_file(target, "run", files["run_a"])
-        campaign.import_file(target, "run", files["run_b"])
-        campaign.pool(target, 10)
-        auth.add_user(target, "ann", "password-ann", "annotator")
+        load_small_campaign(target, files, users=("ann",))
         _judge(target, _pool(target), "start")
         return _bounds_frame(target).result
 
@@ -114,12 +110,7 @@ def _cli(db_path, *args):
 def half_judged(tmp_path, files):
     path = tmp_path / "half.duckdb"
     db = open_database(path)
-    campaign.import_file(db, "corpus", files["corpus"])
-    campaign.import_file(db, "questions", files["questions"])
-    campaign.import_file(db, "run", files["run_a"])
-    campaign.import_file(db, "run", files["run_b"])
-    campaign.pool(db, 10)
-    auth.add_user(db, "ann", "password-ann", "annotator")
+    load_small_campaign(db, files, users=("ann",))
     db.close()
     return path
 

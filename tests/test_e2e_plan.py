@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import DEEP_QUERY_JS, build_campaign, login, served_in_browser, wait_for_widget
+from e2e_support import DEEP_QUERY_JS, build_campaign, logged_in_page, served_in_browser, wait_for_widget
 from reljudge import judging, plan
 from reljudge.storage import open_database
 
@@ -29,9 +29,7 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
     plan.set_plan(db, "rr-first")
     db.close()
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
-        page = browser.new_page()
-        page.set_default_timeout(60_000)
-        login(page, srv.url, "annotator1", "annotator-pass-1")
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
         wait_for_widget(page)
         page.wait_for_function("() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }")
         state = page.evaluate(PLAN_STATE)
