@@ -3,7 +3,7 @@ events; benchlib.build_large_campaign): how long the items a user would be shown
 take to compute under each judging plan (README "판정 계획 / Judging plans").
 
 Figures per plan, median and max over --repeat runs:
-* ``next_items``: reljudge.plan.next_items(limit) in-process, after a write (so nothing
+* ``next_items``: reljudge.judging.next_items(limit) in-process, after a write (so nothing
   cached: the whole queue's frontier is one SQL query, storage.plans), and without a limit
   (every item of every unfinished question ordered);
 * ``cli in-process``: ``reljudge.cli.main(["next", ...])``, opening the database each time;
@@ -70,13 +70,13 @@ def main() -> int:
                 # a write (on the last question, never reached): the next call computes everything again
                 judging.grade(db, user, qid, pid, None if i % 2 else 0)
                 t, c = time.perf_counter(), time.process_time()
-                items = plan.next_items(db, user, args.limit)
+                items = judging.next_items(db, user, args.limit)
                 rounds.append(time.perf_counter() - t)
                 rounds_cpu.append(time.process_time() - c)
             for i in range(max(3, args.repeat // 3)):
                 judging.grade(db, user, qid, pid, None if i % 2 else 0)
                 t = time.perf_counter()
-                everything = plan.next_items(db, user)
+                everything = judging.next_items(db, user)
                 whole.append(time.perf_counter() - t)
             ov = judging.overview(db, user)
             db.close()

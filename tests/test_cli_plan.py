@@ -46,7 +46,7 @@ def test_next_prints_the_pages_items_and_nothing_when_done(tmp_path, capsys):
         rows = [json.loads(line) for line in out.splitlines()]
         assert len(rows) == 7
         db = open_database(path)
-        assert rows == plan.next_items(db, "annotator1", 7)
+        assert rows == judging.next_items(db, "annotator1", 7)
         first = rows[0]["qid"]
         assert first == judging.current_question(db, "annotator1")
         ov = judging.overview(db, "annotator1").set_index("qid")
@@ -64,7 +64,7 @@ def test_next_prints_the_pages_items_and_nothing_when_done(tmp_path, capsys):
     # nothing left under rr-first: every offered item judged, in every question
     db = open_database(path)
     while True:
-        items = plan.next_items(db, "annotator2")
+        items = judging.next_items(db, "annotator2")
         if not items:
             break
         for item in items:

@@ -200,28 +200,28 @@ def test_then_rest_orders_by_weight(campaign_db):
 
 def test_next_items_under_both_plans(campaign_db):
     db = campaign_db
-    items = plan.next_items(db, "ann")
+    items = judging.next_items(db, "ann")
     # complete: every unjudged pooled item, question by question, in the page's order
     for qid in ("q1", "q2", "q3"):
         shuffle = list(judging.store.question_items(db, "ann", qid).pid)
         assert [i["pid"] for i in items if i["qid"] == qid] == shuffle
     assert [i["qid"] for i in items] == sorted(i["qid"] for i in items)
     assert set(items[0]) == {"qid", "pid", "question_index", "position"}
-    assert len(plan.next_items(db, "ann", limit=3)) == 3
+    assert len(judging.next_items(db, "ann", limit=3)) == 3
     plan.set_plan(db, "rr-first")
-    items = plan.next_items(db, "ann")
+    items = judging.next_items(db, "ann")
     ov = judging.overview(db, "ann")
     now = _now(db, "ann")
     assert [(i["qid"], i["pid"]) for i in items] == [(q, p) for q in ov.qid for p in now[q]]
     # the page's current question comes first
     judging.go_to(db, "ann", "q2")
-    assert plan.next_items(db, "ann")[0]["qid"] == "q2"
-    assert [i["qid"] for i in plan.next_items(db, "ann")][-1] == "q1"
+    assert judging.next_items(db, "ann")[0]["qid"] == "q2"
+    assert [i["qid"] for i in judging.next_items(db, "ann")][-1] == "q1"
     # nothing left: empty
     for r in judging.overview(db, "ann").itertuples():
         judging.record(db, "ann", [{"id": f"x-{r.qid}-{p}", "qid": r.qid, "pid": p, "grade": 0}
                                    for p in judging.store.question_items(db, "ann", r.qid).pid])
-    assert plan.next_items(db, "ann") == []
+    assert judging.next_items(db, "ann") == []
 
 
 def test_reassign_moves_only_questions_unsettled_under_rr_first(campaign_db):

@@ -392,3 +392,51 @@ def audit_choices(db: Database, qid: str, lang: str = "ko") -> tuple[dict, int]:
 progress_by_annotator = store.progress_by_annotator
 all_questions = store.all_questions
 pool_paragraphs = store.pool_paragraphs
+
+
+def next_items(db: Database, username: str, limit: int | None = None) -> list[dict]:
+    """What ``username`` would be shown next under the campaign's judging plan
+    (reljudge.plan), in the page's order — ``reljudge next`` prints it: their current question
+    (or, when it is done, the next unfinished one, as the page moves on), then the
+    following unfinished questions of their queue in campaign order (wrapping around);
+    within a question the items to judge now. Never a system, rank or score.
+
+    Each item: qid, pid, question_index (1-based place in the queue), position (1-based
+    place among the question's items to judge now). Reads only: the remembered place in
+    the queue is not changed."""
+    from reljudge.storage import accounts
+    if not accounts.user_exists(db, username):
+        raise ReljudgeError(f"no such user {username!r}")
+    ov = overview(db, username)
+    if ov.empty:
+        return []
+    done = finished(ov)
+    open_ = ov[~done]
+    if open_.empty:
+        return []
+    here = QUEUE.get_position(db, username)
+    qids = list(ov.qid)
+    if here in qids and not bool(done.iloc[qids.index(here)]):
+        start = here
+    else:
+        start = next_unfinished(ov, here if here in qids else None)
+    order = list(open_.qid)
+    i = order.index(start)
+    order = order[i:] + order[:i]
+    # only the questions the answer reaches are ordered (their counts are known)
+    wanted, total = [], 0
+    sizes = dict(zip(ov.qid, ov.open_now))
+    for qid in order:
+        if limit is not None and total >= limit:
+            break
+        if sizes[qid] > 0:
+            wanted.append(qid)
+            total += int(sizes[qid])
+    lists = plan.now_items(db, username, wanted)
+    out: list[dict] = []
+    for qid in wanted:
+        for n, pid in enumerate(lists[qid], 1):
+            out.append({"qid": qid, "pid": pid, "question_index": qids.index(qid) + 1, "position": n})
+            if limit is not None and len(out) >= limit:
+                return out
+    return out

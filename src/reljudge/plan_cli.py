@@ -73,11 +73,11 @@ def run_plan(args) -> int:
 
 
 def run_next(args) -> int:
-    from reljudge import plan
+    from reljudge import judging
     if args.limit is not None and args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
-    items = plan.next_items(_db(args), args.user, args.limit)
+    items = judging.next_items(_db(args), args.user, args.limit)
     out = sys.stdout
     if args.format == "jsonl":
         for item in items:
