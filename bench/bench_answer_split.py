@@ -40,34 +40,37 @@ def whole(text: str) -> list[str]:
 
 
 def main(sizes: list[int]) -> None:
-    korean.split_sentences("준비.")           # load Kiwi's model once, outside the timings
+    korean.split_sentences("준비.")  # load Kiwi's model once, outside the timings
     rows = []
     for n in sizes:
         text = (BASE * (n // len(BASE) + 1))[:n]
         t_whole, s_whole = _time(whole, text)
         t_piece, s_piece = _time(korean.split_sentences, text)
-        rows.append(f"| {n:,} | {t_whole:.2f} s ({s_whole:,}) | {t_piece:.2f} s ({s_piece:,}) | "
-                    f"{t_whole / t_piece:.1f}× |")
+        rows.append(
+            f"| {n:,} | {t_whole:.2f} s ({s_whole:,}) | {t_piece:.2f} s ({s_piece:,}) | {t_whole / t_piece:.1f}× |"
+        )
     nospace = "가" * 20_000
     t_nospace, _ = _time(korean.split_sentences, nospace)
     load = os.getloadavg()[0]
-    body = "\n".join([
-        "## Answer import: sentence splitting of long answers",
-        "",
-        f"Run {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores ({cpu_model()}), "
-        f"Python {platform.python_version()}, load average {load:.1f} at the end. Produced by "
-        "`python bench/bench_answer_split.py`: Korean prose of three sentences repeated to N characters.",
-        "",
-        "| characters | Kiwi on the whole text (sentences) | reljudge, pieces of 2,000 (sentences) | faster by |",
-        "|---:|---:|---:|---:|",
-        *rows,
-        "",
-        f"The worst answer accepted, 20,000 characters with no space or sentence end (cut every 500): {t_nospace:.2f} s.",
-        "Answers are bounded at 20,000 characters (`importers.MAX_ANSWER_CHARS`, about ten pages of Korean), so",
-        "the split of one answer costs at most about the 10,000–40,000 rows and that worst case; before, a 1 MB",
-        "answer ran for minutes. The sentence counts are equal on this prose. Timings depend on the load average,",
-        "printed above.",
-    ])
+    body = "\n".join(
+        [
+            "## Answer import: sentence splitting of long answers",
+            "",
+            f"Run {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores ({cpu_model()}), "
+            f"Python {platform.python_version()}, load average {load:.1f} at the end. Produced by "
+            "`python bench/bench_answer_split.py`: Korean prose of three sentences repeated to N characters.",
+            "",
+            "| characters | Kiwi on the whole text (sentences) | reljudge, pieces of 2,000 (sentences) | faster by |",
+            "|---:|---:|---:|---:|",
+            *rows,
+            "",
+            f"The worst answer accepted, 20,000 characters with no space or sentence end (cut every 500): {t_nospace:.2f} s.",
+            "Answers are bounded at 20,000 characters (`importers.MAX_ANSWER_CHARS`, about ten pages of Korean), so",
+            "the split of one answer costs at most about the 10,000–40,000 rows and that worst case; before, a 1 MB",
+            "answer ran for minutes. The sentence counts are equal on this prose. Timings depend on the load average,",
+            "printed above.",
+        ]
+    )
     write_section("answer-split", body)
     print(body)
 

@@ -67,8 +67,8 @@ def main() -> int:
 
 Measured {when} on 2 cores, {cpu_model()}, Python {platform.python_version()} (`python bench/bench_bounds.py --repeat {args.repeat}`; data built in {built:.0f} s).
 One dashboard evaluation (RR, R, nDCG, P, Judged at K = 10; bootstrap B = 1000; randomization tests),
-with and without the bounds, interleaved in one process. Pool judged: {b['pool_judged']:,} of {b['pool_size']:,};
-{unsettled:,} of {total:,} system × question × measure figures not settled; {b['pooled_not_judged']} pooled questions not judged yet.
+with and without the bounds, interleaved in one process. Pool judged: {b["pool_judged"]:,} of {b["pool_size"]:,};
+{unsettled:,} of {total:,} system × question × measure figures not settled; {b["pooled_not_judged"]} pooled questions not judged yet.
 
 | | median | min – max |
 |---|---:|---:|

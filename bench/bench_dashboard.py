@@ -34,8 +34,19 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from benchlib import (DEPTH, N_Q, SYSTEMS, bench_postgres, build_large_campaign, copy_db,  # noqa: E402
-                      cpu_model, pg_version, reads_whole_table, statement_shape, write_section)
+from benchlib import (  # noqa: E402
+    DEPTH,
+    N_Q,
+    SYSTEMS,
+    bench_postgres,
+    build_large_campaign,
+    copy_db,
+    cpu_model,
+    pg_version,
+    reads_whole_table,
+    statement_shape,
+    write_section,
+)
 
 from reljudge import dashboard  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
@@ -60,7 +71,7 @@ def refresh(db, steps: dict[str, list[float]] | None = None) -> float:
     """One dashboard refresh; returns its time (ms) and adds each step's to ``steps``."""
     t = time.perf_counter()
     ev = None
-    with dashboard.one_reading(db):          # as pages/dashboard.py: the events are read once
+    with dashboard.one_reading(db):  # as pages/dashboard.py: the events are read once
         if steps is not None:
             steps.setdefault(ONE_READING, []).append((time.perf_counter() - t) * 1000)
         for name, step in STEPS:
@@ -110,14 +121,14 @@ def main() -> int:
         if with_pg:
             pg = bench_postgres()
             url = pg.url(pg.new_database())
-            copy_s = copy_db(path, url)            # before this process opens the file
+            copy_s = copy_db(path, url)  # before this process opens the file
             pgdb = open_database(url)
         db = open_database(path)
         n_events = db.cursor().execute("SELECT count(*) FROM judgment_events").fetchall()[0][0]
         times, pg_times = [], []
         for i in range(args.repeat + 2):
             ms = refresh(db, steps["file"] if i >= 2 else None)
-            if i >= 2:                                    # two warm-up runs
+            if i >= 2:  # two warm-up runs
                 times.append(ms)
             if pgdb is not None:
                 ms = refresh(pgdb, steps["postgres"] if i >= 2 else None)

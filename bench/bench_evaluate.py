@@ -72,27 +72,34 @@ def generate(nq: int, nd: int, n_runs: int) -> tuple[list[Path], Path]:
     con = duckdb.connect()
     for s, run in enumerate(runs):
         # doc ids: an odd multiplier mod 2^32 is a bijection, so ids are unique per query
-        con.execute("""
+        con.execute(
+            """
             CREATE OR REPLACE TABLE r AS
             SELECT 'q' || lpad(q::VARCHAR, 5, '0') AS qid,
                    'd' || (((q * 1000 + i) * 2654435761) % 4294967296)::VARCHAR AS docid,
                    round(hash(q, i, ?) % 100000 / 100000.0, 4) AS score, i
-            FROM range(?) t(q), range(?) u(i)""", [s, nq, nd])
+            FROM range(?) t(q), range(?) u(i)""",
+            [s, nq, nd],
+        )
         con.execute(f"""COPY (SELECT qid, 'Q0', docid,
                             row_number() OVER (PARTITION BY qid ORDER BY score DESC, docid DESC) AS rank,
                             score, 'sys{s}'
                             FROM r ORDER BY qid, rank)
                       TO '{run}' (DELIMITER ' ', HEADER false, QUOTE '')""")
-    con.execute(f"""COPY (SELECT qid, 0, docid, (hash(docid) % 3)::INTEGER FROM r
+    con.execute(
+        f"""COPY (SELECT qid, 0, docid, (hash(docid) % 3)::INTEGER FROM r
                           WHERE i % 100 = 7 OR hash(docid, 'j') % 100 = 0
                           UNION ALL
                           SELECT 'q' || lpad(q::VARCHAR, 5, '0'), 0, 'unretrieved' || j, 2
                           FROM range(?) t(q), range(3) u(j))
-                  TO '{qrels}' (DELIMITER ' ', HEADER false, QUOTE '')""", [nq])
+                  TO '{qrels}' (DELIMITER ' ', HEADER false, QUOTE '')""",
+        [nq],
+    )
     return runs, qrels
 
 
 # -- the launcher: one process, measured alone ---------------------------------------------
+
 
 def spawn_main(out_path: str, argv: list[str]) -> None:
     """Run argv with stdout to out_path; print wall, CPU and peak RSS of that process."""
@@ -103,13 +110,23 @@ def spawn_main(out_path: str, argv: list[str]) -> None:
         wall = time.perf_counter() - t
     proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-                      "maxrss_mb": usage.ru_maxrss / 1024, "code": proc.returncode, "stderr": err[-2000:]}))
+    print(
+        json.dumps(
+            {
+                "wall": wall,
+                "cpu": usage.ru_utime + usage.ru_stime,
+                "maxrss_mb": usage.ru_maxrss / 1024,
+                "code": proc.returncode,
+                "stderr": err[-2000:],
+            }
+        )
+    )
 
 
 def measure(argv: list[str], out_path: Path) -> dict:
-    p = subprocess.run([sys.executable, __file__, "--spawn", str(out_path), *argv],
-                       capture_output=True, text=True, check=True)
+    p = subprocess.run(
+        [sys.executable, __file__, "--spawn", str(out_path), *argv], capture_output=True, text=True, check=True
+    )
     r = json.loads(p.stdout.strip().splitlines()[-1])
     if r["code"] != 0:
         raise SystemExit(f"{argv[0]} exited {r['code']}:\n{r['stderr']}")
@@ -118,8 +135,14 @@ def measure(argv: list[str], out_path: Path) -> dict:
 
 # -- the Python peers, each run as its own process -----------------------------------------
 
-TREC_TO_PYTREC = {"recip_rank": "recip_rank", "ndcg_cut.10": "ndcg_cut_10", "recall.100": "recall_100",
-                  "ndcg_cut.1000": "ndcg_cut_1000", "recall.1000": "recall_1000", "P.1000": "P_1000"}
+TREC_TO_PYTREC = {
+    "recip_rank": "recip_rank",
+    "ndcg_cut.10": "ndcg_cut_10",
+    "recall.100": "recall_100",
+    "ndcg_cut.1000": "ndcg_cut_1000",
+    "recall.1000": "recall_1000",
+    "P.1000": "P_1000",
+}
 
 
 def pytrec_main(qrels: str, runs: list[str], measures: list[str]) -> None:
@@ -147,8 +170,14 @@ def pytrec_main(qrels: str, runs: list[str], measures: list[str]) -> None:
 def ranx_main(qrels: str, runs: list[str], measures: list[str]) -> None:
     from ranx import Qrels, Run, evaluate
 
-    names = {"recip_rank": "mrr", "ndcg_cut.10": "ndcg@10", "recall.100": "recall@100",
-             "ndcg_cut.1000": "ndcg@1000", "recall.1000": "recall@1000", "P.1000": "precision@1000"}
+    names = {
+        "recip_rank": "mrr",
+        "ndcg_cut.10": "ndcg@10",
+        "recall.100": "recall@100",
+        "ndcg_cut.1000": "ndcg@1000",
+        "recall.1000": "recall@1000",
+        "P.1000": "precision@1000",
+    }
     q = Qrels.from_file(qrels, kind="trec")
     for run in runs:
         res = evaluate(q, Run.from_file(run, kind="trec"), [names[m] for m in measures])
@@ -169,6 +198,7 @@ def duckdb_read_main(runs: list[str]) -> None:
 
 # -- one scenario --------------------------------------------------------------------------
 
+
 def all_lines(path: Path) -> dict[tuple[str, str], str]:
     """(measure, run index) -> value of trec_eval's `all` lines, in file order per run."""
     values: dict = {}
@@ -187,12 +217,26 @@ def contenders(a, runs: list[Path], qrels: Path, cut: str) -> dict[str, list[lis
     py = sys.executable
     ours, measures = CUTS[cut]
     out: dict[str, list[list[str]]] = {
-        "reljudge": [[py, "-m", "reljudge", "evaluate", "--qrels", str(qrels), *map(str, runs),
-                      "-m", *ours, "--format", "trec_eval"]],
+        "reljudge": [
+            [
+                py,
+                "-m",
+                "reljudge",
+                "evaluate",
+                "--qrels",
+                str(qrels),
+                *map(str, runs),
+                "-m",
+                *ours,
+                "--format",
+                "trec_eval",
+            ]
+        ],
     }
     if a.trec_eval:
-        out["trec_eval (C)"] = [[a.trec_eval, *sum((["-m", m] for m in measures), []), str(qrels), str(r)]
-                                for r in runs]
+        out["trec_eval (C)"] = [
+            [a.trec_eval, *sum((["-m", m] for m in measures), []), str(qrels), str(r)] for r in runs
+        ]
     peer = [py, __file__]
     if a.with_pytrec:
         out["pytrec-eval-terrier"] = [peer + ["--pytrec", str(qrels), ",".join(measures), *map(str, runs)]]
@@ -217,17 +261,32 @@ def run_scenario(a, size: str, cut: str) -> dict:
                 out = OUT / f"{size}_{cut.replace(' ', '_')}_{name.split()[0]}_{i}.txt"
                 parts.append(measure(argv, out))
                 outs.append(out)
-            trials.append({"wall": sum(p["wall"] for p in parts), "cpu": sum(p["cpu"] for p in parts),
-                           "maxrss_mb": max(p["maxrss_mb"] for p in parts), "outs": outs})
+            trials.append(
+                {
+                    "wall": sum(p["wall"] for p in parts),
+                    "cpu": sum(p["cpu"] for p in parts),
+                    "maxrss_mb": max(p["maxrss_mb"] for p in parts),
+                    "outs": outs,
+                }
+            )
         trials.sort(key=lambda t: t["wall"])
-        best = trials[(len(trials) - 1) // 2]          # the (lower) median
+        best = trials[(len(trials) - 1) // 2]  # the (lower) median
         best["walls"] = [t["wall"] for t in trials]
         results[name] = best
-        print(f"  {size:5s} {cut:10s} {name:22s} {best['wall']:7.3f} s wall {best['cpu']:7.3f} s CPU "
-              f"{best['maxrss_mb']:7.0f} MB", flush=True)
-    return {"size": size, "cut": cut, "lines": nq * nd * n_runs, "runs": n_runs,
-            "measures": ours if ours == measures else [f"{o} ({t})" if o != t else o for o, t in zip(ours, measures)],
-            "results": results, "agreement": agreement(results)}
+        print(
+            f"  {size:5s} {cut:10s} {name:22s} {best['wall']:7.3f} s wall {best['cpu']:7.3f} s CPU "
+            f"{best['maxrss_mb']:7.0f} MB",
+            flush=True,
+        )
+    return {
+        "size": size,
+        "cut": cut,
+        "lines": nq * nd * n_runs,
+        "runs": n_runs,
+        "measures": ours if ours == measures else [f"{o} ({t})" if o != t else o for o, t in zip(ours, measures)],
+        "results": results,
+        "agreement": agreement(results),
+    }
 
 
 def agreement(results: dict) -> str:
@@ -242,8 +301,8 @@ def agreement(results: dict) -> str:
         theirs: dict = {}
         for i, out in enumerate(r["outs"]):
             for (m, n), v in all_lines(out).items():
-                theirs[(m, n + i)] = v           # trec_eval: one file per run
-        common = [k for k in theirs if k in ours]          # RR@10 vs recip_rank: not compared
+                theirs[(m, n + i)] = v  # trec_eval: one file per run
+        common = [k for k in theirs if k in ours]  # RR@10 vs recip_rank: not compared
         same = sum(1 for k in common if ours[k] == theirs[k])
         notes.append(f"{name}: {same}/{len(common)} `all` values of the measures both print are equal")
     return "; ".join(notes)
@@ -251,14 +310,19 @@ def agreement(results: dict) -> str:
 
 # -- report --------------------------------------------------------------------------------
 
+
 def machine() -> str:
-    return (f"{os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), {cpu_model()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 def table(scenarios: list[dict], floor: dict) -> list[str]:
-    rows = ["| data | measures | tool | wall s | CPU s | peak RSS MB | reljudge faster by | reljudge memory ÷ theirs | runs (wall s) |",
-            "|---|---|---|---:|---:|---:|---:|---:|---|"]
+    rows = [
+        "| data | measures | tool | wall s | CPU s | peak RSS MB | reljudge faster by | reljudge memory ÷ theirs | runs (wall s) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
     for sc in scenarios:
         ours = sc["results"]["reljudge"]
         data = f"{sc['size']}: {sc['lines']:,} lines" + (f" in {sc['runs']} runs" if sc["runs"] > 1 else "")
@@ -267,11 +331,15 @@ def table(scenarios: list[dict], floor: dict) -> list[str]:
             if name != "reljudge":
                 ratio = f"{r['wall'] / ours['wall']:.2f}×"
                 mem = f"{ours['maxrss_mb'] / r['maxrss_mb']:.2f}"
-            rows.append(f"| {data} | {' '.join(sc['measures'])} | {name} | {r['wall']:.3f} | {r['cpu']:.3f} | "
-                        f"{r['maxrss_mb']:.0f} | {ratio} | {mem} | {', '.join(f'{w:.3f}' for w in r['walls'])} |")
+            rows.append(
+                f"| {data} | {' '.join(sc['measures'])} | {name} | {r['wall']:.3f} | {r['cpu']:.3f} | "
+                f"{r['maxrss_mb']:.0f} | {ratio} | {mem} | {', '.join(f'{w:.3f}' for w in r['walls'])} |"
+            )
     rows.append("")
-    rows.append(f"Launcher floor (`/bin/true` through the same launcher): {floor['wall'] * 1000:.1f} ms wall, "
-                f"{floor['maxrss_mb']:.0f} MB peak RSS — a child reports at least this much memory.")
+    rows.append(
+        f"Launcher floor (`/bin/true` through the same launcher): {floor['wall'] * 1000:.1f} ms wall, "
+        f"{floor['maxrss_mb']:.0f} MB peak RSS — a child reports at least this much memory."
+    )
     rows.append("")
     for sc in scenarios:
         if sc["agreement"]:
@@ -312,8 +380,10 @@ def main() -> None:
             raise SystemExit(f"--trec-eval {a.trec_eval}: no such executable")
         a.trec_eval = found
     if not a.trec_eval:
-        trec_note = ("trec_eval (C) is absent from this run: pass `--trec-eval PATH` "
-                     "(build it from github.com/usnistgov/trec_eval, outside the project).")
+        trec_note = (
+            "trec_eval (C) is absent from this run: pass `--trec-eval PATH` "
+            "(build it from github.com/usnistgov/trec_eval, outside the project)."
+        )
         print(trec_note, flush=True)
     else:
         v = subprocess.run([a.trec_eval, "-v"], capture_output=True, text=True)
@@ -329,25 +399,32 @@ def main() -> None:
                 continue
             scenarios.append(run_scenario(a, size, cut))
     load_after = os.getloadavg()
-    cmd = "python bench/bench_evaluate.py" + (" --trec-eval PATH" if a.trec_eval else "") + \
-        (f" --sizes {a.sizes}" if a.sizes != "small,1m,10m" else "") + f" --repeat {a.repeat}" + \
-        (" --with-pytrec" if a.with_pytrec else "") + (" --with-ranx" if a.with_ranx else "")
-    text = "\n".join([
-        "## evaluate: `reljudge evaluate --qrels` beside trec_eval, whole processes",
-        "",
-        f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}; `{cmd}`; "
-        f"1-min load average {load_before[0]:.1f} before, {load_after[0]:.1f} after. {trec_note}",
-        "Each contender is a whole process (start, imports, reading, computing, printing), started by a small "
-        "launcher that reads wall time, CPU time (user + system) and peak RSS of that process alone from `wait4`; "
-        "the median of the runs is shown. trec_eval takes one run per process: its figures are summed over the runs "
-        "(peak RSS: the largest). Runs: scores on a 1e-4 grid (ties), ~23 judged documents per query, grades 0–2; "
-        "`small` = 50 queries × 100 documents × 4 runs.",
-        "",
-        *table(scenarios, floor),
-        "",
-        "Goals (issues 10 and 11): small inputs well under 0.5 s; ≥ 3× faster than trec_eval at 1M and 10M lines; "
-        "peak memory at or below trec_eval's at every K.",
-    ])
+    cmd = (
+        "python bench/bench_evaluate.py"
+        + (" --trec-eval PATH" if a.trec_eval else "")
+        + (f" --sizes {a.sizes}" if a.sizes != "small,1m,10m" else "")
+        + f" --repeat {a.repeat}"
+        + (" --with-pytrec" if a.with_pytrec else "")
+        + (" --with-ranx" if a.with_ranx else "")
+    )
+    text = "\n".join(
+        [
+            "## evaluate: `reljudge evaluate --qrels` beside trec_eval, whole processes",
+            "",
+            f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}; `{cmd}`; "
+            f"1-min load average {load_before[0]:.1f} before, {load_after[0]:.1f} after. {trec_note}",
+            "Each contender is a whole process (start, imports, reading, computing, printing), started by a small "
+            "launcher that reads wall time, CPU time (user + system) and peak RSS of that process alone from `wait4`; "
+            "the median of the runs is shown. trec_eval takes one run per process: its figures are summed over the runs "
+            "(peak RSS: the largest). Runs: scores on a 1e-4 grid (ties), ~23 judged documents per query, grades 0–2; "
+            "`small` = 50 queries × 100 documents × 4 runs.",
+            "",
+            *table(scenarios, floor),
+            "",
+            "Goals (issues 10 and 11): small inputs well under 0.5 s; ≥ 3× faster than trec_eval at 1M and 10M lines; "
+            "peak memory at or below trec_eval's at every K.",
+        ]
+    )
     if not a.no_write:
         write_section("evaluate", text)
     print("\n" + text)

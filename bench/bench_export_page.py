@@ -40,9 +40,11 @@ def main() -> int:
     token = auth.start_session(db, auth.authenticate(db, "lead", "bench-lead-password"))
     n_events = db.cursor().execute("SELECT count(*) FROM judgment_events").fetchall()[0][0]
     builds = {}
-    for name, build in (("qrels (trec) + no-answer", lambda: export.qrels_bytes(db, "trec")),
-                        ("judgments.jsonl", lambda: export.judgments_bytes(db)),
-                        ("adjudications.jsonl", lambda: export.adjudications_bytes(db))):
+    for name, build in (
+        ("qrels (trec) + no-answer", lambda: export.qrels_bytes(db, "trec")),
+        ("judgments.jsonl", lambda: export.judgments_bytes(db)),
+        ("adjudications.jsonl", lambda: export.adjudications_bytes(db)),
+    ):
         t = time.perf_counter()
         build()
         builds[name] = (time.perf_counter() - t) * 1000
@@ -51,6 +53,7 @@ def main() -> int:
     os.environ["RELJUDGE_DB"] = str(path)
     os.environ.pop("RELJUDGE_DEMO", None)
     from streamlit.testing.v1 import AppTest
+
     at = AppTest.from_file(str(webapp.HERE / "screens" / "export.py"), default_timeout=600)
     at.session_state["token"] = token
     times = []

@@ -41,8 +41,9 @@ print(s.inserted, time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SE
 
 
 def duckdb_version() -> str:
-    return subprocess.run([sys.executable, "-c", "import duckdb; print(duckdb.__version__)"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", "import duckdb; print(duckdb.__version__)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def make_corpus(n: int) -> Path:
@@ -52,12 +53,23 @@ def make_corpus(n: int) -> Path:
         return path
     with open(path, "w", encoding="utf-8") as fh:
         for i in range(n):
-            fh.write(json.dumps({
-                "pid": f"p{i:07d}", "doc_id": f"d{i // 50:06d}", "title": f"[예시] 말씀선집 제{i // 5000 + 1}권",
-                "date": f"{1960 + i % 50}-01-01", "volume": str(i // 5000 + 1), "page": str(i % 400 + 1),
-                "position": i % 50,
-                "text": f"이 문단은 벤치마크용 합성 문단 {i}번입니다. 감사와 사랑과 평화에 대하여 말합니다. " * 3,
-            }, ensure_ascii=False) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "pid": f"p{i:07d}",
+                        "doc_id": f"d{i // 50:06d}",
+                        "title": f"[예시] 말씀선집 제{i // 5000 + 1}권",
+                        "date": f"{1960 + i % 50}-01-01",
+                        "volume": str(i // 5000 + 1),
+                        "page": str(i % 400 + 1),
+                        "position": i % 50,
+                        "text": f"이 문단은 벤치마크용 합성 문단 {i}번입니다. 감사와 사랑과 평화에 대하여 말합니다. "
+                        * 3,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     return path
 
 
@@ -74,8 +86,9 @@ def run_once(corpus: Path, limit: str | None) -> tuple[int, float, int]:
     env.pop("RELJUDGE_MEMORY_LIMIT", None)
     if limit:
         env["RELJUDGE_MEMORY_LIMIT"] = limit
-    out = subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(db)], capture_output=True,
-                         text=True, check=True, env=env).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(corpus), str(db)], capture_output=True, text=True, check=True, env=env
+    ).stdout.split()
     return int(out[0]), float(out[1]), int(out[2])
 
 
@@ -85,16 +98,18 @@ def main() -> int:
     if "--limit" in args:
         i = args.index("--limit")
         limit = args[i + 1]
-        del args[i:i + 2]
+        del args[i : i + 2]
     sizes = [int(a) for a in args] or [50_000, 200_000, 1_000_000]
     rows = []
     for n in sizes:
         corpus = make_corpus(n)
         inserted, seconds, rss_default = run_once(corpus, None)
         _, seconds_limited, rss_limited = run_once(corpus, limit)
-        rows.append(f"| {inserted:,} | {corpus.stat().st_size / 1e6:,.0f} MB | {seconds:.1f} s "
-                    f"({inserted / seconds:,.0f}/s) | {rss_default / 1024:,.0f} MB | {seconds_limited:.1f} s "
-                    f"| {rss_limited / 1024:,.0f} MB |")
+        rows.append(
+            f"| {inserted:,} | {corpus.stat().st_size / 1e6:,.0f} MB | {seconds:.1f} s "
+            f"({inserted / seconds:,.0f}/s) | {rss_default / 1024:,.0f} MB | {seconds_limited:.1f} s "
+            f"| {rss_limited / 1024:,.0f} MB |"
+        )
     section = (
         f"## Import: {', '.join(f'{n:,}' for n in sizes)} paragraphs (JSONL)\n\n"
         f"Measured {dt.date.today()} on {os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}, "
@@ -102,8 +117,7 @@ def main() -> int:
         "Each import runs in a fresh process (new database: parse, validate, duplicate keys, insert, commit);\n"
         "peak RSS = ru_maxrss of that process.\n\n"
         f"| paragraphs | file | time, DuckDB default limit | peak RSS, default limit | time, limit {limit} "
-        f"| peak RSS, limit {limit} |\n|---|---|---|---|---|---|\n"
-        + "\n".join(rows) + "\n\n"
+        f"| peak RSS, limit {limit} |\n|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
         "Python holds one chunk of 20,000 parsed rows at a time (a chunk is released before the next is\n"
         "read). DuckDB keeps the staged rows and the insert's working set in its buffer pool, which grows\n"
         "with the file up to DuckDB's memory limit (default 80 % of RAM) and spills to disk beyond it: with\n"

@@ -139,8 +139,9 @@ def _move_to(page, state: dict, target: int) -> dict:
     return state
 
 
-def bench_widget(browser, srv, presses: int, warmup: int, pause_ms: int,
-                 burst: int, burst_ms: int, review: bool = False) -> dict:
+def bench_widget(
+    browser, srv, presses: int, warmup: int, pause_ms: int, burst: int, burst_ms: int, review: bool = False
+) -> dict:
     """The judging widget (one card per pooled paragraph), or with ``review`` the answer
     review widget (one card per sentence × cited paragraph, the support grade)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -200,8 +201,7 @@ def bench_widget(browser, srv, presses: int, warmup: int, pause_ms: int,
         b_shown.append(r["tShown"] - r["t0"])
         b_acked.append(r["tAck"] - r["t0"])
     page.close()
-    return {"shown": shown, "frame": frame, "acked": acked,
-            "burst_shown": b_shown, "burst_acked": b_acked}
+    return {"shown": shown, "frame": frame, "acked": acked, "burst_shown": b_shown, "burst_acked": b_acked}
 
 
 def bench_button(browser, srv, clicks: int, warmup: int, pause_ms: int) -> list[float]:
@@ -263,10 +263,16 @@ def add_answer(camp, path: Path) -> None:
 
     qid = camp.qids[0]
     pool = camp.pool[qid]
-    sentences = [f"{i + 1}번째 문장은 근거 두 개를 인용한다 [{pool[2 * i]}] [{pool[2 * i + 1]}]."
-                 for i in range(POOL // 2)]
-    path.write_text(json.dumps({"qid": qid, "system": "sysA", "answer": " ".join(sentences),
-                                "sentences": sentences}, ensure_ascii=False) + "\n", encoding="utf-8")
+    sentences = [
+        f"{i + 1}번째 문장은 근거 두 개를 인용한다 [{pool[2 * i]}] [{pool[2 * i + 1]}]." for i in range(POOL // 2)
+    ]
+    path.write_text(
+        json.dumps(
+            {"qid": qid, "system": "sysA", "answer": " ".join(sentences), "sentences": sentences}, ensure_ascii=False
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     db = open_database(camp.db_path)
     try:
         review.import_answers(db, path)
@@ -275,16 +281,26 @@ def add_answer(camp, path: Path) -> None:
 
 
 def summary(xs: list[float]) -> dict:
-    return {"n": len(xs), "median": statistics.median(xs), "p90": float(np.percentile(xs, 90)),
-            "min": min(xs), "max": max(xs)}
+    return {
+        "n": len(xs),
+        "median": statistics.median(xs),
+        "p90": float(np.percentile(xs, 90)),
+        "min": min(xs),
+        "max": max(xs),
+    }
 
 
 def machine() -> dict:
     cpu = cpu_model()
     import streamlit
 
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "streamlit": streamlit.__version__, "os": platform.platform()}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "streamlit": streamlit.__version__,
+        "os": platform.platform(),
+    }
 
 
 def render(results: dict, info: dict, args) -> str:
@@ -294,8 +310,7 @@ def render(results: dict, info: dict, args) -> str:
     r = {k: summary(v) for k, v in results["review"].items()}
 
     def row(name, s):
-        return (f"| {name} | {s['n']} | {s['median']:.1f} | {s['p90']:.1f} | "
-                f"{s['min']:.1f}–{s['max']:.1f} |")
+        return f"| {name} | {s['n']} | {s['median']:.1f} | {s['p90']:.1f} | {s['min']:.1f}–{s['max']:.1f} |"
 
     verdict = "met" if a["median"] <= TARGET_MS else "NOT met"
     lines = [
@@ -311,15 +326,14 @@ def render(results: dict, info: dict, args) -> str:
         "",
         "Times in ms, measured inside the page with `performance.now()`: a capture-phase "
         "listener on `window` stamps the keydown/click, a MutationObserver stamps the "
-        "change; \"next frame\" is the first `requestAnimationFrame` after it.",
+        'change; "next frame" is the first `requestAnimationFrame` after it.',
         "",
         "| measure | n | median | p90 | min–max |",
         "|---|---:|---:|---:|---:|",
         row("(b) widget: keypress → server acknowledgment (`data-saved=1`)", b),
         row("(a) widget: keypress → grade on the card (DOM)", a),
         row("(a') widget: keypress → next frame after the grade", w["frame"]),
-        row(f"(a) burst: keypress → grade on the card, one press every ~{args.burst_gap} ms",
-            w["burst_shown"]),
+        row(f"(a) burst: keypress → grade on the card, one press every ~{args.burst_gap} ms", w["burst_shown"]),
         row("(b) burst: keypress → acknowledgment, same burst", w["burst_acked"]),
         row("ref: one `st.button` round trip (click → text changed)", btn),
         row(f"ref: naive page, {POOL}× `st.radio`, full rerun (click → stored grade shown)", naive),
@@ -377,19 +391,23 @@ def main(argv=None) -> int:
     results: dict = {}
     with tempfile.TemporaryDirectory(prefix="rj-bench-") as tmp, es.chromium() as browser:
         tmp = Path(tmp)
-        camp = es.build_campaign(tmp / "bench.duckdb", tmp / "data", n_questions=1,
-                                 pool_size=POOL, accounts={USER: (PASSWORD, "annotator")})
+        camp = es.build_campaign(
+            tmp / "bench.duckdb", tmp / "data", n_questions=1, pool_size=POOL, accounts={USER: (PASSWORD, "annotator")}
+        )
         add_answer(camp, tmp / "answers.jsonl")
         with es.StreamlitServer("app.py", db_path=camp.db_path, log_path=tmp / "app.log") as srv:
             # the two pages in the same server, one after the other, same settings
-            results["widget"] = bench_widget(browser, srv, args.presses, args.warmup, args.pause,
-                                             args.burst, args.burst_gap)
-            results["review"] = bench_widget(browser, srv, args.presses, args.warmup, args.pause,
-                                             args.burst, args.burst_gap, review=True)
+            results["widget"] = bench_widget(
+                browser, srv, args.presses, args.warmup, args.pause, args.burst, args.burst_gap
+            )
+            results["review"] = bench_widget(
+                browser, srv, args.presses, args.warmup, args.pause, args.burst, args.burst_gap, review=True
+            )
         with es.StreamlitServer("bench/ref_button_app.py", log_path=tmp / "button.log") as srv:
             results["button"] = bench_button(browser, srv, args.ref_clicks, 5, args.pause)
-        with es.StreamlitServer("bench/ref_naive_app.py", db_path=camp.db_path,
-                                log_path=tmp / "naive.log", extra_env={"REF_USER": USER}) as srv:
+        with es.StreamlitServer(
+            "bench/ref_naive_app.py", db_path=camp.db_path, log_path=tmp / "naive.log", extra_env={"REF_USER": USER}
+        ) as srv:
             results["naive"] = bench_naive(browser, srv, args.ref_clicks, 5, args.pause)
         info = machine()
         info["browser"] = f"chromium {browser.version}"

@@ -67,8 +67,9 @@ FRONTIER_SOURCE = "reljudge.plan.frontier"
 BOUNDS_SOURCE = "reljudge.bounds.measure_bounds (exact for nDCG@K and R@K)"
 
 
-def bounds_for(c: "Campaign", tops: Mapping, judged: Mapping[str, Mapping[str, int]], k: int,
-               rel: int) -> dict[tuple[str, str], tuple[float, float, float, float]]:
+def bounds_for(
+    c: "Campaign", tops: Mapping, judged: Mapping[str, Mapping[str, int]], k: int, rel: int
+) -> dict[tuple[str, str], tuple[float, float, float, float]]:
     """(qid, system) -> (nDCG low, nDCG high, R low, R high) under the judgments so far."""
     keys = [(q, s) for q in c.qids for s in c.systems]
     n, top = len(keys), c.top_grade
@@ -99,18 +100,19 @@ def bounds_for(c: "Campaign", tops: Mapping, judged: Mapping[str, Mapping[str, i
 
 # -- a campaign -----------------------------------------------------------------------------------
 
+
 @dataclass
 class Campaign:
     name: str
     source: str
     systems: list[str]
     qids: list[str]
-    rankings: dict[str, dict[str, list[str]]]      # qid -> system -> pids, reljudge's order
-    oracle: dict[str, dict[str, int]]              # qid -> pid -> grade (the qrels)
-    pool: dict[str, list[str]]                     # qid -> pooled pids (sorted)
-    runs: dict[str, pd.DataFrame]                  # system -> query_id, doc_id, score
+    rankings: dict[str, dict[str, list[str]]]  # qid -> system -> pids, reljudge's order
+    oracle: dict[str, dict[str, int]]  # qid -> pid -> grade (the qrels)
+    pool: dict[str, list[str]]  # qid -> pooled pids (sorted)
+    runs: dict[str, pd.DataFrame]  # system -> query_id, doc_id, score
     top_grade: int = 2
-    full: dict = field(default_factory=dict)       # (measure, system) -> {qid: value}
+    full: dict = field(default_factory=dict)  # (measure, system) -> {qid: value}
 
     @property
     def pool_size(self) -> int:
@@ -137,8 +139,14 @@ def load_campaign(folder: Path, k: int) -> Campaign:
     for path in sorted((folder / "runs").glob("*.trec")):
         system = path.stem
         systems.append(system)
-        frame = pd.read_csv(path, sep=r"\s+", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"],
-                            dtype={"query_id": str, "doc_id": str}, usecols=[0, 1, 2, 3, 4, 5])
+        frame = pd.read_csv(
+            path,
+            sep=r"\s+",
+            header=None,
+            names=["query_id", "q0", "doc_id", "rank", "score", "tag"],
+            dtype={"query_id": str, "doc_id": str},
+            usecols=[0, 1, 2, 3, 4, 5],
+        )
         frame = frame[frame.query_id.isin(oracle)][["query_id", "doc_id", "score"]].reset_index(drop=True)
         runs[system] = frame
         for qid, group in frame.groupby("query_id", sort=False):
@@ -157,12 +165,14 @@ def evaluate_all(c: Campaign, grades: Mapping[str, Mapping[str, int]], k: int, r
     """reljudge.evaluate of every run on the qrels ``grades`` (qid -> pid -> grade):
     (measure, system) -> {qid: value}, every question of the campaign present (0 when
     the qrels have none of its paragraphs)."""
-    qrels = pd.DataFrame([(q, p, g) for q, per in grades.items() for p, g in per.items()],
-                         columns=["query_id", "doc_id", "relevance"])
+    qrels = pd.DataFrame(
+        [(q, p, g) for q, per in grades.items() for p, g in per.items()], columns=["query_id", "doc_id", "relevance"]
+    )
     out = {}
     for system in c.systems:
-        frame = reljudge.evaluate(qrels, c.runs[system], [m.format(k=k) for m in MEASURES.values()], rel=rel,
-                                  per_query=True)
+        frame = reljudge.evaluate(
+            qrels, c.runs[system], [m.format(k=k) for m in MEASURES.values()], rel=rel, per_query=True
+        )
         for short in MEASURES:
             prefix = short + ("(" if short != "nDCG" else "@")
             part = frame[frame.measure.str.startswith(prefix)]
@@ -172,6 +182,7 @@ def evaluate_all(c: Campaign, grades: Mapping[str, Mapping[str, int]], k: int, r
 
 
 # -- the simulation -------------------------------------------------------------------------------
+
 
 def rr_value(top: Sequence[str], judged: Mapping[str, int], rel: int) -> float:
     """RR with the unjudged as 0 (``top``: the pooled items of the top K, in order)."""
@@ -193,10 +204,10 @@ def least_possible(c: Campaign, qid: str, k: int, rel: int) -> set[str]:
 
 @dataclass
 class RRFirst:
-    sequence: list[tuple[str, str]]     # (qid, pid) in the order judged
-    cost: dict[str, int]                # qid -> judgments
-    rounds: dict[str, int]              # qid -> batches asked of frontier
-    judged: dict[str, dict[str, int]]   # qid -> pid -> grade at the end
+    sequence: list[tuple[str, str]]  # (qid, pid) in the order judged
+    cost: dict[str, int]  # qid -> judgments
+    rounds: dict[str, int]  # qid -> batches asked of frontier
+    judged: dict[str, dict[str, int]]  # qid -> pid -> grade at the end
     problems: list[str]
 
 
@@ -274,8 +285,9 @@ class Point:
     width_r: float
 
 
-def curve(c: Campaign, order: list[tuple[str, str]], checkpoints: list[int], k: int, rel: int,
-          full_mrr: np.ndarray) -> dict[int, Point]:
+def curve(
+    c: Campaign, order: list[tuple[str, str]], checkpoints: list[int], k: int, rel: int, full_mrr: np.ndarray
+) -> dict[int, Point]:
     """Walk ``order`` and, at each checkpoint (judgments spent), take the MRR ranking's tau
     and the mean bound widths."""
     judged: dict[str, dict[str, int]] = {q: {} for q in c.qids}
@@ -289,7 +301,9 @@ def curve(c: Campaign, order: list[tuple[str, str]], checkpoints: list[int], k: 
             judged[q][p] = c.grade(q, p)
             i += 1
         mrr = np.array([np.mean([rr_value(tops[(q, s)], judged[q], rel) for q in c.qids]) for s in c.systems])
-        tau = float(kendalltau(full_mrr, mrr).statistic) if len(set(mrr)) > 1 and len(set(full_mrr)) > 1 else float("nan")
+        tau = (
+            float(kendalltau(full_mrr, mrr).statistic) if len(set(mrr)) > 1 and len(set(full_mrr)) > 1 else float("nan")
+        )
         b = bounds_for(c, tops, judged, k, rel)
         wn = [nhi - nlo for nlo, nhi, _, _ in b.values()]
         wr = [rhi - rlo for _, _, rlo, rhi in b.values()]
@@ -306,14 +320,19 @@ def closed_bounds(c: Campaign, k: int, rel: int) -> list[str]:
         for short, lo, hi in (("nDCG", nlo, nhi), ("R", rlo, rhi)):
             want = c.full[(short, s)][q]
             if abs(lo - want) > 1e-9 or abs(hi - want) > 1e-9:
-                bad.append(f"{c.name} {s} {q} {short}@{k}: bounds [{lo:.6f}, {hi:.6f}] at full pool, reljudge {want:.6f}")
+                bad.append(
+                    f"{c.name} {s} {q} {short}@{k}: bounds [{lo:.6f}, {hi:.6f}] at full pool, reljudge {want:.6f}"
+                )
         mine = rr_value(tops[(q, s)], judged[q], rel)
         if mine != c.full[("RR", s)][q]:
-            bad.append(f"{c.name} {s} {q} RR@{k}: this benchmark's ranking gives {mine}, reljudge {c.full[('RR', s)][q]}")
+            bad.append(
+                f"{c.name} {s} {q} RR@{k}: this benchmark's ranking gives {mine}, reljudge {c.full[('RR', s)][q]}"
+            )
     return bad
 
 
 # -- the report -----------------------------------------------------------------------------------
+
 
 def fmt(x: float, digits: int = 3) -> str:
     return "n/a" if x != x else f"{x:.{digits}f}"
@@ -330,13 +349,17 @@ def study(folder: Path, k: int, rel: int, seeds: int) -> dict:
     least = {q: least_possible(c, q, k, rel) for q in c.qids}
     for q in c.qids:
         if not least[q] <= set(rr.judged[q]):
-            problems.append(f"{c.name} {q}: rr-first stopped without judging {sorted(least[q] - set(rr.judged[q]))[:5]}")
+            problems.append(
+                f"{c.name} {q}: rr-first stopped without judging {sorted(least[q] - set(rr.judged[q]))[:5]}"
+            )
     barren = [q for q in c.qids if not any(c.grade(q, p) >= rel for p in c.pool[q])]
     end = evaluate_all(c, rr.judged, k, rel)
     for s in c.systems:
         for q in c.qids:
             if end[("RR", s)][q] != c.full[("RR", s)][q]:
-                problems.append(f"{c.name} {s} {q}: RR@{k} after rr-first {end[('RR', s)][q]} != full pool {c.full[('RR', s)][q]}")
+                problems.append(
+                    f"{c.name} {s} {q}: RR@{k} after rr-first {end[('RR', s)][q]} != full pool {c.full[('RR', s)][q]}"
+                )
         mrr_end = sum(end[("RR", s)].values()) / len(c.qids)
         mrr_full = sum(c.full[("RR", s)].values()) / len(c.qids)
         if mrr_end != mrr_full:
@@ -357,53 +380,79 @@ def study(folder: Path, k: int, rel: int, seeds: int) -> dict:
     for order in orders:
         position = {qp: i for i, qp in enumerate(order)}
         settle.append(max((position[(q, p)] + 1 for q in c.qids for p in least[q]), default=0))
-    curve_complete = {t: Point(t, float(np.nanmean([sh[t].tau for sh in shuffles]))
-                               if any(sh[t].tau == sh[t].tau for sh in shuffles) else float("nan"),
-                               float(np.mean([sh[t].width_ndcg for sh in shuffles])),
-                               float(np.mean([sh[t].width_r for sh in shuffles]))) for t in checkpoints}
-    return {"c": c, "rr": rr, "pool": pool_size, "least": least_cost, "rr_cost": rr_cost,
-            "checkpoints": checkpoints, "curve_rr": curve_rr, "curve_complete": curve_complete,
-            "full_mrr": dict(zip(c.systems, full_mrr)), "problems": problems,
-            "complete_settles": float(np.mean(settle)) if settle else 0.0,
-            "barren": (len(barren), sum(len(least[q]) for q in barren)),
-            "rounds_max": max(rr.rounds.values()) if rr.rounds else 0,
-            "rounds_mean": float(np.mean(list(rr.rounds.values()))) if rr.rounds else 0.0}
+    curve_complete = {
+        t: Point(
+            t,
+            float(np.nanmean([sh[t].tau for sh in shuffles]))
+            if any(sh[t].tau == sh[t].tau for sh in shuffles)
+            else float("nan"),
+            float(np.mean([sh[t].width_ndcg for sh in shuffles])),
+            float(np.mean([sh[t].width_r for sh in shuffles])),
+        )
+        for t in checkpoints
+    }
+    return {
+        "c": c,
+        "rr": rr,
+        "pool": pool_size,
+        "least": least_cost,
+        "rr_cost": rr_cost,
+        "checkpoints": checkpoints,
+        "curve_rr": curve_rr,
+        "curve_complete": curve_complete,
+        "full_mrr": dict(zip(c.systems, full_mrr)),
+        "problems": problems,
+        "complete_settles": float(np.mean(settle)) if settle else 0.0,
+        "barren": (len(barren), sum(len(least[q]) for q in barren)),
+        "rounds_max": max(rr.rounds.values()) if rr.rounds else 0,
+        "rounds_mean": float(np.mean(list(rr.rounds.values()))) if rr.rounds else 0.0,
+    }
 
 
 def summary_table(results: list[dict], k: int) -> list[str]:
-    lines = [f"| data | questions | systems | pool (depth {k}) | least possible | rr-first | rr-first ÷ least | goal ≤ 1.1 | "
-             "rr-first ÷ pool | of rr-first: questions with nothing relevant in the pool (judgments) | "
-             "complete (shuffled): judgments until every RR settled | rounds per question (mean / max) | "
-             "RR & MRR at the end = full pool |",
-             "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|"]
+    lines = [
+        f"| data | questions | systems | pool (depth {k}) | least possible | rr-first | rr-first ÷ least | goal ≤ 1.1 | "
+        "rr-first ÷ pool | of rr-first: questions with nothing relevant in the pool (judgments) | "
+        "complete (shuffled): judgments until every RR settled | rounds per question (mean / max) | "
+        "RR & MRR at the end = full pool |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|",
+    ]
     for r in results:
         c = r["c"]
         ratio = r["rr_cost"] / r["least"] if r["least"] else float("nan")
         rr_ok = not any("RR@" in p or "MRR@" in p or "rr-first" in p or "frontier" in p for p in r["problems"])
-        lines.append(f"| {c.name} | {len(c.qids)} | {len(c.systems)} | {r['pool']:,} | {r['least']:,} | {r['rr_cost']:,} | "
-                     f"{fmt(ratio)} | {'met' if ratio <= 1.1 else '**missed**'} | {fmt(r['rr_cost'] / r['pool'])} | "
-                     f"{r['barren'][0]} ({r['barren'][1]:,}) | "
-                     f"{r['complete_settles']:,.0f} ({r['complete_settles'] / r['pool']:.0%}) | "
-                     f"{r['rounds_mean']:.2f} / {r['rounds_max']} | {'yes' if rr_ok else '**NO**'} |")
+        lines.append(
+            f"| {c.name} | {len(c.qids)} | {len(c.systems)} | {r['pool']:,} | {r['least']:,} | {r['rr_cost']:,} | "
+            f"{fmt(ratio)} | {'met' if ratio <= 1.1 else '**missed**'} | {fmt(r['rr_cost'] / r['pool'])} | "
+            f"{r['barren'][0]} ({r['barren'][1]:,}) | "
+            f"{r['complete_settles']:,.0f} ({r['complete_settles'] / r['pool']:.0%}) | "
+            f"{r['rounds_mean']:.2f} / {r['rounds_max']} | {'yes' if rr_ok else '**NO**'} |"
+        )
     return lines
 
 
 def curve_table(r: dict, seeds: int) -> list[str]:
     c = r["c"]
-    lines = [f"| judgments (share of pool) | τ rr-first→rest | τ complete (mean of {seeds} shuffles) | "
-             "nDCG width rr-first→rest | nDCG width complete | R width rr-first→rest | R width complete |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"| judgments (share of pool) | τ rr-first→rest | τ complete (mean of {seeds} shuffles) | "
+        "nDCG width rr-first→rest | nDCG width complete | R width rr-first→rest | R width complete |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for t in r["checkpoints"]:
         a, b = r["curve_rr"][t], r["curve_complete"][t]
         mark = " ← rr-first done" if t == r["rr_cost"] else ""
-        lines.append(f"| {t:,} ({t / r['pool']:.0%}){mark} | {fmt(a.tau)} | {fmt(b.tau)} | {fmt(a.width_ndcg)} | "
-                     f"{fmt(b.width_ndcg)} | {fmt(a.width_r)} | {fmt(b.width_r)} |")
+        lines.append(
+            f"| {t:,} ({t / r['pool']:.0%}){mark} | {fmt(a.tau)} | {fmt(b.tau)} | {fmt(a.width_ndcg)} | "
+            f"{fmt(b.width_ndcg)} | {fmt(a.width_r)} | {fmt(b.width_r)} |"
+        )
     mrr = ", ".join(f"{s} {v:.3f}" for s, v in sorted(r["full_mrr"].items(), key=lambda kv: -kv[1]))
     lines.append("")
     graded = sum(1 for q in c.qids for p in c.pool[q] if p in c.oracle[q])
-    lines.append(f"Full-pool MRR@10 of {c.name}: {mrr}. {graded:,} of the {r['pool']:,} pooled paragraphs have a "
-                 f"qrels line (the rest are graded 0); the nDCG bound's top grade is {c.top_grade} (the highest in "
-                 "the qrels).")
+    lines.append(
+        f"Full-pool MRR@10 of {c.name}: {mrr}. {graded:,} of the {r['pool']:,} pooled paragraphs have a "
+        f"qrels line (the rest are graded 0); the nDCG bound's top grade is {c.top_grade} (the highest in "
+        "the qrels)."
+    )
     return lines
 
 
@@ -429,40 +478,60 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n!!!!!!!! {len(problems)} MISMATCH(ES) !!!!!!!!", file=sys.stderr)
         for p in problems[:50]:
             print("!!! " + p, file=sys.stderr)
-    cmd = "python bench/bench_judging_cost.py " + " ".join(str(d) for d in args.data) + (
-        f" --rel {args.rel}" if args.rel != 2 else "") + (f" --seeds {args.seeds}" if args.seeds != 5 else "")
-    body = ["## Judging cost: rr-first against the least possible and the whole pool", "",
-            f"{started:%Y-%m-%d %H:%M} UTC, 2 cores ({cpu_model()}), Python {platform.python_version()}; "
-            f"`{cmd}`. A simulation: the qrels are the oracle annotator (a pooled paragraph the qrels lack is 0), "
-            f"K = {args.k}, pool = the union of every system's top {args.k}, relevant = grade ≥ {args.rel}. "
-            f"Judging order: {FRONTIER_SOURCE}. Bounds: {BOUNDS_SOURCE}. "
-            "Full-pool values and the end-of-rr-first check: `reljudge.evaluate` (score descending, then doc id descending).",
-            "", *table, ""]
-    body += ["Least possible = the union over systems of each one's top-10 down to and including its first relevant "
-             "paragraph (the whole top 10 when none is relevant): any plan must judge these to settle every RR@10. "
-             "The last column: every system's RR@10 per question, and its MRR@10, after rr-first equal the full-pool "
-             "values exactly (`reljudge.evaluate` on the rr-first judgments vs on the whole pool's).", ""]
+    cmd = (
+        "python bench/bench_judging_cost.py "
+        + " ".join(str(d) for d in args.data)
+        + (f" --rel {args.rel}" if args.rel != 2 else "")
+        + (f" --seeds {args.seeds}" if args.seeds != 5 else "")
+    )
+    body = [
+        "## Judging cost: rr-first against the least possible and the whole pool",
+        "",
+        f"{started:%Y-%m-%d %H:%M} UTC, 2 cores ({cpu_model()}), Python {platform.python_version()}; "
+        f"`{cmd}`. A simulation: the qrels are the oracle annotator (a pooled paragraph the qrels lack is 0), "
+        f"K = {args.k}, pool = the union of every system's top {args.k}, relevant = grade ≥ {args.rel}. "
+        f"Judging order: {FRONTIER_SOURCE}. Bounds: {BOUNDS_SOURCE}. "
+        "Full-pool values and the end-of-rr-first check: `reljudge.evaluate` (score descending, then doc id descending).",
+        "",
+        *table,
+        "",
+    ]
+    body += [
+        "Least possible = the union over systems of each one's top-10 down to and including its first relevant "
+        "paragraph (the whole top 10 when none is relevant): any plan must judge these to settle every RR@10. "
+        "The last column: every system's RR@10 per question, and its MRR@10, after rr-first equal the full-pool "
+        "values exactly (`reljudge.evaluate` on the rr-first judgments vs on the whole pool's).",
+        "",
+    ]
     for r in results:
         body += [f"### {r['c'].name}", "", r["c"].source or "(no SOURCE.txt)", "", *curve_table(r, args.seeds), ""]
-    body += ["τ: Kendall's tau-b of the systems' MRR@10 (unjudged = 0) against the full-pool MRR@10, n/a while "
-             "every system still scores the same. Widths: mean of (high − low) over systems × questions of the "
-             "bounds of reljudge.bounds (exact for both: every way the unjudged pooled paragraphs could still be "
-             "graded, tests/test_bounds.py). rr-first→rest: rr-first's rounds (all questions, round by round), then the unjudged "
-             "pooled paragraphs by Σ over systems of 1/log2(rank+1) within K. complete: the pool in a stable "
-             f"random order (Python's random.Random(seed).shuffle, seeds 0–{args.seeds - 1}, averaged).", ""]
-    body += ["Reading. With the frontier rule used here (each unsettled system's first pooled paragraph within K "
-             "that is unjudged or relevant), rr-first can only ever judge paragraphs of the least set: a paragraph "
-             "it asks for has every paragraph above it in that system's top K judged non-relevant, so it lies at or "
-             "above the system's first relevant one. rr-first ÷ least is therefore 1.000 by construction, and the "
-             "column checks that reljudge.plan.frontier (the judging page's and `reljudge next`'s rule) asks for "
-             "nothing more (a batching that asked for more than each system's next paragraph would show here). What the data decide is rr-first ÷ pool -- how much of a "
-             "complete judging MRR@10 needs -- which follows how early the systems find a relevant paragraph "
-             "(high MRR: few rounds, small share) and how many questions have nothing relevant in the pool (each "
-             "costs its whole pool: no plan can settle an RR of 0 sooner), and the number of rounds (batches) per "
-             "question. If the R@10 width under rr-first→rest ends above complete's, it is because the rest order "
-             "keeps for last the paragraphs only one system ranks, and low: those are what the other systems' "
-             "recall denominators still wait on. A complete "
-             "judging in a shuffled order has every RR@10 exact only near its very end.", "", DATA_PREP, ""]
+    body += [
+        "τ: Kendall's tau-b of the systems' MRR@10 (unjudged = 0) against the full-pool MRR@10, n/a while "
+        "every system still scores the same. Widths: mean of (high − low) over systems × questions of the "
+        "bounds of reljudge.bounds (exact for both: every way the unjudged pooled paragraphs could still be "
+        "graded, tests/test_bounds.py). rr-first→rest: rr-first's rounds (all questions, round by round), then the unjudged "
+        "pooled paragraphs by Σ over systems of 1/log2(rank+1) within K. complete: the pool in a stable "
+        f"random order (Python's random.Random(seed).shuffle, seeds 0–{args.seeds - 1}, averaged).",
+        "",
+    ]
+    body += [
+        "Reading. With the frontier rule used here (each unsettled system's first pooled paragraph within K "
+        "that is unjudged or relevant), rr-first can only ever judge paragraphs of the least set: a paragraph "
+        "it asks for has every paragraph above it in that system's top K judged non-relevant, so it lies at or "
+        "above the system's first relevant one. rr-first ÷ least is therefore 1.000 by construction, and the "
+        "column checks that reljudge.plan.frontier (the judging page's and `reljudge next`'s rule) asks for "
+        "nothing more (a batching that asked for more than each system's next paragraph would show here). What the data decide is rr-first ÷ pool -- how much of a "
+        "complete judging MRR@10 needs -- which follows how early the systems find a relevant paragraph "
+        "(high MRR: few rounds, small share) and how many questions have nothing relevant in the pool (each "
+        "costs its whole pool: no plan can settle an RR of 0 sooner), and the number of rounds (batches) per "
+        "question. If the R@10 width under rr-first→rest ends above complete's, it is because the rest order "
+        "keeps for last the paragraphs only one system ranks, and low: those are what the other systems' "
+        "recall denominators still wait on. A complete "
+        "judging in a shuffled order has every RR@10 exact only near its very end.",
+        "",
+        DATA_PREP,
+        "",
+    ]
     if problems:
         body += [f"**{len(problems)} mismatch(es)**, first: " + "; ".join(problems[:5]), ""]
     if not args.no_write:

@@ -59,8 +59,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
-from benchlib import (N_ANNOT, PASSWORD, bench_postgres, build_large_campaign, copy_db, cpu_model,  # noqa: E402
-                      pg_version, reads_whole_table, statement_shape, write_section)
+from benchlib import (  # noqa: E402
+    N_ANNOT,
+    PASSWORD,
+    bench_postgres,
+    build_large_campaign,
+    copy_db,
+    cpu_model,
+    pg_version,
+    reads_whole_table,
+    statement_shape,
+    write_section,
+)
 
 import e2e_support as es  # noqa: E402
 
@@ -179,16 +189,22 @@ class Annotator:
         self.flush_task = None
 
     async def login(self):
-        async with self.session.post(f"{self.url}/api/login",
-                                     json={"username": self.name, "password": PASSWORD}) as r:
+        async with self.session.post(f"{self.url}/api/login", json={"username": self.name, "password": PASSWORD}) as r:
             if r.status != 200:
                 raise RuntimeError(f"login {self.name}: HTTP {r.status}")
 
     def press(self, k: int):
         pid = self.pids[k % len(self.pids)]
-        event = {"id": str(uuid.uuid4()), "kind": "grade", "qid": self.qid, "pid": pid,
-                 "grade": self.rng.choice([0, 0, 1, 2]), "ms": 1000, "client": self.client,
-                 "base": self.known_eid.get(pid, 0)}
+        event = {
+            "id": str(uuid.uuid4()),
+            "kind": "grade",
+            "qid": self.qid,
+            "pid": pid,
+            "grade": self.rng.choice([0, 0, 1, 2]),
+            "ms": 1000,
+            "client": self.client,
+            "base": self.known_eid.get(pid, 0),
+        }
         self.outbox.append((event, time.perf_counter()))
         self.sent.append(event["id"])
         if not self.inflight:
@@ -200,11 +216,9 @@ class Annotator:
             self.inflight = True
             batch = list(self.outbox)
             try:
-                async with self.session.post(f"{self.url}/api/events",
-                                             json={"events": [e for e, _ in batch]}) as r:
+                async with self.session.post(f"{self.url}/api/events", json={"events": [e for e, _ in batch]}) as r:
                     if r.status in (401, 403, 400, 413, 415):
-                        raise SystemExit(f"{self.name}: the route refused the save (HTTP {r.status}): "
-                                         f"{await r.text()}")
+                        raise SystemExit(f"{self.name}: the route refused the save (HTTP {r.status}): {await r.text()}")
                     if r.status != 200:
                         raise RuntimeError(f"HTTP {r.status}")
                     res = await r.json()
@@ -212,7 +226,7 @@ class Annotator:
                 self.errors += 1
                 self.inflight = False
                 failures += 1
-                await asyncio.sleep(min(10, 0.5 * 2 ** failures))
+                await asyncio.sleep(min(10, 0.5 * 2**failures))
                 continue
             now = time.perf_counter()
             done = set(res["acked"]) | set(res["rejected"])
@@ -226,8 +240,15 @@ class Annotator:
             self.inflight = False
 
 
-async def run_level(url: "str | list[str]", users: list[str], pool: dict[str, list[str]], qids: list[str],
-                    n_events: int, seed: int, meter=None) -> list[Annotator]:
+async def run_level(
+    url: "str | list[str]",
+    users: list[str],
+    pool: dict[str, list[str]],
+    qids: list[str],
+    n_events: int,
+    seed: int,
+    meter=None,
+) -> list[Annotator]:
     """Log every annotator in (not measured: Argon2 is slow and memory-hard on purpose),
     then type; ``meter`` (one meter or a list) measures the servers during the typing only.
     Several server URLs: annotator i works on ``url[i % len(url)]`` all along (sticky
@@ -238,17 +259,28 @@ async def run_level(url: "str | list[str]", users: list[str], pool: dict[str, li
     meters = [] if meter is None else list(meter) if isinstance(meter, (list, tuple)) else [meter]
     rng = random.Random(seed)
     # unsafe=True: keep cookies for an IP address host (127.0.0.1), as a browser does
-    sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1),
-                                      cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in users]
+    sessions = [
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1), cookie_jar=aiohttp.CookieJar(unsafe=True))
+        for _ in users
+    ]
     try:
-        tabs = [Annotator(s, urls[i % len(urls)], name, qids[(i * 7 + seed) % len(qids)],
-                          pool[qids[(i * 7 + seed) % len(qids)]], random.Random(rng.random()))
-                for i, (s, name) in enumerate(zip(sessions, users))]
+        tabs = [
+            Annotator(
+                s,
+                urls[i % len(urls)],
+                name,
+                qids[(i * 7 + seed) % len(qids)],
+                pool[qids[(i * 7 + seed) % len(qids)]],
+                random.Random(rng.random()),
+            )
+            for i, (s, name) in enumerate(zip(sessions, users))
+        ]
         sem = asyncio.Semaphore(8)
 
         async def login(tab):
             async with sem:
                 await tab.login()
+
         await asyncio.gather(*(login(t) for t in tabs))
         for m in meters:
             m.__enter__()
@@ -262,6 +294,7 @@ async def run_level(url: "str | list[str]", users: list[str], pool: dict[str, li
                 tab.press(k)
             while tab.outbox or tab.inflight:
                 await asyncio.sleep(0.05)
+
         await asyncio.gather(*(typing(t, rng.random()) for t in tabs))
         for m in meters:
             m.__exit__(None, None, None)
@@ -271,8 +304,9 @@ async def run_level(url: "str | list[str]", users: list[str], pool: dict[str, li
             await s.close()
 
 
-def protocol_levels(db_path, levels: list[int], n_events: int, log: Path, processes: int = 1,
-                    pg_pid: int | None = None) -> list[dict]:
+def protocol_levels(
+    db_path, levels: list[int], n_events: int, log: Path, processes: int = 1, pg_pid: int | None = None
+) -> list[dict]:
     """The levels against ``processes`` app processes on one database (a DuckDB file:
     one process; a PostgreSQL URL: any number). ``pg_pid``: the postmaster, whose CPU
     (with its backends') is measured beside the app processes'."""
@@ -288,9 +322,14 @@ def protocol_levels(db_path, levels: list[int], n_events: int, log: Path, proces
     qids = sorted(pool)
     rows = []
     with ExitStack() as stack:
-        servers = [stack.enter_context(es.StreamlitServer(
-            db_path=db_path, log_path=log if processes == 1 else log.with_name(f"{log.stem}-{k}{log.suffix}")))
-            for k in range(processes)]
+        servers = [
+            stack.enter_context(
+                es.StreamlitServer(
+                    db_path=db_path, log_path=log if processes == 1 else log.with_name(f"{log.stem}-{k}{log.suffix}")
+                )
+            )
+            for k in range(processes)
+        ]
         urls = [srv.url for srv in servers]
         meter = ProcessMeter([srv.proc.pid for srv in servers])
         db_meter = TreeCPU(pg_pid) if pg_pid else None
@@ -300,27 +339,37 @@ def protocol_levels(db_path, levels: list[int], n_events: int, log: Path, proces
         for n in levels:
             users = [f"a{N_ANNOT + i}" for i in range(n)]
             ru0 = resource.getrusage(resource.RUSAGE_SELF)
-            tabs = asyncio.run(run_level(urls, users, pool, qids, n_events, seed=n,
-                                         meter=[meter] + ([db_meter] if db_meter else [])))
+            tabs = asyncio.run(
+                run_level(urls, users, pool, qids, n_events, seed=n, meter=[meter] + ([db_meter] if db_meter else []))
+            )
             ru1 = resource.getrusage(resource.RUSAGE_SELF)
             lat = [x for t in tabs for x in t.latencies]
-            rows.append({
-                "n": n, "tabs": tabs, "sent": sum(len(t.sent) for t in tabs),
-                "acked": sum(len(t.acked) for t in tabs),
-                "rejected": sum(len(t.rejected) for t in tabs),
-                "errors": sum(t.errors for t in tabs),
-                "p50": percentile(lat, 50), "p95": percentile(lat, 95), "p99": percentile(lat, 99),
-                "max": max(lat) if lat else float("nan"),
-                "server_cpu": meter.cpu / meter.wall, "server_rss_mb": meter.peak_rss_kb / 1024,
-                "db_cpu": db_meter.cpu / db_meter.wall if db_meter else None,
-                "gen_cpu": ((ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)) / meter.wall,
-                "wall": meter.wall,
-            })
+            rows.append(
+                {
+                    "n": n,
+                    "tabs": tabs,
+                    "sent": sum(len(t.sent) for t in tabs),
+                    "acked": sum(len(t.acked) for t in tabs),
+                    "rejected": sum(len(t.rejected) for t in tabs),
+                    "errors": sum(t.errors for t in tabs),
+                    "p50": percentile(lat, 50),
+                    "p95": percentile(lat, 95),
+                    "p99": percentile(lat, 99),
+                    "max": max(lat) if lat else float("nan"),
+                    "server_cpu": meter.cpu / meter.wall,
+                    "server_rss_mb": meter.peak_rss_kb / 1024,
+                    "db_cpu": db_meter.cpu / db_meter.wall if db_meter else None,
+                    "gen_cpu": ((ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)) / meter.wall,
+                    "wall": meter.wall,
+                }
+            )
             r = rows[-1]
-            print(f"{processes} proc, N={n:4d}: sent {r['sent']}, acked {r['acked']}, p50 {r['p50']:.1f} ms, "
-                  f"p95 {r['p95']:.1f} ms, p99 {r['p99']:.1f} ms, server CPU {100 * r['server_cpu']:.0f}%, "
-                  f"RSS {r['server_rss_mb']:.0f} MB"
-                  + (f", PostgreSQL CPU {100 * r['db_cpu']:.0f}%" if db_meter else ""), flush=True)
+            print(
+                f"{processes} proc, N={n:4d}: sent {r['sent']}, acked {r['acked']}, p50 {r['p50']:.1f} ms, "
+                f"p95 {r['p95']:.1f} ms, p99 {r['p99']:.1f} ms, server CPU {100 * r['server_cpu']:.0f}%, "
+                f"RSS {r['server_rss_mb']:.0f} MB" + (f", PostgreSQL CPU {100 * r['db_cpu']:.0f}%" if db_meter else ""),
+                flush=True,
+            )
         hwm = meter.status_kb("VmHWM") / 1024
     # Read the database back (after every process stopped): every acknowledged event stored
     # exactly once, nothing else — counted over all processes, since they share the database.
@@ -329,8 +378,13 @@ def protocol_levels(db_path, levels: list[int], n_events: int, log: Path, proces
     for r in rows:
         sent = [i for t in r["tabs"] for i in t.sent]
         acked = [i for t in r["tabs"] for i in t.acked]
-        stored = dict(cur.execute("SELECT client_event_id, count(*) FROM judgment_events "
-                                  "WHERE list_contains(?, client_event_id) GROUP BY ALL", [sent]).fetchall())
+        stored = dict(
+            cur.execute(
+                "SELECT client_event_id, count(*) FROM judgment_events "
+                "WHERE list_contains(?, client_event_id) GROUP BY ALL",
+                [sent],
+            ).fetchall()
+        )
         r["stored"] = len(stored)
         r["duplicated"] = sum(c - 1 for c in stored.values())
         r["lost"] = sum(1 for i in acked if i not in stored)
@@ -346,7 +400,10 @@ def protocol_levels(db_path, levels: list[int], n_events: int, log: Path, proces
 # -- part 2: real browsers ----------------------------------------------------------------
 # In-page probe: a capture-phase keydown listener stamps the press and the card under
 # the cursor; a MutationObserver stamps the moment that card shows "saved" with the grade.
-TAB_PROBE = """() => {""" + es.DEEP_QUERY_JS + """
+TAB_PROBE = (
+    """() => {"""
+    + es.DEEP_QUERY_JS
+    + """
   const find = deepQuery;
   const B = (window.__load = { trials: [], open: new Map(), find });
   const root = find(".rj");
@@ -367,8 +424,12 @@ TAB_PROBE = """() => {""" + es.DEEP_QUERY_JS + """
   }).observe(root, { attributes: true, subtree: true, attributeFilter: ["data-saved", "data-grade"] });
   return true;
 }"""
+)
 
-MOVE_PROBE = """() => {""" + es.DEEP_QUERY_JS + """
+MOVE_PROBE = (
+    """() => {"""
+    + es.DEEP_QUERY_JS
+    + """
   const find = deepQuery;
   const B = (window.__move = { moves: [] });
   window.addEventListener("keydown", (ev) => {
@@ -385,6 +446,7 @@ MOVE_PROBE = """() => {""" + es.DEEP_QUERY_JS + """
   }, true);
   return true;
 }"""
+)
 
 
 def browser_levels(db_path: Path, levels: list[int], presses: int, log: Path) -> list[dict]:
@@ -392,7 +454,7 @@ def browser_levels(db_path: Path, levels: list[int], presses: int, log: Path) ->
     with es.StreamlitServer(db_path=db_path, log_path=log) as srv, es.chromium() as browser:
         meter = ProcessMeter(srv.proc.pid)
         for n in levels:
-            users = [f"a{N_ANNOT + 300 + i}" for i in range(n)]     # fresh annotators per level
+            users = [f"a{N_ANNOT + 300 + i}" for i in range(n)]  # fresh annotators per level
             contexts, pages = [], []
             for name in users:
                 ctx = browser.new_context()
@@ -417,12 +479,26 @@ def browser_levels(db_path: Path, levels: list[int], presses: int, log: Path) ->
                     pages[i].keyboard.press(keys[int(at) % 3])
                 for page in pages:
                     page.wait_for_function("() => window.__load.open.size === 0", timeout=120_000)
-            lat = [t["tAck"] - t["t0"] for page in pages
-                   for t in page.evaluate("() => window.__load.trials") if t["tAck"] is not None]
+            lat = [
+                t["tAck"] - t["t0"]
+                for page in pages
+                for t in page.evaluate("() => window.__load.trials")
+                if t["tAck"] is not None
+            ]
             missing = sum(len(page.evaluate("() => window.__load.trials")) for page in pages) - len(lat)
-            rows.append({"n": n, "presses": n * presses, "acked": len(lat), "missing": missing,
-                         "p50": percentile(lat, 50), "p95": percentile(lat, 95), "max": max(lat),
-                         "server_cpu": meter.cpu / meter.wall, "server_rss_mb": meter.peak_rss_kb / 1024})
+            rows.append(
+                {
+                    "n": n,
+                    "presses": n * presses,
+                    "acked": len(lat),
+                    "missing": missing,
+                    "p50": percentile(lat, 50),
+                    "p95": percentile(lat, 95),
+                    "max": max(lat),
+                    "server_cpu": meter.cpu / meter.wall,
+                    "server_rss_mb": meter.peak_rss_kb / 1024,
+                }
+            )
             print(f"browsers N={n}: p50 {rows[-1]['p50']:.0f} ms, p95 {rows[-1]['p95']:.0f} ms", flush=True)
             for ctx in contexts:
                 ctx.close()
@@ -441,7 +517,7 @@ def browser_moves(db_path: Path, moves: int, log: Path) -> dict:
         for _ in range(moves):
             page.keyboard.press("Enter")
             page.wait_for_function("() => window.__move.moves.at(-1).t1 !== null", timeout=120_000)
-            page.wait_for_timeout(300)          # the annotator looks at the new question
+            page.wait_for_timeout(300)  # the annotator looks at the new question
         lat = [m["t1"] - m["t0"] for m in page.evaluate("() => window.__move.moves")]
     return {"p50": percentile(lat, 50), "p95": percentile(lat, 95), "max": max(lat), "n": len(lat)}
 
@@ -464,14 +540,15 @@ def library_moves(db_path: Path, moves: int) -> dict:
             target = judging.step(db, user, 1)
             if target == before:
                 judging.work_left(db, user, before)
-            qid = judging.current_question(db, user)                 # the fragment
-            judging.overview(db, user)                               # the sidebar's list
+            qid = judging.current_question(db, user)  # the fragment
+            judging.overview(db, user)  # the sidebar's list
             judging.current_question(db, user)
-            judging.payload(db, user, qid, "ko")                     # the widget's data
+            judging.payload(db, user, qid, "ko")  # the widget's data
             times.append((time.perf_counter() - t) * 1000)
     finally:
         db.close()
     return {"p50": percentile(times, 50), "p95": percentile(times, 95), "max": max(times), "n": len(times)}
+
 
 # -- part 4: the team server (several app processes on one PostgreSQL database) -------------
 def team_main(args, levels: list[int], backends: list[str], processes: list[int]) -> int:
@@ -512,8 +589,9 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
                 target = pg.url(pg.new_database(template=template))
                 pid = postmaster
             print(f"-- {backend}, {n_proc} app process(es)", flush=True)
-            rows = protocol_levels(target, levels, args.events, data / f"load-team-{backend}-{n_proc}.log",
-                                   processes=n_proc, pg_pid=pid)
+            rows = protocol_levels(
+                target, levels, args.events, data / f"load-team-{backend}-{n_proc}.log", processes=n_proc, pg_pid=pid
+            )
             rows.pop()
             results[(backend, n_proc)] = rows
         save_reads = pg_save_reads(pg, pg.url(pg.new_database(template=template)))
@@ -550,14 +628,21 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
         "PostgreSQL CPU = the postmaster and its backends, likewise; server RSS = peak of the sampled sum "
         "of the app processes' VmRSS.",
         "",
-        "Building the campaign: " + (f"DuckDB file {file_build_s:.0f} s ({n_users} accounts, whose Argon2id "
-                                     "hashes take most of it)" if file_build_s is not None
-                                     else "DuckDB file reused from an earlier build")
+        "Building the campaign: "
+        + (
+            f"DuckDB file {file_build_s:.0f} s ({n_users} accounts, whose Argon2id hashes take most of it)"
+            if file_build_s is not None
+            else "DuckDB file reused from an earlier build"
+        )
         + "; `reljudge copy-db FILE postgresql://…` "
         f"{copy_s:.1f} s (including its table-by-table comparison)"
-        + (f"; built directly on PostgreSQL (RELJUDGE_DB = the URL, the same build) {direct_s:.0f} s — "
-           f"{'file + copy-db' if (file_build_s or 0) + copy_s < direct_s else 'direct'} is faster"
-           if direct_s is not None else "") + ".",
+        + (
+            f"; built directly on PostgreSQL (RELJUDGE_DB = the URL, the same build) {direct_s:.0f} s — "
+            f"{'file + copy-db' if (file_build_s or 0) + copy_s < direct_s else 'direct'} is faster"
+            if direct_s is not None
+            else ""
+        )
+        + ".",
         "",
         "| backend | app processes | annotators | events sent | acknowledged | stored | duplicated | lost | "
         "refused | HTTP errors | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) | server CPU (sum) | "
@@ -572,7 +657,8 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
                 f"{r['errors']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['max']:.0f} | "
                 f"{100 * r['server_cpu']:.0f}% | "
                 f"{'—' if r['db_cpu'] is None else format(100 * r['db_cpu'], '.0f') + '%'} | "
-                f"{r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |")
+                f"{r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |"
+            )
     if save_reads:
         times, reads = save_reads
         lines += [
@@ -581,12 +667,16 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
             f"event, in-process on a fresh copy of the campaign, PostgreSQL's statement log over {len(times)} "
             f"saves; {statistics.median(times):.0f} ms median per save). The save looks its items up with IN "
             "lists of bound values (`storage.db.in_list`), which the extension sends to PostgreSQL as filters "
-            "and PostgreSQL answers from indexes (migration 11: text in collation \"C\", (annotator, item) "
+            'and PostgreSQL answers from indexes (migration 11: text in collation "C", (annotator, item) '
             "indexes). "
             f"{sum(1 for k, _, _ in reads if reads_whole_table(k))} of the {len(reads)} distinct reads have no "
             "condition of their own and stream the whole table's columns into DuckDB: "
-            + (", ".join(sorted({re.search(r'"public"\."(\w+)"', k).group(1) for k, _, _ in reads
-                                 if reads_whole_table(k)})) or "none")
+            + (
+                ", ".join(
+                    sorted({re.search(r'"public"\."(\w+)"', k).group(1) for k, _, _ in reads if reads_whole_table(k)})
+                )
+                or "none"
+            )
             + " (a `ctid BETWEEN` range is the extension splitting a scan, not a filter).",
             "",
             "| reads per save | PostgreSQL ms per save | statement |",
@@ -594,7 +684,10 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
         ] + [f"| {n / len(times):g} | {t / len(times):.1f} | `{stmt}` |" for stmt, n, t in reads]
     all_rows = [r for rows in results.values() for r in rows]
     clean = all(r["lost"] == 0 and r["duplicated"] == 0 and r["stored"] == r["acked"] for r in all_rows)
-    lines += ["", f"Lost and duplicated: {'0 in every configuration (stored = acknowledged)' if clean else 'NOT 0 — see the table'}."]
+    lines += [
+        "",
+        f"Lost and duplicated: {'0 in every configuration (stored = acknowledged)' if clean else 'NOT 0 — see the table'}.",
+    ]
     file_rows = {r["n"]: r for r in results.get(("file", 1), [])}
     ratio_lines = []
     for (backend, n_proc), rows in results.items():
@@ -603,12 +696,19 @@ def team_main(args, levels: list[int], backends: list[str], processes: list[int]
         for r in rows:
             f = file_rows.get(r["n"])
             if f and f["p95"] > 0:
-                ratio_lines.append(f"| {n_proc} | {r['n']} | {r['p50'] / f['p50']:.2f}× | {r['p95'] / f['p95']:.2f}× | "
-                                   f"{(r['server_cpu'] + (r['db_cpu'] or 0)) / f['server_cpu']:.2f}× |")
+                ratio_lines.append(
+                    f"| {n_proc} | {r['n']} | {r['p50'] / f['p50']:.2f}× | {r['p95'] / f['p95']:.2f}× | "
+                    f"{(r['server_cpu'] + (r['db_cpu'] or 0)) / f['server_cpu']:.2f}× |"
+                )
     if ratio_lines:
-        lines += ["", "Ratios PostgreSQL / DuckDB file at the same number of annotators (CPU: app processes + "
-                  "PostgreSQL against the one file process):", "",
-                  "| app processes | annotators | p50 | p95 | CPU |", "|---:|---:|---:|---:|---:|"] + ratio_lines
+        lines += [
+            "",
+            "Ratios PostgreSQL / DuckDB file at the same number of annotators (CPU: app processes + "
+            "PostgreSQL against the one file process):",
+            "",
+            "| app processes | annotators | p50 | p95 | CPU |",
+            "|---:|---:|---:|---:|---:|",
+        ] + ratio_lines
     section = "\n".join(lines)
     write_section("load-team", section)
     print(section)
@@ -629,11 +729,22 @@ def pg_save_reads(pg, url: str, n: int = 5) -> tuple[list[float], list[tuple[str
         qid, pid = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY qid, pid LIMIT 1").fetchone()
 
         def save() -> float:
-            row = {"client_event_id": str(uuid.uuid4()), "qid": qid, "pid": pid, "grade": 1, "no_answer": None,
-                   "note": None, "evidence": None, "time_spent_ms": 1000, "client_id": "bench", "base_event_id": 0}
+            row = {
+                "client_event_id": str(uuid.uuid4()),
+                "qid": qid,
+                "pid": pid,
+                "grade": 1,
+                "no_answer": None,
+                "note": None,
+                "evidence": None,
+                "time_spent_ms": 1000,
+                "client_id": "bench",
+                "base_event_id": 0,
+            }
             t = time.perf_counter()
             store.append_event_batches(db, [(f"a{N_ANNOT}", [row], False)])
             return (time.perf_counter() - t) * 1000
+
         for _ in range(3):
             save()
         log = pg.root / "server.log"
@@ -650,7 +761,7 @@ def pg_save_reads(pg, url: str, n: int = 5) -> tuple[list[float], list[tuple[str
     text = log.read_bytes()[start:].decode("utf-8", "replace")
     found = collections.defaultdict(lambda: [0, 0.0])
     for m in re.finditer(r"duration: ([\d.]+) ms\s+(?:statement|execute[^:]*): (COPY \(SELECT .*?\) TO STDOUT)", text):
-        key = statement_shape(m.group(2))      # one line per shape: the saved items' keys elided
+        key = statement_shape(m.group(2))  # one line per shape: the saved items' keys elided
         found[key][0] += 1
         found[key][1] += float(m.group(1))
     return times, sorted(((k, c, t) for k, (c, t) in found.items()), key=lambda x: -x[2])
@@ -664,13 +775,18 @@ def main() -> int:
     ap.add_argument("--presses", type=int, default=30, help="keypresses per browser tab")
     ap.add_argument("--moves", type=int, default=30, help="moves to the next question ('0' to skip)")
     ap.add_argument("--reuse", action="store_true", help="reuse bench/data/load-base.duckdb if present")
-    ap.add_argument("--backend", default="file",
-                    help="file, postgres or file,postgres; naming postgres runs the team-server part "
-                         "(part 4) instead of parts 1-3")
+    ap.add_argument(
+        "--backend",
+        default="file",
+        help="file, postgres or file,postgres; naming postgres runs the team-server part (part 4) instead of parts 1-3",
+    )
     ap.add_argument("--processes", default="1,2,4", help="app processes on the PostgreSQL database")
-    ap.add_argument("--compare-build", action="store_true",
-                    help="part 4: also build the campaign directly on PostgreSQL (RELJUDGE_DB = the URL) "
-                         "and report its time beside copy-db's")
+    ap.add_argument(
+        "--compare-build",
+        action="store_true",
+        help="part 4: also build the campaign directly on PostgreSQL (RELJUDGE_DB = the URL) "
+        "and report its time beside copy-db's",
+    )
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x]
     backends = [b.strip() for b in args.backend.split(",") if b.strip()]
@@ -724,19 +840,25 @@ def main() -> int:
         lines.append(
             f"| {r['n']} | {r['sent']:,} | {r['acked']:,} | {r['stored']:,} | {r['duplicated']} | {r['lost']} | "
             f"{r['rejected']} | {r['errors']} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | "
-            f"{r['max']:.0f} | {100 * r['server_cpu']:.0f}% | {r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |")
+            f"{r['max']:.0f} | {100 * r['server_cpu']:.0f}% | {r['server_rss_mb']:.0f} | {100 * r['gen_cpu']:.0f}% |"
+        )
     lines += [
         "",
         f"Server peak RSS over the whole run (VmHWM): {rows[0]['server_hwm_mb']:.0f} MB.",
-        f"p95 passes {TARGET_P95_MS} ms at: " + (f"N = {passes[0]}" if passes else
-                                                  f"no level up to N = {max(levels)}"),
+        f"p95 passes {TARGET_P95_MS} ms at: " + (f"N = {passes[0]}" if passes else f"no level up to N = {max(levels)}"),
     ]
     hundred = next((r for r in rows if r["n"] == 100), None)
     if hundred:
-        ok = hundred["p95"] <= TARGET_P95_MS and hundred["lost"] == 0 and hundred["duplicated"] == 0 \
+        ok = (
+            hundred["p95"] <= TARGET_P95_MS
+            and hundred["lost"] == 0
+            and hundred["duplicated"] == 0
             and hundred["stored"] == hundred["acked"]
-        lines.append(f"Goal (issue 9): 100 annotators, p95 ≤ {TARGET_P95_MS} ms, nothing lost or duplicated — "
-                     f"{'met' if ok else 'NOT met'} (p95 {hundred['p95']:.1f} ms).")
+        )
+        lines.append(
+            f"Goal (issue 9): 100 annotators, p95 ≤ {TARGET_P95_MS} ms, nothing lost or duplicated — "
+            f"{'met' if ok else 'NOT met'} (p95 {hundred['p95']:.1f} ms)."
+        )
     if tab_rows:
         lines += [
             "",
@@ -744,18 +866,22 @@ def main() -> int:
             f"context and a login per annotator) on the judging page of the same file, each pressing a grade "
             f"key once per second ({args.presses} presses per tab, random phase). Timed inside each page: a "
             "capture-phase keydown listener stamps the press, a MutationObserver stamps the card turning "
-            "\"saved\" (the route's acknowledgment painted). The tabs and the server share the 2 cores.",
+            '"saved" (the route\'s acknowledgment painted). The tabs and the server share the 2 cores.',
             "",
             "| tabs | presses | acknowledged | not acknowledged | p50 (ms) | p95 (ms) | max (ms) | server CPU | server RSS (MB) |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in tab_rows:
-            lines.append(f"| {r['n']} | {r['presses']} | {r['acked']} | {r['missing']} | {r['p50']:.0f} | "
-                         f"{r['p95']:.0f} | {r['max']:.0f} | {100 * r['server_cpu']:.0f}% | {r['server_rss_mb']:.0f} |")
+            lines.append(
+                f"| {r['n']} | {r['presses']} | {r['acked']} | {r['missing']} | {r['p50']:.0f} | "
+                f"{r['p95']:.0f} | {r['max']:.0f} | {100 * r['server_cpu']:.0f}% | {r['server_rss_mb']:.0f} |"
+            )
         ten = next((r for r in tab_rows if r["n"] == 10), None)
         if ten:
-            lines.append(f"\nGoal (issue 9): 10 browser tabs, p95 ≤ 300 ms — {'met' if ten['p95'] <= 300 else 'NOT met'} "
-                         f"(p95 {ten['p95']:.0f} ms).")
+            lines.append(
+                f"\nGoal (issue 9): 10 browser tabs, p95 ≤ 300 ms — {'met' if ten['p95'] <= 300 else 'NOT met'} "
+                f"(p95 {ten['p95']:.0f} ms)."
+            )
     if moves:
         lines += [
             "",

@@ -60,7 +60,7 @@ import benchlib  # noqa: E402
 ANNOTATOR = ("annotator1", "annotator-pass-1")
 LEAD = ("lead1", "lead-pass-0001")
 GOAL_MS = 1500.0
-KINDS = {   # name: (address, account, the page's title, wait for the first card)
+KINDS = {  # name: (address, account, the page's title, wait for the first card)
     "judge": ("/", ANNOTATOR, "근거 판정", True),
     "lead": ("/dashboard", LEAD, "실시간 평가 지표", False),
 }
@@ -122,16 +122,18 @@ def export_revision(rev: str, folder: Path) -> str:
     archive = folder.parent / "baseline.tar"
     subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", "-o", str(archive), rev], check=True)
     with tarfile.open(archive) as tar:
-        tar.extractall(folder, filter="fully_trusted")   # symlinks (ui/screens → pages) kept
+        tar.extractall(folder, filter="fully_trusted")  # symlinks (ui/screens → pages) kept
     archive.unlink()
-    return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", rev], check=True,
-                          capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--short", rev], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def argon2_verify_ms(n: int = 7) -> list[float]:
     """The password check alone (Argon2id with reljudge's parameters), timed in this
     process under the same load: what the login run cannot go below."""
     from reljudge import auth
+
     stored = auth._hasher.hash(ANNOTATOR[1])
     times = []
     for _ in range(n):
@@ -148,8 +150,9 @@ def read_jsonl(folder: Path, name: str = "runs.jsonl") -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def trial(browser, url: str, path: str, user: tuple[str, str], title: str, want_card: bool,
-          timeout_ms: float = 60_000) -> dict:
+def trial(
+    browser, url: str, path: str, user: tuple[str, str], title: str, want_card: bool, timeout_ms: float = 60_000
+) -> dict:
     """One login in a fresh context; the page's stamps (ms since Enter) and wall times."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(PROBE)
@@ -165,14 +168,20 @@ def trial(browser, url: str, path: str, user: tuple[str, str], title: str, want_
         page.get_by_label("비밀번호").fill(user[1])
         page.get_by_label("비밀번호").press("Enter")
         done = "card" if want_card else "title"
-        page.wait_for_function(f"() => window.__login.{done} !== null && window.__login.title !== null "
-                               "&& window.__login.formGone !== null")
+        page.wait_for_function(
+            f"() => window.__login.{done} !== null && window.__login.title !== null && window.__login.formGone !== null"
+        )
         p = page.evaluate("() => window.__login")
     finally:
         context.close()
-    return {"form_ms": p["form"], "goto_wall": t_goto, "enter_wall": (p["origin"] + p["enter"]) / 1000,
-            "form_gone": p["formGone"] - p["enter"], "title": p["title"] - p["enter"],
-            "card": (p["card"] - p["enter"]) if p["card"] is not None else None}
+    return {
+        "form_ms": p["form"],
+        "goto_wall": t_goto,
+        "enter_wall": (p["origin"] + p["enter"]) / 1000,
+        "form_gone": p["formGone"] - p["enter"],
+        "title": p["title"] - p["enter"],
+        "card": (p["card"] - p["enter"]) if p["card"] is not None else None,
+    }
 
 
 def attach_runs(trials: list[dict], runs: list[dict], collections: list[dict]) -> None:
@@ -188,8 +197,13 @@ def attach_runs(trials: list[dict], runs: list[dict], collections: list[dict]) -
 
 def summary(xs: list[float]) -> dict:
     xs = [x for x in xs if x is not None]
-    return {"n": len(xs), "median": statistics.median(xs), "p95": float(np.percentile(xs, 95)),
-            "min": min(xs), "max": max(xs)}
+    return {
+        "n": len(xs),
+        "median": statistics.median(xs),
+        "p95": float(np.percentile(xs, 95)),
+        "min": min(xs),
+        "max": max(xs),
+    }
 
 
 def run_breakdown(trials: list[dict], end_key: str) -> list[str]:
@@ -198,9 +212,12 @@ def run_breakdown(trials: list[dict], end_key: str) -> list[str]:
     shapes = [tuple((r.get("page"), r["ended"]) for r in t["runs"]) for t in trials]
     common = max(set(shapes), key=shapes.count)
     same = [t for t, s in zip(trials, shapes) if s == common]
-    lines = [f"Script runs after Enter (the shape of {len(same)} of {len(trials)} trials; medians):", "",
-             "| # | page | ended | run ms | phases (ms) | gap before it (ms) | of which full GC (ms) |",
-             "|---:|---|---|---:|---|---:|---:|"]
+    lines = [
+        f"Script runs after Enter (the shape of {len(same)} of {len(trials)} trials; medians):",
+        "",
+        "| # | page | ended | run ms | phases (ms) | gap before it (ms) | of which full GC (ms) |",
+        "|---:|---|---|---:|---|---:|---:|",
+    ]
     for i, (page, ended) in enumerate(common):
         runs = [t["runs"][i] for t in same]
         before = [t["runs"][i - 1]["end"] if i else t["enter_wall"] for t in same]
@@ -208,21 +225,33 @@ def run_breakdown(trials: list[dict], end_key: str) -> list[str]:
         gcs = [sum(g["ms"] for g in t["gc"] if b <= g["start"] < r["start"]) for r, b, t in zip(runs, before, same)]
         phase = {k: statistics.median(r["phases"].get(k, 0) for r in runs) for r in runs for k in r["phases"]}
         phases = ", ".join(f"{k} {v:.0f}" for k, v in sorted(phase.items(), key=lambda kv: -kv[1]) if v >= 1)
-        lines.append(f"| {i + 1} | {page or '—'} | {ended} | {statistics.median(r['ms'] for r in runs):.0f} | "
-                     f"{phases} | {statistics.median(gaps):.0f} | {statistics.median(gcs):.0f} |")
-    after = [sum(g["ms"] for g in t["gc"] if g["start"] >= t["runs"][-1]["end"]
-                 and g["start"] < t["enter_wall"] + t[end_key] / 1000) for t in same]
-    lines += ["", f"Of the median {statistics.median(t[end_key] for t in same):.0f} ms from Enter to the "
-              f"{end_key}: {statistics.median(sum(r['ms'] for r in t['runs']) for t in same):.0f} ms inside "
-              f"script runs; full garbage collections after the last run and before the {end_key} was "
-              f"shown: {statistics.median(after):.0f} ms; the rest is the browser, the websocket and the "
-              "components' requests."]
+        lines.append(
+            f"| {i + 1} | {page or '—'} | {ended} | {statistics.median(r['ms'] for r in runs):.0f} | "
+            f"{phases} | {statistics.median(gaps):.0f} | {statistics.median(gcs):.0f} |"
+        )
+    after = [
+        sum(
+            g["ms"]
+            for g in t["gc"]
+            if g["start"] >= t["runs"][-1]["end"] and g["start"] < t["enter_wall"] + t[end_key] / 1000
+        )
+        for t in same
+    ]
+    lines += [
+        "",
+        f"Of the median {statistics.median(t[end_key] for t in same):.0f} ms from Enter to the "
+        f"{end_key}: {statistics.median(sum(r['ms'] for r in t['runs']) for t in same):.0f} ms inside "
+        f"script runs; full garbage collections after the last run and before the {end_key} was "
+        f"shown: {statistics.median(after):.0f} ms; the rest is the browser, the websocket and the "
+        "components' requests.",
+    ]
     return lines
 
 
 def top_functions(prof: Path, n: int = 30) -> list[str]:
     import io
     import pstats
+
     out = io.StringIO()
     pstats.Stats(str(prof), stream=out).sort_stats("cumulative").print_stats(n)
     return out.getvalue().splitlines()
@@ -263,17 +292,22 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
 
-    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "src", "app.py", "pages"],
-                           capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(REPO), "status", "--porcelain", "--", "src", "app.py", "pages"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     this = f"this tree ({head}{' + uncommitted changes' if dirty else ''})"
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rj-bench-login-") as tmp:
         tmp = Path(tmp)
         accounts = {ANNOTATOR[0]: (ANNOTATOR[1], "annotator"), LEAD[0]: (LEAD[1], "lead")}
-        camp = es.build_campaign(tmp / "bench.duckdb", tmp / "data", n_questions=args.questions,
-                                 pool_size=args.pool, accounts=accounts)
+        camp = es.build_campaign(
+            tmp / "bench.duckdb", tmp / "data", n_questions=args.questions, pool_size=args.pool, accounts=accounts
+        )
         n_paragraphs = sum(len(v) for v in camp.pool.values())
         servers = {this: (REPO, camp.db_path, {})}
         if args.baseline:
@@ -289,12 +323,13 @@ def main(argv=None) -> int:
                 env = dict(env, RELJUDGE_PROFILE=str(prof))
                 if args.cprofile:
                     env["RELJUDGE_PROFILE_CPROFILE"] = "1"
-                srv = es.StreamlitServer("app.py", db_path=db_path, cwd=cwd, extra_env=env,
-                                         log_path=tmp / f"server-{len(started)}.log")
+                srv = es.StreamlitServer(
+                    "app.py", db_path=db_path, cwd=cwd, extra_env=env, log_path=tmp / f"server-{len(started)}.log"
+                )
                 started[name] = (srv.start(), prof)
             with es.chromium() as browser:
                 browser_version = browser.version
-                for _ in range(args.repeat + 1):    # interleaved: the load hits every server alike
+                for _ in range(args.repeat + 1):  # interleaved: the load hits every server alike
                     for name, (srv, _prof) in started.items():
                         for kind, (path, user, title, card) in KINDS.items():
                             results[name][kind].append(trial(browser, srv.url, path, user, title, card))
@@ -306,8 +341,9 @@ def main(argv=None) -> int:
                 srv.stop()
         profiles = {}
         for name, (_srv, prof) in started.items():
-            attach_runs([t for ts in results[name].values() for t in ts], read_jsonl(prof),
-                        read_jsonl(prof, "gc.jsonl"))
+            attach_runs(
+                [t for ts in results[name].values() for t in ts], read_jsonl(prof), read_jsonl(prof, "gc.jsonl")
+            )
             if args.cprofile:
                 for kind in KINDS:
                     last = results[name][kind][-1]
@@ -315,18 +351,23 @@ def main(argv=None) -> int:
                         path = prof / f"run-{run['n']}.prof"
                         if path.exists():
                             profiles[f"{name}, {kind}, run #{run['n']} ({run.get('page')}, ended {run['ended']})"] = (
-                                run, top_functions(path))
+                                run,
+                                top_functions(path),
+                            )
 
     for label, (run, top) in profiles.items():
         print(f"\n--- {label}: {run['ms']:.0f} ms")
         print("\n".join(top[:45]))
 
     import streamlit
+
     date = dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     names = list(servers)
-    cmd = (f"python bench/bench_login.py --repeat {args.repeat} --hogs {args.hogs}"
-           f"{f' --baseline {args.baseline}' if args.baseline else ''}{' --cprofile' if args.cprofile else ''}"
-           f"{' --note …' if args.note else ''}")
+    cmd = (
+        f"python bench/bench_login.py --repeat {args.repeat} --hogs {args.hogs}"
+        f"{f' --baseline {args.baseline}' if args.baseline else ''}{' --cprofile' if args.cprofile else ''}"
+        f"{' --note …' if args.note else ''}"
+    )
     lines = [
         "## Login → first judging card on a busy machine (300-paragraph campaign)",
         "",
@@ -353,18 +394,22 @@ def main(argv=None) -> int:
             row += f" | {cells[-1]['median'] / cells[0]['median']:.2f} |"
         lines.append(row + ("" if len(names) > 1 else " |"))
     cold = " | ".join(f"{results[n]['judge'][0]['card']:.0f}" for n in names)
-    lines.append(f"| cold server (first login since start): Enter → first card | {cold} |"
-                 + (" |" if len(names) > 1 else ""))
+    lines.append(
+        f"| cold server (first login since start): Enter → first card | {cold} |" + (" |" if len(names) > 1 else "")
+    )
     card = summary([t["card"] for t in results[names[-1]]["judge"][1:]])["median"]
-    lines += ["", f"Goal (issue): Enter → first card under {GOAL_MS:.0f} ms under this load, {names[-1]}: "
-              f"**{'met' if card < GOAL_MS else 'not met'}** (median {card:.0f} ms).",
-              "",
-              f"The password check alone (Argon2id, m=64 MiB, t=3, p=4, as stored), timed in the benchmark's "
-              f"process under the same load: median {statistics.median(hashing):.0f} ms "
-              f"({min(hashing):.0f}–{max(hashing):.0f}). It is most of the login's own run (the first run after "
-              "Enter below) and stays: it is what makes guessing passwords slow.",
-              "",
-              READING]
+    lines += [
+        "",
+        f"Goal (issue): Enter → first card under {GOAL_MS:.0f} ms under this load, {names[-1]}: "
+        f"**{'met' if card < GOAL_MS else 'not met'}** (median {card:.0f} ms).",
+        "",
+        f"The password check alone (Argon2id, m=64 MiB, t=3, p=4, as stored), timed in the benchmark's "
+        f"process under the same load: median {statistics.median(hashing):.0f} ms "
+        f"({min(hashing):.0f}–{max(hashing):.0f}). It is most of the login's own run (the first run after "
+        "Enter below) and stays: it is what makes guessing passwords slow.",
+        "",
+        READING,
+    ]
     for n in names:
         lines += ["", f"### {n}", "", "Annotator at `/`:", ""]
         lines += run_breakdown(results[n]["judge"][1:], "card")

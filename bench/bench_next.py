@@ -54,10 +54,13 @@ def main() -> int:
         path = Path(tmp) / "next.duckdb"
         t0 = time.perf_counter()
         build_large_campaign(path)
-        print(f"campaign built in {time.perf_counter() - t0:.0f} s: 1,000 questions × 4 systems, depth 20, "
-              "50,000 events")
-        print(f"machine: {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-              f"load average {os.getloadavg()[0]:.2f}")
+        print(
+            f"campaign built in {time.perf_counter() - t0:.0f} s: 1,000 questions × 4 systems, depth 20, 50,000 events"
+        )
+        print(
+            f"machine: {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"load average {os.getloadavg()[0]:.2f}"
+        )
         user = "a0"
         for name, rest in (("complete", False), ("rr-first", False), ("rr-first", True)):
             db = open_database(path)
@@ -90,8 +93,22 @@ def main() -> int:
             sub = []
             for _ in range(max(3, args.repeat // 3)):
                 t = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "next", "--user", user,
-                                "--limit", str(args.limit)], check=True, capture_output=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "reljudge",
+                        "--db",
+                        str(path),
+                        "next",
+                        "--user",
+                        user,
+                        "--limit",
+                        str(args.limit),
+                    ],
+                    check=True,
+                    capture_output=True,
+                )
                 sub.append(time.perf_counter() - t)
             label = name + (" --then-rest" if rest else "")
             open_now = int(ov.open_now.sum())

@@ -62,6 +62,7 @@ BASE = CONTENDERS[0]
 
 # -- the readers (each runs in its own process) ---------------------------------------------
 
+
 def _maxrss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -69,15 +70,29 @@ def _maxrss_mb() -> float:
 def _arrow_type(pg_type: str):
     import pyarrow as pa
 
-    return {"character varying": pa.string(), "text": pa.string(), "bigint": pa.int64(),
-            "integer": pa.int32(), "smallint": pa.int16(), "boolean": pa.bool_(),
-            "double precision": pa.float64(), "timestamp without time zone": pa.timestamp("us")}[pg_type]
+    return {
+        "character varying": pa.string(),
+        "text": pa.string(),
+        "bigint": pa.int64(),
+        "integer": pa.int32(),
+        "smallint": pa.int16(),
+        "boolean": pa.bool_(),
+        "double precision": pa.float64(),
+        "timestamp without time zone": pa.timestamp("us"),
+    }[pg_type]
 
 
 def _duck_type(pg_type: str) -> str:
-    return {"character varying": "VARCHAR", "text": "VARCHAR", "bigint": "BIGINT", "integer": "INTEGER",
-            "smallint": "SMALLINT", "boolean": "BOOLEAN", "double precision": "DOUBLE",
-            "timestamp without time zone": "TIMESTAMP"}[pg_type]
+    return {
+        "character varying": "VARCHAR",
+        "text": "VARCHAR",
+        "bigint": "BIGINT",
+        "integer": "INTEGER",
+        "smallint": "SMALLINT",
+        "boolean": "BOOLEAN",
+        "double precision": "DOUBLE",
+        "timestamp without time zone": "TIMESTAMP",
+    }[pg_type]
 
 
 class Extension:
@@ -154,21 +169,38 @@ class PsycopgCsv:
                 read_options=pcsv.ReadOptions(column_names=[c for c, _ in cols]),
                 parse_options=pcsv.ParseOptions(newlines_in_values=True),
                 convert_options=pcsv.ConvertOptions(
-                    column_types={c: _arrow_type(t) for c, t in cols}, null_values=[""],
-                    strings_can_be_null=True, quoted_strings_can_be_null=False,
-                    true_values=["t"], false_values=["f"]))
+                    column_types={c: _arrow_type(t) for c, t in cols},
+                    null_values=[""],
+                    strings_can_be_null=True,
+                    quoted_strings_can_be_null=False,
+                    true_values=["t"],
+                    false_values=["f"],
+                ),
+            )
             del buf
             t2 = time.perf_counter()
             self.con.register("staged", arrow)
             self.con.execute("CREATE OR REPLACE TABLE t AS SELECT * FROM staged")
             self.con.unregister("staged")
             del arrow
-            return {"COPY into buffer": t1 - t0, "pyarrow.csv parse": t2 - t1,
-                    "Arrow → DuckDB table": time.perf_counter() - t2}
+            return {
+                "COPY into buffer": t1 - t0,
+                "pyarrow.csv parse": t2 - t1,
+                "Arrow → DuckDB table": time.perf_counter() - t2,
+            }
         # PostgreSQL's CSV: NULL is an unquoted empty field, "" an empty string.
-        rel = self.con.read_csv(io.BytesIO(buf), header=False, names=[c for c, _ in cols],
-                                dtype={c: _duck_type(t) for c, t in cols}, sep=",", quotechar='"',
-                                escapechar='"', na_values=[""], allow_quoted_nulls=False, auto_detect=False)
+        rel = self.con.read_csv(
+            io.BytesIO(buf),
+            header=False,
+            names=[c for c, _ in cols],
+            dtype={c: _duck_type(t) for c, t in cols},
+            sep=",",
+            quotechar='"',
+            escapechar='"',
+            na_values=[""],
+            allow_quoted_nulls=False,
+            auto_detect=False,
+        )
         self.con.register("staged", rel)
         self.con.execute("CREATE OR REPLACE TABLE t AS SELECT * FROM staged")
         self.con.unregister("staged")
@@ -178,9 +210,13 @@ class PsycopgCsv:
 
 def fingerprint(con, cols: list[tuple[str, str]]) -> dict:
     """Row count, DuckDB types and a hash of every value of table t (order-free)."""
-    types = [r[1] for r in con.execute("SELECT column_name, data_type FROM duckdb_columns() "
-                                       "WHERE table_name = 't' ORDER BY column_index").fetchall()]
-    row = ", ".join(f"{c}::VARCHAR" for c, _ in cols)          # a list keeps NULL apart from ''
+    types = [
+        r[1]
+        for r in con.execute(
+            "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 't' ORDER BY column_index"
+        ).fetchall()
+    ]
+    row = ", ".join(f"{c}::VARCHAR" for c, _ in cols)  # a list keeps NULL apart from ''
     n, h = con.execute(f"SELECT count(*), bit_xor(hash([{row}])) FROM t").fetchone()
     return {"rows": n, "types": types, "hash": str(h)}
 
@@ -198,32 +234,53 @@ def reader_main(contender: str, url: str, table: str, cols_json: str) -> None:
         r = PsycopgCsv(url, "duckdb")
     else:
         raise SystemExit(f"unknown contender {contender}")
-    r.read(table, cols, " LIMIT 1")                      # warm-up: connection, catalog, code paths
+    r.read(table, cols, " LIMIT 1")  # warm-up: connection, catalog, code paths
     before = _maxrss_mb()
     t0 = time.perf_counter()
     phases = r.read(table, cols)
     seconds = time.perf_counter() - t0
     after = _maxrss_mb()
-    print(json.dumps({"s": seconds, "phases": phases, "rss_before_mb": before, "rss_after_mb": after,
-                      **fingerprint(r.con, cols)}))
+    print(
+        json.dumps(
+            {"s": seconds, "phases": phases, "rss_before_mb": before, "rss_after_mb": after, **fingerprint(r.con, cols)}
+        )
+    )
 
 
 # -- the launcher: one process, measured alone ----------------------------------------------
+
 
 def spawn_main(argv: list[str]) -> None:
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = proc.communicate()
     # communicate() reaps the child; its rusage is in RUSAGE_CHILDREN (the only child).
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(json.dumps({"code": proc.returncode, "out": out.decode(errors="replace"),
-                      "stderr": err.decode(errors="replace")[-3000:], "maxrss_mb": usage.ru_maxrss / 1024}))
+    print(
+        json.dumps(
+            {
+                "code": proc.returncode,
+                "out": out.decode(errors="replace"),
+                "stderr": err.decode(errors="replace")[-3000:],
+                "maxrss_mb": usage.ru_maxrss / 1024,
+            }
+        )
+    )
 
 
 def measure(contender: str, url: str, table: str, cols: list) -> dict:
     argv = [sys.executable, __file__, "--read", contender, url, table, json.dumps(cols)]
-    p = subprocess.run([sys.executable, __file__, "--spawn", *argv], capture_output=True, text=True, check=True,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(
-                           [str(REPO / "src")] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))))
+    p = subprocess.run(
+        [sys.executable, __file__, "--spawn", *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(
+                [str(REPO / "src")] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+            ),
+        ),
+    )
     r = json.loads(p.stdout.strip().splitlines()[-1])
     if r["code"] != 0:
         raise SystemExit(f"{contender} on {table} exited {r['code']}:\n{r['stderr']}")
@@ -234,13 +291,19 @@ def measure(contender: str, url: str, table: str, cols: list) -> dict:
 
 # -- PostgreSQL set-up ----------------------------------------------------------------------
 
+
 def columns(url: str, table: str) -> list[tuple[str, str]]:
     import psycopg
 
     with psycopg.connect(url) as con:
-        return [tuple(r) for r in con.execute(
-            "SELECT column_name, data_type FROM information_schema.columns "
-            "WHERE table_schema = 'public' AND table_name = %s ORDER BY ordinal_position", (table,)).fetchall()]
+        return [
+            tuple(r)
+            for r in con.execute(
+                "SELECT column_name, data_type FROM information_schema.columns "
+                "WHERE table_schema = 'public' AND table_name = %s ORDER BY ordinal_position",
+                (table,),
+            ).fetchall()
+        ]
 
 
 def grow_events(url: str, rows: int) -> float:
@@ -274,13 +337,23 @@ def vacuum(url: str) -> None:
 def versions() -> dict[str, str]:
     import psycopg
 
-    v = {name: md.version(name) for name in ("duckdb", "duckdb-extension-postgres-scanner", "adbc-driver-postgresql",
-                                              "adbc-driver-manager", "pyarrow", "psycopg")}
+    v = {
+        name: md.version(name)
+        for name in (
+            "duckdb",
+            "duckdb-extension-postgres-scanner",
+            "adbc-driver-postgresql",
+            "adbc-driver-manager",
+            "pyarrow",
+            "psycopg",
+        )
+    }
     v["psycopg"] += f" ({psycopg.pq.__impl__}, libpq {psycopg.pq.version()})"
     return v
 
 
 # -- the run --------------------------------------------------------------------------------
+
 
 def run(a) -> dict:
     from benchlib import bench_postgres, build_large_campaign, copy_db, pg_version
@@ -315,22 +388,33 @@ def run(a) -> dict:
                 k = rnd % len(CONTENDERS)
                 for contender in CONTENDERS[k:] + CONTENDERS[:k]:
                     r = measure(contender, where, table, cols)
-                    if rnd > 0:                                  # round 0: warm-up
+                    if rnd > 0:  # round 0: warm-up
                         trials[contender].append(r)
-                    print(f"  {table:16s} {size:8s} round {rnd} {contender:22s} {r['s'] * 1000:8.1f} ms "
-                          f"{r['rows']:>9,} rows  RSS {r['rss_before_mb']:.0f}→{r['rss_after_mb']:.0f} MB "
-                          f"(whole process {r['process_maxrss_mb']:.0f} MB)",
-                          flush=True)
+                    print(
+                        f"  {table:16s} {size:8s} round {rnd} {contender:22s} {r['s'] * 1000:8.1f} ms "
+                        f"{r['rows']:>9,} rows  RSS {r['rss_before_mb']:.0f}→{r['rss_after_mb']:.0f} MB "
+                        f"(whole process {r['process_maxrss_mb']:.0f} MB)",
+                        flush=True,
+                    )
             results.append({"table": table, "size": size, "cols": [c for c, _ in cols], "trials": trials})
         bench_s = time.perf_counter() - started
         load_after = os.getloadavg()
-        return {"results": results, "build_s": build_s, "copy_s": copy_s, "grow_s": grow_s, "bench_s": bench_s,
-                "load_before": load_before, "load_after": load_after, "pg": pg_version(pg)}
+        return {
+            "results": results,
+            "build_s": build_s,
+            "copy_s": copy_s,
+            "grow_s": grow_s,
+            "bench_s": bench_s,
+            "load_before": load_before,
+            "load_after": load_after,
+            "pg": pg_version(pg),
+        }
     finally:
         pg.destroy()
 
 
 # -- report ---------------------------------------------------------------------------------
+
 
 def med(xs: list[float]) -> float:
     return statistics.median(xs)
@@ -345,11 +429,16 @@ def summarize(res: dict) -> dict:
         for t in trials:
             for k, v in t["phases"].items():
                 phases.setdefault(k, []).append(v * 1000)
-        out[c] = {"median": med(secs), "min": min(secs), "max": max(secs), "rows": trials[0]["rows"],
-                  "rss": med([t["rss_after_mb"] for t in trials]),
-                  "rss_read": med([t["rss_after_mb"] - t["rss_before_mb"] for t in trials]),
-                  "phases": {k: med(v) for k, v in phases.items()},
-                  "prints": {(t["rows"], tuple(t["types"]), t["hash"]) for t in trials}}
+        out[c] = {
+            "median": med(secs),
+            "min": min(secs),
+            "max": max(secs),
+            "rows": trials[0]["rows"],
+            "rss": med([t["rss_after_mb"] for t in trials]),
+            "rss_read": med([t["rss_after_mb"] - t["rss_before_mb"] for t in trials]),
+            "phases": {k: med(v) for k, v in phases.items()},
+            "prints": {(t["rows"], tuple(t["types"]), t["hash"]) for t in trials},
+        }
     return out
 
 
@@ -381,9 +470,9 @@ def report(a, r: dict) -> str:
         "apart, newlines allowed in values), then into DuckDB; **psycopg CSV→duckdb** — the same buffer parsed by "
         f"DuckDB's `read_csv`. One warm-up round, then {a.repeat} rounds, the contenders' order rotating each round. "
         "Peak RSS: the reading process's `ru_maxrss` at the end of the read (what the process holds: Python, "
-        "DuckDB and the driver loaded, connected, and the table read); \"+ read\" is its rise during the read — "
+        'DuckDB and the driver loaded, connected, and the table read); "+ read" is its rise during the read — '
         "compare that: the rest is mostly imports (the extension's process never imports pyarrow; the app does anyway). "
-        "ADBC's \"fetch into Arrow\" phase alone is the time to an Arrow table DuckDB could query in place (registered, "
+        'ADBC\'s "fetch into Arrow" phase alone is the time to an Arrow table DuckDB could query in place (registered, '
         "no copy). "
         "Every contender's table was checked to hold the same rows, column types and values (a hash of every value).",
         "",
@@ -407,10 +496,16 @@ def report(a, r: dict) -> str:
         for c in CONTENDERS:
             f = s[c]
             ph = "; ".join(f"{k} {val:.0f}" for k, val in f["phases"].items()) or "one statement"
-            lines.append(f"| {c} | {f['median']:.0f} | {f['min']:.0f} – {f['max']:.0f} | {f['rows']:,} | "
-                         f"{f['rss']:.0f} (+{f['rss_read']:.0f}) | {f['median'] / base:.2f}× | {ph} |")
-        lines += ["", "Same rows, types and values in all contenders: " + ("yes." if same else
-                  "**NO** — " + "; ".join(f"{c}: {sorted(p)}" for c, p in prints.items())), ""]
+            lines.append(
+                f"| {c} | {f['median']:.0f} | {f['min']:.0f} – {f['max']:.0f} | {f['rows']:,} | "
+                f"{f['rss']:.0f} (+{f['rss_read']:.0f}) | {f['median'] / base:.2f}× | {ph} |"
+            )
+        lines += [
+            "",
+            "Same rows, types and values in all contenders: "
+            + ("yes." if same else "**NO** — " + "; ".join(f"{c}: {sorted(p)}" for c, p in prints.items())),
+            "",
+        ]
     lines += conclusion(summaries)
     return "\n".join(lines)
 
@@ -424,40 +519,54 @@ def conclusion(summaries: list) -> list[str]:
         label = f"{res['table']} ({s[BASE]['rows']:,} rows)"
         ranked = sorted(CONTENDERS, key=lambda c: s[c]["median"])
         first, second = ranked[0], ranked[1]
-        fastest.append(f"{label}: {first} ({s[first]['median']:.0f} ms; next {second}, "
-                       f"{s[second]['median'] / s[first]['median']:.2f}× that)")
+        fastest.append(
+            f"{label}: {first} ({s[first]['median']:.0f} ms; next {second}, "
+            f"{s[second]['median'] / s[first]['median']:.2f}× that)"
+        )
         for c in CONTENDERS[1:]:
             if s[c]["median"] < 0.8 * s[BASE]["median"] and s[c]["max"] < s[BASE]["min"]:
-                clearly.append(f"{c} on {label}, {s[BASE]['median'] - s[c]['median']:.0f} ms less "
-                               f"({(1 - s[c]['median'] / s[BASE]['median']) * 100:.0f}%)")
+                clearly.append(
+                    f"{c} on {label}, {s[BASE]['median'] - s[c]['median']:.0f} ms less "
+                    f"({(1 - s[c]['median'] / s[BASE]['median']) * 100:.0f}%)"
+                )
     campaign = [s for res, s in summaries if res["size"] == "campaign"]
     totals = {c: sum(s[c]["median"] for s in campaign) for c in CONTENDERS}
-    lines = ["Fastest per table (median): " + "; ".join(fastest) + ". "
-             "The campaign's three reads together: " + ", ".join(f"{c} {t:.0f} ms" for c, t in totals.items()) + ". "
-             "ADBC's fetch into Arrow alone, before any copy into DuckDB: "
-             + " / ".join(f"{s['ADBC']['phases']['fetch into Arrow']:.0f}" for _, s in summaries)
-             + " ms, against the extension's whole read into a DuckDB table: "
-             + " / ".join(f"{s[BASE]['median']:.0f}" for _, s in summaries) + " ms (tables in the order above): "
-             f"on {sum(s['ADBC']['phases']['fetch into Arrow'] < s[BASE]['median'] for _, s in summaries)} of "
-             f"{len(summaries)} tables an Arrow table queried in place would have been ready sooner than the "
-             "extension's DuckDB table.", ""]
+    lines = [
+        "Fastest per table (median): " + "; ".join(fastest) + ". "
+        "The campaign's three reads together: " + ", ".join(f"{c} {t:.0f} ms" for c, t in totals.items()) + ". "
+        "ADBC's fetch into Arrow alone, before any copy into DuckDB: "
+        + " / ".join(f"{s['ADBC']['phases']['fetch into Arrow']:.0f}" for _, s in summaries)
+        + " ms, against the extension's whole read into a DuckDB table: "
+        + " / ".join(f"{s[BASE]['median']:.0f}" for _, s in summaries)
+        + " ms (tables in the order above): "
+        f"on {sum(s['ADBC']['phases']['fetch into Arrow'] < s[BASE]['median'] for _, s in summaries)} of "
+        f"{len(summaries)} tables an Arrow table queried in place would have been ready sooner than the "
+        "extension's DuckDB table.",
+        "",
+    ]
     always_first = all(min(CONTENDERS, key=lambda c: s[c]["median"]) == BASE for _, s in summaries)
     least_memory = all(min(CONTENDERS, key=lambda c: s[c]["rss_read"]) == BASE for _, s in summaries)
-    gives = ("sends column conditions to PostgreSQL as filters (equality and IN lists of bound values: the "
-             "save's lookups, answered by indexes; see the load-team section) and runs the same DuckDB SQL over the PostgreSQL "
-             "tables, where ADBC or psycopg would need each query's reads staged by hand (which tables, columns and "
-             "filters, and when a staged copy is stale)")
+    gives = (
+        "sends column conditions to PostgreSQL as filters (equality and IN lists of bound values: the "
+        "save's lookups, answered by indexes; see the load-team section) and runs the same DuckDB SQL over the PostgreSQL "
+        "tables, where ADBC or psycopg would need each query's reads staged by hand (which tables, columns and "
+        "filters, and when a staged copy is stale)"
+    )
     if not clearly:
         lines.append(
             "**Conclusion.** No contender is clearly faster than DuckDB's postgres extension (below 0.8× its median "
             "with every run faster) on any table — the extension "
             + ("is the fastest on every table" if always_first else "reads about as fast as ADBC and psycopg's COPY")
             + (" and its process grows the least during the read" if least_memory else "")
-            + ", so **the current choice stays**: it also " + gives + ".")
+            + ", so **the current choice stays**: it also "
+            + gives
+            + "."
+        )
     else:
         lines.append(
             "**Conclusion.** Clearly faster than the extension: " + "; ".join(clearly) + ". Switching would give up "
-            "what the extension does besides reading: it " + gives + " — weigh that against the milliseconds above.")
+            "what the extension does besides reading: it " + gives + " — weigh that against the milliseconds above."
+        )
     return lines
 
 

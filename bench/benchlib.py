@@ -22,7 +22,7 @@ RESULTS = HERE / "RESULTS.md"
 
 # The campaign-sized database of the dashboard and load benchmarks.
 N_Q, SYSTEMS, DEPTH, N_EVENTS, N_ANNOT = 1000, ("bm25", "vector", "hybrid", "graphrag"), 20, 50_000, 5
-TYPES = DEFAULT_TYPES    # the methodology's four (reljudge.question_types), declared in every campaign
+TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.question_types), declared in every campaign
 PASSWORD = "bench-password"
 
 
@@ -43,17 +43,37 @@ def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
     with open(data / "corpus.jsonl", "w", encoding="utf-8") as fh:
         for q in range(N_Q):
             for j in range(per_q):
-                fh.write(json.dumps({"pid": f"p{q:04d}_{j:02d}", "doc_id": f"d{q:04d}", "position": j,
-                                     "text": f"질문 {q}의 후보 문단 {j}: 합성 자료입니다."}, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "pid": f"p{q:04d}_{j:02d}",
+                            "doc_id": f"d{q:04d}",
+                            "position": j,
+                            "text": f"질문 {q}의 후보 문단 {j}: 합성 자료입니다.",
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
     with open(data / "questions.jsonl", "w", encoding="utf-8") as fh:
         for q in range(N_Q):
-            fh.write(json.dumps({"qid": f"q{q:04d}", "text": f"합성 질문 {q}", "type": TYPES[q % 4],
-                                 "no_answer_expected": q % 50 == 0}, ensure_ascii=False) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "qid": f"q{q:04d}",
+                        "text": f"합성 질문 {q}",
+                        "type": TYPES[q % 4],
+                        "no_answer_expected": q % 50 == 0,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
     for s in SYSTEMS:
         with open(data / f"{s}.trec", "w", encoding="utf-8") as fh:
             for q in range(N_Q):
                 picks = rng.choice(per_q, DEPTH, replace=False)
-                scores = np.round(np.sort(rng.random(DEPTH))[::-1], 2)   # 2 decimals: ties
+                scores = np.round(np.sort(rng.random(DEPTH))[::-1], 2)  # 2 decimals: ties
                 for r, (j, sc) in enumerate(zip(picks, scores), 1):
                     fh.write(f"q{q:04d} Q0 p{q:04d}_{j:02d} {r} {sc} {s}\n")
     if not is_url(path):
@@ -76,11 +96,23 @@ def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
     users = rng.integers(0, N_ANNOT, N_EVENTS)
     for a in range(N_ANNOT):
         part = events[users == a]
-        rows = [{"client_event_id": str(uuid.uuid4()), "qid": r.qid, "pid": r.pid, "grade": int(r.grade),
-                 "no_answer": None, "note": None, "evidence": None, "time_spent_ms": int(r.ms),
-                 "client_id": None, "base_event_id": None} for r in part.itertuples()]
+        rows = [
+            {
+                "client_event_id": str(uuid.uuid4()),
+                "qid": r.qid,
+                "pid": r.pid,
+                "grade": int(r.grade),
+                "no_answer": None,
+                "note": None,
+                "evidence": None,
+                "time_spent_ms": int(r.ms),
+                "client_id": None,
+                "base_event_id": None,
+            }
+            for r in part.itertuples()
+        ]
         for i in range(0, len(rows), 500):
-            store.append_event_batches(db, [(f"a{a}", rows[i:i + 500], True)])
+            store.append_event_batches(db, [(f"a{a}", rows[i : i + 500], True)])
     db.close()
 
 
@@ -100,10 +132,23 @@ def bench_postgres():
 
     class DurablePostgres(ps.PostgresServer):
         def start(self) -> None:
-            options = (f"-c listen_addresses='' -k {self.root} -p {self.port} -c fsync=on "
-                       "-c synchronous_commit=on -c full_page_writes=on -c max_connections=300")
-            self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
-                      "-w", "-t", "60", "start")
+            options = (
+                f"-c listen_addresses='' -k {self.root} -p {self.port} -c fsync=on "
+                "-c synchronous_commit=on -c full_page_writes=on -c max_connections=300"
+            )
+            self._run(
+                "pg_ctl",
+                "-D",
+                str(self.data),
+                "-o",
+                options,
+                "-l",
+                str(self.root / "server.log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            )
 
     return DurablePostgres(durable=True)
 
@@ -116,11 +161,16 @@ def pg_version(server) -> str:
 def copy_db(source, target: str) -> float:
     """``reljudge copy-db SOURCE TARGET`` as a user runs it (its own process, this checkout's
     code first on PYTHONPATH); returns the wall time in seconds."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(REPO / "src")] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            [str(REPO / "src")] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
+        ),
+    )
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "reljudge", "copy-db", str(source), target],
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "reljudge", "copy-db", str(source), target], env=env, capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise RuntimeError(f"copy-db failed ({done.returncode}): {done.stderr[-2000:]}")
     return time.perf_counter() - t0
@@ -146,7 +196,7 @@ def write_section(name: str, body: str, path: Path = RESULTS) -> None:
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
     block = f"{begin}\n{body.rstrip()}\n{end}"
     if begin in text and end in text:
-        text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+        text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")

@@ -33,7 +33,7 @@ DEMO = REPO / "src" / "reljudge" / "demo"
 def load_generator():
     spec = importlib.util.spec_from_file_location("make_demo_data", REPO / "scripts" / "make_demo_data.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules["make_demo_data"] = module   # dataclasses look their module up by name
+    sys.modules["make_demo_data"] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
 
@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
         "reljudge's bundled demo campaign (src/reljudge/demo/: invented Korean sample data, 24 questions, "
         "4 simulated runs at depth 20); oracle = the intended grades held by scripts/make_demo_data.py "
         f"({n2} grade-2 and {n1} grade-1 labels; every other retrieved paragraph 0), "
-        "written by bench/make_demo_campaign.py.\n", encoding="utf-8")
+        "written by bench/make_demo_campaign.py.\n",
+        encoding="utf-8",
+    )
     print(f"wrote {out}: {len(runs)} runs, {len(retrieved | set(gold))} qrels lines ({n2} grade 2, {n1} grade 1)")
     return 0
 

@@ -50,8 +50,8 @@ def load(path: Path, n_questions: int):
             for qa in para["qas"]:
                 answer = qa["answers"][0]
                 start = answer["answer_start"]
-                if para["context"][start:start + len(answer["text"])] != answer["text"]:
-                    continue   # span does not match its offset: left out of the sample
+                if para["context"][start : start + len(answer["text"])] != answer["text"]:
+                    continue  # span does not match its offset: left out of the sample
                 owner[qa["id"]] = pid
                 qas.append({"qid": qa["id"], "text": qa["question"], "answer": answer["text"]})
     qas.sort(key=lambda q: hashlib.sha1(q["qid"].encode()).hexdigest())
@@ -72,9 +72,10 @@ def bm25_scores(doc_tokens: list[list[str]], query_tokens: list[list[str]], k1: 
     tf = tf.tocoo()
     weights = tf.data * (k1 + 1) / (tf.data + norm[tf.row]) * idf[tf.col]
     from scipy.sparse import csr_matrix
+
     w = csr_matrix((weights, (tf.row, tf.col)), shape=tf.shape)
     q = vec.transform(query_tokens)
-    q.data[:] = 1.0   # a query term counts once
+    q.data[:] = 1.0  # a query term counts once
     return np.asarray((q @ w.T).todense())
 
 
@@ -82,14 +83,13 @@ def morphemes(texts: list[str]) -> list[list[str]]:
     from kiwipiepy import Kiwi
 
     kiwi = Kiwi()
-    return [[f"{t.form}/{t.tag}" for t in tokens if t.tag.startswith(CONTENT_TAGS)]
-            for tokens in kiwi.tokenize(texts)]
+    return [[f"{t.form}/{t.tag}" for t in tokens if t.tag.startswith(CONTENT_TAGS)] for tokens in kiwi.tokenize(texts)]
 
 
 def bigrams(text: str) -> list[str]:
     out = []
     for word in _EOJEOL.findall(text.lower()):
-        out += [word] if len(word) < 2 else [word[i:i + 2] for i in range(len(word) - 1)]
+        out += [word] if len(word) < 2 else [word[i : i + 2] for i in range(len(word) - 1)]
     return out
 
 
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
 
     morph = morphemes(texts + qtexts)
     scores = {
-        "bm25_morph": bm25_scores(morph[:len(texts)], morph[len(texts):]),
+        "bm25_morph": bm25_scores(morph[: len(texts)], morph[len(texts) :]),
         "bm25_bigram": bm25_scores([bigrams(t) for t in texts], [bigrams(t) for t in qtexts]),
         "tfidf_char": tfidf_scores(texts, qtexts),
     }
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             for r, (pid, _) in enumerate(rankings[name][qi], start=1):
                 rrf[pid] = rrf.get(pid, 0.0) + 1.0 / (60 + r)
         fused.append(rank(np.array([rrf[p] for p in pids]), pids, args.depth))
-    rankings = {name: [r[:args.depth] for r in rs] for name, rs in rankings.items()}
+    rankings = {name: [r[: args.depth] for r in rs] for name, rs in rankings.items()}
     rankings["rrf"] = fused
 
     out: Path = args.out
@@ -157,16 +157,26 @@ def main(argv: list[str] | None = None) -> int:
     with open(out / "questions.jsonl", "w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps({"qid": q["qid"], "text": q["text"]}, ensure_ascii=False) + "\n")
-    mrr = {name: sum(next((1 / r for r, (pid, _) in enumerate(rs[qi][:10], 1) if pid == owner[q["qid"]]), 0.0)
-                     for qi, q in enumerate(questions)) / len(questions) for name, rs in rankings.items()}
+    mrr = {
+        name: sum(
+            next((1 / r for r, (pid, _) in enumerate(rs[qi][:10], 1) if pid == owner[q["qid"]]), 0.0)
+            for qi, q in enumerate(questions)
+        )
+        / len(questions)
+        for name, rs in rankings.items()
+    }
     (out / "SOURCE.txt").write_text(
         f"KorQuAD 1.0 dev ({args.korquad.name}): {len(corpus)} context paragraphs as the corpus, "
         f"{len(questions)} questions (smallest SHA-1 of the KorQuAD id); 4 runs built by "
         "bench/make_korquad_campaign.py (BM25 over Kiwi morphemes, BM25 over character bigrams, TF-IDF "
         "char 2-4-grams, RRF of the first and third); oracle: grade 2 for the question's own context "
-        "paragraph (the one holding its answer span), 0 for every other.\n", encoding="utf-8")
-    print(f"wrote {out}: {len(corpus)} paragraphs, {len(questions)} questions; MRR@10 against the oracle: "
-          + ", ".join(f"{k} {v:.3f}" for k, v in mrr.items()))
+        "paragraph (the one holding its answer span), 0 for every other.\n",
+        encoding="utf-8",
+    )
+    print(
+        f"wrote {out}: {len(corpus)} paragraphs, {len(questions)} questions; MRR@10 against the oracle: "
+        + ", ".join(f"{k} {v:.3f}" for k, v in mrr.items())
+    )
     return 0
 
 

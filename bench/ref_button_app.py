@@ -11,5 +11,4 @@ st.session_state.setdefault("clicks", 0)
 if st.button("누르기 / click", key="ref_button"):
     st.session_state.clicks += 1
 # A fixed id lets the benchmark's MutationObserver find the text without scanning.
-st.markdown(f'<span id="ref-count">count {st.session_state.clicks}</span>',
-            unsafe_allow_html=True)
+st.markdown(f'<span id="ref-count">count {st.session_state.clicks}</span>', unsafe_allow_html=True)

@@ -30,8 +30,9 @@ qid = judging.current_question(db, USER)
 
 
 def _save(pid: str, key: str) -> None:
-    judging.record(db, USER, [{"id": str(uuid.uuid4()), "kind": "grade", "qid": qid,
-                               "pid": pid, "grade": st.session_state[key]}])
+    judging.record(
+        db, USER, [{"id": str(uuid.uuid4()), "kind": "grade", "qid": qid, "pid": pid, "grade": st.session_state[key]}]
+    )
 
 
 data = judging.payload(db, USER, qid)
@@ -40,9 +41,16 @@ for i, it in enumerate(data["items"]):
     st.text(it["text"])
     st.caption(it["source"])
     key = f"g_{it['pid']}"
-    st.radio(f"문단 {i + 1}", OPTIONS, index=None if it["grade"] is None else OPTIONS.index(it["grade"]),
-             format_func=LABELS.get, horizontal=True, key=key,
-             on_change=_save, args=(it["pid"], key))
+    st.radio(
+        f"문단 {i + 1}",
+        OPTIONS,
+        index=None if it["grade"] is None else OPTIONS.index(it["grade"]),
+        format_func=LABELS.get,
+        horizontal=True,
+        key=key,
+        on_change=_save,
+        args=(it["pid"], key),
+    )
     # The grade as stored, read back on this rerun; the benchmark waits for this text.
     shown = "-" if it["grade"] is None else it["grade"]
     st.markdown(f'<span id="ref-grade-{i}">grade {shown}</span>', unsafe_allow_html=True)

@@ -18,8 +18,7 @@ else:
     st.caption(session.t("queue_n", n=len(queue)))
     labels = adjudication.queue_labels(queue)
     # Options are (qid, pid): a queue that moves while the lead reads cannot shift the choice.
-    qid, pid = st.selectbox(session.t("paragraph"), list(labels),
-                            format_func=lambda k: display.visible(labels.get(k)))
+    qid, pid = st.selectbox(session.t("paragraph"), list(labels), format_func=lambda k: display.visible(labels.get(k)))
     item = adjudication.queue_item(queue, qid, pid)
     st.markdown(f"**{session.t('question')}**")
     # data: st.text (plain, never Markdown/HTML), invisible characters shown as marks
@@ -41,10 +40,13 @@ else:
         st.markdown(f"**{session.t('evidence_given')}**")
         for span in item.evidence:
             st.text(display.visible(span))
-    lead_forms.final_grade("adjudicate", f"{qid}_{pid}", lambda g: session.t(f"grade{g}"),
-                           lambda grade, reason: adjudication.adjudicate(db, user.username, item.qid, item.pid,
-                                                                         grade, reason),
-                           f"{item.qid} · {item.pid}")
+    lead_forms.final_grade(
+        "adjudicate",
+        f"{qid}_{pid}",
+        lambda g: session.t(f"grade{g}"),
+        lambda grade, reason: adjudication.adjudicate(db, user.username, item.qid, item.pid, grade, reason),
+        f"{item.qid} · {item.pid}",
+    )
 
 st.subheader(session.t("verdict_queue"))
 verdicts = adjudication.verdict_queue(db)
@@ -62,16 +64,20 @@ else:
             else:
                 try:
                     adjudication.adjudicate_verdict(db, user.username, qid, no_answer, reason)
-                    session.flash(session.tm("adjudicated", item=qid,
-                                             ruling=i18n.verdict_text(no_answer, session.lang())))
+                    session.flash(
+                        session.tm("adjudicated", item=qid, ruling=i18n.verdict_text(no_answer, session.lang()))
+                    )
                     st.rerun()
                 except ReljudgeError as exc:
                     session.error(exc)
 
 st.subheader(session.t("freeze_title"))
-with st.form("freeze", clear_on_submit=True):      # an empty note after a freeze: no accidental twin
-    policy = st.selectbox(session.t("policy"), ["adjudicated", "majority"],
-                          format_func=lambda p: i18n.qrels_label(p, None, session.lang()))
+with st.form("freeze", clear_on_submit=True):  # an empty note after a freeze: no accidental twin
+    policy = st.selectbox(
+        session.t("policy"),
+        ["adjudicated", "majority"],
+        format_func=lambda p: i18n.qrels_label(p, None, session.lang()),
+    )
     note = st.text_input(session.t("freeze_note"))
     if st.form_submit_button(session.t("freeze_button")):
         try:

@@ -23,8 +23,9 @@ st.subheader(session.t("agreement_figures"))
 tables.dataframe(agreement.figures_table(report), name="agreement_figures")
 
 st.subheader(session.t("pairwise"))
-weights = st.radio(session.t("weights"), ["none", "linear"], horizontal=True,
-                   format_func=lambda w: session.t(f"weights_{w}"))
+weights = st.radio(
+    session.t("weights"), ["none", "linear"], horizontal=True, format_func=lambda w: session.t(f"weights_{w}")
+)
 matrix = agreement.pairwise_matrix(report.grades, None if weights == "none" else "linear")
 if matrix.notna().any().any():
     st.altair_chart(charts.heatmap(matrix, session.t("pairwise")), width="content")

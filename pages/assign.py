@@ -13,9 +13,14 @@ st.title(session.t("assign_title"))
 st.caption(session.t("assign_help"))
 
 annotators = assignment.active_annotators(db)
-lead_forms.overlap_plan(annotators, "annotators", lambda chosen, **o: assignment.preview(db, chosen, **o),
-                        lambda chosen, **o: assignment.assign(db, user.username, chosen, **o),
-                        "assigned", "assignment_loads")
+lead_forms.overlap_plan(
+    annotators,
+    "annotators",
+    lambda chosen, **o: assignment.preview(db, chosen, **o),
+    lambda chosen, **o: assignment.assign(db, user.username, chosen, **o),
+    "assigned",
+    "assignment_loads",
+)
 
 st.subheader(session.t("reassign"))
 with st.form("reassign"):
@@ -37,8 +42,9 @@ else:
 
 st.subheader(session.t("judging_display"))
 highlight_on = campaign.settings(db)["highlight"] == "on"
-wanted = st.toggle(session.t("highlight_toggle"), value=highlight_on, key="highlight_setting",
-                   help=session.t("highlight_help"))
+wanted = st.toggle(
+    session.t("highlight_toggle"), value=highlight_on, key="highlight_setting", help=session.t("highlight_help")
+)
 st.caption(session.t("highlight_help"))
 if wanted != highlight_on:
     campaign.set_highlight(db, wanted)
@@ -46,9 +52,13 @@ if wanted != highlight_on:
 st.subheader(session.t("plan_title"))
 chosen = plan.current(db)
 with st.form("judging_plan"):
-    name = st.radio(session.t("plan_choice"), plan.PLANS, index=plan.PLANS.index(chosen.name), key="plan_name",
-                    format_func=lambda p: session.t("plan_rr_first" if p == "rr-first" else "plan_complete",
-                                                    k=chosen.k))
+    name = st.radio(
+        session.t("plan_choice"),
+        plan.PLANS,
+        index=plan.PLANS.index(chosen.name),
+        key="plan_name",
+        format_func=lambda p: session.t("plan_rr_first" if p == "rr-first" else "plan_complete", k=chosen.k),
+    )
     rest = st.checkbox(session.t("plan_rest"), value=chosen.rest, key="plan_rest")
     st.caption(session.t("plan_help"))
     if st.form_submit_button(session.t("plan_apply")):

@@ -15,17 +15,25 @@ if questions.empty:
     st.info(session.t("no_questions"))
     st.stop()
 qids = list(questions.qid)
-latest = judging.last_judged_question(db)        # open where the latest work happened
+latest = judging.last_judged_question(db)  # open where the latest work happened
 # Keyed: the default follows new work, but the lead's choice must not move with it.
-qid = st.selectbox(session.t("question"), qids, index=qids.index(latest) if latest in qids else 0,
-                   key="audit_qid",
-                   format_func=lambda q: display.visible(f"{q} · {questions.set_index('qid').text[q][:60]}"))
+qid = st.selectbox(
+    session.t("question"),
+    qids,
+    index=qids.index(latest) if latest in qids else 0,
+    key="audit_qid",
+    format_func=lambda q: display.visible(f"{q} · {questions.set_index('qid').text[q][:60]}"),
+)
 labels, start = judging.audit_choices(db, qid, session.lang())
 # Keyed per question: the labels carry event counts, and a judgment saved meanwhile
 # must not reset the lead's choice.
-pid = st.selectbox(session.t("paragraph"), list(labels), index=start,
-                   format_func=lambda k: display.visible(labels.get(k)),
-                   key=f"audit_pid_{qid}")
+pid = st.selectbox(
+    session.t("paragraph"),
+    list(labels),
+    index=start,
+    format_func=lambda k: display.visible(labels.get(k)),
+    key=f"audit_pid_{qid}",
+)
 events = judging.history(db, qid, pid)
 if events.empty:
     st.info(session.t("no_history"))
@@ -33,7 +41,7 @@ else:
     tables.dataframe(events, name="events")
 
 wordings = campaign.question_versions(db, qid)
-if len(wordings) > 1:               # the question changed: which wording each judgment saw
+if len(wordings) > 1:  # the question changed: which wording each judgment saw
     st.subheader(session.t("question_versions"))
     tables.dataframe(wordings, name="question_wordings")
 

@@ -18,17 +18,21 @@ k = cols[0].selectbox(session.t("k"), ks, index=len(ks) - 1)
 threshold = cols[1].selectbox(session.t("threshold"), [2, 1])
 choices = dashboard.qrels_choices(db)
 policy, version = cols[2].selectbox(
-    session.t("qrels_choice"), choices,
-    format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())))
-qtypes = cols[3].multiselect(session.t("qtypes"), dashboard.question_types(db), placeholder=session.t("all"),
-                             format_func=display.visible)
-systems = st.multiselect(session.t("systems"), list(campaign.list_runs(db).system), placeholder=session.t("all"),
-                         format_func=display.visible)
+    session.t("qrels_choice"),
+    choices,
+    format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())),
+)
+qtypes = cols[3].multiselect(
+    session.t("qtypes"), dashboard.question_types(db), placeholder=session.t("all"), format_func=display.visible
+)
+systems = st.multiselect(
+    session.t("systems"), list(campaign.list_runs(db).system), placeholder=session.t("all"), format_func=display.visible
+)
 
 
 @st.fragment(run_every=REFRESH_S)
 def live():
-    session.require_role("lead")          # the refresh reruns only this fragment
+    session.require_role("lead")  # the refresh reruns only this fragment
     with dashboard.one_reading(db):
         show_live()
 
@@ -36,9 +40,16 @@ def live():
 def show_live():
     ev = dashboard.evaluate_for_dashboard(db, k, threshold, policy, version)
     p = ev.result.policies
-    st.caption(session.tm("dashboard_caption", s=REFRESH_S, rel=threshold,
-                          qrels=i18n.qrels_label(policy, version, session.lang()),
-                          ties=session.t(f"report_ties_{p['ties']}"), dedup=session.t(f"report_dedup_{p['dedup']}")))
+    st.caption(
+        session.tm(
+            "dashboard_caption",
+            s=REFRESH_S,
+            rel=threshold,
+            qrels=i18n.qrels_label(policy, version, session.lang()),
+            ties=session.t(f"report_ties_{p['ties']}"),
+            dedup=session.t(f"report_dedup_{p['dedup']}"),
+        )
+    )
     if ev.n_qrels == 0:
         st.info(session.t("no_judgments_yet"))
         # nothing judged yet is still something to show: every figure's bounds (all open)
@@ -57,8 +68,12 @@ def show_live():
     st.caption(session.t("bounds_note", **dashboard.pool_judged(ev)))
     if not table.empty and table.few_questions.any():
         st.caption(session.t("few_questions_note", m=dashboard.FEW_QUESTIONS_BELOW))
-    family = st.radio(session.t("chart_measure"), dashboard.chart_families(), horizontal=True,
-                      format_func=lambda f: "MRR" if f == "RR" else f)
+    family = st.radio(
+        session.t("chart_measure"),
+        dashboard.chart_families(),
+        horizontal=True,
+        format_func=lambda f: "MRR" if f == "RR" else f,
+    )
     chart = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 

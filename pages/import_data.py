@@ -12,10 +12,11 @@ user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("import_title"))
-counts = st.empty()          # filled after the form, so it includes what was just imported
+counts = st.empty()  # filled after the form, so it includes what was just imported
 
-kind = st.selectbox(session.t("import_kind"), uploads.KINDS, format_func=lambda k: session.t(f"kind_{k}"),
-                    key="import_kind")
+kind = st.selectbox(
+    session.t("import_kind"), uploads.KINDS, format_func=lambda k: session.t(f"kind_{k}"), key="import_kind"
+)
 form = uploads.FORMS[kind]
 st.caption(session.t(f"import_help_{kind}"))
 with st.form("import", clear_on_submit=True):
@@ -23,8 +24,9 @@ with st.form("import", clear_on_submit=True):
     fmt = system = source = ""
     replace = update_questions = False
     if form.formats:
-        fmt = st.selectbox(session.t("format"), ("",) + form.formats,
-                           format_func=lambda f: f or session.t("format_auto"))
+        fmt = st.selectbox(
+            session.t("format"), ("",) + form.formats, format_func=lambda f: f or session.t("format_auto")
+        )
     if form.system:
         system = st.text_input(session.t(form.system))
     if form.source:
@@ -40,8 +42,17 @@ elif submitted and form.source and not source.strip():
     st.warning(session.t("source_needed"))
 elif submitted:
     try:
-        done = uploads.import_any(db, kind, upload, fmt=fmt, system=system, source=source, replace=replace,
-                                  update_questions=update_questions, lang=session.lang())
+        done = uploads.import_any(
+            db,
+            kind,
+            upload,
+            fmt=fmt,
+            system=system,
+            source=source,
+            replace=replace,
+            update_questions=update_questions,
+            lang=session.lang(),
+        )
         (st.warning if done.warning else st.success)(session.tm("import_ok", msg=done.text))
     except ReljudgeError as exc:
         st.error(session.tm("import_failed", error=session.error_text(exc)))
@@ -50,7 +61,7 @@ counts.caption(session.t("campaign_counts", **campaign.counts(db)))
 
 st.subheader(session.t("question_types_title"))
 st.caption(session.t("question_types_help"))
-session.show_flash()                      # what the last declaration or withdrawal did
+session.show_flash()  # what the last declaration or withdrawal did
 tables.dataframe(campaign.question_types_table(db), name="question_types")
 untyped = campaign.untyped_questions(db)
 if untyped:
@@ -65,8 +76,14 @@ with st.form("declare_type", clear_on_submit=True):
         except ReljudgeError as exc:
             session.error(exc)
 with st.form("withdraw_type"):
-    withdrawn = st.selectbox(session.t("withdraw_type"), campaign.declared_types(db), index=None,
-                             placeholder=session.t("choose_type"), format_func=display.visible, key="withdraw_type")
+    withdrawn = st.selectbox(
+        session.t("withdraw_type"),
+        campaign.declared_types(db),
+        index=None,
+        placeholder=session.t("choose_type"),
+        format_func=display.visible,
+        key="withdraw_type",
+    )
     if st.form_submit_button(session.t("withdraw_type_button")) and withdrawn is not None:
         try:
             campaign.withdraw_type(db, withdrawn, user.username)
@@ -75,14 +92,16 @@ with st.form("withdraw_type"):
         except ReljudgeError as exc:
             session.error(exc)
 
-depth = st.number_input(session.t("pool_depth"), min_value=1, max_value=1000,
-                        value=int(campaign.settings(db)["pool_depth"]))
+depth = st.number_input(
+    session.t("pool_depth"), min_value=1, max_value=1000, value=int(campaign.settings(db)["pool_depth"])
+)
 if st.button(session.t("rebuild_pool")):
     st.success(session.t("pool_built", n=campaign.pool(db, int(depth))))
 
 zones = times.zone_names()
-zone = st.selectbox(session.t("time_zone"), zones, index=zones.index(times.campaign_zone(db)),
-                    help=session.t("time_zone_help"))
+zone = st.selectbox(
+    session.t("time_zone"), zones, index=zones.index(times.campaign_zone(db)), help=session.t("time_zone_help")
+)
 if zone != times.campaign_zone(db):
     campaign.set_time_zone(db, zone)
     st.success(session.t("time_zone_saved", zone=zone))

@@ -12,9 +12,15 @@ st.title(session.t("review_assign_title"))
 st.caption(session.t("review_assign_help"))
 
 reviewers = assignment.active_annotators(db)
-lead_forms.overlap_plan(reviewers, "reviewers", lambda chosen, **o: review.preview_reviews(db, chosen, **o),
-                        lambda chosen, **o: review.assign_reviews(db, user.username, chosen, **o),
-                        "review_assigned", "review_assignment_loads", key="review_assign")
+lead_forms.overlap_plan(
+    reviewers,
+    "reviewers",
+    lambda chosen, **o: review.preview_reviews(db, chosen, **o),
+    lambda chosen, **o: review.assign_reviews(db, user.username, chosen, **o),
+    "review_assigned",
+    "review_assignment_loads",
+    key="review_assign",
+)
 
 st.subheader(session.t("current_assignments"))
 current = review.active_review_assignments(db)

@@ -60,8 +60,12 @@ st.subheader(session.t("active_sessions"))
 sessions = auth.list_sessions(db)
 tables.dataframe(sessions, name="sessions")
 if not sessions.empty:
-    ending = st.selectbox(session.t("active_sessions"), list(sessions.session_id), key="end_session_target",
-                          format_func=lambda s: f"{s} · {sessions.set_index('session_id').username[s]}")
+    ending = st.selectbox(
+        session.t("active_sessions"),
+        list(sessions.session_id),
+        key="end_session_target",
+        format_func=lambda s: f"{s} · {sessions.set_index('session_id').username[s]}",
+    )
     if st.button(session.t("end_session"), key="end_session"):
         auth.end_session_by_id(db, ending)
         session.flash(session.t("session_ended", id=ending))

@@ -44,10 +44,20 @@ def judge_some(db, seed: int = 7) -> None:
             if rng.random() < 0.15:
                 continue
             grade = rng.choice([0, 0, 1, 2]) if i == 0 or rng.random() < 0.35 else None
-            rows.append({"client_event_id": str(uuid.uuid4()), "qid": qid, "pid": pid,
-                         "grade": grade if grade is not None else rows_first.get((qid, pid), 0),
-                         "no_answer": None, "note": None, "evidence": None, "time_spent_ms": rng.randint(2000, 40000),
-                         "client_id": None, "base_event_id": None})
+            rows.append(
+                {
+                    "client_event_id": str(uuid.uuid4()),
+                    "qid": qid,
+                    "pid": pid,
+                    "grade": grade if grade is not None else rows_first.get((qid, pid), 0),
+                    "no_answer": None,
+                    "note": None,
+                    "evidence": None,
+                    "time_spent_ms": rng.randint(2000, 40000),
+                    "client_id": None,
+                    "base_event_id": None,
+                }
+            )
         if i == 0:
             rows_first = {(r["qid"], r["pid"]): r["grade"] for r in rows}
         batches.append((user, rows, True))
@@ -69,8 +79,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--width", type=int, default=1440)
-    ap.add_argument("--height", type=int, default=2600,
-                    help="Streamlit scrolls inside its own container, so the picture is the viewport")
+    ap.add_argument(
+        "--height",
+        type=int,
+        default=2600,
+        help="Streamlit scrolls inside its own container, so the picture is the viewport",
+    )
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     lead = next((u, p) for u, p, role in campaign.DEMO_ACCOUNTS if role == "lead")
@@ -97,7 +111,7 @@ def main() -> int:
                     page.get_by_role("heading").first.wait_for()
                     # the page has finished its run: tables and charts are drawn after the title
                     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
-                    page.wait_for_timeout(800)          # charts fade in; a picture, not a test
+                    page.wait_for_timeout(800)  # charts fade in; a picture, not a test
                     path = a.out / f"{lang}-{name}.png"
                     page.screenshot(path=str(path), full_page=True)
                     print(path, flush=True)

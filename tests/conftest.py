@@ -27,8 +27,8 @@ PARAGRAPHS = [
     ("p03", "d1", 3, "그날 강연은 봄비 속에서 열렸습니다."),
     ("p04", "d2", 1, "용서는 상대를 위한 것이기 전에 나를 살리는 일입니다."),
     ("p05", "d2", 2, "가정의 평화는 서로의 말을 끝까지 듣는 데서 옵니다."),
-    ("p06", "d3", 1, "감사는 받은 것을 헤아리는 데서 시작됩니다."),        # exact duplicate of p01
-    ("p07", "d3", 2, "감사는, 받은 것을  헤아리는 데서 시작됩니다!"),      # near duplicate of p01
+    ("p06", "d3", 1, "감사는 받은 것을 헤아리는 데서 시작됩니다."),  # exact duplicate of p01
+    ("p07", "d3", 2, "감사는, 받은 것을  헤아리는 데서 시작됩니다!"),  # near duplicate of p01
     ("p08", "d3", 3, "봉사는 보이지 않는 곳에서 더 빛납니다."),
 ]
 QUESTIONS = [
@@ -55,15 +55,38 @@ q3 Q0 p03 1 0.1 vector
 def write_campaign_files(folder: Path) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     corpus = folder / "corpus.jsonl"
-    corpus.write_text("".join(
-        json.dumps({"pid": pid, "doc_id": doc, "title": f"[예시] 문서 {doc}", "date": "1980-01-01",
-                    "volume": "1", "page": str(pos * 10), "position": pos, "text": text},
-                   ensure_ascii=False) + "\n" for pid, doc, pos, text in PARAGRAPHS), encoding="utf-8")
+    corpus.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "pid": pid,
+                    "doc_id": doc,
+                    "title": f"[예시] 문서 {doc}",
+                    "date": "1980-01-01",
+                    "volume": "1",
+                    "page": str(pos * 10),
+                    "position": pos,
+                    "text": text,
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+            for pid, doc, pos, text in PARAGRAPHS
+        ),
+        encoding="utf-8",
+    )
     questions = folder / "questions.jsonl"
-    questions.write_text("".join(
-        json.dumps({"qid": qid, "text": text, "type": qtype, "criteria": crit,
-                    "no_answer_expected": qid == "q3"}, ensure_ascii=False) + "\n"
-        for qid, text, qtype, crit in QUESTIONS), encoding="utf-8")
+    questions.write_text(
+        "".join(
+            json.dumps(
+                {"qid": qid, "text": text, "type": qtype, "criteria": crit, "no_answer_expected": qid == "q3"},
+                ensure_ascii=False,
+            )
+            + "\n"
+            for qid, text, qtype, crit in QUESTIONS
+        ),
+        encoding="utf-8",
+    )
     run_a = folder / "bm25.trec"
     run_a.write_text(RUN_A, encoding="utf-8")
     run_b = folder / "vector.trec"
@@ -94,7 +117,7 @@ def pg_server():
     """One PostgreSQL server for the session (fails, not skips, without the binaries)."""
     try:
         server = PostgresServer()
-    except Exception as exc:                 # noqa: BLE001 — reported as the failure
+    except Exception as exc:  # noqa: BLE001 — reported as the failure
         pytest.fail(f"cannot start PostgreSQL for the tests: {exc}", pytrace=False)
     yield server
     server.destroy()

@@ -24,8 +24,14 @@ from reljudge.question_types import DEFAULT_TYPES
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 # Korean sermon-like filler, varied per paragraph so that no two paragraphs
 # collapse into one pool item (the pool merges identical normalised texts).
@@ -41,10 +47,11 @@ _SENTENCES = [
 @dataclass
 class Campaign:
     """What :func:`build_campaign` put into the database."""
+
     db_path: Path
     qids: list[str]
-    pool: dict[str, list[str]]           # qid -> pooled pids
-    texts: dict[str, str]                # pid -> paragraph text
+    pool: dict[str, list[str]]  # qid -> pooled pids
+    texts: dict[str, str]  # pid -> paragraph text
     accounts: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (password, role)
 
 
@@ -53,9 +60,15 @@ def paragraph_text(q: int, k: int) -> str:
     return f"[질문 {q + 1} · 문단 {k + 1}] {body}"
 
 
-def build_campaign(db_path: Path, work_dir: Path, *, n_questions: int = 3,
-                   pool_size: int = 10, accounts: dict[str, tuple[str, str]] | None = None,
-                   special_texts: dict[tuple[int, int], str] | None = None) -> Campaign:
+def build_campaign(
+    db_path: Path,
+    work_dir: Path,
+    *,
+    n_questions: int = 3,
+    pool_size: int = 10,
+    accounts: dict[str, tuple[str, str]] | None = None,
+    special_texts: dict[tuple[int, int], str] | None = None,
+) -> Campaign:
     """Write corpus, questions and two TREC runs to ``work_dir``, import them into a
     fresh DuckDB file and pool them so every question has ``pool_size`` items.
 
@@ -75,26 +88,39 @@ def build_campaign(db_path: Path, work_dir: Path, *, n_questions: int = 3,
     run_a, run_b = [], []
     span = max(1, round(pool_size * 0.7))
     for q, qid in enumerate(qids):
-        questions.append({"qid": qid, "text": f"시험 질문 {q + 1}: 피난 시절 교회는 무엇을 했는가?",
-                          "type": DEFAULT_TYPES[q % 4],
-                          "criteria": "피난민을 도운 구체적 사실을 말하는 문단"})
+        questions.append(
+            {
+                "qid": qid,
+                "text": f"시험 질문 {q + 1}: 피난 시절 교회는 무엇을 했는가?",
+                "type": DEFAULT_TYPES[q % 4],
+                "criteria": "피난민을 도운 구체적 사실을 말하는 문단",
+            }
+        )
         pids = [f"{qid}-p{k:02d}" for k in range(pool_size)]
         pool[qid] = pids
         for k, pid in enumerate(pids):
             text = special_texts.get((q, k), paragraph_text(q, k))
             texts[pid] = text
-            corpus.append({"pid": pid, "doc_id": f"{qid}-doc", "title": f"설교집 {q + 1}",
-                           "date": f"195{q % 10}-0{1 + k % 9}-1{k % 10}", "volume": 1 + q,
-                           "page": 10 + k, "position": k, "text": text})
+            corpus.append(
+                {
+                    "pid": pid,
+                    "doc_id": f"{qid}-doc",
+                    "title": f"설교집 {q + 1}",
+                    "date": f"195{q % 10}-0{1 + k % 9}-1{k % 10}",
+                    "volume": 1 + q,
+                    "page": 10 + k,
+                    "position": k,
+                    "text": text,
+                }
+            )
         for rank, pid in enumerate(pids[:span], 1):
             run_a.append(f"{qid} Q0 {pid} {rank} {100 - rank:.3f} sysA")
-        for rank, pid in enumerate(reversed(pids[pool_size - span:]), 1):
+        for rank, pid in enumerate(reversed(pids[pool_size - span :]), 1):
             run_b.append(f"{qid} Q0 {pid} {rank} {50 - rank / 2:.3f} sysB")
 
     def jsonl(name: str, rows: list[dict]) -> Path:
         path = work_dir / name
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                        encoding="utf-8")
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         return path
 
     (work_dir / "a.run").write_text("\n".join(run_a) + "\n", encoding="utf-8")
@@ -126,11 +152,18 @@ def free_port() -> int:
 class StreamlitServer:
     """``streamlit run SCRIPT`` in the repo root on a free loopback port."""
 
-    def __init__(self, script: str | Path = "app.py", *, db_path: Path | None = None,
-                 log_path: Path | None = None, cwd: Path = REPO, extra_env: dict | None = None,
-                 prefix: list[str] | None = None):
+    def __init__(
+        self,
+        script: str | Path = "app.py",
+        *,
+        db_path: Path | None = None,
+        log_path: Path | None = None,
+        cwd: Path = REPO,
+        extra_env: dict | None = None,
+        prefix: list[str] | None = None,
+    ):
         self.script = str(script)
-        self.prefix = list(prefix or [])      # e.g. setpriv, to run the server with fewer privileges
+        self.prefix = list(prefix or [])  # e.g. setpriv, to run the server with fewer privileges
         self.db_path = db_path
         self.cwd = cwd
         self.port = free_port()
@@ -145,15 +178,28 @@ class StreamlitServer:
         if self.db_path is not None:
             env["RELJUDGE_DB"] = str(self.db_path)
         env["PYTHONUNBUFFERED"] = "1"
-        cmd = [*self.prefix, sys.executable, "-m", "streamlit", "run", self.script,
-               "--server.port", str(self.port), "--server.address", "127.0.0.1",
-               "--server.headless", "true", "--browser.gatherUsageStats", "false",
-               # No file watcher: nothing edits the app while it runs, and on two
-               # cores the watcher thread only adds noise to the timings.
-               "--server.fileWatcherType", "none"]
+        cmd = [
+            *self.prefix,
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            self.script,
+            "--server.port",
+            str(self.port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+            # No file watcher: nothing edits the app while it runs, and on two
+            # cores the watcher thread only adds noise to the timings.
+            "--server.fileWatcherType",
+            "none",
+        ]
         self._log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen(cmd, cwd=self.cwd, env=env, stdout=self._log,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=self.cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT)
         try:
             wait_for_health(self.url, self.proc, timeout, what="streamlit")
         except RuntimeError as exc:
@@ -206,9 +252,11 @@ def wait_for_health(base_url: str, proc: subprocess.Popen, timeout: float = 60.0
 def require_chromium() -> Path:
     """The system chromium, or a clear error (CI installs it; we never skip silently)."""
     if not CHROMIUM.exists():
-        raise RuntimeError(f"{CHROMIUM} not found: install the system chromium "
-                           "(e.g. `apt-get install chromium`); Playwright cannot download "
-                           "browsers here.")
+        raise RuntimeError(
+            f"{CHROMIUM} not found: install the system chromium "
+            "(e.g. `apt-get install chromium`); Playwright cannot download "
+            "browsers here."
+        )
     return CHROMIUM
 
 
@@ -277,7 +325,10 @@ def wait_for_widget(page, timeout: float = 60_000) -> None:
 
 def widget_state(page) -> dict:
     """The judging widget as the browser shows it: question, flags and every card."""
-    return page.evaluate("""() => {""" + DEEP_QUERY_JS + """
+    return page.evaluate(
+        """() => {"""
+        + DEEP_QUERY_JS
+        + """
       const root = deepQuery(".rj");
       if (!root) return null;
       const cards = [...root.querySelectorAll(".rj-item")];
@@ -288,16 +339,22 @@ def widget_state(page) -> dict:
                                   saved: c.dataset.saved,
                                   text: c.querySelector(".rj-text").textContent})),
       };
-    }""")
+    }"""
+    )
 
 
 def wait_saved(page, timeout: float = 60_000) -> dict:
     """Wait until the server has acknowledged every event (outbox empty, all cards saved)."""
-    page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
+    page.wait_for_function(
+        """() => {"""
+        + DEEP_QUERY_JS
+        + """
       const root = deepQuery(".rj");
       return !!root && root.dataset.pending === "0" &&
         [...root.querySelectorAll(".rj-item")].every((c) => c.dataset.saved === "1");
-    }""", timeout=timeout)
+    }""",
+        timeout=timeout,
+    )
     return widget_state(page)
 
 

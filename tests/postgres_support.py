@@ -18,8 +18,10 @@ from urllib.parse import quote
 
 def binaries() -> Path | None:
     """The newest /usr/lib/postgresql/*/bin with initdb, pg_ctl and postgres."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name)
-                   if Path(p).parent.name.isdigit() else 0)
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"),
+        key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit() else 0,
+    )
     for folder in reversed(found):
         if all(os.access(os.path.join(folder, b), os.X_OK) for b in ("initdb", "pg_ctl", "postgres")):
             return Path(folder)
@@ -44,8 +46,10 @@ class PostgresServer:
         self.durable = durable
         bin_dir = binaries()
         if bin_dir is None:
-            raise RuntimeError("PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: "
-                               "install Debian's postgresql package (scripts/test.sh does)")
+            raise RuntimeError(
+                "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin: "
+                "install Debian's postgresql package (scripts/test.sh does)"
+            )
         self.bin = bin_dir
         self.root = Path(tempfile.mkdtemp(prefix="rj-pg-"))
         self.as_root = os.geteuid() == 0
@@ -53,8 +57,19 @@ class PostgresServer:
             shutil.chown(self.root, user="postgres", group="postgres")
         self.data = self.root / "data"
         self.port = _free_port()
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                  "--locale=C.UTF-8", "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+        )
         self.start()
 
     def _run(self, program: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -64,11 +79,24 @@ class PostgresServer:
         return subprocess.run(cmd, capture_output=True, text=True, check=check, timeout=120)
 
     def start(self) -> None:
-        options = (f"-c listen_addresses='' -k {self.root} -p {self.port} -c fsync=off "
-                   f"-c synchronous_commit={'on' if self.durable else 'off'} "
-                   "-c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
-                  "-w", "-t", "60", "start")
+        options = (
+            f"-c listen_addresses='' -k {self.root} -p {self.port} -c fsync=off "
+            f"-c synchronous_commit={'on' if self.durable else 'off'} "
+            "-c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop", check=False)
@@ -83,13 +111,29 @@ class PostgresServer:
     def admin(self, sql: str) -> None:
         """Run one statement outside a transaction (CREATE / DROP DATABASE) as postgres."""
         if (self.bin / "psql").exists():
-            self._run("psql", "-X", "-q", "-h", str(self.root), "-p", str(self.port), "-U", "postgres",
-                      "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql)
+            self._run(
+                "psql",
+                "-X",
+                "-q",
+                "-h",
+                str(self.root),
+                "-p",
+                str(self.port),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                sql,
+            )
         else:
             self._admin_duckdb(sql)
 
     def _admin_duckdb(self, sql: str) -> None:
         from reljudge.storage import postgres
+
         con = postgres.connect(self.url())
         try:
             postgres.execute_native(con, sql)

@@ -85,9 +85,18 @@ def test_cohen_three_by_three_weighted_by_hand():
 def test_fleiss_wikipedia_worked_example():
     # Wikipedia "Fleiss' kappa": 10 subjects, 14 raters, 5 categories;
     # P̄ = 0.378, P̄_e = 0.213, κ = 0.210.
-    table = [[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0],
-             [2, 2, 8, 1, 1], [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2],
-             [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]]
+    table = [
+        [0, 0, 0, 0, 14],
+        [0, 2, 6, 4, 2],
+        [0, 0, 3, 5, 6],
+        [0, 3, 9, 2, 0],
+        [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0],
+        [3, 2, 6, 3, 0],
+        [2, 5, 3, 2, 2],
+        [6, 5, 2, 1, 0],
+        [0, 2, 2, 3, 7],
+    ]
     fig = fleiss_kappa(table)
     assert fig.value == pytest.approx(0.210, abs=5e-4)
     assert (fig.n, fig.raters) == (10, 14)
@@ -99,12 +108,14 @@ def test_krippendorff_2011_four_coders_missing_data():
     # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C:
     # 4 observers, 12 units, values 1..5, missing data; α_nominal = 0.743,
     # α_ordinal = 0.815.  Unit 12 has a single value and is not pairable.
-    data = np.array([
-        [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
-        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
-        [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
-        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
-    ])
+    data = np.array(
+        [
+            [1, 2, 3, 3, 2, 1, 4, 1, 2, NAN, NAN, NAN],
+            [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NAN, 3],
+            [NAN, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NAN],
+            [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NAN],
+        ]
+    )
     counts = count_matrix((data - 1).T, 5)
     nominal = krippendorff_alpha(counts, "nominal")
     ordinal = krippendorff_alpha(counts, "ordinal")
@@ -176,8 +187,7 @@ def test_no_overlap():
     matrix = [[0, NAN], [1, NAN], [NAN, 2], [NAN, 1]]
     res = grade_agreement(long_grades(matrix, ["A", "B"]))
     assert res.n_items == 0 and res.n_items_total == 4
-    for name in ("percent_agreement", "fleiss_kappa", "krippendorff_alpha_nominal",
-                 "krippendorff_alpha_ordinal"):
+    for name in ("percent_agreement", "fleiss_kappa", "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal"):
         assert getattr(res, name) is None
         assert res.reasons[name].code == "reason_no_pairable_items"
     assert res.cohen_kappa == {"A|B": None}
@@ -189,15 +199,22 @@ def test_one_annotator():
     res = grade_agreement(long_grades([[0], [1], [2]], ["solo"]))
     assert res.annotators == ["solo"]
     assert res.cohen_kappa == {} and res.cohen_kappa_linear == {}
-    for name in ("percent_agreement", "cohen_kappa", "cohen_kappa_linear", "fleiss_kappa",
-                 "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal"):
+    for name in (
+        "percent_agreement",
+        "cohen_kappa",
+        "cohen_kappa_linear",
+        "fleiss_kappa",
+        "krippendorff_alpha_nominal",
+        "krippendorff_alpha_ordinal",
+    ):
         assert res.reasons[name].code == "reason_fewer_annotators"
     strict_json(res.to_dict())
 
 
 def test_duplicate_and_invalid_ratings():
-    same = pd.DataFrame([("A", "q", "p", 2), ("A", "q", "p", 2), ("B", "q", "p", 2)],
-                        columns=["annotator", "qid", "pid", "grade"])
+    same = pd.DataFrame(
+        [("A", "q", "p", 2), ("A", "q", "p", 2), ("B", "q", "p", 2)], columns=["annotator", "qid", "pid", "grade"]
+    )
     assert grade_agreement(same).n_ratings == 2
     clash = same.copy()
     clash.loc[1, "grade"] = 0
@@ -224,8 +241,7 @@ def test_pair_keys_sorted_and_pairwise_matrix():
     assert mat.equals(mat.T)
     for a, b in combinations(names, 2):
         assert mat.loc[a, b] == pytest.approx(res.cohen_kappa[pair_key(a, b)])
-        assert pairwise_matrix(res, "linear").loc[b, a] == pytest.approx(
-            res.cohen_kappa_linear[pair_key(a, b)])
+        assert pairwise_matrix(res, "linear").loc[b, a] == pytest.approx(res.cohen_kappa_linear[pair_key(a, b)])
 
 
 def test_pairwise_matrix_leaves_undefined_pairs_empty():
@@ -237,12 +253,22 @@ def test_pairwise_matrix_leaves_undefined_pairs_empty():
 
 
 def test_no_answer_verdicts_and_per_type_breakdown():
-    grades = long_grades([[2, 2], [0, 1], [1, 1], [2, 0], [0, 0], [1, 2]], ["A", "B"],
-                         qids=["q1", "q1", "q2", "q2", "q3", "q3"])
+    grades = long_grades(
+        [[2, 2], [0, 1], [1, 1], [2, 0], [0, 0], [1, 2]], ["A", "B"], qids=["q1", "q1", "q2", "q2", "q3", "q3"]
+    )
     verdicts = pd.DataFrame(
-        [("A", "q1", False), ("B", "q1", False), ("A", "q2", True), ("B", "q2", False),
-         ("A", "q3", True), ("B", "q3", True), ("A", "q4", 0), ("B", "q4", 0)],
-        columns=["annotator", "qid", "no_answer"])
+        [
+            ("A", "q1", False),
+            ("B", "q1", False),
+            ("A", "q2", True),
+            ("B", "q2", False),
+            ("A", "q3", True),
+            ("B", "q3", True),
+            ("A", "q4", 0),
+            ("B", "q4", 0),
+        ],
+        columns=["annotator", "qid", "no_answer"],
+    )
     types = {"q1": "사실", "q2": "사실", "q3": "why"}
     report = compute_agreement(grades, verdicts, types)
     assert set(report.by_type) == {"사실", "why", UNTYPED}
@@ -266,10 +292,12 @@ def test_no_answer_verdicts_and_per_type_breakdown():
 
 def test_annotator_summary():
     grades = pd.DataFrame(
-        [("A", "q1", "p1", 2), ("A", "q1", "p2", 0), ("A", "q2", "p3", 0), ("A", "q2", "p4", 1),
-         ("B", "q1", "p1", 2)], columns=["annotator", "qid", "pid", "grade"])
-    verdicts = pd.DataFrame([("A", "q1", True), ("A", "q2", False), ("C", "q1", True)],
-                            columns=["annotator", "qid", "no_answer"])
+        [("A", "q1", "p1", 2), ("A", "q1", "p2", 0), ("A", "q2", "p3", 0), ("A", "q2", "p4", 1), ("B", "q1", "p1", 2)],
+        columns=["annotator", "qid", "pid", "grade"],
+    )
+    verdicts = pd.DataFrame(
+        [("A", "q1", True), ("A", "q2", False), ("C", "q1", True)], columns=["annotator", "qid", "no_answer"]
+    )
     s = annotator_summary(grades, verdicts)
     assert list(s.index) == ["A", "B", "C"]
     assert s.loc["A", "n_judgments"] == 4 and s.loc["A", "n_questions"] == 2
@@ -290,8 +318,9 @@ def random_matrix(rng: np.random.Generator, k: int) -> np.ndarray:
     n_items = int(rng.integers(1, 61))
     truth = rng.choice(k, size=n_items, p=rng.dirichlet(np.ones(k)))
     noise = rng.uniform(0, 1)
-    codes = np.where(rng.random((n_items, n_raters)) < noise,
-                     rng.integers(0, k, (n_items, n_raters)), truth[:, None]).astype(float)
+    codes = np.where(
+        rng.random((n_items, n_raters)) < noise, rng.integers(0, k, (n_items, n_raters)), truth[:, None]
+    ).astype(float)
     codes[rng.random((n_items, n_raters)) < rng.uniform(0, 0.7)] = NAN
     return codes
 
@@ -323,8 +352,9 @@ def ref_fleiss(codes: np.ndarray, k: int) -> tuple[float | None, int | None, int
 def ref_alpha(codes: np.ndarray, k: int, level: str) -> float | None:
     try:
         with np.errstate(invalid="ignore", divide="ignore"):
-            value = krippendorff.alpha(reliability_data=codes.T, level_of_measurement=level,
-                                       value_domain=list(range(k)))
+            value = krippendorff.alpha(
+                reliability_data=codes.T, level_of_measurement=level, value_domain=list(range(k))
+            )
     except ValueError:  # e.g. "There has to be more than one value in the domain."
         return None
     return float(value) if np.isfinite(value) else None
@@ -336,8 +366,7 @@ def ref_cohen(a: np.ndarray, b: np.ndarray, k: int, weights) -> float | None:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        value = cohen_kappa_score(a[both].astype(int), b[both].astype(int),
-                                  labels=list(range(k)), weights=weights)
+        value = cohen_kappa_score(a[both].astype(int), b[both].astype(int), labels=list(range(k)), weights=weights)
     return float(value) if np.isfinite(value) else None
 
 
@@ -367,16 +396,18 @@ def test_grades_match_references_on_random_data(seed):
         assert_close(res.fleiss_kappa, fk, f"{what} fleiss")
         assert (res.fleiss_raters, res.fleiss_n) == (m, n)
         for level in ("nominal", "ordinal"):
-            assert_close(getattr(res, f"krippendorff_alpha_{level}"),
-                         ref_alpha(rated, 3, level), f"{what} alpha {level}")
+            assert_close(
+                getattr(res, f"krippendorff_alpha_{level}"), ref_alpha(rated, 3, level), f"{what} alpha {level}"
+            )
         assert len(res.cohen_kappa) == len(raters) * (len(raters) - 1) // 2
         for i, j in combinations(raters, 2):
             key = pair_key(names[i], names[j])
-            assert_close(res.cohen_kappa[key], ref_cohen(codes[:, i], codes[:, j], 3, None),
-                         f"{what} cohen {key}")
-            assert_close(res.cohen_kappa_linear[key],
-                         ref_cohen(codes[:, i], codes[:, j], 3, "linear"),
-                         f"{what} cohen linear {key}")
+            assert_close(res.cohen_kappa[key], ref_cohen(codes[:, i], codes[:, j], 3, None), f"{what} cohen {key}")
+            assert_close(
+                res.cohen_kappa_linear[key],
+                ref_cohen(codes[:, i], codes[:, j], 3, "linear"),
+                f"{what} cohen linear {key}",
+            )
             assert res.cohen_n[key] == int((~np.isnan(codes[:, i]) & ~np.isnan(codes[:, j])).sum())
         strict_json(res.to_dict())
 
@@ -386,8 +417,7 @@ def test_verdicts_match_references_on_random_data():
     for trial in range(200):
         codes = random_matrix(rng, 2)
         names = [f"r{j}" for j in range(codes.shape[1])]
-        rows = [(names[j], f"q{i}", bool(codes[i, j]))
-                for i, j in zip(*np.nonzero(~np.isnan(codes)))]
+        rows = [(names[j], f"q{i}", bool(codes[i, j])) for i, j in zip(*np.nonzero(~np.isnan(codes)))]
         if not rows:
             continue
         res = no_answer_agreement(pd.DataFrame(rows, columns=["annotator", "qid", "no_answer"]))
@@ -395,13 +425,11 @@ def test_verdicts_match_references_on_random_data():
         what = f"verdict trial {trial}"
         assert_close(res.percent_agreement, ref_percent(rated), f"{what} percent")
         assert_close(res.fleiss_kappa, ref_fleiss(rated, 2)[0], f"{what} fleiss")
-        assert_close(res.krippendorff_alpha_nominal, ref_alpha(rated, 2, "nominal"),
-                     f"{what} alpha")
+        assert_close(res.krippendorff_alpha_nominal, ref_alpha(rated, 2, "nominal"), f"{what} alpha")
         raters = sorted({r[0] for r in rows})
         for a, b in combinations(raters, 2):
             i, j = names.index(a), names.index(b)
-            assert_close(res.cohen_kappa[pair_key(a, b)],
-                         ref_cohen(codes[:, i], codes[:, j], 2, None), f"{what} cohen")
+            assert_close(res.cohen_kappa[pair_key(a, b)], ref_cohen(codes[:, i], codes[:, j], 2, None), f"{what} cohen")
 
 
 def test_core_functions_match_references_with_more_categories():
@@ -412,19 +440,22 @@ def test_core_functions_match_references_with_more_categories():
         codes = random_matrix(rng, k)
         counts = count_matrix(codes, k)
         for level in ("nominal", "ordinal"):
-            assert_close(krippendorff_alpha(counts, level).value, ref_alpha(codes, k, level),
-                         f"k={k} trial {trial} alpha {level}")
+            assert_close(
+                krippendorff_alpha(counts, level).value,
+                ref_alpha(codes, k, level),
+                f"k={k} trial {trial} alpha {level}",
+            )
         assert_close(fleiss_kappa(counts).value, ref_fleiss(codes, k)[0], f"k={k} fleiss")
         a, b = codes[:, 0], codes[:, 1]
         for weights in (None, "linear"):
-            assert_close(cohen_kappa(a, b, k, weights).value, ref_cohen(a, b, k, weights),
-                         f"k={k} trial {trial} cohen {weights}")
+            assert_close(
+                cohen_kappa(a, b, k, weights).value, ref_cohen(a, b, k, weights), f"k={k} trial {trial} cohen {weights}"
+            )
 
 
 def test_no_grades_at_all():
     empty = pd.DataFrame(columns=["annotator", "qid", "pid", "grade"])
-    verdicts = pd.DataFrame([("A", "q", True), ("B", "q", True)],
-                            columns=["annotator", "qid", "no_answer"])
+    verdicts = pd.DataFrame([("A", "q", True), ("B", "q", True)], columns=["annotator", "qid", "no_answer"])
     report = compute_agreement(empty, verdicts, {"q": "t"})
     assert report.grades.n_items_total == 0 and report.grades.percent_agreement is None
     assert report.no_answer.percent_agreement == 1.0
@@ -441,14 +472,21 @@ def test_reasons_are_shown_in_korean_on_the_pages_and_report():
     import re
     from reljudge.agreement import figures_table
     from reljudge.i18n import localized_values
+
     cases = [
-        compute_agreement(long_grades([[0], [1], [2]], ["solo"]),
-                          pd.DataFrame({"annotator": ["solo"], "qid": ["q0"], "no_answer": [True]})),
-        compute_agreement(long_grades([[2, 2], [2, 2], [2, NAN]], ["A", "B"]),
-                          pd.DataFrame({"annotator": ["A", "B"], "qid": ["q0", "q0"], "no_answer": [True, True]})),
-        compute_agreement(long_grades([[0, NAN], [1, NAN], [NAN, 2]], ["A", "B"]),
-                          pd.DataFrame({"annotator": ["A", "B", "C"], "qid": ["q0", "q0", "q0"],
-                                        "no_answer": [True, False, True]}), {"q0": "사실", "q1": "정의"}),
+        compute_agreement(
+            long_grades([[0], [1], [2]], ["solo"]),
+            pd.DataFrame({"annotator": ["solo"], "qid": ["q0"], "no_answer": [True]}),
+        ),
+        compute_agreement(
+            long_grades([[2, 2], [2, 2], [2, NAN]], ["A", "B"]),
+            pd.DataFrame({"annotator": ["A", "B"], "qid": ["q0", "q0"], "no_answer": [True, True]}),
+        ),
+        compute_agreement(
+            long_grades([[0, NAN], [1, NAN], [NAN, 2]], ["A", "B"]),
+            pd.DataFrame({"annotator": ["A", "B", "C"], "qid": ["q0", "q0", "q0"], "no_answer": [True, False, True]}),
+            {"q0": "사실", "q1": "정의"},
+        ),
     ]
     seen = set()
     for report in cases:

@@ -51,6 +51,7 @@ def write(tmp_path, text: str | bytes, name: str = "grades.csv") -> str:
 def strict_loads(text: str) -> dict:
     def no_constants(name):
         raise AssertionError(f"non-standard JSON constant {name}")
+
     return json.loads(text, parse_constant=no_constants)
 
 
@@ -58,13 +59,20 @@ def test_json_matches_library(tmp_path, capsys):
     path = write(tmp_path, ROWS)
     assert run("agreement", path, "--format", "json") == 0
     out = strict_loads(capsys.readouterr().out)
-    expected = compute_agreement(pd.read_csv(path, dtype={"annotator": str, "qid": str,
-                                                          "pid": str})).to_dict()
+    expected = compute_agreement(pd.read_csv(path, dtype={"annotator": str, "qid": str, "pid": str})).to_dict()
     # Reasons read in English for people; their codes stay beside them for programs.
     assert out == json.loads(json.dumps(readable_reasons(expected)))
-    for key in ("percent_agreement", "cohen_kappa", "cohen_kappa_linear", "fleiss_kappa",
-                "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal", "n_items",
-                "reasons", "by_type"):
+    for key in (
+        "percent_agreement",
+        "cohen_kappa",
+        "cohen_kappa_linear",
+        "fleiss_kappa",
+        "krippendorff_alpha_nominal",
+        "krippendorff_alpha_ordinal",
+        "n_items",
+        "reasons",
+        "by_type",
+    ):
         assert key in out
     assert set(out["cohen_kappa"]) == {"B|C", "B|김목사", "C|김목사"}
     assert out["n_items"] == 4
@@ -84,23 +92,25 @@ def test_table_for_people(tmp_path, capsys):
 
 
 def test_per_type_breakdown_and_null_reasons(tmp_path, capsys):
-    text = "annotator,qid,pid,grade,type\nA,q1,p1,2,사실\nB,q1,p1,2,사실\nA,q2,p2,0,why\n" \
-           "B,q2,p2,1,why\nA,q2,p3,1,why\nB,q2,p3,1,\n"
+    text = (
+        "annotator,qid,pid,grade,type\nA,q1,p1,2,사실\nB,q1,p1,2,사실\nA,q2,p2,0,why\n"
+        "B,q2,p2,1,why\nA,q2,p3,1,why\nB,q2,p3,1,\n"
+    )
     assert run("agreement", write(tmp_path, text), "--format", "json") == 0
     out = strict_loads(capsys.readouterr().out)
     assert set(out["by_type"]) == {"사실", "why"}
     fact = out["by_type"]["사실"]
     assert fact["n_items"] == 1 and fact["percent_agreement"] == 1.0
     assert fact["cohen_kappa"] == {"A|B": None}
-    assert fact["reasons"]["cohen_kappa[A|B]"] == ("both annotators put all 1 common items in the same "
-                                                   "single category: chance agreement is 1, kappa is undefined")
+    assert fact["reasons"]["cohen_kappa[A|B]"] == (
+        "both annotators put all 1 common items in the same single category: chance agreement is 1, kappa is undefined"
+    )
     assert fact["reason_codes"]["cohen_kappa[A|B]"] == {"code": "reason_cohen_one_category", "items": 1}
     assert out["by_type"]["why"]["n_items"] == 2
 
 
 def test_single_annotator_prints_nulls_not_crash(tmp_path, capsys):
-    assert run("agreement", write(tmp_path, "annotator,qid,pid,grade\nA,q,p,2\n"),
-               "--format", "json") == 0
+    assert run("agreement", write(tmp_path, "annotator,qid,pid,grade\nA,q,p,2\n"), "--format", "json") == 0
     out = strict_loads(capsys.readouterr().out)
     assert out["fleiss_kappa"] is None and out["cohen_kappa"] == {}
     assert out["reasons"]["fleiss_kappa"] == "fewer than two annotators"
@@ -115,18 +125,24 @@ def test_bom_repeated_identical_rows_and_blank_lines(tmp_path):
     assert types is None
 
 
-@pytest.mark.parametrize("text, line, problem", [
-    ("annotator,qid,grade\nA,q,2\n", 1, "missing column(s) pid"),
-    ("annotator,qid,pid,grade\nA,q,p,2\nA,q,p2,high\n", 3, "grade 'high' is not an integer"),
-    ("annotator,qid,pid,grade\nA,q,p,1.5\n", 2, "grade '1.5' is not an integer"),
-    ("annotator,qid,pid,grade\nA,q,p,2\nB,q,p,3\n", 3, "grade 3 is out of range"),
-    ("annotator,qid,pid,grade\nA,q,p,-1\n", 2, "grade -1 is out of range"),
-    ("annotator,qid,pid,grade\nA,q,p,2\nB,q,p,2\nA,q,p,0\n", 4,
-     "grades qid 'q', pid 'p' as 0 here but as 2 on line 2"),
-    ("annotator,qid,pid,grade\nA,q,p\n", 2, "expected 4 fields, found 3"),
-    ("annotator,qid,pid,grade\nA,,p,1\n", 2, "empty qid"),
-    ("annotator,qid,pid,grade,type\nA,q,p,1,x\nB,q,p,1,y\n", 3, "has type 'y' here but 'x'"),
-])
+@pytest.mark.parametrize(
+    "text, line, problem",
+    [
+        ("annotator,qid,grade\nA,q,2\n", 1, "missing column(s) pid"),
+        ("annotator,qid,pid,grade\nA,q,p,2\nA,q,p2,high\n", 3, "grade 'high' is not an integer"),
+        ("annotator,qid,pid,grade\nA,q,p,1.5\n", 2, "grade '1.5' is not an integer"),
+        ("annotator,qid,pid,grade\nA,q,p,2\nB,q,p,3\n", 3, "grade 3 is out of range"),
+        ("annotator,qid,pid,grade\nA,q,p,-1\n", 2, "grade -1 is out of range"),
+        (
+            "annotator,qid,pid,grade\nA,q,p,2\nB,q,p,2\nA,q,p,0\n",
+            4,
+            "grades qid 'q', pid 'p' as 0 here but as 2 on line 2",
+        ),
+        ("annotator,qid,pid,grade\nA,q,p\n", 2, "expected 4 fields, found 3"),
+        ("annotator,qid,pid,grade\nA,,p,1\n", 2, "empty qid"),
+        ("annotator,qid,pid,grade,type\nA,q,p,1,x\nB,q,p,1,y\n", 3, "has type 'y' here but 'x'"),
+    ],
+)
 def test_bad_rows_name_file_line_and_problem(tmp_path, capsys, text, line, problem):
     path = write(tmp_path, text)
     assert run("agreement", path, "--format", "json") == 2
@@ -146,11 +162,14 @@ def test_invalid_utf8_names_the_line(tmp_path, capsys):
     assert f"{path}, line 3: not valid UTF-8" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("", "the file is empty"),
-    ("\n  \n", "the file is empty"),
-    ("annotator,qid,pid,grade\n", "no judgments"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("", "the file is empty"),
+        ("\n  \n", "the file is empty"),
+        ("annotator,qid,pid,grade\n", "no judgments"),
+    ],
+)
 def test_empty_files(tmp_path, capsys, text, problem):
     path = write(tmp_path, text)
     assert run("agreement", path) == 2
@@ -165,6 +184,7 @@ def test_missing_file(tmp_path, capsys):
 def test_database_mode(tmp_path, capsys):
     from reljudge import campaign, judging
     from reljudge.storage import open_database
+
     path = tmp_path / "j.duckdb"
     db = open_database(path)
     campaign.load_demo(db, with_accounts=False)

@@ -13,11 +13,20 @@ from reljudge.errors import InputError, ReljudgeError
 
 ANSWERS = [
     # q1: markers [pid] and [n] into the citations list; the last sentence cites nothing
-    {"qid": "q1", "system": "rag", "answer": "감사는 받은 것을 헤아리는 데서 시작됩니다 [p01]. "
-     "날마다 은혜를 기록합니다[1][2]. 좋은 질문입니다.", "citations": ["p02", "p03"]},
+    {
+        "qid": "q1",
+        "system": "rag",
+        "answer": "감사는 받은 것을 헤아리는 데서 시작됩니다 [p01]. 날마다 은혜를 기록합니다[1][2]. 좋은 질문입니다.",
+        "citations": ["p02", "p03"],
+    },
     # q2: a citations list without markers: every sentence cites both; pre-split sentences
-    {"qid": "q2", "system": "rag", "answer": "용서는 나를 살립니다. 평화는 듣기에서 옵니다.",
-     "sentences": ["용서는 나를 살립니다.", "평화는 듣기에서 옵니다."], "citations": ["p04", "p05"]},
+    {
+        "qid": "q2",
+        "system": "rag",
+        "answer": "용서는 나를 살립니다. 평화는 듣기에서 옵니다.",
+        "sentences": ["용서는 나를 살립니다.", "평화는 듣기에서 옵니다."],
+        "citations": ["p04", "p05"],
+    },
     {"qid": "q3", "system": "rag", "answer": "", "abstained": True},
     {"qid": "q1", "system": "base", "answer": "감사는 봄비입니다 [p03].", "citations": []},
 ]
@@ -35,35 +44,48 @@ def answered(campaign_db, tmp_path):
 
 
 def _ids(db):
-    keys = {(a.qid, a.system): int(a.answer_id) for a in
-            db.cursor().execute("SELECT answer_id, qid, system FROM current_answers").df().itertuples()}
+    keys = {
+        (a.qid, a.system): int(a.answer_id)
+        for a in db.cursor().execute("SELECT answer_id, qid, system FROM current_answers").df().itertuples()
+    }
     return keys
 
 
 def test_import_splits_sentences_and_keeps_their_citations(answered):
     db = answered
     ids = _ids(db)
-    rows = db.cursor().execute("""SELECT s.answer_id, s.idx, s.text, list(c.pid ORDER BY c.ord) FILTER (WHERE c.pid IS NOT NULL)
+    rows = (
+        db.cursor()
+        .execute("""SELECT s.answer_id, s.idx, s.text, list(c.pid ORDER BY c.ord) FILTER (WHERE c.pid IS NOT NULL)
                                   FROM answer_sentences s LEFT JOIN answer_citations c USING (answer_id, idx)
-                                  GROUP BY ALL ORDER BY 1, 2""").fetchall()
+                                  GROUP BY ALL ORDER BY 1, 2""")
+        .fetchall()
+    )
     q1 = [(i, t, c) for a, i, t, c in rows if a == ids[("q1", "rag")]]
-    assert q1 == [(0, "감사는 받은 것을 헤아리는 데서 시작됩니다.", ["p01"]),
-                  (1, "날마다 은혜를 기록합니다.", ["p02", "p03"]),
-                  (2, "좋은 질문입니다.", None)]
+    assert q1 == [
+        (0, "감사는 받은 것을 헤아리는 데서 시작됩니다.", ["p01"]),
+        (1, "날마다 은혜를 기록합니다.", ["p02", "p03"]),
+        (2, "좋은 질문입니다.", None),
+    ]
     q2 = [(i, c) for a, i, t, c in rows if a == ids[("q2", "rag")]]
     assert q2 == [(0, ["p04", "p05"]), (1, ["p04", "p05"])]
     assert not [r for r in rows if r[0] == ids[("q3", "rag")]]
 
 
-@pytest.mark.parametrize("record, problem", [
-    ({"qid": "qX", "system": "s", "answer": "가."}, "unknown qid 'qX'"),
-    ({"qid": "q1", "system": "s", "answer": "가 [p99]."}, "unknown cited pid 'p99'"),
-    ({"qid": "q1", "system": "s", "answer": "가 [3].", "citations": ["p01"]}, "marker [3] points outside"),
-    ({"qid": "q1", "system": "s", "answer": "  "}, "empty answer"),
-    ({"qid": "q1", "system": "s", "answer": "가. " * 7_000}, "at most 20000 are accepted"),
-    ({"qid": "q1", "system": "s", "answer": "가.", "sentences": ["가. " * 6_000] * 2},
-     "the answer has 36000 characters"),
-])
+@pytest.mark.parametrize(
+    "record, problem",
+    [
+        ({"qid": "qX", "system": "s", "answer": "가."}, "unknown qid 'qX'"),
+        ({"qid": "q1", "system": "s", "answer": "가 [p99]."}, "unknown cited pid 'p99'"),
+        ({"qid": "q1", "system": "s", "answer": "가 [3].", "citations": ["p01"]}, "marker [3] points outside"),
+        ({"qid": "q1", "system": "s", "answer": "  "}, "empty answer"),
+        ({"qid": "q1", "system": "s", "answer": "가. " * 7_000}, "at most 20000 are accepted"),
+        (
+            {"qid": "q1", "system": "s", "answer": "가.", "sentences": ["가. " * 6_000] * 2},
+            "the answer has 36000 characters",
+        ),
+    ],
+)
 def test_bad_answers_name_file_line_and_problem_and_write_nothing(campaign_db, tmp_path, record, problem):
     path = _write(tmp_path / "bad.jsonl", [{"qid": "q2", "system": "s", "answer": "좋습니다."}, record])
     with pytest.raises(InputError) as err:
@@ -83,11 +105,17 @@ def test_duplicate_answer_and_reimport_needs_replace_and_keeps_old_version(answe
         review.import_answers(answered, again)
     assert review.import_answers(answered, again, replace=True) == {"rag": 2}
     new = _ids(answered)[("q1", "rag")]
-    assert new != old and ("q2", "rag") not in _ids(answered)       # version 2 holds only q1
-    assert answered.cursor().execute("SELECT count(*) FROM review_events WHERE answer_id = ?",
-                                     [old]).fetchall()[0][0] == 1   # the old review is kept
-    _, refused, _ = review.record_each(answered, "ann", [{"id": "x", "kind": "interpretation", "answer_id": old,
-                                                          "grade": 1}], with_ids=True, codes=True)
+    assert new != old and ("q2", "rag") not in _ids(answered)  # version 2 holds only q1
+    assert (
+        answered.cursor().execute("SELECT count(*) FROM review_events WHERE answer_id = ?", [old]).fetchall()[0][0] == 1
+    )  # the old review is kept
+    _, refused, _ = review.record_each(
+        answered,
+        "ann",
+        [{"id": "x", "kind": "interpretation", "answer_id": old, "grade": 1}],
+        with_ids=True,
+        codes=True,
+    )
     assert refused == {"x": "superseded"}
 
 
@@ -105,13 +133,42 @@ def test_record_each_shape_codes_idempotency_and_stale(answered):
     assert acked == ["e1", "e6"] and set(eids) == {"e1", "e6"}
     assert refused == {"e2": "not_cited", "e3": "unknown_sentence", "e4": "malformed", "e5": "unknown_answer"}
     again = review.record_each(answered, "ann", events[:1], with_ids=True, codes=True)
-    assert again == (["e1"], {}, {"e1": eids["e1"]})           # resent: acknowledged, stored once
+    assert again == (["e1"], {}, {"e1": eids["e1"]})  # resent: acknowledged, stored once
     base = eids["e1"]
-    review.record_each(answered, "ann", [{"id": "e7", "kind": "support", "answer_id": a, "sentence": 0,
-                                          "pid": "p01", "grade": 1, "client": "B", "base": base}])
-    _, refused, _ = review.record_each(answered, "ann", [{"id": "e8", "kind": "support", "answer_id": a,
-                                                          "sentence": 0, "pid": "p01", "grade": 0,
-                                                          "client": "A", "base": base}], with_ids=True, codes=True)
+    review.record_each(
+        answered,
+        "ann",
+        [
+            {
+                "id": "e7",
+                "kind": "support",
+                "answer_id": a,
+                "sentence": 0,
+                "pid": "p01",
+                "grade": 1,
+                "client": "B",
+                "base": base,
+            }
+        ],
+    )
+    _, refused, _ = review.record_each(
+        answered,
+        "ann",
+        [
+            {
+                "id": "e8",
+                "kind": "support",
+                "answer_id": a,
+                "sentence": 0,
+                "pid": "p01",
+                "grade": 0,
+                "client": "A",
+                "base": base,
+            }
+        ],
+        with_ids=True,
+        codes=True,
+    )
     assert refused == {"e8": "stale"}
     text = review.record_each(answered, "ann", [events[1]])[1]["e2"]
     assert "not cited" in text
@@ -122,13 +179,15 @@ def test_review_assignments_limit_the_queue(answered):
     mine = set(plan.rows[plan.rows.username == "ann"].qid)
     assert set(review.review_queue(answered, "ann").qid) == mine
     other = next(a for (q, s), a in _ids(answered).items() if q not in mine)
-    _, refused = review.record_each(answered, "ann", [{"id": "z", "kind": "interpretation", "answer_id": other,
-                                                       "grade": 1}], codes=True)
+    _, refused = review.record_each(
+        answered, "ann", [{"id": "z", "kind": "interpretation", "answer_id": other, "grade": 1}], codes=True
+    )
     assert refused == {"z": "not_assigned"}
 
 
 def test_payload_is_blind_ordered_and_shows_decisions(answered):
     from reljudge import judging
+
     ids = _ids(answered)
     a = ids[("q1", "rag")]
     judging.grade(answered, "bob", "q1", "p01", 2)
@@ -141,15 +200,14 @@ def test_payload_is_blind_ordered_and_shows_decisions(answered):
     assert first["source"].startswith("[예시] 문서 d1")
     assert p["note"] == "두 번째 문장이 과장됨" and p["in_question"]["n"] == 2
     q = review.review_queue(answered, "ann")
-    assert list(q.qid) == sorted(q.qid, key=lambda x: int(x[1:]))       # campaign order of questions
+    assert list(q.qid) == sorted(q.qid, key=lambda x: int(x[1:]))  # campaign order of questions
     orders = {u: list(review.review_queue(answered, u).answer_id) for u in ("ann", "bob", "lee")}
-    assert orders["ann"] == list(review.review_queue(answered, "ann").answer_id)   # fixed per reviewer
+    assert orders["ann"] == list(review.review_queue(answered, "ann").answer_id)  # fixed per reviewer
     assert review.current_answer(answered, "ann") == int(q.answer_id.iloc[0])
     assert review.step(answered, "ann", 1) == int(q.answer_id.iloc[1])
 
 
-def _review_q1_q2(db, user, q1, q2, q1_support=((0, "p01", 2), (1, "p02", 1), (1, "p03", 0)),
-                  interp=(2, 1)):
+def _review_q1_q2(db, user, q1, q2, q1_support=((0, "p01", 2), (1, "p02", 1), (1, "p03", 0)), interp=(2, 1)):
     for s, pid, g in q1_support:
         review.review(db, user, q1, "support", sentence=s, pid=pid, grade=g)
     review.review(db, user, q1, "needs_citation", sentence=2, needs_citation=False)
@@ -168,7 +226,8 @@ def test_measures_hand_computed(answered):
     review.review(db, "ann", b1, "interpretation", grade=0)
     review.review(db, "ann", q3, "abstention", appropriate=True)
     from reljudge import judging
-    for pid, g in (("p01", 2), ("p02", 1), ("p03", 0)):      # q1's paragraph judgments
+
+    for pid, g in (("p01", 2), ("p02", 1), ("p03", 0)):  # q1's paragraph judgments
         judging.grade(db, "bob", "q1", pid, g)
     judging.grade(db, "bob", "q2", "p04", 2)
     ev = answer_metrics.evaluate_answers(db, n_boot=200)
@@ -184,7 +243,9 @@ def test_measures_hand_computed(answered):
     assert m[("rag", "all", "citation_relevance")] == (2, pytest.approx((1 / 3 + 1 / 2) / 2))
     assert m[("rag", "사실 확인", "support_precision")] == (1, pytest.approx(0.5))
     assert m[("base", "all", "support_recall")] == (1, pytest.approx(0.0))
-    lo, hi = ev.means.set_index(["system", "qtype", "measure"]).loc[("rag", "all", "support_precision"), ["ci_low", "ci_high"]]
+    lo, hi = ev.means.set_index(["system", "qtype", "measure"]).loc[
+        ("rag", "all", "support_precision"), ["ci_low", "ci_high"]
+    ]
     assert 0.25 <= lo <= hi <= 0.5
     c = ev.counts.set_index(["system", "qtype"]).loc[("rag", "all")]
     assert (c.n_answers, c.n_sentences, c.n_pairs, c.n_abstained, c.n_abstention_appropriate) == (2, 5, 7, 1, 1)
@@ -230,7 +291,7 @@ def test_review_file_round_trip_exact_and_bad_lines(answered, tmp_path):
     review.review(db, "bob", ids[("q3", "rag")], "abstention", appropriate=False)
     first = tmp_path / "reviews.jsonl"
     assert review.write_reviews(db, first) == 3
-    assert first.read_bytes() == review.reviews_bytes(db)              # the Export page's download
+    assert first.read_bytes() == review.reviews_bytes(db)  # the Export page's download
     rec = json.loads(first.read_text(encoding="utf-8").splitlines()[0])
     assert rec["reviewer"] == "ann" and rec["qid"] == "q1" and rec["note"] == "좋음"
     assert rec["sentences"][1] == {"index": 1, "needs_citation": True, "support": {"p02": 1, "p03": 0}}
@@ -243,8 +304,10 @@ def test_review_file_round_trip_exact_and_bad_lines(answered, tmp_path):
     team = answer_metrics.evaluate_answers(db, n_boot=0).means
     copy = answer_metrics.evaluate_answers(db, "source:copy", n_boot=0).means
     assert team["mean"].fillna(-1).tolist() == copy["mean"].fillna(-1).tolist()
-    bad = _write(tmp_path / "bad.jsonl", [rec, {**rec, "reviewer": "x", "sentences": [
-        {"index": 0, "needs_citation": True, "support": {"p05": 2}}]}])
+    bad = _write(
+        tmp_path / "bad.jsonl",
+        [rec, {**rec, "reviewer": "x", "sentences": [{"index": 0, "needs_citation": True, "support": {"p05": 2}}]}],
+    )
     with pytest.raises(InputError, match=r"bad.jsonl, line 2: paragraph 'p05' is not cited by sentence 0"):
         review.import_reviews(db, bad, "bad")
     assert "bad" not in review.review_sources(db)
@@ -262,6 +325,7 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.jsonl, line 1: unknown qid 'q9'" in err
     from reljudge.storage import open_database
+
     db = open_database(db_path)
     a = _ids(db)[("q2", "extra")]
     review.review(db, "ann", a, "support", sentence=0, pid="p05", grade=1)
@@ -273,8 +337,11 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     assert "extra\tinterpretation_mean\tall\t2.0000" in lines
     assert main(["--db", str(db_path), "evaluate-answers", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    row = next(r for r in data["measures"] if r["system"] == "extra" and r["measure"] == "support_recall"
-               and r["qtype"] == "all")
+    row = next(
+        r
+        for r in data["measures"]
+        if r["system"] == "extra" and r["measure"] == "support_recall" and r["qtype"] == "all"
+    )
     assert row["value"] == 0.5 and row["n_answers"] == 1 and row["ci_low"] == 0.5
     assert main(["--db", str(db_path), "evaluate-answers", "--format", "table"]) == 0
     assert "support_precision" in capsys.readouterr().out
@@ -289,8 +356,12 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     assert main(["--db", str(db_path), "export", "reviews", "--policy", "source:copy", "-o", str(by_policy)]) == 0
     assert "1 reviewer × answer records" in capsys.readouterr().out
     assert by_source.read_text(encoding="utf-8") == by_policy.read_text(encoding="utf-8") != ""
-    for wrong in (["--policy", "majority"], ["--min-grade", "1"], ["--format", "csv"],
-                  ["--source", "copy", "--policy", "source:other"]):
+    for wrong in (
+        ["--policy", "majority"],
+        ["--min-grade", "1"],
+        ["--format", "csv"],
+        ["--source", "copy", "--policy", "source:other"],
+    ):
         assert main(["--db", str(db_path), "export", "reviews", *wrong, "-o", str(tmp_path / "x.jsonl")]) == 2
         assert capsys.readouterr().err.startswith("error: ")
     assert not (tmp_path / "x.jsonl").exists()
@@ -298,23 +369,32 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
 
 # -- agreement on support and interpretation (reuses reljudge.agreement) ---------------
 
+
 def _ratings(rows):
     import pandas as pd
+
     return pd.DataFrame(rows, columns=["annotator", "qid", "answer_id", "kind", "sentence", "pid", "grade"])
 
 
 def test_review_agreement_hand_computed():
     from reljudge import agreement
+
     # support on 4 (sentence, paragraph) pairs: A 2,1,0,2 / B 2,0,0,1. Observed linear
     # disagreement Σ|i−j| o_ij = .25 + .25 = .5; marginals A (.25,.25,.5), B (.5,.25,.25):
     # expected Σ|i−j| p_i q_j = .25·.75 + .25·.75 + .5·1.25 = 1 -> weighted κ = 1 − .5/1 = .5
-    support = [(who, "q1", 1, "support", s, pid, g) for who, grades in (("A", (2, 1, 0, 2)), ("B", (2, 0, 0, 1)))
-               for (s, pid), g in zip(((0, "p1"), (0, "p2"), (1, "p1"), (1, "p3")), grades)]
+    support = [
+        (who, "q1", 1, "support", s, pid, g)
+        for who, grades in (("A", (2, 1, 0, 2)), ("B", (2, 0, 0, 1)))
+        for (s, pid), g in zip(((0, "p1"), (0, "p2"), (1, "p1"), (1, "p3")), grades)
+    ]
     # interpretation of 3 answers: A 2,2,0 / B 2,1,0. Coincidences o22 = 2, o21 = o12 = 1,
     # o00 = 2; n = (2, 1, 3), 6 values; ordinal δ²(1,2) = (1+3−2)² = 4, δ²(0,1) = (2+1−1.5)²
     # = 2.25, δ²(0,2) = (2+1+3−2.5)² = 12.25; α = 1 − 5·(2·4) / (2·(2·2.25 + 6·12.25 + 3·4)) = 7/9
-    interp = [(who, "q1", a, "interpretation", None, None, g)
-              for who, grades in (("A", (2, 2, 0)), ("B", (2, 1, 0))) for a, g in zip((1, 2, 3), grades)]
+    interp = [
+        (who, "q1", a, "interpretation", None, None, g)
+        for who, grades in (("A", (2, 2, 0)), ("B", (2, 1, 0)))
+        for a, g in zip((1, 2, 3), grades)
+    ]
     rep = agreement.review_agreement(_ratings(support + interp), {"q1": "사실 확인"})
     assert rep.support.cohen_kappa_linear["A|B"] == pytest.approx(0.5)
     assert rep.support.n_items == 4 and rep.interpretation.n_items == 3
@@ -323,7 +403,7 @@ def test_review_agreement_hand_computed():
     assert set(rep.by_type) == {"사실 확인"}
     table = agreement.figures_table(rep)
     assert list(table.rating) == ["support", "interpretation", "support", "interpretation"]
-    json.dumps(rep.to_dict())                                    # JSON-ready, no NaN
+    json.dumps(rep.to_dict())  # JSON-ready, no NaN
 
 
 def test_review_agreement_matches_krippendorff_and_scikit_learn():
@@ -332,6 +412,7 @@ def test_review_agreement_matches_krippendorff_and_scikit_learn():
     from sklearn.metrics import cohen_kappa_score
 
     from reljudge import agreement
+
     rng = np.random.default_rng(3)
     for _ in range(20):
         n = int(rng.integers(5, 40))
@@ -339,24 +420,31 @@ def test_review_agreement_matches_krippendorff_and_scikit_learn():
         a = np.where(rng.random(n) < 0.7, truth, rng.integers(0, 3, n))
         b = np.where(rng.random(n) < 0.6, truth, rng.integers(0, 3, n))
         c = np.where(rng.random(n) < 0.5, truth, rng.integers(0, 3, n)).astype(float)
-        c[rng.random(n) < 0.3] = np.nan                         # a third reviewer saw only some
-        rows = [(who, "q", i, "interpretation", None, None, int(v))
-                for who, col in (("a", a), ("b", b), ("c", c)) for i, v in enumerate(col) if v == v]
-        rows += [(who, "q", i // 3, "support", i % 3, "p", int(v))
-                 for who, col in (("a", a), ("b", b)) for i, v in enumerate(col)]
+        c[rng.random(n) < 0.3] = np.nan  # a third reviewer saw only some
+        rows = [
+            (who, "q", i, "interpretation", None, None, int(v))
+            for who, col in (("a", a), ("b", b), ("c", c))
+            for i, v in enumerate(col)
+            if v == v
+        ]
+        rows += [
+            (who, "q", i // 3, "support", i % 3, "p", int(v))
+            for who, col in (("a", a), ("b", b))
+            for i, v in enumerate(col)
+        ]
         rep = agreement.review_agreement(_ratings(rows))
         for res in (rep.support, rep.interpretation):
             if len(set(a) | set(b)) > 1:
                 want = cohen_kappa_score(a, b, weights="linear", labels=[0, 1, 2])
                 assert res.cohen_kappa_linear["a|b"] == pytest.approx(want, abs=1e-9)
         reliability = np.vstack([a, b, c]).astype(float)
-        want = krippendorff.alpha(reliability_data=reliability, level_of_measurement="ordinal",
-                                  value_domain=[0, 1, 2])
+        want = krippendorff.alpha(reliability_data=reliability, level_of_measurement="ordinal", value_domain=[0, 1, 2])
         assert rep.interpretation.krippendorff_alpha_ordinal == pytest.approx(want, abs=1e-9)
 
 
 def test_review_agreement_from_database_with_an_imported_source(answered, tmp_path, db_path, capsys):
     from reljudge import agreement
+
     db = answered
     ids = _ids(db)
     q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
@@ -366,8 +454,10 @@ def test_review_agreement_from_database_with_an_imported_source(answered, tmp_pa
     assert rep.support.annotators == ["ann", "bob"] and rep.support.n_items == 7
     # ann 2,1,0 | 2,0,0,0 and bob 2,0,0 | 2,0,0,0: one pair differs by one grade
     from sklearn.metrics import cohen_kappa_score
+
     assert rep.support.cohen_kappa_linear["ann|bob"] == pytest.approx(
-        cohen_kappa_score([2, 1, 0, 2, 0, 0, 0], [2, 0, 0, 2, 0, 0, 0], weights="linear"))
+        cohen_kappa_score([2, 1, 0, 2, 0, 0, 0], [2, 0, 0, 2, 0, 0, 0], weights="linear")
+    )
     assert rep.interpretation.n_items == 2
     # an imported source joins as one rater "source:NAME", like an imported qrels source
     path = tmp_path / "ann.jsonl"
@@ -390,13 +480,15 @@ def test_review_agreement_from_database_with_an_imported_source(answered, tmp_pa
 
 # -- the "answer review" section of the dashboard and the report ------------------------
 
+
 def test_report_section_hand_computed(answered):
     from reljudge import report, report_answers
+
     db = answered
     ids = _ids(db)
     q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
     _review_q1_q2(db, "ann", q1, q2)
-    _review_q1_q2(db, "bob", q1, q2)                       # the same decisions: agreement 1
+    _review_q1_q2(db, "bob", q1, q2)  # the same decisions: agreement 1
     review.review(db, "ann", ids[("q3", "rag")], "abstention", appropriate=True)
     sec = report_answers.build(db, "en", n_boot=200)
     m = sec.measures.set_index(["system", "qtype"])
@@ -408,16 +500,19 @@ def test_report_section_hand_computed(answered):
     assert m.loc[("base", "all"), "support_precision"] == "—"
     c = sec.counts.set_index(["system", "qtype"]).loc[("rag", "all")]
     assert (c.n_answers, c.n_abstained, c.n_abstention_appropriate) == (2, 1, 1)
-    assert [tuple(r) for r in sec.failures[["system", "qid", "sentence", "citations"]].itertuples(index=False)] \
-        == [("rag", "q2", 2, "p04 (0), p05 (0)")]
+    assert [tuple(r) for r in sec.failures[["system", "qid", "sentence", "citations"]].itertuples(index=False)] == [
+        ("rag", "q2", 2, "p04 (0), p05 (0)")
+    ]
     agree = sec.agreement[sec.agreement.scope == "all"].set_index("rating")
     assert agree.loc["support", "percent_agreement"] == 1.0 and agree.loc["support", "items_2plus"] == 7
     assert set(sec.pairs.cohen_kappa_linear) == {1.0}
     disclosure = dict(sec.disclosure)
     assert disclosure["Reviewers"] == "2: ann (3), bob (2) (answers reviewed)"
     # q1/base nobody, q3/rag (abstained) ann alone, q1/rag and q2/rag both
-    assert disclosure["Reviewers per answer"] == \
-        "0 reviewer(s): 1 answers, 1 reviewer(s): 1 answers, 2 reviewer(s): 2 answers"
+    assert (
+        disclosure["Reviewers per answer"]
+        == "0 reviewer(s): 1 answers, 1 reviewer(s): 1 answers, 2 reviewer(s): 2 answers"
+    )
     assert "the lead's ruling if any" in disclosure["Several reviewers → one decision"]
     ko = report.render(report.build(db, lang="ko", n_boot=50), "md")
     assert "## 답변 검수" in ko and "검수자 간 일치도" in ko and "0.375 [" in ko
@@ -427,17 +522,24 @@ def test_report_section_hand_computed(answered):
 
 def test_report_section_escapes_answer_text(answered, tmp_path):
     from reljudge import report_answers
+
     db = answered
     evil = "<img src=x onerror=alert(1)> **굵게** | <b>x</b>"
-    review.import_answers(db, _write(tmp_path / "evil.jsonl", [
-        {"qid": "q2", "system": "evil", "answer": evil, "sentences": [evil], "citations": ["p04"]}]))
+    review.import_answers(
+        db,
+        _write(
+            tmp_path / "evil.jsonl",
+            [{"qid": "q2", "system": "evil", "answer": evil, "sentences": [evil], "citations": ["p04"]}],
+        ),
+    )
     a = _ids(db)[("q2", "evil")]
     review.review(db, "ann", a, "support", sentence=0, pid="p04", grade=0)
     sec = report_answers.build(db, "ko", n_boot=0)
-    assert list(sec.failures.text) == [evil]                          # data kept as it is
+    assert list(sec.failures.text) == [evil]  # data kept as it is
     md = report_answers.markdown(sec)
     import re
-    assert evil not in md and not re.search(r"(?<!\\)<(img|b)", md)              # every < escaped
+
+    assert evil not in md and not re.search(r"(?<!\\)<(img|b)", md)  # every < escaped
     assert "\\<img src=x onerror=alert(1)\\> \\*\\*굵게\\*\\* \\| \\<b\\>" in md
     page = report_answers.html(sec)
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
@@ -449,20 +551,25 @@ def test_a_long_answer_is_split_in_bounded_pieces_and_imports(campaign_db, tmp_p
     the pieces are the whole text; an answer at the limit imports."""
     from reljudge import korean
     from reljudge.importers import MAX_ANSWER_CHARS
+
     base = "목회자는 믿음을 설명했다 [1]. 그 해 겨울 교회는 피난민을 도왔다. "
     text = (base * (MAX_ANSWER_CHARS // len(base) + 1))[:MAX_ANSWER_CHARS].strip()
     pieces = list(korean._pieces(text))
     assert "".join(pieces) == text and max(map(len, pieces)) <= korean.SPLIT_PIECE
-    assert all(p.rstrip().endswith(".") for p in pieces[:-1])       # cut at sentence ends
-    assert list(korean._pieces("가" * 2_400)) == ["가" * 500, "가" * 1_900]        # no break: cut short
-    review.import_answers(campaign_db, _write(tmp_path / "long.jsonl", [
-        {"qid": "q1", "system": "long", "answer": text, "citations": ["p01"]}]))
+    assert all(p.rstrip().endswith(".") for p in pieces[:-1])  # cut at sentence ends
+    assert list(korean._pieces("가" * 2_400)) == ["가" * 500, "가" * 1_900]  # no break: cut short
+    review.import_answers(
+        campaign_db,
+        _write(tmp_path / "long.jsonl", [{"qid": "q1", "system": "long", "answer": text, "citations": ["p01"]}]),
+    )
     n = campaign_db.cursor().execute("SELECT count(*) FROM answer_sentences").fetchone()[0]
     assert n == text.count(". ") + 1
 
 
-@pytest.mark.parametrize("field, value", [("reviewer", "ann\u202eeil"), ("reviewer", "a\u200bnn"),
-                                          ("system", "rag\u202e"), ("note", "좋\x00음")])
+@pytest.mark.parametrize(
+    "field, value",
+    [("reviewer", "ann\u202eeil"), ("reviewer", "a\u200bnn"), ("system", "rag\u202e"), ("note", "좋\x00음")],
+)
 def test_hidden_characters_in_review_names_and_nul_in_notes_are_refused(answered, tmp_path, field, value):
     """One rule for names and ids (reljudge.display.id_problem): a reviewer or system name
     holding U+202E or U+200B is refused like an id, and a NUL in any field of a review
@@ -482,6 +589,7 @@ def test_hidden_characters_in_review_names_and_nul_in_notes_are_refused(answered
 
 def test_hidden_characters_in_source_and_answer_system_names_are_refused(answered, tmp_path):
     from reljudge import export
+
     db = answered
     review.review(db, "ann", _ids(db)[("q1", "rag")], "note", note="좋음")
     reviews = tmp_path / "r.jsonl"
@@ -497,5 +605,6 @@ def test_hidden_characters_in_source_and_answer_system_names_are_refused(answere
     with pytest.raises(InputError, match="line 1"):
         review.import_answers(db, bad)
     with pytest.raises(InputError):
-        review.import_answers(db, _write(tmp_path / "a2.jsonl", [{"qid": "q2", "answer": "좋습니다."}]),
-                              system="sys\u202e")
+        review.import_answers(
+            db, _write(tmp_path / "a2.jsonl", [{"qid": "q2", "answer": "좋습니다."}]), system="sys\u202e"
+        )

@@ -14,15 +14,20 @@ from e2e_support import StreamlitServer, build_campaign
 from reljudge import assignment, auth, judging
 from reljudge.storage import accounts, open_database
 
-ACCOUNTS = {"annotator1": ("annotator-pass-1", "annotator"), "annotator2": ("annotator-pass-2", "annotator"),
-            "gone": ("gone-pass-123", "annotator"), "lead1": ("lead-pass-0001", "lead")}
+ACCOUNTS = {
+    "annotator1": ("annotator-pass-1", "annotator"),
+    "annotator2": ("annotator-pass-2", "annotator"),
+    "gone": ("gone-pass-123", "annotator"),
+    "lead1": ("lead-pass-0001", "lead"),
+}
 
 
 def post(url: str, body, token: str | None = None, headers: dict | None = None, raw: bytes | None = None):
     """(status, JSON answer, Set-Cookie header) of one POST."""
     data = raw if raw is not None else json.dumps(body).encode("utf-8")
-    req = urllib.request.Request(url, data=data, method="POST",
-                                 headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        url, data=data, method="POST", headers={"Content-Type": "application/json", **(headers or {})}
+    )
     if token:
         req.add_header("Cookie", f"reljudge_session={token}")
     try:
@@ -41,7 +46,7 @@ def served(tmp_path_factory):
     queue = {u: list(judging.overview(db, u).qid) for u in ("annotator1", "annotator2")}
     tokens = {u: auth.start_session(db, auth.User(u, "annotator")) for u in ("annotator1", "gone")}
     expired = "expired-token-for-annotator1"
-    accounts.insert_session(db, auth._token_hash(expired), "annotator1", -1)     # ended an hour ago
+    accounts.insert_session(db, auth._token_hash(expired), "annotator1", -1)  # ended an hour ago
     auth.set_active(db, "gone", False)
     db.close()
     server = StreamlitServer(db_path=camp.db_path, log_path=tmp / "server.log").start()
@@ -53,6 +58,7 @@ def served(tmp_path_factory):
 
 def event(qid: str, pid: str, grade=2, **extra) -> dict:
     import uuid
+
     return {"id": str(uuid.uuid4()), "kind": "grade", "qid": qid, "pid": pid, "grade": grade, **extra}
 
 
@@ -61,10 +67,10 @@ def test_the_route_refuses_saves_without_a_valid_login(served):
     qid = queue["annotator1"][0]
     batch = {"events": [event(qid, camp.pool[qid][0])]}
     url = f"{server.url}/api/events"
-    assert post(url, batch)[0] == 401                              # no cookie
+    assert post(url, batch)[0] == 401  # no cookie
     assert post(url, batch, token="forged-" + tokens["annotator1"][7:])[0] == 401
-    assert post(url, batch, token=expired)[0] == 401               # expired session
-    assert post(url, batch, token=tokens["gone"])[0] == 401        # deactivated account
+    assert post(url, batch, token=expired)[0] == 401  # expired session
+    assert post(url, batch, token=tokens["gone"])[0] == 401  # deactivated account
     assert post(f"{server.url}/api/login", {"username": "gone", "password": "gone-pass-123"})[0] == 401
     assert post(f"{server.url}/api/login", {"username": "annotator1", "password": "wrong-password"})[0] == 401
     assert post(f"{server.url}/api/session", {"grant": "made-up"})[0] == 401
@@ -77,8 +83,10 @@ def test_the_route_refuses_other_sites_and_bodies_that_are_not_json(served):
     batch = {"events": [event(qid, camp.pool[qid][0])]}
     status, answer, _ = post(url, batch, tokens["annotator1"], headers={"Origin": "https://evil.example"})
     assert status == 403 and answer["error"] == "cross_origin"
-    assert post(url, None, tokens["annotator1"], headers={"Content-Type": "text/plain"},
-                raw=json.dumps(batch).encode())[0] == 415
+    assert (
+        post(url, None, tokens["annotator1"], headers={"Content-Type": "text/plain"}, raw=json.dumps(batch).encode())[0]
+        == 415
+    )
     assert post(url, None, tokens["annotator1"], raw=b"{not json")[0] == 400
     assert post(url, {"events": "all of them"}, tokens["annotator1"])[0] == 400
     assert declared_too_large(server, tokens["annotator1"]) == 413
@@ -87,11 +95,15 @@ def test_the_route_refuses_other_sites_and_bodies_that_are_not_json(served):
 def declared_too_large(server, token: str) -> int:
     """A body announced as 2 MB is refused from its header, before it is read."""
     import http.client
+
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     try:
         conn.putrequest("POST", "/api/events")
-        for name, value in (("Content-Type", "application/json"), ("Content-Length", "2000000"),
-                            ("Cookie", f"reljudge_session={token}")):
+        for name, value in (
+            ("Content-Type", "application/json"),
+            ("Content-Length", "2000000"),
+            ("Cookie", f"reljudge_session={token}"),
+        ):
             conn.putheader(name, value)
         conn.endheaders()
         return conn.getresponse().status
@@ -103,16 +115,21 @@ def test_each_event_is_checked_like_the_pages_check_it(served):
     server, camp, queue, tokens, _ = served
     mine, theirs = queue["annotator1"][0], queue["annotator2"][0]
     good = event(mine, camp.pool[mine][0], 1, note="근거 문장이 분명함")
-    others = event(theirs, camp.pool[theirs][0])                  # another annotator's question
-    unpooled = event(mine, camp.pool[theirs][1])                  # a paragraph never shown for it
+    others = event(theirs, camp.pool[theirs][0])  # another annotator's question
+    unpooled = event(mine, camp.pool[theirs][1])  # a paragraph never shown for it
     bad_grade = event(mine, camp.pool[mine][1], 5)
     long_note = event(mine, camp.pool[mine][2], 0, note="가" * (judging.MAX_NOTE + 1))
-    status, answer, _ = post(f"{server.url}/api/events",
-                             {"events": [good, others, unpooled, bad_grade, long_note]}, tokens["annotator1"])
+    status, answer, _ = post(
+        f"{server.url}/api/events", {"events": [good, others, unpooled, bad_grade, long_note]}, tokens["annotator1"]
+    )
     assert status == 200
     assert answer["acked"] == [good["id"]] and set(answer["eids"]) == {good["id"]}
-    assert answer["rejected"] == {others["id"]: "not_assigned", unpooled["id"]: "not_pooled",
-                                  bad_grade["id"]: "malformed", long_note["id"]: "malformed"}
+    assert answer["rejected"] == {
+        others["id"]: "not_assigned",
+        unpooled["id"]: "not_pooled",
+        bad_grade["id"]: "malformed",
+        long_note["id"]: "malformed",
+    }
 
 
 def test_poisoned_events_are_refused_by_code_and_the_rest_of_the_request_is_stored(served):
@@ -121,8 +138,13 @@ def test_poisoned_events_are_refused_by_code_and_the_rest_of_the_request_is_stor
     server, camp, queue, tokens, _ = served
     qid = queue["annotator1"][0]
     pid = camp.pool[qid][1]
-    poisoned = [event(qid, pid, 1, base=1e30), event(qid, pid, 1, note="x\ud800y"), event(qid, pid, True),
-                event(qid, pid, 2.0), {**event(qid, pid), "kind": "verdict", "no_answer": "false"}]
+    poisoned = [
+        event(qid, pid, 1, base=1e30),
+        event(qid, pid, 1, note="x\ud800y"),
+        event(qid, pid, True),
+        event(qid, pid, 2.0),
+        {**event(qid, pid), "kind": "verdict", "no_answer": "false"},
+    ]
     good = event(qid, pid, 0)
     status, answer, _ = post(f"{server.url}/api/events", {"events": poisoned + [good]}, tokens["annotator1"])
     assert status == 200
@@ -141,8 +163,12 @@ def test_deeply_nested_json_is_refused_with_a_code(served):
 def test_a_resent_save_is_acknowledged_again_and_stored_once(served):
     server, camp, queue, tokens, _ = served
     qid = queue["annotator1"][0]
-    batch = {"events": [event(qid, camp.pool[qid][3], 2, client="tab-1", base=0),
-                        event(qid, camp.pool[qid][3], 0, client="tab-1", base=0)]}
+    batch = {
+        "events": [
+            event(qid, camp.pool[qid][3], 2, client="tab-1", base=0),
+            event(qid, camp.pool[qid][3], 0, client="tab-1", base=0),
+        ]
+    }
     first = post(f"{server.url}/api/events", batch, tokens["annotator1"])[1]
     again = post(f"{server.url}/api/events", batch, tokens["annotator1"])[1]
     assert first == again and len(first["acked"]) == 2 and first["rejected"] == {}
@@ -151,8 +177,7 @@ def test_a_resent_save_is_acknowledged_again_and_stored_once(served):
 
 def test_login_sets_an_httponly_cookie_and_logout_ends_it(served):
     server, camp, queue, _, _ = served
-    status, answer, cookie = post(f"{server.url}/api/login",
-                                  {"username": "annotator2", "password": "annotator-pass-2"})
+    status, answer, cookie = post(f"{server.url}/api/login", {"username": "annotator2", "password": "annotator-pass-2"})
     assert status == 200 and answer == {"username": "annotator2", "role": "annotator"}
     assert "HttpOnly" in cookie and "samesite=strict" in cookie.lower() and "Path=/" in cookie
     token = cookie.split(";")[0].split("=", 1)[1]
@@ -171,7 +196,6 @@ def test_what_the_route_acknowledged_is_in_the_file(served):
     answer = post(f"{server.url}/api/events", {"events": events}, tokens["annotator1"])[1]
     server.stop()
     db = open_database(camp.db_path)
-    stored = dict(db.cursor().execute(
-        "SELECT client_event_id, count(*) FROM judgment_events GROUP BY ALL").fetchall())
+    stored = dict(db.cursor().execute("SELECT client_event_id, count(*) FROM judgment_events GROUP BY ALL").fetchall())
     db.close()
     assert all(stored.get(cid) == 1 for cid in answer["acked"]) and len(answer["acked"]) == len(events)

@@ -32,8 +32,10 @@ ANN, BOB = f"ann@{EVIL}", "__bob__"
 
 
 def hostile(what: str) -> str:
-    return (f"{RLO}live {what} [l](http://{EVIL}/{what}) ![i](http://{EVIL}/{what}.png) "
-            f"<img src=http://{EVIL}/{what}.h.png> **b** $x^2$ :red[r]{ZWSP} `c`")
+    return (
+        f"{RLO}live {what} [l](http://{EVIL}/{what}) ![i](http://{EVIL}/{what}.png) "
+        f"<img src=http://{EVIL}/{what}.h.png> **b** $x^2$ :red[r]{ZWSP} `c`"
+    )
 
 
 # what must never reach a Markdown source unescaped
@@ -46,29 +48,45 @@ def hostile_db(tmp_path, monkeypatch):
     path = tmp_path / "hostile.duckdb"
     monkeypatch.setenv("RELJUDGE_DB", str(path))
     from reljudge.storage import open_database
+
     first = open_database(path)
-    auth.add_user(first, "lead", "lead-password", "lead")     # not brand new: no demo
+    auth.add_user(first, "lead", "lead-password", "lead")  # not brand new: no demo
     first.close()
     from reljudge.ui.session import get_db
-    db = get_db()                                             # the app's own connection
+
+    db = get_db()  # the app's own connection
     auth.add_user(db, ANN, "password-ann", "annotator")
     auth.add_user(db, BOB, "password-bob", "annotator")
     folder = tmp_path / "in"
     folder.mkdir()
     corpus = folder / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in [
-        {"pid": PID, "text": hostile("para1"), "title": hostile("title")},
-        {"pid": "p2", "text": hostile("para2")},
-        {"pid": "p3", "text": "평범한 문단"}]), encoding="utf-8")
+    corpus.write_text(
+        "".join(
+            json.dumps(r, ensure_ascii=False) + "\n"
+            for r in [
+                {"pid": PID, "text": hostile("para1"), "title": hostile("title")},
+                {"pid": "p2", "text": hostile("para2")},
+                {"pid": "p3", "text": "평범한 문단"},
+            ]
+        ),
+        encoding="utf-8",
+    )
     questions = folder / "questions.jsonl"
-    questions.write_text(json.dumps({"qid": QID, "text": hostile("question"), "type": "**t**",
-                                     "criteria": hostile("criteria")}, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+    questions.write_text(
+        json.dumps(
+            {"qid": QID, "text": hostile("question"), "type": "**t**", "criteria": hostile("criteria")},
+            ensure_ascii=False,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     run = folder / "run.jsonl"
-    run.write_text("".join(json.dumps({"qid": QID, "pid": p, "rank": k}) + "\n"
-                           for k, p in enumerate([PID, "p2", "p3"], 1)), encoding="utf-8")
+    run.write_text(
+        "".join(json.dumps({"qid": QID, "pid": p, "rank": k}) + "\n" for k, p in enumerate([PID, "p2", "p3"], 1)),
+        encoding="utf-8",
+    )
     campaign.import_file(db, "corpus", corpus)
-    campaign.declare_types(db, ["**t**"])                   # a declared type, shown as text
+    campaign.declare_types(db, ["**t**"])  # a declared type, shown as text
     campaign.import_file(db, "questions", questions)
     campaign.import_file(db, "run", run, system=SYSTEM)
     campaign.pool(db, 10)
@@ -95,8 +113,7 @@ def _login(page: str) -> AppTest:
 
 def _markdown_sources(at: AppTest) -> list[str]:
     out = []
-    for kind in ("markdown", "caption", "info", "success", "warning", "error", "title", "subheader",
-                 "header"):
+    for kind in ("markdown", "caption", "info", "success", "warning", "error", "title", "subheader", "header"):
         out += [e.value for e in getattr(at, kind)]
     for kind in ("selectbox", "multiselect", "text_input", "checkbox", "radio", "button", "expander"):
         out += [getattr(e, "label", "") or "" for e in getattr(at, kind)]
@@ -118,7 +135,7 @@ def _plain_values(at: AppTest) -> list[str]:
 def _check(at: AppTest) -> None:
     render = MarkdownIt("commonmark")
     for src in _markdown_sources(at):
-        bare = re.sub(r"\\[!-~]", "", src)        # what is left once escaped characters are out
+        bare = re.sub(r"\\[!-~]", "", src)  # what is left once escaped characters are out
         for marker in RAW_MARKERS:
             assert marker not in bare, f"unescaped {marker!r} in {src!r}"
         html = render.render(src)
@@ -139,18 +156,19 @@ def test_hostile_data_renders_as_text_on_every_lead_page(hostile_db, page):
 def test_adjudication_page_shows_the_hostile_item_as_text(hostile_db):
     at = _login("screens/adjudicate.py")
     texts = [t.value for t in at.text]
-    assert any(t.startswith("⟨U+202E⟩live question") for t in texts)       # the question, marked
-    assert any("⟨U+200B⟩" in t and "note-bob" in t for t in texts)          # a note
+    assert any(t.startswith("⟨U+202E⟩live question") for t in texts)  # the question, marked
+    assert any("⟨U+200B⟩" in t and "note-bob" in t for t in texts)  # a note
     pid_line = next(m.value for m in at.markdown if m.value.startswith("**문단**"))
     # the id stays readable once rendered: the escaped Markdown shows it literally
     assert re.sub(r"<[^>]+>", "", MarkdownIt("commonmark").render(pid_line)).strip() == (
-        "문단 " + PID.replace("<", "&lt;").replace(">", "&gt;"))
+        "문단 " + PID.replace("<", "&lt;").replace(">", "&gt;")
+    )
     form = at.get("form")[0]
     form.radio[0].set_value(2)
     form.text_input[0].input("근거")
     form.button[0].click().run()
     assert not at.exception and at.success
-    _check(at)                                    # the confirmation names the hostile ids
+    _check(at)  # the confirmation names the hostile ids
 
 
 def test_error_messages_with_hostile_names_are_text(hostile_db, tmp_path):
@@ -164,21 +182,24 @@ def test_error_messages_with_hostile_names_are_text(hostile_db, tmp_path):
     at = _login("screens/import_data.py")
     at.selectbox(key="import_kind").select("run").run()
     form = at.get("form")[0]
-    form.file_uploader[0].set_value((f"![f](http:{EVIL}).jsonl",
-                                     json.dumps({"qid": QID, "pid": "p2", "rank": 1}).encode(),
-                                     "application/json"))
+    form.file_uploader[0].set_value(
+        (f"![f](http:{EVIL}).jsonl", json.dumps({"qid": QID, "pid": "p2", "rank": 1}).encode(), "application/json")
+    )
     form.text_input[0].input(SYSTEM)
     form.button[0].click().run()
-    assert "--replace" in at.error[0].value                       # the system exists
+    assert "--replace" in at.error[0].value  # the system exists
     _check(at)
 
 
-@pytest.mark.parametrize("record,problem", [
-    ({"pid": "p\u202e1", "text": "t"}, "pid contains the invisible or control character U+202E"),
-    ({"pid": "p\u200b1", "text": "t"}, "pid contains the invisible or control character U+200B"),
-    ({"pid": "p\u00001", "text": "t"}, "pid: NUL character (U+0000) is not allowed"),   # one rule for NUL
-    ({"pid": "p\ufeff1", "text": "t"}, "U+FEFF"),
-])
+@pytest.mark.parametrize(
+    "record,problem",
+    [
+        ({"pid": "p\u202e1", "text": "t"}, "pid contains the invisible or control character U+202E"),
+        ({"pid": "p\u200b1", "text": "t"}, "pid contains the invisible or control character U+200B"),
+        ({"pid": "p\u00001", "text": "t"}, "pid: NUL character (U+0000) is not allowed"),  # one rule for NUL
+        ({"pid": "p\ufeff1", "text": "t"}, "U+FEFF"),
+    ],
+)
 def test_ids_with_invisible_or_control_characters_are_refused(db, tmp_path, record, problem):
     f = tmp_path / "c.jsonl"
     f.write_text(json.dumps(record) + "\n", encoding="utf-8")
@@ -204,21 +225,46 @@ def test_run_ids_and_system_names_with_control_characters_are_refused(db, files,
 
 def test_text_shows_invisible_characters_as_marks():
     from reljudge import display
+
     assert display.visible(f"{RLO}evil") == "⟨U+202E⟩evil"
     assert display.visible("줄\n바꿈\t탭") == "줄\n바꿈\t탭"
     assert display.visible(f"a{ZWSP}b\x07c\u2028d") == "a⟨U+200B⟩b⟨U+0007⟩c⟨U+2028⟩d"
     assert display.visible(None) is None and display.visible(3) == 3
-    payload = {"qid": "q1", "question": {"text": f"{RLO}q", "type": "t", "criteria": f"c{ZWSP}"},
-               "items": [{"pid": "p1", "text": f"t{ZWSP}", "source": f"{RLO}s", "prev": None,
-                          "next": f"n{RLO}", "grade": 2, "note": f"mine{RLO}"}]}
+    payload = {
+        "qid": "q1",
+        "question": {"text": f"{RLO}q", "type": "t", "criteria": f"c{ZWSP}"},
+        "items": [
+            {
+                "pid": "p1",
+                "text": f"t{ZWSP}",
+                "source": f"{RLO}s",
+                "prev": None,
+                "next": f"n{RLO}",
+                "grade": 2,
+                "note": f"mine{RLO}",
+            }
+        ],
+    }
     assert display.visible_payload(payload) == {
-        "qid": "q1", "question": {"text": "⟨U+202E⟩q", "type": "t", "criteria": "c⟨U+200B⟩"},
-        "items": [{"pid": "p1", "text": "t⟨U+200B⟩", "source": "⟨U+202E⟩s", "prev": None,
-                   "next": "n⟨U+202E⟩", "grade": 2, "note": f"mine{RLO}"}]}
+        "qid": "q1",
+        "question": {"text": "⟨U+202E⟩q", "type": "t", "criteria": "c⟨U+200B⟩"},
+        "items": [
+            {
+                "pid": "p1",
+                "text": "t⟨U+200B⟩",
+                "source": "⟨U+202E⟩s",
+                "prev": None,
+                "next": "n⟨U+202E⟩",
+                "grade": 2,
+                "note": f"mine{RLO}",
+            }
+        ],
+    }
 
 
 def test_report_escapes_and_marks_hostile_text(hostile_db):
     from reljudge import adjudication, report
+
     # answerable, nothing citable: a failure case that shows the question and the first paragraph
     adjudication.adjudicate_verdict(hostile_db, "lead", QID, False, "답이 있음")
     adjudication.adjudicate(hostile_db, "lead", QID, PID, 0, "인용 불가")
@@ -235,7 +281,7 @@ def test_report_escapes_and_marks_hostile_text(hostile_db):
 
 def test_dashboard_caption_names_a_hostile_qrels_source_as_text(hostile_db):
     at = _login("screens/dashboard.py")
-    assert any("src" in o for o in at.selectbox[2].options)          # the qrels choice
+    assert any("src" in o for o in at.selectbox[2].options)  # the qrels choice
     at.selectbox[2].set_value(("source:" + SOURCE, None)).run()
     assert not at.exception
     assert any("evil.example" in c.value for c in at.caption)

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def app_db(tmp_path, monkeypatch):
     monkeypatch.setenv("RELJUDGE_DB", str(tmp_path / "app.duckdb"))
-    monkeypatch.setenv("RELJUDGE_DEMO", "1")      # as `reljudge serve` on the default file
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")  # as `reljudge serve` on the default file
 
 
 def _shown(markdown: str) -> str:
@@ -31,6 +31,7 @@ def _shown(markdown: str) -> str:
 
 def _db():
     from reljudge.ui.session import get_db
+
     return get_db()
 
 
@@ -39,7 +40,7 @@ def _lead_on(page: str) -> AppTest:
 
 
 def _upload(at: AppTest, kind: str, name: str, data: bytes, system: str = "", replace: bool = False):
-    at.selectbox(key="import_kind").select(kind).run()         # the form shows this kind's options
+    at.selectbox(key="import_kind").select(kind).run()  # the form shows this kind's options
     form = at.get("form")[0]
     form.file_uploader[0].set_value((name, data, "application/octet-stream"))
     if system:
@@ -56,7 +57,8 @@ def test_lone_surrogate_upload_is_a_message_not_a_traceback(app_db):
     _upload(at, "corpus", "문단.jsonl", b'{"pid":"z1","text":"ok"}\n{"pid":"z2","text":"a\\ud800b"}\n')
     assert not at.exception
     assert _shown(at.error[0].value).startswith(
-        "가져오지 못했습니다 (아무것도 저장되지 않음): 문단.jsonl, line 2: text: lone surrogate escape \\ud800")
+        "가져오지 못했습니다 (아무것도 저장되지 않음): 문단.jsonl, line 2: text: lone surrogate escape \\ud800"
+    )
     assert campaign.counts(_db()) == before
 
 
@@ -100,4 +102,4 @@ def test_audit_page_shows_which_wording_was_judged(app_db, tmp_path):
     wordings = next(d.value for d in at.dataframe if "valid_from" in d.value.columns)
     assert list(wordings.text) == ["강연자는 감사 생활의 첫걸음으로 무엇을 하라고 권했는가?", "고친 질문"]
     assert list(wordings.judgment_events) == [1, 1]
-    assert list(wordings.qtype) == ["사실 확인", "사실 확인"]          # not blanked by the shorter file
+    assert list(wordings.qtype) == ["사실 확인", "사실 확인"]  # not blanked by the shorter file

@@ -20,7 +20,7 @@ LEAD_PAGES = [f"screens/{name}.py" for name, _, _ in navigation.LEAD_PAGES]
 def app_db(tmp_path, monkeypatch):
     path = tmp_path / "app.duckdb"
     monkeypatch.setenv("RELJUDGE_DB", str(path))
-    monkeypatch.setenv("RELJUDGE_DEMO", "1")      # as `reljudge serve` on the default file
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")  # as `reljudge serve` on the default file
     return path
 
 
@@ -31,6 +31,7 @@ def _app(script: str = "workbench.py") -> AppTest:
 
 def _db():
     from reljudge.ui.session import get_db
+
     return get_db()
 
 
@@ -66,10 +67,10 @@ def test_annotator_logs_in_and_sees_only_the_judging_page(app_db):
     assert not at.exception
     assert at.title[0].value == "근거 판정"
     keys = [getattr(el, "key", None) for el in at.main]
-    assert "rj_judge" in keys                                   # the judging widget is mounted
+    assert "rj_judge" in keys  # the judging widget is mounted
     assert at.sidebar.selectbox[0].label == "질문으로 이동"
     for page in LEAD_PAGES:
-        with pytest.raises(ValueError):                         # not in this user's navigation
+        with pytest.raises(ValueError):  # not in this user's navigation
             at.switch_page(page)
 
 
@@ -101,7 +102,7 @@ def test_lead_pages_render(app_db, page):
 
 @pytest.mark.parametrize("page", LEAD_PAGES)
 def test_lead_pages_refuse_annotators_on_the_server(app_db, page):
-    _app().run()                                                # creates the database + demo
+    _app().run()  # creates the database + demo
     at = _app(page)
     at.session_state["token"] = _token("annotator1", "demo-pass1")
     at.run()
@@ -134,11 +135,11 @@ def test_lead_adds_a_user_in_the_app(app_db):
     assert users.loc["lead", "role"] == "책임자" and users.loc["annotator1", "role"] == "판정자"
 
 
-
 def test_a_refused_account_reads_in_the_users_language(app_db):
     """The library raises the error as a code; the page words it (Korean, or English after
     the switch), the CLI's str() is the English catalog text."""
     from reljudge.errors import ReljudgeError
+
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("screens/users.py").run()
     form = at.get("form")[0]
@@ -168,12 +169,12 @@ def test_audit_page_shows_history(app_db):
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("screens/audit.py").run()
     assert not at.exception
-    assert at.selectbox[1].value == pid            # opens on the paragraph that has a history
+    assert at.selectbox[1].value == pid  # opens on the paragraph that has a history
     assert at.selectbox[1].format_func(pid).endswith("(2건)")
     frame = at.dataframe[0].value
     assert list(frame.grade) == [1, 2] and list(frame.username) == ["annotator1", "annotator1"]
     assert list(frame.previous_grade.fillna(-1)) == [-1, 1]
-    assert at.dataframe[0].proto.placeholder == "—"      # empty cells, not Streamlit's "None"
+    assert at.dataframe[0].proto.placeholder == "—"  # empty cells, not Streamlit's "None"
     at.selectbox[1].select(judging.VERDICT).run()  # the no-answer verdict: nothing recorded
     assert at.info[0].value == "기록이 없습니다."
     assert at.info[1].value == "이 질문에는 조정 기록이 없습니다."
@@ -215,7 +216,9 @@ def test_upload_import_is_all_or_nothing_and_names_the_upload(app_db):
     summary = uploads.import_upload(db, "corpus", good, None, None)
     assert summary.inserted == 1
     pooled = db.cursor().execute("SELECT count(*) FROM pool").fetchall()[0][0]
-    assert summary.pooled == pooled and i18n.message(summary.messages(), "ko", sep=summary.SEP).endswith(f"판정 풀을 다시 만들었습니다: 항목 {pooled}개")
+    assert summary.pooled == pooled and i18n.message(summary.messages(), "ko", sep=summary.SEP).endswith(
+        f"판정 풀을 다시 만들었습니다: 항목 {pooled}개"
+    )
 
 
 def _two_annotators_judge(db, qid="q01", n=6):
@@ -240,8 +243,9 @@ def test_agreement_page_shows_figures_speed_and_heatmap(app_db):
     assert overall.items_2plus == 6 and abs(overall.percent_agreement - 5 / 6) < 1e-9
     chart = (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))[0]
     import json
+
     spec = json.loads(chart.proto.spec)
-    assert spec["width"] == spec["height"] == {"step": 64}     # square cells, whatever the count
+    assert spec["width"] == spec["height"] == {"step": 64}  # square cells, whatever the count
 
 
 def adjudication_rows(db) -> int:
@@ -256,18 +260,18 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     at.switch_page("screens/adjudicate.py").run()
     assert not at.exception
     texts = [t.value for t in at.text]
-    assert texts[2] == items[0]["text"]                         # the 2-vs-0 paragraph comes first
+    assert texts[2] == items[0]["text"]  # the 2-vs-0 paragraph comes first
     # the lead decides with the question's criteria and the evidence an annotator marked
     criteria = _db().cursor().execute("SELECT criteria FROM questions WHERE qid = 'q01'").fetchall()[0][0]
     assert texts[1] == criteria and "감사는 마음의 태도입니다" in texts
     form = at.get("form")[0]
-    assert form.radio[0].value is None                          # no grade preselected
+    assert form.radio[0].value is None  # no grade preselected
     form.text_input[0].input("정의를 직접 서술함")
     form.button[0].click().run()
     assert at.error[0].value == "최종 등급을 고르세요."
     assert adjudication_rows(_db()) == 0
     form = at.get("form")[0]
-    assert form.text_input[0].value == "정의를 직접 서술함"      # the typed reason is kept
+    assert form.text_input[0].value == "정의를 직접 서술함"  # the typed reason is kept
     form.radio[0].set_value(2)
     form.text_input[0].input("  ")
     form.button[0].click().run()
@@ -280,13 +284,15 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     # the confirmation survives the rerun that refreshes the queue
     assert at.success[0].value == f"조정을 저장했습니다: q01 · {pid} → 2 직접 인용 가능한 근거"
     from reljudge import adjudication
+
     q = adjudication.qrels(_db()).set_index("pid")
     assert q.loc[pid, "provenance"] == "adjudicated" and q.loc[pid, "grade"] == 2
     # the ruling and its reason are on the audit page
     at.switch_page("screens/audit.py").run()
     rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
     assert rulings[["lead", "qid", "pid", "ruling", "reason", "in_force"]].values.tolist() == [
-        ["lead", "q01", pid, "2 직접 인용 가능한 근거", "정의를 직접 서술함", True]]
+        ["lead", "q01", pid, "2 직접 인용 가능한 근거", "정의를 직접 서술함", True]
+    ]
 
 
 def test_verdict_adjudication_is_confirmed_and_audited(app_db):
@@ -298,7 +304,7 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
     at.switch_page("screens/adjudicate.py").run()
     queue = next(d.value for d in at.dataframe if "verdicts" in d.value.columns)
     assert set(queue.verdicts[0].split(" · ")) == {"근거 없음", "근거 있음"}
-    form = next(f for f in at.get("form") if f.checkbox)        # the verdict form
+    form = next(f for f in at.get("form") if f.checkbox)  # the verdict form
     form.selectbox[0].select("q02")
     form.checkbox[0].check()
     form.text_input[0].input("어느 문단도 질문에 답하지 않음")
@@ -316,7 +322,8 @@ def test_verdict_adjudication_is_confirmed_and_audited(app_db):
     at.selectbox[0].select("q02").run()
     rulings = next(d.value for d in at.dataframe if "ruling" in d.value.columns)
     assert rulings[["pid", "ruling", "reason"]].values.tolist() == [
-        ["(질문 전체: 근거 유무)", "근거 없음", "어느 문단도 질문에 답하지 않음"]]
+        ["(질문 전체: 근거 유무)", "근거 없음", "어느 문단도 질문에 답하지 않음"]
+    ]
 
 
 def test_assign_page_gives_annotators_their_own_queue(app_db):
@@ -324,7 +331,7 @@ def test_assign_page_gives_annotators_their_own_queue(app_db):
     at.switch_page("screens/assign.py").run()
     form = at.get("form")[0]
     form.slider[0].set_value(0.0)
-    form.button[1].click().run()                                # "assign"
+    form.button[1].click().run()  # "assign"
     assert not at.exception and at.success
     q1 = set(judging.overview(_db(), "annotator1").qid)
     q2 = set(judging.overview(_db(), "annotator2").qid)
@@ -337,7 +344,7 @@ def test_assign_page_switches_the_double_share_off_when_everyone_doubles(app_db)
     assert not at.slider[0].disabled
     at.number_input[0].set_value(2).run()
     assert at.slider[0].disabled
-    at.get("form")[0].button[1].click().run()                  # "assign", two annotators per question
+    at.get("form")[0].button[1].click().run()  # "assign", two annotators per question
     assert not at.exception and at.success
     assert all(len(set(judging.overview(_db(), a).qid)) == 24 for a in ("annotator1", "annotator2"))
 
@@ -349,8 +356,13 @@ def test_export_page_offers_qrels_downloads(app_db):
     at.switch_page("screens/export.py").run()
     assert not at.exception and not at.error
     labels = [b.proto.label for b in at.get("download_button")]
-    assert labels == ["qrels 내려받기", "근거 없음 질문 목록 내려받기", "판정 기록 전체 내려받기 (JSONL)",
-                      "조정 기록 내려받기 (JSONL)", "답변 검수 기록 내려받기 (JSONL)"]
+    assert labels == [
+        "qrels 내려받기",
+        "근거 없음 질문 목록 내려받기",
+        "판정 기록 전체 내려받기 (JSONL)",
+        "조정 기록 내려받기 (JSONL)",
+        "답변 검수 기록 내려받기 (JSONL)",
+    ]
     at.button(key="build_report").click().run()
     assert at.button(key="build_report").proto.label == "보고서 만들기"
     labels = [b.proto.label for b in at.get("download_button")]
@@ -359,6 +371,7 @@ def test_export_page_offers_qrels_downloads(app_db):
     assert not at.exception and not at.error
     assert "재현 번들 내려받기 (zip)" in [b.proto.label for b in at.get("download_button")]
     from reljudge import bundle
+
     assert any(bundle.build(_db()).bundle_sha256 in c.value for c in at.caption)
 
 
@@ -370,7 +383,7 @@ def test_dashboard_page_shows_live_metrics(app_db):
     assert not at.exception and not at.error
     table = at.dataframe[0].value
     assert set(table.system) == {"bm25", "vector", "hybrid", "graphrag"}
-    assert "MRR@10" in table.columns and table.provisional.all()   # one question judged: provisional
+    assert "MRR@10" in table.columns and table.provisional.all()  # one question judged: provisional
     # the page says how few questions the means rest on
     assert at.info[0].value.startswith("평균은 전체 질문 24개 중 판정된, 답할 수 있는 질문 1개에 근거합니다")
     assert "판정이 아직 없는 질문 23개는 빠짐" in at.info[0].value
@@ -389,7 +402,8 @@ def test_dashboard_page_shows_live_metrics(app_db):
     assert [w.value for w in at.warning] == [
         "'근거 없음' 표시가 있지만 2점 이상 문단도 있어 답할 수 있는 질문으로 계산한 질문: q02. "
         "불일치 조정 화면의 '근거 없음' 대기열에 올라 있습니다(판정자가 한 명이어도): 책임자가 "
-        "근거 유무를 확정하거나, 판정자가 그 질문의 표시나 등급을 고치면 사라집니다."]
+        "근거 유무를 확정하거나, 판정자가 그 질문의 표시나 등급을 고치면 사라집니다."
+    ]
     # ... and the adjudication page it points to offers the ruling
     at.switch_page("screens/adjudicate.py").run()
     assert not at.exception and any("q02" in box.options for box in at.selectbox)
@@ -411,12 +425,14 @@ def test_every_table_header_on_the_lead_pages_is_korean(app_db):
     """Each column a lead page shows has a Korean header, except names that are data
     (annotators, systems) or measure names (RR@10, nDCG@10, Judged@10)."""
     from reljudge import i18n
+
     _app().run()
     db = _db()
     _two_annotators_judge(db)
     judging.mark_no_answer(db, "annotator1", "q02", True)
     judging.mark_no_answer(db, "annotator2", "q02", False)
     from reljudge import assignment
+
     assignment.assign(db, "lead", per_question=1)
     data_names = {"annotator1", "annotator2", "bm25", "vector", "hybrid", "graphrag"}
     untranslated = {}
@@ -440,12 +456,16 @@ def test_every_page_checks_the_role_before_anything_else():
     """The server-side guard is each screen's first statement (a screen file can be run
     on its own, e.g. by AppTest or a misconfigured server)."""
     import ast
+
     files = sorted((webapp.HERE / "screens").glob("*.py"))
-    assert sorted(p.stem for p in files) == sorted(navigation.all_addresses())   # all in the menu
+    assert sorted(p.stem for p in files) == sorted(navigation.all_addresses())  # all in the menu
     for path in files:
-        body = [node for node in ast.parse(path.read_text(encoding="utf-8")).body
-                if not isinstance(node, (ast.Import, ast.ImportFrom))
-                and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+        body = [
+            node
+            for node in ast.parse(path.read_text(encoding="utf-8")).body
+            if not isinstance(node, (ast.Import, ast.ImportFrom))
+            and not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        ]
         first = body[0]
         call = first.value if isinstance(first, (ast.Assign, ast.Expr)) else None
         assert isinstance(call, ast.Call) and ast.unparse(call.func) == "session.require_role", path.name
@@ -456,7 +476,7 @@ def test_a_new_campaign_file_starts_empty_and_asks_for_its_first_lead(tmp_path, 
     monkeypatch.delenv("RELJUDGE_DEMO", raising=False)
     at = _app().run()
     assert not at.exception
-    assert campaign.counts(_db())["users"] == 0 and campaign.counts(_db())["questions"] == 0   # no demo
+    assert campaign.counts(_db())["users"] == 0 and campaign.counts(_db())["questions"] == 0  # no demo
     assert "demo-lead" not in " ".join(i.value for i in at.info)
     at.text_input(key="first_lead_username").input("boss")
     at.text_input(key="first_lead_password").input("boss-password-1")
@@ -491,8 +511,8 @@ def test_the_login_form_slows_down_guessing_and_a_lead_unlocks(app_db):
     assert lead.selectbox(key="unlock_target").options == ["annotator1"]
     lead.button(key="unlock").click().run()
     assert not lead.exception and auth.locked_users(db) == []
-    assert any("annotator1" in str(t.value) for t in lead.dataframe)       # failed logins listed
-    lead.switch_page("screens/audit.py").run()                          # and on the audit page
+    assert any("annotator1" in str(t.value) for t in lead.dataframe)  # failed logins listed
+    lead.switch_page("screens/audit.py").run()  # and on the audit page
     assert not lead.exception
     assert any("attempted_at" in d.value.columns and "annotator1" in set(d.value.username) for d in lead.dataframe)
 
@@ -507,12 +527,14 @@ def test_review_screen_shows_an_answer_blind(app_db):
     keys = [getattr(el, "key", None) for el in at.main]
     assert "rv_review" in keys
     from reljudge import review
+
     data = review.payload(_db(), "annotator1", review.current_answer(_db(), "annotator1"))
     assert "system" not in data and not any(s in str(data) for s in ("bm25", "graphrag", "hybrid"))
 
 
 def test_every_refusal_code_has_a_translation():
     from reljudge import i18n, judging, review
+
     for code in set(judging.REJECTION_CODES) | set(review.REJECTION_CODES):
         for lang in ("ko", "en"):
             assert i18n.t(f"rejected_{code}", lang)
@@ -529,8 +551,10 @@ def test_dashboard_states_the_test_procedure_beside_the_p_values(app_db):
     at.switch_page("screens/dashboard.py").run()
     assert not at.exception and not at.error
     captions = [c.value for c in at.caption]
-    assert ("p 값: 질문 3개의 부호 조합 2^3 = 8가지를 모두 센 정확한 대응 무작위화 검정(양측); "
-            "Holm 보정은 지표마다 시스템 쌍에 대해") in captions
+    assert (
+        "p 값: 질문 3개의 부호 조합 2^3 = 8가지를 모두 센 정확한 대응 무작위화 검정(양측); "
+        "Holm 보정은 지표마다 시스템 쌍에 대해"
+    ) in captions
 
 
 def test_dashboard_flags_groups_resting_on_few_questions(app_db):

@@ -40,7 +40,7 @@ def test_sessions_and_deactivation(db):
     stored = db.cursor().execute("SELECT token_hash FROM sessions").fetchone()[0]
     assert token not in stored
     auth.set_role(db, "ann", "lead")
-    assert auth.user_for_token(db, token).role == "lead"       # role read from the database
+    assert auth.user_for_token(db, token).role == "lead"  # role read from the database
     auth.set_active(db, "ann", False)
     assert auth.user_for_token(db, token) is None
     assert auth.authenticate(db, "ann", "password-1") is None
@@ -52,13 +52,29 @@ def test_sessions_and_deactivation(db):
 
 def test_cli_users_add_and_list(tmp_path):
     db = tmp_path / "u.duckdb"
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "users", "add", "kim",
-                        "--role", "lead", "--password-stdin"], input="long-password\n",
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reljudge",
+            "--db",
+            str(db),
+            "users",
+            "add",
+            "kim",
+            "--role",
+            "lead",
+            "--password-stdin",
+        ],
+        input="long-password\n",
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     assert "long-password" not in r.stdout + r.stderr
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "users", "list"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(db), "users", "list"], capture_output=True, text=True
+    )
     assert "kim" in r.stdout and "lead" in r.stdout
 
 
@@ -90,7 +106,7 @@ def test_wrong_passwords_in_a_row_slow_an_account_down_then_lock_it(db):
 
 
 def _lock(db, name):
-    for _ in range(auth.LOCK_AFTER + auth.FREE_FAILURES):   # each wait passed (time moved back)
+    for _ in range(auth.LOCK_AFTER + auth.FREE_FAILURES):  # each wait passed (time moved back)
         db.cursor().execute("UPDATE login_events SET attempted_at = attempted_at - INTERVAL 1 HOUR")
         db.cursor().execute("UPDATE account_locks SET unlocked_at = unlocked_at - INTERVAL 1 HOUR")
         auth.login(db, name, "wrong", "10.0.0.1")
@@ -103,6 +119,7 @@ def test_the_command_line_unlocks_and_a_new_password_lifts_a_lock(tmp_path):
     import subprocess
     import sys
     from reljudge.storage import open_database
+
     path = tmp_path / "locked.duckdb"
     db = open_database(path)
     auth.add_user(db, "boss", "boss-password", "lead")
@@ -110,8 +127,13 @@ def test_the_command_line_unlocks_and_a_new_password_lifts_a_lock(tmp_path):
     db.close()
 
     def cli(*args, stdin=None):
-        return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "users", *args],
-                              input=stdin, capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, "-m", "reljudge", "--db", str(path), "users", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+        )
+
     r = cli("unlock", "boss")
     assert r.returncode == 0 and "unlocked boss" in r.stdout
     assert "was not locked" in cli("unlock", "boss").stdout
@@ -130,9 +152,9 @@ def test_the_command_line_unlocks_and_a_new_password_lifts_a_lock(tmp_path):
 def test_many_failures_from_one_address_slow_that_address_down(db):
     auth.add_user(db, "ann", "right-password", "annotator")
     for k in range(auth.ADDRESS_FAILURES):
-        auth.login(db, f"guess{k}", "wrong", "10.9.9.9")             # many names, one address
+        auth.login(db, f"guess{k}", "wrong", "10.9.9.9")  # many names, one address
     assert auth.login(db, "ann", "right-password", "10.9.9.9").refusal == "wait"
-    assert auth.login(db, "ann", "right-password", "10.0.0.7").user is not None   # elsewhere: fine
+    assert auth.login(db, "ann", "right-password", "10.0.0.7").user is not None  # elsewhere: fine
 
 
 def test_a_lead_sees_and_ends_sessions(db):
@@ -156,6 +178,7 @@ def test_the_login_forms_question_is_one_small_read(db):
     """The login form asks how many accounts exist and whether the demo's do (the first-lead
     form, the demo notice): one read of the users table, whatever the judgments."""
     from reljudge.storage import accounts
+
     assert accounts.user_counts(db, ["annotator1", "lead"]) == (0, 0)
     auth.add_user(db, "kim", "kim-pass-123", "lead")
     auth.add_user(db, "annotator1", "demo-pass-1", "annotator")

@@ -54,8 +54,25 @@ def reference(measure, ranking, grade_of, k_total_items):
     raise AssertionError(name)
 
 
-MEASURES = parse_measures(["RR@1", "RR@3", "RR@10", "P@3", "Success@2", "R@3", "R@10", "nDCG@1", "nDCG@3",
-                           "nDCG@10", "Judged@3", "RR(rel=1)@5", "R(rel=1)@3", "P(rel=1)@5"], default_rel=2)
+MEASURES = parse_measures(
+    [
+        "RR@1",
+        "RR@3",
+        "RR@10",
+        "P@3",
+        "Success@2",
+        "R@3",
+        "R@10",
+        "nDCG@1",
+        "nDCG@3",
+        "nDCG@10",
+        "Judged@3",
+        "RR(rel=1)@5",
+        "R(rel=1)@3",
+        "P(rel=1)@5",
+    ],
+    default_rel=2,
+)
 
 
 @st.composite
@@ -90,9 +107,11 @@ def _tables(questions):
         pool += [(qid, pid) for pid in pooled]
         for system, ranking in rankings.items():
             run += [(system, qid, pid, float(len(ranking) - i), i + 1) for i, pid in enumerate(ranking)]
-    return (pd.DataFrame(qrels, columns=["qid", "pid", "grade"]).astype({"grade": "int64"}),
-            pd.DataFrame(run, columns=["system", "qid", "pid", "score", "rank"]).assign(dup_key=None),
-            pd.DataFrame(pool, columns=["qid", "pid"]))
+    return (
+        pd.DataFrame(qrels, columns=["qid", "pid", "grade"]).astype({"grade": "int64"}),
+        pd.DataFrame(run, columns=["system", "qid", "pid", "score", "rank"]).assign(dup_key=None),
+        pd.DataFrame(pool, columns=["qid", "pid"]),
+    )
 
 
 def _compute(questions, measures=MEASURES):
@@ -177,7 +196,7 @@ def test_a_relevant_paragraph_low_in_the_ranking_can_lower_ndcg():
     questions = [("q0", {"a": 2, "b": 0, "c": None}, {}, {"s": ["a", "b", "c"]})]
     m = parse_measures(["nDCG@3"], default_rel=2)
     con, b, systems = _compute(questions, m)
-    now = 1.0                       # only a is relevant, at rank 1
+    now = 1.0  # only a is relevant, at rank 1
     with_c = (2 + 2 / math.log2(4)) / (2 + 2 / math.log2(3))
     assert b.high[0, 0, 0] == pytest.approx(now)
     assert b.low[0, 0, 0] == pytest.approx(with_c) and with_c < now
@@ -189,7 +208,7 @@ def test_a_question_nobody_judged_has_bounds_and_the_unpooled_stay_irrelevant():
     rr = parse_measures(["RR@10", "P@2"], default_rel=2)
     con, b, systems = _compute([(q, p, e, r) for q, p, e, r in questions], rr)
     assert list(b.qids) == ["q0"] and not b.judged[0]
-    assert b.low[0, 0, 0] == 0.0 and b.high[0, 0, 0] == pytest.approx(0.5)   # u at rank 1 is not pooled
+    assert b.low[0, 0, 0] == 0.0 and b.high[0, 0, 0] == pytest.approx(0.5)  # u at rank 1 is not pooled
     assert b.high[0, 0, 1] == pytest.approx(0.5)
 
 
@@ -202,8 +221,11 @@ def test_rr_settles_once_the_first_open_or_relevant_paragraph_is_relevant():
 
 
 def test_means_carry_the_mean_of_the_bounds_over_answerable_questions():
-    questions = [("q0", {"a": 2}, {}, {"s": ["a"]}), ("q1", {"b": None}, {}, {"s": ["b"]}),
-                 ("q2", {"c": 0}, {}, {"s": ["c"]})]
+    questions = [
+        ("q0", {"a": 2}, {}, {"s": ["a"]}),
+        ("q1", {"b": None}, {}, {"s": ["b"]}),
+        ("q2", {"c": 0}, {}, {"s": ["c"]}),
+    ]
     m = parse_measures(["RR@10"], default_rel=2)
     _, b, _ = _compute(questions, m)
     per_q, means = bounds.frames(b, {}, {"q2"}, "all", "(none)")

@@ -39,7 +39,7 @@ def _judge(db, pool, part: str) -> None:
         if part == "start":
             pids = [] if qi == 0 else pids[: len(pids) // 2] if qi == 1 else pids
         elif part == "rest":
-            pids = pids if qi == 0 else pids[len(pids) // 2:] if qi == 1 else []
+            pids = pids if qi == 0 else pids[len(pids) // 2 :] if qi == 1 else []
         for i, pid in enumerate(pids):
             judging.grade(db, "ann", qid, pid, _grade(i + 3 * qi))
 
@@ -59,7 +59,7 @@ def test_bounds_contain_the_full_pool_values_on_both_backends(campaign_db, files
     # the question nobody judged is there, with every pooled paragraph open
     assert not b.xs(first, level="qid").judged.any()
     assert (b.xs(first, level="qid").bound_low == 0).all()
-    assert not early.per_query.qid.eq(first).any()          # the value still counts judged questions only
+    assert not early.per_query.qid.eq(first).any()  # the value still counts judged questions only
     assert early.policies["bounds"]["pooled_not_judged"] == 1
 
     _judge(campaign_db, pool, "rest")
@@ -102,8 +102,9 @@ def test_the_two_backends_give_the_same_bounds(backend, db, files, tmp_path):
 
 
 def _cli(db_path, *args):
-    return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), *args], capture_output=True, text=True
+    )
 
 
 @pytest.fixture
@@ -130,14 +131,13 @@ def test_evaluate_json_tsv_and_table_carry_the_bounds(half_judged):
     pool = _pool(db)
     _judge(db, pool, "start")
     db.close()
-    doc = json.loads(_cli(half_judged, "evaluate", "-m", "RR@10", "nDCG@10", "--format", "json",
-                          "--per-query").stdout)
+    doc = json.loads(_cli(half_judged, "evaluate", "-m", "RR@10", "nDCG@10", "--format", "json", "--per-query").stdout)
     for entry in doc["means"] + doc["per_query"]:
         assert {"bound_low", "bound_high", "settled"} <= set(entry)
         if entry.get("value") is not None:
             assert entry["bound_low"] - 1e-12 <= entry["value"] <= entry["bound_high"] + 1e-12
     unjudged = sorted(pool)[0]
-    assert [e["value"] for e in doc["per_query"] if e["qid"] == unjudged] == [None] * 4   # 2 systems × 2 measures
+    assert [e["value"] for e in doc["per_query"] if e["qid"] == unjudged] == [None] * 4  # 2 systems × 2 measures
     assert doc["policies"]["bounds"]["pooled_not_judged"] == 1
 
     tsv = _cli(half_judged, "evaluate", "-m", "RR@10", "--format", "tsv").stdout
@@ -164,11 +164,13 @@ def test_dashboard_report_and_bundle_show_the_bounds(half_judged, tmp_path):
         assert "Share of the pool judged" in text and "Caution: the intervals and tests below rest on" in text
         assert "complete: every pooled paragraph" in text
         from reljudge import plan
+
         plan.set_plan(db, "rr-first", rest=True)
         text = report.render(report.build(db, lang="en", n_boot=0), "md")
         assert "rr-first: per question only the paragraphs that could still change some system's RR\\@10" in text
         assert "then the rest of the pool" in text
         from reljudge import bundle
+
         built = bundle.build(db)
         assert "bounds.tsv" in built.files and "bounds_means.tsv" in built.files
         assert built.manifest["policies"]["judging_plan"].startswith("rr-first (K = 10")

@@ -49,17 +49,29 @@ def bundled(db, tmp_path):
         fh.write(json.dumps(Q4, ensure_ascii=False) + "\n")
     hybrid = tmp_path / "in" / "hybrid.jsonl"
     hybrid.write_text("".join(json.dumps({**r, "system": "hybrid"}) + "\n" for r in HYBRID), encoding="utf-8")
-    for kind, path in [("corpus", files["corpus"]), ("questions", files["questions"]),
-                       ("run", files["run_a"]), ("run", files["run_b"]), ("run", hybrid)]:
+    for kind, path in [
+        ("corpus", files["corpus"]),
+        ("questions", files["questions"]),
+        ("run", files["run_a"]),
+        ("run", files["run_b"]),
+        ("run", hybrid),
+    ]:
         campaign.import_file(db, kind, path)
     campaign.pool(db, 10)
     auth.add_user(db, "ann", "password-ann", "annotator")
     auth.add_user(db, "bob", "password-bob", "annotator")
-    for user, qid, pid, grade in [("ann", "q1", "p02", 2), ("bob", "q1", "p02", 2),
-                                  ("ann", "q1", "p01", 2), ("bob", "q1", "p01", 2),
-                                  ("ann", "q1", "p03", 0), ("ann", "q1", "p08", 1),
-                                  ("ann", "q2", "p04", 1), ("ann", "q2", "p05", 2),
-                                  ("ann", "q4", "p04", 2), ("ann", "q4", "p05", 1)]:
+    for user, qid, pid, grade in [
+        ("ann", "q1", "p02", 2),
+        ("bob", "q1", "p02", 2),
+        ("ann", "q1", "p01", 2),
+        ("bob", "q1", "p01", 2),
+        ("ann", "q1", "p03", 0),
+        ("ann", "q1", "p08", 1),
+        ("ann", "q2", "p04", 1),
+        ("ann", "q2", "p05", 2),
+        ("ann", "q4", "p04", 2),
+        ("ann", "q4", "p05", 1),
+    ]:
         judging.grade(db, user, qid, pid, grade)
     judging.mark_no_answer(db, "ann", "q3", True)
     judging.mark_no_answer(db, "bob", "q3", True)
@@ -102,16 +114,16 @@ def _trec_eval(qrels: dict, judged: dict, run: dict, name: str, k: int, rel: int
     if name == "RR":
         measure, level, r, key = "recip_rank", rel, _cut(run, k), "recip_rank"
     elif name == "nDCG":
-        measure, level, r, key = f"ndcg_cut.{k}", rel, _cut(run, 10 ** 6), f"ndcg_cut_{k}"
+        measure, level, r, key = f"ndcg_cut.{k}", rel, _cut(run, 10**6), f"ndcg_cut_{k}"
     elif name == "Judged":
         # P@K on qrels_judged.txt (every judged paragraph relevant), as REPRODUCE.md says
         res = pytrec_eval.RelevanceEvaluator(judged, {f"P.{k}"}, relevance_level=1).evaluate(run_scores(run))
         return {q: res.get(q, {}).get(f"P_{k}", 0.0) for q in qrels}
     else:
         fam = {"P": "P", "R": "recall"}[name]
-        measure, level, r, key = f"{fam}.{k}", rel, _cut(run, 10 ** 6), f"{fam}_{k}"
+        measure, level, r, key = f"{fam}.{k}", rel, _cut(run, 10**6), f"{fam}_{k}"
     res = pytrec_eval.RelevanceEvaluator(qrels, {measure}, relevance_level=level).evaluate(r)
-    return {q: res.get(q, {}).get(key, 0.0) for q in qrels}          # -c: missing = 0
+    return {q: res.get(q, {}).get(key, 0.0) for q in qrels}  # -c: missing = 0
 
 
 def _parse(measure: str) -> tuple[str, int]:
@@ -119,8 +131,17 @@ def _parse(measure: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
-@pytest.mark.parametrize("ties,dedup", [("trec10", "first"), ("trec9", "keep"), ("trec9", "first"),
-                                        ("trec10", "keep"), ("ranked", "first"), ("ranked", "keep")])
+@pytest.mark.parametrize(
+    "ties,dedup",
+    [
+        ("trec10", "first"),
+        ("trec9", "keep"),
+        ("trec9", "first"),
+        ("trec10", "keep"),
+        ("ranked", "first"),
+        ("ranked", "keep"),
+    ],
+)
 def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, dedup):
     db = bundled
     catalog.set_setting(db, "ties", ties)
@@ -139,8 +160,9 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
     checked = nonzero_na = 0
     for system, stem in ((s, Path(f).stem) for s, f in manifest["systems"].items()):
         for part, qrels_path, run_path, qids in [
-                ("answerable", out / "qrels.txt", out / "runs" / f"{stem}.txt", None),
-                ("no_answer", out / "no_answer" / "qrels.txt", out / "no_answer" / "runs" / f"{stem}.txt", no_answer)]:
+            ("answerable", out / "qrels.txt", out / "runs" / f"{stem}.txt", None),
+            ("no_answer", out / "no_answer" / "qrels.txt", out / "no_answer" / "runs" / f"{stem}.txt", no_answer),
+        ]:
             qrels = _read_qrels(qrels_path)
             judged = _read_qrels(qrels_path.with_name("qrels_judged.txt"))
             assert judged == {q: {d: 1 for d in docs} for q, docs in qrels.items()}
@@ -153,8 +175,9 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
             for measure in ev.result.measures:
                 name, k = _parse(str(measure))
                 ref = _trec_eval(qrels, judged, run, name, k, threshold)
-                ours = pq[(pq.system == system) & (pq.measure == str(measure))
-                          & (pq.no_answer == (part == "no_answer"))].set_index("qid")["value"]
+                ours = pq[
+                    (pq.system == system) & (pq.measure == str(measure)) & (pq.no_answer == (part == "no_answer"))
+                ].set_index("qid")["value"]
                 if part == "answerable":
                     # plain trec_eval -c over the files gives every answerable question, and the mean
                     assert set(ours.index) == set(ref)
@@ -165,19 +188,23 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
                     nonzero_na += sum(v > 0 for v in ref.values())
                     ref = {q: ref.get(q, 0.0) for q in qids}
                     na_mean = ev.result.means_no_answer
-                    hit = na_mean[(na_mean.system == system) & (na_mean.measure == str(measure))
-                                  & (na_mean.qtype == "all")]["mean"].iloc[0]
+                    hit = na_mean[
+                        (na_mean.system == system) & (na_mean.measure == str(measure)) & (na_mean.qtype == "all")
+                    ]["mean"].iloc[0]
                     assert hit == pytest.approx(sum(ref.values()) / len(no_answer), abs=1e-12)
                 for q, v in ref.items():
                     assert ours[q] == pytest.approx(v, abs=1e-12), (system, q, str(measure), dedup)
                     checked += 1
-    assert checked == len(pq)                       # every per-query value was reproduced
-    assert nonzero_na > 0                           # q4: the no-answer part is not vacuous
+    assert checked == len(pq)  # every per-query value was reproduced
+    assert nonzero_na > 0  # q4: the no-answer part is not vacuous
 
     # the bundle's own tables hold the same values as reljudge's evaluation result
     table = pd.read_csv(out / "per_query.tsv", sep="\t", dtype={"qid": str})
-    merged = table.merge(pq.assign(no_answer=pq.no_answer.astype(int)),
-                         on=["system", "qid", "measure", "qtype", "no_answer"], suffixes=("", "_ev"))
+    merged = table.merge(
+        pq.assign(no_answer=pq.no_answer.astype(int)),
+        on=["system", "qid", "measure", "qtype", "no_answer"],
+        suffixes=("", "_ev"),
+    )
     assert len(merged) == len(table) == len(pq)
     np.testing.assert_allclose(merged.value, merged.value_ev, rtol=1e-11, atol=1e-12)
     means = pd.read_csv(out / "means.tsv", sep="\t")
@@ -191,8 +218,10 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
     answerable_pq = pq[~pq.no_answer]
     for system in ev.result.systems:
         row = shares.loc[(system, "all", k)]
-        rr = {kk: answerable_pq[(answerable_pq.system == system) & (answerable_pq.measure == f"RR(rel=2)@{kk}")].value
-              for kk in (1, 3, k)}
+        rr = {
+            kk: answerable_pq[(answerable_pq.system == system) & (answerable_pq.measure == f"RR(rel=2)@{kk}")].value
+            for kk in (1, 3, k)
+        }
         assert row.rank1 == pytest.approx((rr[1] == 1).mean())
         assert row.top3 == pytest.approx((rr[3] >= 1 / 3 - 1e-12).mean())
         assert row.not_found == pytest.approx((rr[k] == 0).mean())
@@ -200,7 +229,10 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
     # abstentions: every one the rates count, and the rates follow from the files
     abst = pd.read_csv(out / "abstentions.tsv", sep="\t")
     assert sorted(map(tuple, abst[["system", "qid", "no_answer"]].values.tolist())) == [
-        ("hybrid", "q2", 0), ("hybrid", "q3", 1), ("hybrid", "q4", 1)]
+        ("hybrid", "q2", 0),
+        ("hybrid", "q3", 1),
+        ("hybrid", "q4", 1),
+    ]
     rates = ev.result.abstention.set_index(["system", "qtype"]).loc[("hybrid", "all")]
     n_answerable = len(set(_read_qrels(out / "qrels.txt")))
     assert rates.appropriate_rate == pytest.approx(abst.no_answer.sum() / len(no_answer))
@@ -211,9 +243,14 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
     assert sorted(manifest["sha256"]) == [f for f in files if f != "manifest.json"]
     for f, digest in manifest["sha256"].items():
         assert hashlib.sha256((out / f).read_bytes()).hexdigest() == digest
-    check = subprocess.run("find . -type f ! -name manifest.json -printf '%P\\n' | LC_ALL=C sort "
-                           "| xargs sha256sum | sha256sum", shell=True, cwd=out, capture_output=True,
-                           text=True, check=True)
+    check = subprocess.run(
+        "find . -type f ! -name manifest.json -printf '%P\\n' | LC_ALL=C sort | xargs sha256sum | sha256sum",
+        shell=True,
+        cwd=out,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert check.stdout.split()[0] == manifest["bundle_sha256"] == built.bundle_sha256
     for key in ("reljudge", "duckdb", "python", "created"):
         assert manifest[key]
@@ -221,17 +258,27 @@ def test_bundle_reproduces_every_value_with_trec_eval(bundled, tmp_path, ties, d
 
 
 def test_bundle_files_follow_the_duplicate_policy_and_tie_rule(bundled, tmp_path):
-    catalog.set_setting(bundled, "ties", "trec9")          # scores compared as float32
+    catalog.set_setting(bundled, "ties", "trec9")  # scores compared as float32
     first, keep = bundle.build(bundled, dedup="first"), bundle.build(bundled, dedup="keep")
     hybrid_first = first.files["runs/hybrid.txt"].decode().splitlines()
     hybrid_keep = keep.files["runs/hybrid.txt"].decode().splitlines()
     # float32: 0.500000001 ties 0.5, so id descending decides: p06, p03, p02; then p05, p01 (0.4), p07
     assert [line.split()[2] for line in hybrid_keep if line.startswith("q1 ")] == [
-        "p06", "p03", "p02", "p05", "p01", "p07"]
+        "p06",
+        "p03",
+        "p02",
+        "p05",
+        "p01",
+        "p07",
+    ]
     # first: p06's group is named by its first paragraph p01; later copies removed, ranks closed up
     assert [line.split()[2:4] for line in hybrid_first if line.startswith("q1 ")] == [
-        ["p01", "1"], ["p03", "2"], ["p02", "3"], ["p05", "4"]]
-    assert hybrid_first[0].split()[4] == "10"       # score = depth + 1 - rank
+        ["p01", "1"],
+        ["p03", "2"],
+        ["p02", "3"],
+        ["p05", "4"],
+    ]
+    assert hybrid_first[0].split()[4] == "10"  # score = depth + 1 - rank
     # bm25 ranks p01 2nd and p06 3rd at equal scores: the trec rule ignores the rank column
     bm25_keep = keep.files["runs/bm25.txt"].decode().splitlines()
     assert [line.split()[2] for line in bm25_keep if line.startswith("q1 ")] == ["p02", "p06", "p01", "p03"]
@@ -275,7 +322,7 @@ def test_report_names_the_bundle_hash_of_its_data(bundled, tmp_path):
     assert data.bundle_sha256 == built.bundle_sha256
     md = report.render(data, "md")
     assert built.bundle_sha256 in md and "reljudge export bundle" in md
-    judging.grade(bundled, "bob", "q2", "p05", 0)          # new data, new hash
+    judging.grade(bundled, "bob", "q2", "p05", 0)  # new data, new hash
     assert report.build(bundled, n_boot=50).bundle_sha256 != built.bundle_sha256
 
 
@@ -284,14 +331,18 @@ def test_cli_export_bundle(bundled, db_path, tmp_path):
     out = tmp_path / "cli-bundle"
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "bundle",
-                               *args], capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "bundle", *args],
+            capture_output=True,
+            text=True,
+        )
+
     done = cli("-o", str(out), "--dedup", "keep")
     assert done.returncode == 0, done.stderr
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["policies"]["dedup"] == "keep" and manifest["bundle_sha256"] in done.stdout
     assert (out / "runs" / "vector.txt").exists() and (out / "REPRODUCE.md").exists()
-    assert cli("-o", str(out), "--dedup", "keep").returncode == 0          # same bundle again: replaced
+    assert cli("-o", str(out), "--dedup", "keep").returncode == 0  # same bundle again: replaced
     (out / "stray.txt").write_text("x")
     refused = cli("-o", str(out))
     assert refused.returncode == 2 and "stray.txt" in refused.stderr
@@ -301,14 +352,19 @@ def test_cli_export_bundle(bundled, db_path, tmp_path):
 
 def test_unsafe_system_names_get_safe_file_names():
     assert bundle._system_files(["bm25", "BM25", "벡터 RAG", "a/b", "ok-1.x"]) == {
-        "bm25": "bm25", "BM25": "system2", "벡터 RAG": "system3", "a/b": "system4", "ok-1.x": "ok-1.x"}
+        "bm25": "bm25",
+        "BM25": "system2",
+        "벡터 RAG": "system3",
+        "a/b": "system4",
+        "ok-1.x": "ok-1.x",
+    }
     with pytest.raises(ReljudgeError):
-        bundle.write(bundle.Bundle({}, {}, ""), Path(__file__))        # a file, not a directory
+        bundle.write(bundle.Bundle({}, {}, ""), Path(__file__))  # a file, not a directory
 
 
 def test_bundle_of_a_frozen_version_is_that_version_and_the_report_names_it(bundled):
     version = adjudication.freeze(bundled, "lee", "adjudicated", "before the change")
-    judging.grade(bundled, "bob", "q2", "p05", 0)          # the live judgments move on
+    judging.grade(bundled, "bob", "q2", "p05", 0)  # the live judgments move on
     judging.grade(bundled, "ann", "q2", "p05", 0)
     frozen, live = bundle.build(bundled, version=version), bundle.build(bundled)
     assert frozen.manifest["policies"]["qrels_version"] == version

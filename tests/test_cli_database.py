@@ -10,22 +10,30 @@ import pytest
 
 
 def _cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "reljudge", *args], capture_output=True, text=True,
-                          cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "reljudge", *args], capture_output=True, text=True, cwd=cwd)
 
 
-@pytest.mark.parametrize("command", [
-    ["evaluate", "-m", "RR@10"], ["agreement"], ["report", "-o", "r.md"],
-    ["export", "qrels", "-o", "q.txt"], ["export", "judgments", "-o", "j.jsonl"], ["pool"],
-    ["users", "list"], ["freeze"], ["assign", "--show"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["evaluate", "-m", "RR@10"],
+        ["agreement"],
+        ["report", "-o", "r.md"],
+        ["export", "qrels", "-o", "q.txt"],
+        ["export", "judgments", "-o", "j.jsonl"],
+        ["pool"],
+        ["users", "list"],
+        ["freeze"],
+        ["assign", "--show"],
+    ],
+)
 def test_commands_on_a_missing_database_fail_and_create_nothing(tmp_path, command):
     missing = tmp_path / "typo" / "campaign.duckdb"
     r = _cli("--db", str(missing), *command, cwd=tmp_path)
     assert r.returncode == 2
     assert f"no database at {missing}" in r.stderr and "reljudge init" in r.stderr
     assert "Traceback" not in r.stderr
-    assert not any(tmp_path.iterdir())          # no database, no folder, no output file
+    assert not any(tmp_path.iterdir())  # no database, no folder, no output file
 
 
 def test_setting_up_commands_create_the_database(tmp_path, files):
@@ -33,9 +41,24 @@ def test_setting_up_commands_create_the_database(tmp_path, files):
         db = tmp_path / f"{command[0]}.duckdb"
         assert _cli("--db", str(db), *command).returncode == 0 and db.exists()
     db = tmp_path / "users.duckdb"
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "users", "add", "boss",
-                        "--role", "lead", "--password-stdin"], input="a-long-password\n",
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reljudge",
+            "--db",
+            str(db),
+            "users",
+            "add",
+            "boss",
+            "--role",
+            "lead",
+            "--password-stdin",
+        ],
+        input="a-long-password\n",
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and db.exists()
 
 
@@ -66,6 +89,7 @@ def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
     assert _cli("--db", str(db_path), "init", "--demo").returncode == 0
     from reljudge import judging
     from reljudge.storage import open_database
+
     db = open_database(db_path)
     judging.mark_no_answer(db, "annotator1", "q03", True)
     db.close()
@@ -77,6 +101,7 @@ def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
 def test_a_broken_subcommand_import_shows_the_real_error(monkeypatch):
     # issue 10: the ImportError was swallowed and `evaluate` became an "invalid choice"
     from reljudge import cli
+
     # None in sys.modules makes `import reljudge.evaluate_cli` raise ImportError
     monkeypatch.setitem(__import__("sys").modules, "reljudge.evaluate_cli", None)
     with pytest.raises(ImportError, match="reljudge.evaluate_cli"):
@@ -88,19 +113,28 @@ def test_a_closed_pipe_ends_every_command_quietly(tmp_path):
     (exit 0 or 141, as a shell tool), whatever it was printing."""
     import subprocess
     import sys
+
     db = tmp_path / "pipe.duckdb"
-    assert subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), "init", "--demo"],
-                          capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "reljudge", "--db", str(db), "init", "--demo"], capture_output=True
+        ).returncode
+        == 0
+    )
     run = tmp_path / "run.trec"
     run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {100 - d} sys\n" for q in range(300) for d in range(20)))
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"q{q} 0 d{q % 20} 1\n" for q in range(300)))
-    commands = [["--help"], ["--db", str(db), "users", "list"],
-                ["evaluate", "--format", "trec_eval", "-q", "--qrels", str(qrels), str(run)]]
+    commands = [
+        ["--help"],
+        ["--db", str(db), "users", "list"],
+        ["evaluate", "--format", "trec_eval", "-q", "--qrels", str(qrels), str(run)],
+    ]
     for command in commands:
-        proc = subprocess.Popen([sys.executable, "-m", "reljudge", *command], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-        proc.stdout.read(10)            # `head -c 10`: read a little, then go away
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "reljudge", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        proc.stdout.read(10)  # `head -c 10`: read a little, then go away
         proc.stdout.close()
         err = proc.stderr.read().decode()
         code = proc.wait(timeout=120)

@@ -82,13 +82,18 @@ def test_next_for_an_unknown_user_is_an_error(tmp_path, capsys):
 def test_plan_and_next_have_help_with_examples_and_run_as_a_process(tmp_path):
     import subprocess
     import sys
+
     for command in ("plan", "next"):
         r = subprocess.run([sys.executable, "-m", "reljudge", command, "--help"], capture_output=True, text=True)
         assert r.returncode == 0 and "examples:" in r.stdout and f"reljudge {command}" in r.stdout
     path = _demo(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "annotator1",
-                        "--limit", "2"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "annotator1", "--limit", "2"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and [json.loads(line)["qid"] for line in r.stdout.splitlines()] == ["q01", "q01"]
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "ghost"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "ghost"], capture_output=True, text=True
+    )
     assert r.returncode == 2 and r.stderr.strip() == "error: no such user 'ghost'" and "Traceback" not in r.stderr

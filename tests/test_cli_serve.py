@@ -15,8 +15,12 @@ from e2e_support import free_port, wait_for_health
 def test_serve_starts_the_web_app(tmp_path):
     db_path = tmp_path / "served.duckdb"
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         wait_for_health(f"http://127.0.0.1:{port}", proc, 60, what="reljudge serve")
         # the first page load opens the database and loads the demo
@@ -31,11 +35,12 @@ def test_serve_listens_on_this_machine_only_unless_told(tmp_path):
     """A new database offers its first-lead form to whoever reaches the server first:
     `serve` listens on 127.0.0.1 unless --address widens it."""
     from reljudge.cli import build_parser
+
     args = build_parser().parse_args(["serve"])
     assert args.address == "127.0.0.1"
     assert build_parser().parse_args(["serve", "--address", "0.0.0.0"]).address == "0.0.0.0"
     config = (Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text(encoding="utf-8")
-    assert 'address = "127.0.0.1"' in config        # `streamlit run app.py` too
+    assert 'address = "127.0.0.1"' in config  # `streamlit run app.py` too
 
 
 def test_sigterm_to_serve_stops_the_server_cleanly(tmp_path):
@@ -46,8 +51,11 @@ def test_sigterm_to_serve_stops_the_server_cleanly(tmp_path):
     port = free_port()
     log = tmp_path / "serve.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)],
-                                stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
         try:
             wait_for_health(f"http://127.0.0.1:{port}", proc, 60, what="reljudge serve")
         finally:
@@ -57,7 +65,8 @@ def test_sigterm_to_serve_stops_the_server_cleanly(tmp_path):
     assert "setup code:" in text
     # the server's port is free again: nothing was left running
     import socket
+
     with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)    # past TIME_WAIT; a listener still fails
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT; a listener still fails
         s.bind(("127.0.0.1", port))
     assert db_path.exists() and not (tmp_path / "served.duckdb.wal").exists()

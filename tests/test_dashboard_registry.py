@@ -12,13 +12,13 @@ from reljudge import dashboard, measures
 def test_the_dashboard_evaluates_and_shows_the_registrys_families(campaign_db, monkeypatch):
     ev = dashboard.evaluate_for_dashboard(campaign_db, 10, 2, n_boot=0, n_perm=0)
     assert [m.name for m in ev.result.measures] == list(measures.DASHBOARD_FAMILIES)
-    assert dashboard.chart_families() == tuple(f for f in measures.DASHBOARD_FAMILIES
-                                               if f not in measures.COVERAGE_FAMILIES)
+    assert dashboard.chart_families() == tuple(
+        f for f in measures.DASHBOARD_FAMILIES if f not in measures.COVERAGE_FAMILIES
+    )
     # give Success a dashboard place: it appears without touching the dashboard's code
     families = measures.DASHBOARD_FAMILIES + ("Success",)
     monkeypatch.setattr(dashboard, "DASHBOARD_FAMILIES", families)
-    monkeypatch.setitem(measures.REGISTRY, "Success",
-                        dataclasses.replace(measures.REGISTRY["Success"], dashboard=6))
+    monkeypatch.setitem(measures.REGISTRY, "Success", dataclasses.replace(measures.REGISTRY["Success"], dashboard=6))
     ev = dashboard.evaluate_for_dashboard(campaign_db, 10, 2, n_boot=0, n_perm=0)
     assert "Success" in [m.name for m in ev.result.measures]
     assert "Success@10" in dashboard.summary_table(ev, 10).columns

@@ -19,7 +19,7 @@ DEMO = ROOT / "src" / "reljudge" / "demo"
 SCRIPT = ROOT / "scripts" / "make_demo_data.py"
 TREC_SYSTEMS = ("bm25", "vector", "hybrid")
 DEPTH = 20
-TYPES = DEFAULT_TYPES               # the methodology's four (reljudge.question_types)
+TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.question_types)
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -129,8 +129,11 @@ def test_questions(questions):
 
 def test_no_answer_questions_have_no_answer_in_corpus(corpus, questions):
     # The words an answer would have to use appear nowhere in the corpus.
-    forbidden = {"해외 순회강연": ["순회", "해외", "외국", "방문했"], "인공지능": ["인공지능", "AI", "로봇"],
-                 "정치 참여": ["정치", "선거", "투표", "정당"]}
+    forbidden = {
+        "해외 순회강연": ["순회", "해외", "외국", "방문했"],
+        "인공지능": ["인공지능", "AI", "로봇"],
+        "정치 참여": ["정치", "선거", "투표", "정당"],
+    }
     no_answer = [q for q in questions if q["no_answer_expected"]]
     for q in no_answer:
         words = next(w for key, w in forbidden.items() if key in q["text"])
@@ -193,8 +196,16 @@ def test_duplicates_exist_and_reach_the_rankings(corpus, runs):
 
 def test_script_reproduces_committed_files(tmp_path, script):
     written = script.write_all(tmp_path)
-    assert set(written) == {"corpus.jsonl", "questions.jsonl", "runs/bm25.tsv", "runs/vector.tsv",
-                            "runs/hybrid.tsv", "runs/graphrag.jsonl", "README.md", "answers.jsonl"}
+    assert set(written) == {
+        "corpus.jsonl",
+        "questions.jsonl",
+        "runs/bm25.tsv",
+        "runs/vector.tsv",
+        "runs/hybrid.tsv",
+        "runs/graphrag.jsonl",
+        "README.md",
+        "answers.jsonl",
+    }
     for name, path in written.items():
         assert path.read_bytes() == (DEMO / name).read_bytes(), f"{name} is stale: rerun the script"
 
@@ -217,6 +228,7 @@ def test_system_quality_differs_plausibly(script):
 def test_demo_answers_load_with_wrong_unsupported_and_abstaining_answers(tmp_path, questions):
     from reljudge import campaign
     from reljudge.storage import open_database
+
     db = open_database(tmp_path / "demo.duckdb")
     campaign.load_demo(db, with_accounts=False)
     answers = db.cursor().execute("SELECT system, qid, abstained FROM current_answers").df()
@@ -224,7 +236,7 @@ def test_demo_answers_load_with_wrong_unsupported_and_abstaining_answers(tmp_pat
     no_answer = {q["qid"] for q in questions if q["no_answer_expected"]}
     abst = answers[answers.abstained]
     assert set(abst.system) == {"graphrag"} and no_answer <= set(abst.qid)
-    assert no_answer & set(answers[~answers.abstained].qid)          # others answer them: wrong answers
+    assert no_answer & set(answers[~answers.abstained].qid)  # others answer them: wrong answers
     # some second sentences cite the third paragraph (a citation that does not say it)
     rows = [json.loads(line) for line in (DEMO / "answers.jsonl").read_text(encoding="utf-8").splitlines()]
     assert any(r["sentences"][1].endswith("[3]") for r in rows if not r["abstained"])

@@ -75,6 +75,7 @@ def test_duckdb_and_its_postgres_extension_are_pinned_to_one_and_the_same_releas
     (lo,), (hi,) = lower, upper
     assert (hi.major, hi.minor, hi.micro) == (lo.major, lo.minor, lo.micro + 1), specs[0]
     import duckdb
+
     assert Version(duckdb.__version__) in specs[0], duckdb.__version__
 
 
@@ -127,7 +128,7 @@ def _undeclared(files, requirements) -> list[str]:
             if dists & here:
                 continue
             if not dists and canonicalize_name(module) in elsewhere:
-                continue                # declared for another Python (tomli on 3.10), not installed here
+                continue  # declared for another Python (tomli on 3.10), not installed here
             found = f"from {', '.join(sorted(dists))}" if dists else "installed by no distribution here"
             missing.append(f"{path.relative_to(ROOT)}: {module} ({found})")
     return missing

@@ -29,11 +29,9 @@ def test_twenty_concurrent_sessions_lose_no_judgment(campaign_db):
             for i in range(per_thread):
                 qid = "q1" if (k + i) % 2 else "q2"
                 pid = POOL[qid][i % len(POOL[qid])]
-                events = [{"id": f"t{k}-{i}", "kind": "grade", "qid": qid, "pid": pid,
-                           "grade": (k + i) % 3, "ms": 10}]
+                events = [{"id": f"t{k}-{i}", "kind": "grade", "qid": qid, "pid": pid, "grade": (k + i) % 3, "ms": 10}]
                 if i % 7 == 0:
-                    events.append({"id": f"t{k}-{i}-v", "kind": "verdict", "qid": qid,
-                                   "no_answer": bool(i % 2)})
+                    events.append({"id": f"t{k}-{i}-v", "kind": "verdict", "qid": qid, "no_answer": bool(i % 2)})
                 got = judging.record(db, f"user{k}", events)
                 with lock:
                     acked.extend(got)
@@ -51,8 +49,10 @@ def test_twenty_concurrent_sessions_lose_no_judgment(campaign_db):
     assert len(acked) == n_threads * per_thread + expected_verdicts
     assert set(acked) == stored
     # the latest grade per (user, question, paragraph) is the last one each session sent
-    latest = dict(((u, q, p), g) for u, q, p, g in db.cursor().execute(
-        "SELECT username, qid, pid, grade FROM current_judgments").fetchall())
+    latest = dict(
+        ((u, q, p), g)
+        for u, q, p, g in db.cursor().execute("SELECT username, qid, pid, grade FROM current_judgments").fetchall()
+    )
     for k in range(n_threads):
         last = {}
         for i in range(per_thread):
@@ -84,19 +84,24 @@ def test_sigkill_mid_save_keeps_every_acknowledged_judgment(campaign_db, db_path
     script = tmp_path / "writer.py"
     script.write_text(WRITER, encoding="utf-8")
     for round_ in range(3):
-        proc = subprocess.Popen([sys.executable, str(script), str(db_path)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, str(script), str(db_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         acked = []
         for line in proc.stdout:
             acked.append(line.strip())
             if len(acked) >= 150 + 50 * round_:
                 break
-        os.kill(proc.pid, signal.SIGKILL)          # while it is in the middle of further saves
+        os.kill(proc.pid, signal.SIGKILL)  # while it is in the middle of further saves
         proc.wait()
         assert proc.returncode == -signal.SIGKILL
-        db = open_database(db_path)                 # restart: WAL replay
-        stored = {r[0] for r in db.cursor().execute(
-            "SELECT client_event_id FROM judgment_events WHERE username = 'ann'").fetchall()}
+        db = open_database(db_path)  # restart: WAL replay
+        stored = {
+            r[0]
+            for r in db.cursor()
+            .execute("SELECT client_event_id FROM judgment_events WHERE username = 'ann'")
+            .fetchall()
+        }
         db.close()
         missing = [c for c in acked if c not in stored]
         assert not missing, f"round {round_}: {len(missing)} acknowledged judgments lost"

@@ -9,8 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import (DEEP_QUERY_JS, StreamlitServer, build_campaign, chromium, login, wait_for_widget,
-                         wait_saved, widget_state)
+from e2e_support import (
+    DEEP_QUERY_JS,
+    StreamlitServer,
+    build_campaign,
+    chromium,
+    login,
+    wait_for_widget,
+    wait_saved,
+    widget_state,
+)
 from reljudge import judging
 from reljudge.storage import open_database
 
@@ -65,15 +73,18 @@ def _press(page, key: str) -> dict:
 
 def _wait_question(page, qid: str) -> None:
     page.wait_for_function(
-        """(qid) => {""" + DEEP_QUERY_JS + """
+        """(qid) => {"""
+        + DEEP_QUERY_JS
+        + """
           const root = deepQuery(".rj");
           return !!root && root.dataset.qid === qid && root.querySelector(".rj-item") !== null;
-        }""", arg=qid)
+        }""",
+        arg=qid,
+    )
 
 
 def test_keyboard_judging_survives_reload_and_reaches_database(server_for, page):
-    camp, srv = server_for(n_questions=3, pool_size=10,
-                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
+    camp, srv = server_for(n_questions=3, pool_size=10, accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
     q1, q2 = camp.qids[0], camp.qids[1]
     try:
         login(page, srv.url, *ANNOTATOR)
@@ -102,11 +113,10 @@ def test_keyboard_judging_survives_reload_and_reaches_database(server_for, page)
         expected_q1 = {order[0]: 2, order[1]: 1, order[2]: 2, order[3]: 0}
 
         s = wait_saved(page)
-        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == \
-            {p: str(g) for p, g in expected_q1.items()}
+        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == {p: str(g) for p, g in expected_q1.items()}
 
-        page.keyboard.press("N")                 # paragraphs are ungraded: it asks first
-        s = _press(page, "n")                    # only "no answer" (the rest stay ungraded)
+        page.keyboard.press("N")  # paragraphs are ungraded: it asks first
+        s = _press(page, "n")  # only "no answer" (the rest stay ungraded)
         assert s["noAnswer"] == "1"
         wait_saved(page)
 
@@ -129,8 +139,7 @@ def test_keyboard_judging_survives_reload_and_reaches_database(server_for, page)
         _wait_question(page, q1)
         s = wait_saved(page)
         assert s["noAnswer"] == "1"
-        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == \
-            {p: str(g) for p, g in expected_q1.items()}
+        assert {c["pid"]: c["grade"] for c in s["cards"] if c["grade"]} == {p: str(g) for p, g in expected_q1.items()}
     except Exception:
         print(srv.log_tail())
         raise
@@ -143,27 +152,36 @@ def test_keyboard_judging_survives_reload_and_reaches_database(server_for, page)
         assert ov.loc[q1, "judged"] == 4 and bool(ov.loc[q1, "no_answer"])
         assert ov.loc[q2, "judged"] == 1 and not bool(ov.loc[q2, "no_answer"])
         assert ov.loc[camp.qids[2], "judged"] == 0
-        current = {(q, p): g for q, p, g in db.cursor().execute(
-            "SELECT qid, pid, grade FROM current_judgments WHERE username = ?",
-            [ANNOTATOR[0]]).fetchall()}
+        current = {
+            (q, p): g
+            for q, p, g in db.cursor()
+            .execute("SELECT qid, pid, grade FROM current_judgments WHERE username = ?", [ANNOTATOR[0]])
+            .fetchall()
+        }
         assert current == {**{(q1, p): g for p, g in expected_q1.items()}, (q2, first_q2): 1}
         # Five grades and one verdict: every keypress stored exactly once, resends deduplicated.
-        n_events = db.cursor().execute(
-            "SELECT count(*) FROM judgment_events WHERE username = ?", [ANNOTATOR[0]]).fetchone()[0]
+        n_events = (
+            db.cursor().execute("SELECT count(*) FROM judgment_events WHERE username = ?", [ANNOTATOR[0]]).fetchone()[0]
+        )
         assert n_events == 6
     finally:
         db.close()
 
 
 def test_paragraph_html_and_markdown_are_shown_literally(server_for, page):
-    camp, srv = server_for(n_questions=1, pool_size=4,
-                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")},
-                           special_texts={(0, 1): HOSTILE, (0, 2): MARKDOWN})
+    camp, srv = server_for(
+        n_questions=1,
+        pool_size=4,
+        accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")},
+        special_texts={(0, 1): HOSTILE, (0, 2): MARKDOWN},
+    )
     try:
         login(page, srv.url, *ANNOTATOR)
         wait_for_widget(page)
         result = page.evaluate(
-            """() => {""" + DEEP_QUERY_JS + """
+            """() => {"""
+            + DEEP_QUERY_JS
+            + """
               const root = deepQuery(".rj");
               const texts = [...root.querySelectorAll(".rj-item .rj-text")];
               return {
@@ -172,7 +190,8 @@ def test_paragraph_html_and_markdown_are_shown_literally(server_for, page):
                 links: root.querySelectorAll(".rj-text a, .rj-text script, .rj-text img").length,
                 pwned: window.__pwned === undefined ? null : window.__pwned,
               };
-            }""")
+            }"""
+        )
         # Give a broken <img onerror> time to fire, were it ever parsed.
         page.wait_for_timeout(300)
         assert HOSTILE in result["texts"] and MARKDOWN in result["texts"]
@@ -184,14 +203,13 @@ def test_paragraph_html_and_markdown_are_shown_literally(server_for, page):
         raise
 
 
-LEAD_PAGES = {"users": "사용자 관리", "import_data": "자료 가져오기", "overview": "진행 현황",
-              "audit": "판정 이력"}
+LEAD_PAGES = {"users": "사용자 관리", "import_data": "자료 가져오기", "overview": "진행 현황", "audit": "판정 이력"}
 
 
 def test_annotator_cannot_reach_lead_pages(server_for, browser):
-    camp, srv = server_for(n_questions=1, pool_size=3,
-                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator"),
-                                     LEAD[0]: (LEAD[1], "lead")})
+    camp, srv = server_for(
+        n_questions=1, pool_size=3, accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator"), LEAD[0]: (LEAD[1], "lead")}
+    )
     contexts = []
     try:
         # Control: the lead reaches /users and /import_data at these paths.
@@ -240,8 +258,7 @@ def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
     bad = tmp_path / "새_문단.jsonl"
     bad.write_text('{"pid": "u1", "text": "올린 문단 하나"}\n{"pid": "u2", "text": \n', encoding="utf-8")
     good = tmp_path / "more.jsonl"
-    good.write_text("".join(f'{{"pid": "u{i}", "text": "올린 문단 {i}"}}\n' for i in range(3)),
-                    encoding="utf-8")
+    good.write_text("".join(f'{{"pid": "u{i}", "text": "올린 문단 {i}"}}\n' for i in range(3)), encoding="utf-8")
     try:
         login(page, srv.url, *LEAD)
         page.goto(f"{srv.url}/import_data", wait_until="domcontentloaded")
@@ -253,7 +270,7 @@ def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
         _wait_uploaded(page, bad.name)
         page.get_by_role("button", name="가져오기", exact=True).click()
         error = page.locator('[data-testid="stAlert"]').filter(has_text="새_문단.jsonl, 2번째 줄")
-        error.wait_for()                         # the file's name, its line, the problem in Korean
+        error.wait_for()  # the file's name, its line, the problem in Korean
         assert "JSON 형식이 잘못되었습니다" in error.inner_text() and "아무것도 저장되지 않음" in error.inner_text()
 
         uploader.set_input_files(str(good))
@@ -269,35 +286,38 @@ def test_lead_upload_shows_line_error_then_imports(server_for, page, tmp_path):
 
     db = open_database(camp.db_path)
     try:
-        pids = {p for (p,) in db.cursor().execute(
-            "SELECT pid FROM paragraphs WHERE pid LIKE 'u%'").fetchall()}
+        pids = {p for (p,) in db.cursor().execute("SELECT pid FROM paragraphs WHERE pid LIKE 'u%'").fetchall()}
         assert pids == {"u0", "u1", "u2"}
-        assert db.cursor().execute("SELECT count(*) FROM import_log WHERE source_file LIKE '%새_문단%'"
-                                   ).fetchone()[0] == 0
+        assert (
+            db.cursor().execute("SELECT count(*) FROM import_log WHERE source_file LIKE '%새_문단%'").fetchone()[0] == 0
+        )
     finally:
         db.close()
 
 
 def _conflict_text(page) -> str:
-    return page.evaluate("""() => {""" + DEEP_QUERY_JS + """
+    return page.evaluate(
+        """() => {"""
+        + DEEP_QUERY_JS
+        + """
       const c = deepQuery(".rj-conflict");
       return c && !c.hidden ? c.textContent : "";
-    }""")
+    }"""
+    )
 
 
 def test_no_answer_beside_a_citable_grade_is_flagged(server_for, page):
     """The aggregation lets a citable grade win over "no answer"; the annotator sees the
     contradiction while both stand, and it goes away once one of them is corrected."""
-    camp, srv = server_for(n_questions=1, pool_size=3,
-                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
+    camp, srv = server_for(n_questions=1, pool_size=3, accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
     try:
         login(page, srv.url, *ANNOTATOR)
         wait_for_widget(page)
         page.keyboard.press("1")
         page.keyboard.press("N")
-        page.keyboard.press("n")                            # only "no answer" (asked: 2 ungraded)
-        assert _conflict_text(page) == ""                   # grade 1 is not citable
-        page.keyboard.press("2")                            # second paragraph: citable
+        page.keyboard.press("n")  # only "no answer" (asked: 2 ungraded)
+        assert _conflict_text(page) == ""  # grade 1 is not citable
+        page.keyboard.press("2")  # second paragraph: citable
         assert "근거 없음으로 표시했지만 2점 이상인 문단이 있습니다" in _conflict_text(page)
         page.keyboard.press("k")
         page.keyboard.press("0")
@@ -305,7 +325,7 @@ def test_no_answer_beside_a_citable_grade_is_flagged(server_for, page):
         page.keyboard.press("k")
         page.keyboard.press("2")
         assert _conflict_text(page) != ""
-        page.keyboard.press("N")                            # no-answer withdrawn
+        page.keyboard.press("N")  # no-answer withdrawn
         assert _conflict_text(page) == ""
         wait_saved(page)
     except Exception:
@@ -316,9 +336,11 @@ def test_no_answer_beside_a_citable_grade_is_flagged(server_for, page):
 def test_header_stays_visible_and_the_current_card_clear_of_it(server_for, page):
     """On a long pool the question, progress and save state stay on screen while moving
     with the keyboard, and the current card is never hidden under them."""
-    camp, srv = server_for(n_questions=1, pool_size=30,
-                           accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
-    geometry = """() => {""" + DEEP_QUERY_JS + """
+    camp, srv = server_for(n_questions=1, pool_size=30, accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator")})
+    geometry = (
+        """() => {"""
+        + DEEP_QUERY_JS
+        + """
       const q = deepQuery(".rj-qtext").getBoundingClientRect();
       const save = deepQuery(".rj-save").getBoundingClientRect();
       const head = deepQuery(".rj-head").getBoundingClientRect();
@@ -327,6 +349,7 @@ def test_header_stays_visible_and_the_current_card_clear_of_it(server_for, page)
       return {qTop: q.top, saveTop: save.top, headBottom: head.bottom, barBottom: bar.bottom,
               curTop: cur.top, curBottom: cur.bottom, height: window.innerHeight};
     }"""
+    )
     try:
         page.set_viewport_size({"width": 1200, "height": 800})
         login(page, srv.url, *ANNOTATOR)

@@ -17,12 +17,81 @@ pytestmark = pytest.mark.browser
 # Words that are names, not language: product, metrics, formats, tools, ids and
 # the campaign's own data (system names, paragraph and question ids).
 ALLOWED = {
-    "reljudge", "English", "MRR", "RR", "nDCG", "NDCG", "Recall", "P", "R", "K", "Judged", "CI", "CSV", "TSV",
-    "JSON", "JSONL", "TREC", "BEIR", "Parquet", "HTML", "Markdown", "md", "qrels", "run", "trec", "eval",
-    "trec_eval", "pytrec_eval", "kiwipiepy", "Cohen", "Fleiss", "Krippendorff", "Kendall", "Holm", "kappa",
-    "alpha", "tau", "id", "ID", "pid", "qid", "UTF", "Enter", "Backspace", "Esc", "J", "K", "N", "U", "C",
-    "E", "V", "F", "Y", "sysA", "sysB", "lead", "annotator", "Argon2id", "zip", "rel", "p", "q", "AP",
-    "s", "tag", "Q0", "TXT", "RUN", "QRELS", "TREC_EVAL", "html", "float", "double", "D",
+    "reljudge",
+    "English",
+    "MRR",
+    "RR",
+    "nDCG",
+    "NDCG",
+    "Recall",
+    "P",
+    "R",
+    "K",
+    "Judged",
+    "CI",
+    "CSV",
+    "TSV",
+    "JSON",
+    "JSONL",
+    "TREC",
+    "BEIR",
+    "Parquet",
+    "HTML",
+    "Markdown",
+    "md",
+    "qrels",
+    "run",
+    "trec",
+    "eval",
+    "trec_eval",
+    "pytrec_eval",
+    "kiwipiepy",
+    "Cohen",
+    "Fleiss",
+    "Krippendorff",
+    "Kendall",
+    "Holm",
+    "kappa",
+    "alpha",
+    "tau",
+    "id",
+    "ID",
+    "pid",
+    "qid",
+    "UTF",
+    "Enter",
+    "Backspace",
+    "Esc",
+    "J",
+    "K",
+    "N",
+    "U",
+    "C",
+    "E",
+    "V",
+    "F",
+    "Y",
+    "sysA",
+    "sysB",
+    "lead",
+    "annotator",
+    "Argon2id",
+    "zip",
+    "rel",
+    "p",
+    "q",
+    "AP",
+    "s",
+    "tag",
+    "Q0",
+    "TXT",
+    "RUN",
+    "QRELS",
+    "TREC_EVAL",
+    "html",
+    "float",
+    "double",
+    "D",
 }
 # The page's visible text without icon ligatures (Material icons are drawn from words
 # such as "edit_note" in an icon font: on screen they are icons, not text).
@@ -50,26 +119,32 @@ def latin_words(text: str) -> set[str]:
 
 
 def test_every_page_in_korean_shows_no_stray_english(tmp_path):
-    camp = build_campaign(tmp_path / "ko.duckdb", tmp_path / "input", n_questions=2, pool_size=4,
-                          accounts={"annotator1": ("annotator-pass-1", "annotator"), LEAD[0]: (LEAD[1], "lead")})
+    camp = build_campaign(
+        tmp_path / "ko.duckdb",
+        tmp_path / "input",
+        n_questions=2,
+        pool_size=4,
+        accounts={"annotator1": ("annotator-pass-1", "annotator"), LEAD[0]: (LEAD[1], "lead")},
+    )
     found: dict[str, set[str]] = {}
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         page = browser.new_page(viewport={"width": 1440, "height": 1000})
         page.set_default_timeout(60_000)
         login(page, srv.url, *LEAD)
         for name, title_key, _ in navigation.pages_for(True):
-            address = "" if name == navigation.DEFAULT_PAGE else name     # the default page is /
+            address = "" if name == navigation.DEFAULT_PAGE else name  # the default page is /
             page.goto(f"{srv.url}/{address}", wait_until="domcontentloaded")
             page.get_by_role("heading").first.wait_for()
             # let the page finish its run (tables and charts are drawn after the title)
-            page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-                                   timeout=60_000)
+            page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
             time.sleep(0.5)
             text = page.evaluate(VISIBLE_TEXT)
             stray = latin_words(text)
             if stray:
-                found[name] = {w: (re.search(rf".{{0,40}}{re.escape(w)}.{{0,40}}", text, re.S) or
-                                   re.search("", "")).group(0) for w in stray}
+                found[name] = {
+                    w: (re.search(rf".{{0,40}}{re.escape(w)}.{{0,40}}", text, re.S) or re.search("", "")).group(0)
+                    for w in stray
+                }
     assert not found, f"English words on Korean pages: {found}"
 
 

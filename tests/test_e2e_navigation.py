@@ -35,13 +35,18 @@ WATCH_NOT_FOUND = """
 """
 
 HEADINGS = {"judge": "근거 판정", "review": "답변 검수", "dashboard": "실시간 평가 지표", "users": "사용자 관리"}
-UNKNOWN = "없는 주소라서"          # the notice for an address no page has
-LEAD_ONLY = "책임자만"              # the notice for a lead page opened by an annotator
+UNKNOWN = "없는 주소라서"  # the notice for an address no page has
+LEAD_ONLY = "책임자만"  # the notice for a lead page opened by an annotator
 
 
 def _campaign(tmp_path):
-    return build_campaign(tmp_path / "nav.duckdb", tmp_path / "input", n_questions=2, pool_size=3,
-                          accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator"), LEAD[0]: (LEAD[1], "lead")})
+    return build_campaign(
+        tmp_path / "nav.duckdb",
+        tmp_path / "input",
+        n_questions=2,
+        pool_size=3,
+        accounts={ANNOTATOR[0]: (ANNOTATOR[1], "annotator"), LEAD[0]: (LEAD[1], "lead")},
+    )
 
 
 def _new_page(browser):
@@ -80,8 +85,11 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
     camp = _campaign(tmp_path)
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         # Logged out: each address shows the Korean login form, then that page.
-        for address, user, lands_on in [("/judge", ANNOTATOR, "judge"), ("/dashboard", LEAD, "dashboard"),
-                                        ("/review", ANNOTATOR, "review")]:
+        for address, user, lands_on in [
+            ("/judge", ANNOTATOR, "judge"),
+            ("/dashboard", LEAD, "dashboard"),
+            ("/review", ANNOTATOR, "review"),
+        ]:
             page = _new_page(browser)
             page.goto(srv.url + address, wait_until="domcontentloaded")
             page.get_by_label("사용자 이름").wait_for()
@@ -106,9 +114,13 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
 
         # Logged in as an annotator: typed addresses.
         for address, lands_on, notice, path in [
-                ("/judge", "judge", None, "/judge"), ("/", "judge", None, "/judge"),
-                ("/review", "review", None, "/review"), ("/dashboard", "judge", LEAD_ONLY, "/judge"),
-                ("/nope", "judge", UNKNOWN, "/judge"), ("/%ED%95%9C%EA%B8%80", "judge", UNKNOWN, "/judge")]:
+            ("/judge", "judge", None, "/judge"),
+            ("/", "judge", None, "/judge"),
+            ("/review", "review", None, "/review"),
+            ("/dashboard", "judge", LEAD_ONLY, "/judge"),
+            ("/nope", "judge", UNKNOWN, "/judge"),
+            ("/%ED%95%9C%EA%B8%80", "judge", UNKNOWN, "/judge"),
+        ]:
             page.goto(srv.url + address, wait_until="domcontentloaded")
             _shows(page, lands_on)
             if notice:
@@ -122,8 +134,11 @@ def test_every_page_has_its_own_address_logged_out_and_in(tmp_path):
         page.goto(srv.url + "/users", wait_until="domcontentloaded")
         _log_in(page, LEAD)
         _shows(page, "users")
-        for address, lands_on, notice in [("/dashboard", "dashboard", None), ("/judge", "judge", None),
-                                          ("/nope", "judge", UNKNOWN)]:
+        for address, lands_on, notice in [
+            ("/dashboard", "dashboard", None),
+            ("/judge", "judge", None),
+            ("/nope", "judge", UNKNOWN),
+        ]:
             page.goto(srv.url + address, wait_until="domcontentloaded")
             _shows(page, lands_on)
             if notice:
@@ -148,7 +163,7 @@ def _wait_until(page, condition, what: str, timeout: float = 60.0) -> None:
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(20)         # lets Playwright dispatch the route events
+        page.wait_for_timeout(20)  # lets Playwright dispatch the route events
 
 
 def test_login_moves_on_only_once_the_cookie_is_stored(tmp_path):
@@ -203,8 +218,10 @@ def test_a_failed_cookie_swap_says_so_and_shows_the_login_form_again(tmp_path):
     camp = _campaign(tmp_path)
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         page = _new_page(browser)
-        page.route("**/api/session", lambda route: route.fulfill(
-            status=401, content_type="application/json", body='{"error": "bad_grant"}'))
+        page.route(
+            "**/api/session",
+            lambda route: route.fulfill(status=401, content_type="application/json", body='{"error": "bad_grant"}'),
+        )
         page.goto(srv.url + "/judge", wait_until="domcontentloaded")
         _log_in(page, ANNOTATOR)
         page.get_by_text("로그인을 마치지 못했습니다").first.wait_for()

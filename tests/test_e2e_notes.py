@@ -14,7 +14,7 @@ from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
 
-NOTE = "정의가 분명함 2 1 0 n"                 # shortcut keys typed into a note are just text
+NOTE = "정의가 분명함 2 1 0 n"  # shortcut keys typed into a note are just text
 EVIDENCE = "감사의 생활이란 날마다 은혜를 기록하는 것"
 
 
@@ -26,8 +26,15 @@ def _current(db_path, pid):
             if os.path.exists(str(db_path) + suffix):
                 shutil.copy(str(db_path) + suffix, os.path.join(tmp, "copy.duckdb" + suffix))
         db = open_database(os.path.join(tmp, "copy.duckdb"))
-        rows = db.cursor().execute("""SELECT grade, note, evidence FROM current_judgments
-                                      WHERE username = 'annotator1' AND pid = ?""", [pid]).fetchall()
+        rows = (
+            db.cursor()
+            .execute(
+                """SELECT grade, note, evidence FROM current_judgments
+                                      WHERE username = 'annotator1' AND pid = ?""",
+                [pid],
+            )
+            .fetchall()
+        )
         db.close()
     return rows
 
@@ -42,10 +49,10 @@ def test_note_evidence_context_and_english(tmp_path):
         first = page.locator(".rj-item").first
         pid = first.get_attribute("data-pid")
         assert first.locator(".rj-prev").is_hidden()
-        page.keyboard.press("c")                                  # neighbouring paragraphs
+        page.keyboard.press("c")  # neighbouring paragraphs
         assert first.locator(".rj-prev").is_visible() and first.locator(".rj-next").is_visible()
         page.keyboard.press("2")
-        page.keyboard.press("k")                                  # back to the first card
+        page.keyboard.press("k")  # back to the first card
         page.keyboard.press("e")
         note = first.locator(".rj-note")
         assert note.evaluate("el => el.getRootNode().activeElement === el")
@@ -56,9 +63,9 @@ def test_note_evidence_context_and_english(tmp_path):
         wait_saved(page)
         assert first.locator(".rj-edit").is_hidden()
         assert _current(camp.db_path, pid) == [(2, NOTE, EVIDENCE)]
-        assert first.locator(".rj-has-note").inner_text() == "✎ 메모 · 근거 문장"   # visible on the card
+        assert first.locator(".rj-has-note").inner_text() == "✎ 메모 · 근거 문장"  # visible on the card
         assert page.locator(".rj-item").nth(1).locator(".rj-has-note").inner_text() == ""
-        page.keyboard.press("1")                                  # shortcuts work again
+        page.keyboard.press("1")  # shortcuts work again
         wait_saved(page)
         page.keyboard.press("k")
         page.keyboard.press("2")

@@ -12,7 +12,10 @@ from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
 
-PLAN_STATE = """() => {""" + DEEP_QUERY_JS + """
+PLAN_STATE = (
+    """() => {"""
+    + DEEP_QUERY_JS
+    + """
   const root = deepQuery(".rj");
   if (!root) return null;
   const cards = [...root.querySelectorAll(".rj-item")];
@@ -21,6 +24,7 @@ PLAN_STATE = """() => {""" + DEEP_QUERY_JS + """
           rest: !!root.querySelector(".rj-rest"),
           cards: cards.map((c) => ({pid: c.dataset.pid, now: c.dataset.now, grade: c.dataset.grade}))};
 }"""
+)
 
 
 def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
@@ -31,7 +35,9 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
         wait_for_widget(page)
-        page.wait_for_function("() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }")
+        page.wait_for_function(
+            "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }"
+        )
         state = page.evaluate(PLAN_STATE)
         # the items to judge now come first, the rest of the pool below a separator
         now = [c["pid"] for c in state["cards"] if c["now"] == "1"]
@@ -42,19 +48,27 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
             if state["done"] == "1":
                 break
             pid = next(c["pid"] for c in state["cards"] if c["now"] == "1" and c["grade"] == "")
-            page.evaluate("(pid) => {" + DEEP_QUERY_JS + """
+            page.evaluate(
+                "(pid) => {"
+                + DEEP_QUERY_JS
+                + """
                 deepQuery('.rj').querySelector(`.rj-item[data-pid="${pid}"] .rj-btns button[data-g="2"]`).click(); }""",
-                          pid)
+                pid,
+            )
             # the server answers with what is to judge now (or that the question is done)
-            page.wait_for_function("(before) => {" + DEEP_QUERY_JS + """
+            page.wait_for_function(
+                "(before) => {"
+                + DEEP_QUERY_JS
+                + """
                 const r = deepQuery('.rj');
                 return !!r && r.dataset.pending === "0" && (r.dataset.now !== before || r.dataset.planDone === "1"); }""",
-                                   arg=state["now"])
+                arg=state["now"],
+            )
             state = page.evaluate(PLAN_STATE)
         assert state["done"] == "1" and state["qid"] == qid
         assert "RR@10 확정: 2/2 시스템" in state["header"] and "이 질문 끝" in state["header"]
         graded = [c for c in state["cards"] if c["grade"]]
-        assert 0 < len(graded) < 10                                 # done before the whole pool is judged
+        assert 0 < len(graded) < 10  # done before the whole pool is judged
     db = open_database(camp.db_path)
     try:
         ov = judging.overview(db, "annotator1").set_index("qid")

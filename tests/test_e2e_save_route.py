@@ -8,8 +8,7 @@ import time
 
 import pytest
 
-from e2e_support import (StreamlitServer, build_campaign, chromium, login, served_in_browser, wait_for_widget,
-                         wait_saved)
+from e2e_support import StreamlitServer, build_campaign, chromium, login, served_in_browser, wait_for_widget, wait_saved
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -19,8 +18,7 @@ def _stored(db_path) -> tuple[dict, int]:
     db = open_database(db_path)
     try:
         cur = db.cursor()
-        grades = dict(cur.execute(
-            "SELECT pid, grade FROM current_judgments WHERE username = 'annotator1'").fetchall())
+        grades = dict(cur.execute("SELECT pid, grade FROM current_judgments WHERE username = 'annotator1'").fetchall())
         n = cur.execute("SELECT count(*) FROM judgment_events WHERE username = 'annotator1'").fetchall()[0][0]
         return grades, n
     finally:
@@ -55,18 +53,18 @@ def test_keys_pressed_while_the_page_reconnects_are_all_stored(tmp_path):
     first = StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server1.log").start()
     second = None
     try:
-        with chromium() as browser:          # no chromium: RuntimeError, a failure (never a skip)
+        with chromium() as browser:  # no chromium: RuntimeError, a failure (never a skip)
             page = browser.new_page()
             page.set_default_timeout(60_000)
             login(page, first.url, "annotator1", "annotator-pass-1")
             wait_for_widget(page)
-            keys = ["2", "1", "0"] * 20                    # more keys than cards: regrading too
+            keys = ["2", "1", "0"] * 20  # more keys than cards: regrading too
             for key in keys[:5]:
                 page.keyboard.press(key)
             wait_saved(page)
-            first.proc.kill()                              # the server dies
+            first.proc.kill()  # the server dies
             first.proc.wait(timeout=10)
-            for key in keys[5:10]:                         # typed while it is down
+            for key in keys[5:10]:  # typed while it is down
                 page.keyboard.press(key)
             second = StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server2.log")
             second.port, second.url = first.port, first.url

@@ -5,16 +5,27 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import (DEEP_QUERY_JS, build_campaign, logged_in_page, login, served_in_browser,
-                         wait_for_widget, wait_saved)
+from e2e_support import (
+    DEEP_QUERY_JS,
+    build_campaign,
+    logged_in_page,
+    login,
+    served_in_browser,
+    wait_for_widget,
+    wait_saved,
+)
 
 pytestmark = pytest.mark.browser
 
 
 def test_deactivated_annotator_cannot_keep_saving(tmp_path):
-    camp = build_campaign(tmp_path / "s.duckdb", tmp_path / "input", n_questions=1, pool_size=4,
-                          accounts={"annotator1": ("annotator-pass-1", "annotator"),
-                                    "lead1": ("lead-pass-0001", "lead")})
+    camp = build_campaign(
+        tmp_path / "s.duckdb",
+        tmp_path / "input",
+        n_questions=1,
+        pool_size=4,
+        accounts={"annotator1": ("annotator-pass-1", "annotator"), "lead1": ("lead-pass-0001", "lead")},
+    )
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         ann = browser.new_context().new_page()
         ann.set_default_timeout(60_000)
@@ -39,19 +50,20 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
             try:
                 deactivate.wait_for(timeout=20_000)
                 break
-            except Exception:       # noqa: BLE001 — playwright's TimeoutError: try the choice again
+            except Exception:  # noqa: BLE001 — playwright's TimeoutError: try the choice again
                 if attempt == 2:
                     raise
         deactivate.click()
         lead.get_by_role("button", name="활성화", exact=True).wait_for()
 
-        ann.keyboard.press("0")                           # the open tab tries to save
+        ann.keyboard.press("0")  # the open tab tries to save
         ann.get_by_text("먼저 로그인하세요.").first.wait_for()
         # the grade that could not be saved is not silently kept: the page says so
         ann.get_by_text("아직 저장되지 않은 판정이 1건").first.wait_for()
         # the widget goes (Streamlit may keep the old elements a moment while it redraws)
         ann.locator(".rj-item").first.wait_for(state="detached", timeout=10_000)
     from reljudge.storage import open_database
+
     db = open_database(camp.db_path)
     n = db.cursor().execute("SELECT count(*) FROM judgment_events WHERE username = 'annotator1'").fetchall()[0][0]
     db.close()
@@ -61,11 +73,17 @@ def test_deactivated_annotator_cannot_keep_saving(tmp_path):
 def _first_request_after_start(tmp_path, name, path, token=None):
     """Start a fresh server and make ``path`` its very first request (a reloaded tab
     after a restart), with the login cookie if ``token``; return what the page shows."""
-    camp = build_campaign(tmp_path / f"{name}.duckdb", tmp_path / f"{name}-input", n_questions=1,
-                          pool_size=3, accounts={"lead1": ("lead-pass-0001", "lead")})
+    camp = build_campaign(
+        tmp_path / f"{name}.duckdb",
+        tmp_path / f"{name}-input",
+        n_questions=1,
+        pool_size=3,
+        accounts={"lead1": ("lead-pass-0001", "lead")},
+    )
     if token:
         from reljudge import auth
         from reljudge.storage import open_database
+
         db = open_database(camp.db_path)
         token = auth.start_session(db, auth.authenticate(db, "lead1", "lead-pass-0001"))
         db.close()
@@ -118,9 +136,12 @@ def test_question_with_nothing_pooled_explains_itself(tmp_path):
     camp = build_campaign(tmp_path / "e.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
     from reljudge import campaign, judging
     from reljudge.storage import open_database
+
     extra = tmp_path / "extra.jsonl"
-    extra.write_text('{"qid": "Q99", "text": "아무 시스템도 답하지 않은 질문", "type": "사실 확인", '
-                     '"criteria": "-"}\n', encoding="utf-8")
+    extra.write_text(
+        '{"qid": "Q99", "text": "아무 시스템도 답하지 않은 질문", "type": "사실 확인", "criteria": "-"}\n',
+        encoding="utf-8",
+    )
     db = open_database(camp.db_path)
     campaign.import_file(db, "questions", extra)
     judging.go_to(db, "annotator1", "Q99")
@@ -132,9 +153,13 @@ def test_question_with_nothing_pooled_explains_itself(tmp_path):
         page.locator(".rj .rj-empty").wait_for()
         assert "이 질문에는 판정할 문단이 없습니다" in page.locator(".rj .rj-empty").inner_text()
         page.keyboard.press("N")
-        page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
+        page.wait_for_function(
+            """() => {"""
+            + DEEP_QUERY_JS
+            + """
           const r = deepQuery(".rj"); return !!r && r.dataset.noAnswer === "1" && r.dataset.pending === "0";
-        }""")
+        }"""
+        )
 
 
 def test_english_switch_survives_a_reload_and_a_new_login(tmp_path):
@@ -151,7 +176,7 @@ def test_english_switch_survives_a_reload_and_a_new_login(tmp_path):
         page.reload(wait_until="domcontentloaded")
         page.get_by_role("heading", name="Relevance judging", exact=True).wait_for()
         page.get_by_role("button", name="Log out", exact=True).click()
-        page.get_by_label("Username").wait_for()                 # the login form in English too
+        page.get_by_label("Username").wait_for()  # the login form in English too
         page.locator(".st-key-lang_toggle_login").get_by_text("English", exact=True).click()  # back to Korean
         page.get_by_label("사용자 이름").wait_for()
         page.wait_for_function("document.cookie.includes('reljudge_lang=ko')")

@@ -68,12 +68,27 @@ def _data(out):
 
 def test_tsv_means_and_per_query_match_trec_eval(files, capsys):
     d, qd, rds = files
-    code, out, err = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), str(d / "dense.run"),
-                          "-m", "nDCG@10", "P@5", "R@20", "--per-query"], capsys)
+    code, out, err = cli(
+        [
+            "evaluate",
+            "--qrels",
+            str(d / "qrels.txt"),
+            str(d / "bm25.run"),
+            str(d / "dense.run"),
+            "-m",
+            "nDCG@10",
+            "P@5",
+            "R@20",
+            "--per-query",
+        ],
+        capsys,
+    )
     assert code == 0 and err == ""
     got = _tsv(out)
     for name in ("bm25", "dense"):
-        ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10", "P.5", "recall.20"}, relevance_level=1).evaluate(rds[name])
+        ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10", "P.5", "recall.20"}, relevance_level=1).evaluate(
+            rds[name]
+        )
         for ours, theirs in [("nDCG@10", "ndcg_cut_10"), ("P(rel=1)@5", "P_5"), ("R(rel=1)@20", "recall_20")]:
             per_q = {q: ref[q][theirs] if q in ref else 0.0 for q in qd}
             for q, v in per_q.items():
@@ -86,19 +101,44 @@ def test_tsv_means_and_per_query_match_trec_eval(files, capsys):
 
 def test_tsv_without_per_query_prints_means_only(files, capsys):
     d, _, _ = files
-    code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), "-m", "RR@10", "RR(rel=2)@10"], capsys)
+    code, out, _ = cli(
+        ["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), "-m", "RR@10", "RR(rel=2)@10"], capsys
+    )
     lines = [line.split("\t") for line in _data(out)]
-    assert code == 0 and [line[:3] for line in lines] == [["bm25", "RR(rel=1)@10", "all"], ["bm25", "RR(rel=2)@10", "all"]]
+    assert code == 0 and [line[:3] for line in lines] == [
+        ["bm25", "RR(rel=1)@10", "all"],
+        ["bm25", "RR(rel=2)@10", "all"],
+    ]
     assert float(lines[0][3]) > float(lines[1][3]) > 0
 
 
 def test_json_carries_intervals_shares_tests_and_policies(files, capsys):
     d, _, _ = files
-    code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), str(d / "dense.run"),
-                        "-m", "RR@10", "--format", "json", "--ties", "ranked", "--dedup", "keep"], capsys)
+    code, out, _ = cli(
+        [
+            "evaluate",
+            "--qrels",
+            str(d / "qrels.txt"),
+            str(d / "bm25.run"),
+            str(d / "dense.run"),
+            "-m",
+            "RR@10",
+            "--format",
+            "json",
+            "--ties",
+            "ranked",
+            "--dedup",
+            "keep",
+        ],
+        capsys,
+    )
     doc = json.loads(out)
     assert code == 0 and doc["systems"] == ["bm25", "dense"]
-    assert doc["policies"]["ties"] == "ranked" and doc["policies"]["dedup"] == "keep" and doc["policies"]["default_rel"] == 1
+    assert (
+        doc["policies"]["ties"] == "ranked"
+        and doc["policies"]["dedup"] == "keep"
+        and doc["policies"]["default_rel"] == 1
+    )
     mean = [m for m in doc["means"] if m["system"] == "bm25" and m["qtype"] == "all"][0]
     assert mean["ci_low"] < mean["mean"] < mean["ci_high"] and mean["n"] == 300
     assert {"rank1", "top3", "not_found"} <= set(doc["shares"][0])
@@ -109,8 +149,21 @@ def test_json_carries_intervals_shares_tests_and_policies(files, capsys):
 
 def test_table_is_readable(files, capsys):
     d, _, _ = files
-    code, out, _ = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "bm25.run"), str(d / "dense.run"),
-                        "-m", "RR@10", "nDCG@10", "--format", "table"], capsys)
+    code, out, _ = cli(
+        [
+            "evaluate",
+            "--qrels",
+            str(d / "qrels.txt"),
+            str(d / "bm25.run"),
+            str(d / "dense.run"),
+            "-m",
+            "RR@10",
+            "nDCG@10",
+            "--format",
+            "table",
+        ],
+        capsys,
+    )
     assert code == 0
     for text in ["bm25", "dense", "RR(rel=1)@10", "nDCG@10", "rank 1", "not found", "Holm", "ties:", "300 evaluated"]:
         assert text in out
@@ -222,8 +275,17 @@ def test_readers_load_typed_tables(tmp_path):
     assert read_qrels(con, q, "qq") == 2
     assert read_run(con, r, "rr") == "tag"
     assert con.execute("SELECT * FROM qq ORDER BY pid").fetchall() == [("q1", "a", 2), ("q1", "b", -1)]
-    assert con.execute("SELECT * FROM rr ORDER BY pid").fetchall() == [("tag", "q1", "a", 1000.0, 1), ("tag", "q1", "b", -0.5, 2)]
-    assert [c[1] for c in con.execute("DESCRIBE rr").fetchall()] == ["VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "INTEGER"]
+    assert con.execute("SELECT * FROM rr ORDER BY pid").fetchall() == [
+        ("tag", "q1", "a", 1000.0, 1),
+        ("tag", "q1", "b", -0.5, 2),
+    ]
+    assert [c[1] for c in con.execute("DESCRIBE rr").fetchall()] == [
+        "VARCHAR",
+        "VARCHAR",
+        "VARCHAR",
+        "DOUBLE",
+        "INTEGER",
+    ]
     with pytest.raises(InputError) as e:
         read_run(con, str(tmp_path), "x")
     assert "directory" in str(e.value)
@@ -276,8 +338,9 @@ def test_top_rows_give_the_figures_of_the_whole_run(long_runs, ties):
         if cut is not None:  # only the top rows were kept
             n_rows, longest = con.execute("SELECT count(*), max(position) FROM runs").fetchone()
             assert longest == cut and n_rows < len((d / "long.run").read_text().splitlines()) / 3
-        results[cut] = evaluate(con, "qrels", "runs", measures, ties=ties, default_rel=1, systems=names,
-                                n_boot=0, n_perm=0)
+        results[cut] = evaluate(
+            con, "qrels", "runs", measures, ties=ties, default_rel=1, systems=names, n_boot=0, n_perm=0
+        )
         con.close()
     top, whole = results[ranking_depth(measures)], results[None]
     assert_frame_equal(top.per_query, whole.per_query)
@@ -315,8 +378,22 @@ def test_kept_rows_give_the_figures_of_the_whole_run_at_every_depth(long_runs, t
 def test_top_rows_match_trec_eval(long_runs, capsys):
     d, qd, rd = long_runs
     # pytrec-eval-terrier is trec_eval 9: scores compared as float32
-    code, out, err = cli(["evaluate", "--qrels", str(d / "qrels.txt"), str(d / "long.run"),
-                          "-m", "nDCG@10", "P@5", "R@10", "--per-query", "--ties", "trec9"], capsys)
+    code, out, err = cli(
+        [
+            "evaluate",
+            "--qrels",
+            str(d / "qrels.txt"),
+            str(d / "long.run"),
+            "-m",
+            "nDCG@10",
+            "P@5",
+            "R@10",
+            "--per-query",
+            "--ties",
+            "trec9",
+        ],
+        capsys,
+    )
     assert code == 0, err
     got = _tsv(out)
     ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.10", "P.5", "recall.10"}, relevance_level=1).evaluate(rd)
@@ -340,6 +417,7 @@ def test_a_duplicate_in_a_late_batch_of_rankings_is_found(tmp_path, capsys, meas
     """The document hashes are checked a batch of rankings at a time (trec_io.HASH_BATCH_ROWS),
     and at full depth on the table of rows: a repeat in the last ranking is found either way."""
     from reljudge.trec_io import HASH_BATCH_ROWS
+
     n = 2 * HASH_BATCH_ROWS + 7
     qrels = _write(tmp_path, "qrels.txt", "".join(f"q{q} 0 d0 1\n" for q in range(n)))
     rows = [f"q{q} Q0 d{i} {i + 1} {10 - i} t" for q in range(n) for i in range(3)]
@@ -365,8 +443,11 @@ def test_repeated_rows_finds_every_row_with_a_repeat():
     assert rows([[1, 2], [9, 8, 7], [6]]) == []
     uneven = [[1]] * 2000 + [list(range(5000)) + [17]]  # mostly padding: the (row, value) sort instead
     assert rows(uneven) == [2000]
-    assert rows(pa.chunked_array([pa.array([[1, 1]], type=pa.list_(pa.uint64())),
-                                  pa.array([[2, 3]], type=pa.list_(pa.uint64()))])) == [0]
+    assert rows(
+        pa.chunked_array(
+            [pa.array([[1, 1]], type=pa.list_(pa.uint64())), pa.array([[2, 3]], type=pa.list_(pa.uint64()))]
+        )
+    ) == [0]
 
 
 # -- values DuckDB's casts would round or reject unclearly -------------------------------
@@ -439,7 +520,11 @@ def test_extreme_grades_and_ranks_within_range_are_read(tmp_path):
     q = _write(tmp_path, "q.txt", "q1 0 a 2147483647\nq1 0 b -2147483648\nq1 0 c +1\nq1 0 d 007\n")
     assert read_qrels(con, q, "qq") == 4
     assert con.execute("SELECT pid, grade FROM qq ORDER BY pid").fetchall() == [
-        ("a", 2147483647), ("b", -2147483648), ("c", 1), ("d", 7)]
+        ("a", 2147483647),
+        ("b", -2147483648),
+        ("c", 1),
+        ("d", 7),
+    ]
     r = _write(tmp_path, "r.txt", "q1 Q0 a 2147483647 1 t\nq1 Q0 b 2147483648 2 t\n")
     with pytest.raises(InputError) as e:
         read_run(con, r, "rr")
@@ -469,7 +554,7 @@ def test_help_says_dedup_does_not_apply_to_files(capsys):
     with pytest.raises(SystemExit):
         cli(["evaluate", "--help"], capsys)
     text = " ".join(capsys.readouterr().out.split())
-    dedup = text[text.rindex("--dedup {first,keep}"):text.rindex("--policy POLICY")]  # the option, not the usage
+    dedup = text[text.rindex("--dedup {first,keep}") : text.rindex("--policy POLICY")]  # the option, not the usage
     assert "database mode" in dedup and "no effect with --qrels" in dedup
     assert "repeated docno is an error" in dedup
 
@@ -483,8 +568,9 @@ def test_dedup_keep_with_files_still_refuses_a_repeated_docno(tmp_path, capsys):
         assert err == f"error: {run}, line 2: document 'a' appears twice for query 'q1' in this run\n"
 
 
-@pytest.mark.parametrize("ties, rr, named", [("trec10", 1.0, "trec10"), ("trec", 1.0, "trec10"),
-                                             ("trec9", 0.5, "trec9")])
+@pytest.mark.parametrize(
+    "ties, rr, named", [("trec10", 1.0, "trec10"), ("trec", 1.0, "trec10"), ("trec9", 0.5, "trec9")]
+)
 def test_tie_rule_names_its_trec_eval_version(tmp_path, capsys, ties, rr, named):
     # 0.500000001 > 0.5 as doubles (trec_eval 10); equal as float32 (trec_eval 9: id desc, b first)
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\n")
@@ -493,7 +579,9 @@ def test_tie_rule_names_its_trec_eval_version(tmp_path, capsys, ties, rr, named)
     assert code == 0, err
     assert out.splitlines()[0].startswith(f"# ties: {named} (trec_eval {named[4:]}: ")
     assert _tsv(out) == {("t", "RR(rel=1)@10", "all"): rr}
-    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties, "--format", "table"], capsys)
+    code, out, err = cli(
+        ["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties, "--format", "table"], capsys
+    )
     assert code == 0 and f"# ties: {named} (trec_eval" in out and f"ties: {named}: trec_eval" in out
     code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10", "--ties", ties, "--format", "json"], capsys)
     assert json.loads(out)["policies"]["ties"] == named
@@ -515,14 +603,19 @@ def test_comment_lines_are_skipped_as_trec_eval_10(tmp_path, capsys):
 def test_trec_eval_format_averages_like_trec_eval_with_and_without_c(tmp_path, capsys):
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq2 0 b 1\n")
     run = _write(tmp_path, "t.run", "q1 Q0 a 1 2 t\nq9 Q0 a 1 2 t\n")
-    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "num_q", "runid",
-                          "--format", "trec_eval"], capsys)
+    code, out, err = cli(
+        ["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "num_q", "runid", "--format", "trec_eval"], capsys
+    )
     assert code == 0, err
-    assert out == "runid                 \tall\tt\nnum_q                 \tall\t1\nrecip_rank            \tall\t1.0000\n"
-    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "--format", "trec_eval",
-                          "-c", "-q"], capsys)
-    assert out == ("recip_rank            \tq1\t1.0000\nrecip_rank            \tq2\t0.0000\n"
-                   "recip_rank            \tall\t0.5000\n")
+    assert (
+        out == "runid                 \tall\tt\nnum_q                 \tall\t1\nrecip_rank            \tall\t1.0000\n"
+    )
+    code, out, err = cli(
+        ["evaluate", "--qrels", qrels, run, "-m", "recip_rank", "--format", "trec_eval", "-c", "-q"], capsys
+    )
+    assert out == (
+        "recip_rank            \tq1\t1.0000\nrecip_rank            \tq2\t0.0000\nrecip_rank            \tall\t0.5000\n"
+    )
 
 
 def test_trec_eval_flags_errors_and_defaults(tmp_path, capsys):
@@ -537,7 +630,9 @@ def test_trec_eval_flags_errors_and_defaults(tmp_path, capsys):
     code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR", "-M", "0"], capsys)
     assert code == 2 and "-M 0" in err
     # -M 1 keeps b only; -J keeps both (both judged)
-    code, out, err = cli(["evaluate", "--qrels", qrels, run, "--format", "trec_eval", "-M", "1", "-m", "num_ret", "recip_rank"], capsys)
+    code, out, err = cli(
+        ["evaluate", "--qrels", qrels, run, "--format", "trec_eval", "-M", "1", "-m", "num_ret", "recip_rank"], capsys
+    )
     assert out == "num_ret               \tall\t1\nrecip_rank            \tall\t0.0000\n"
     # tsv sums the counts too
     code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "num_ret", "NumQ"], capsys)
@@ -550,10 +645,14 @@ def test_too_little_memory_is_said_as_such_not_blamed_on_a_file(tmp_path, capsys
     says so and how to give more; it used to report "cannot read as TREC qrels" (or
     scanned the file line by line, needing more memory still)."""
     from reljudge import cli as reljudge_cli
+
     rng = random.Random(1)
     qrels = _write(tmp_path, "qrels.txt", "".join(f"q{q} 0 d{d} 1\n" for q in range(300) for d in range(5)))
-    run = _write(tmp_path, "run.txt", "".join(f"q{q} Q0 d{d} {d + 1} {rng.random():.6f} t\n"
-                                              for q in range(300) for d in range(200)))
+    run = _write(
+        tmp_path,
+        "run.txt",
+        "".join(f"q{q} Q0 d{d} {d + 1} {rng.random():.6f} t\n" for q in range(300) for d in range(200)),
+    )
     monkeypatch.setenv("RELJUDGE_MEMORY_LIMIT", "2MB")
     assert reljudge_cli.main(["evaluate", "--qrels", qrels, run, "-m", measure]) == 2
     err = capsys.readouterr().err
@@ -568,13 +667,15 @@ def test_jsonl_and_csv_runs_evaluate_as_their_trec_file(files, capsys, ties):
     """`evaluate --qrels` takes the JSONL and CSV runs that `import run` accepts (the same
     reader), and gives the numbers of the same run as a TREC file, under every tie rule."""
     import csv
+
     d, _, _ = files
     lines = (d / "bm25.run").read_text().split("\n")
     rows = [line.split() for line in lines if line.strip()]
     with open(d / "bm25.jsonl", "w", encoding="utf-8") as fh:
         for qid, _q0, pid, rank, score, tag in rows:
-            fh.write(json.dumps({"qid": qid, "pid": pid, "rank": int(rank), "score": float(score),
-                                 "system": tag}) + "\n")
+            fh.write(
+                json.dumps({"qid": qid, "pid": pid, "rank": int(rank), "score": float(score), "system": tag}) + "\n"
+            )
     with open(d / "bm25.csv", "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["qid", "docid", "rank", "score", "tag"])
@@ -590,9 +691,13 @@ def test_jsonl_and_csv_runs_evaluate_as_their_trec_file(files, capsys, ties):
 
 def test_a_table_run_without_scores_or_ranks_and_bad_lines(tmp_path, capsys):
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\n")
-    ranks = _write(tmp_path, "r.jsonl", '{"qid":"q1","pid":"b","rank":1,"system":"r"}\n'
-                                        '{"qid":"q1","pid":"a","rank":2,"system":"r"}\n'
-                                        '{"qid":"q2","abstained":true,"system":"r"}\n')
+    ranks = _write(
+        tmp_path,
+        "r.jsonl",
+        '{"qid":"q1","pid":"b","rank":1,"system":"r"}\n'
+        '{"qid":"q1","pid":"a","rank":2,"system":"r"}\n'
+        '{"qid":"q2","abstained":true,"system":"r"}\n',
+    )
     code, out, err = cli(["evaluate", "--qrels", qrels, ranks, "-m", "RR@10"], capsys)
     assert code == 0 and _tsv(out) == {("r", "RR(rel=1)@10", "all"): 0.5}, err
     bad = _write(tmp_path, "bad.jsonl", '{"qid":"q1","pid":"a","rank":1,"system":"s"}\n{"qid":"q1","system":"s"}\n')
@@ -604,6 +709,7 @@ def test_import_run_skips_comment_lines_as_evaluate_does(tmp_path):
     """One rule for both readers: a '#' line in a TREC run is a comment for `import run`
     too (it was refused: "expected 6 fields … found 8")."""
     from reljudge import importers
+
     run = _write(tmp_path, "t.run", "# run t, made 2026-12-03 by the lab\nq1 Q0 c 1 2 t\n  # q1 Q0 b 2 1.5 t\n")
     frame = next(importers.run_chunks(importers.Source.of(run)))
     assert list(frame.pid) == ["c"]
@@ -614,12 +720,20 @@ def test_a_fresh_process_evaluates_trec_and_jsonl_runs_in_every_format(tmp_path)
     lets it in for the JSONL/CSV reader: both work in tsv and trec_eval formats."""
     import subprocess
     import sys
+
     qrels = _write(tmp_path, "qrels.txt", "q1 0 a 1\nq1 0 b 0\n")
     trec = _write(tmp_path, "t.run", "q1 Q0 b 1 2 t\nq1 Q0 a 2 1 t\n")
-    table = _write(tmp_path, "j.jsonl", '{"qid":"q1","pid":"b","score":2,"system":"j"}\n'
-                                        '{"qid":"q1","pid":"a","score":1,"system":"j"}\n')
+    table = _write(
+        tmp_path,
+        "j.jsonl",
+        '{"qid":"q1","pid":"b","score":2,"system":"j"}\n{"qid":"q1","pid":"a","score":1,"system":"j"}\n',
+    )
     for run in (trec, table):
         for fmt in (["-m", "RR@10"], ["--format", "trec_eval", "-m", "recip_rank"]):
-            r = subprocess.run([sys.executable, "-m", "reljudge", "evaluate", "--qrels", qrels, run, *fmt],
-                               capture_output=True, text=True, timeout=120)
+            r = subprocess.run(
+                [sys.executable, "-m", "reljudge", "evaluate", "--qrels", qrels, run, *fmt],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             assert r.returncode == 0 and "0.5000" in r.stdout, (run, fmt, r.stderr)

@@ -15,8 +15,9 @@ from reljudge.storage import open_database
 
 
 def _cli(db_path, *args):
-    return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), *args],
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), *args], capture_output=True, text=True
+    )
 
 
 @pytest.fixture
@@ -32,8 +33,11 @@ def judged_campaign(tmp_path):
 
 
 def _tsv(text):
-    return {tuple(line.split("\t")[:3]): float(line.split("\t")[3]) for line in text.splitlines()
-            if line and not line.startswith("#")}
+    return {
+        tuple(line.split("\t")[:3]): float(line.split("\t")[3])
+        for line in text.splitlines()
+        if line and not line.startswith("#")
+    }
 
 
 def test_database_mode_equals_file_mode_on_exported_qrels(judged_campaign, tmp_path):
@@ -43,8 +47,9 @@ def test_database_mode_equals_file_mode_on_exported_qrels(judged_campaign, tmp_p
     db.close()
     measures = ["RR(rel=2)@10", "nDCG@10", "R(rel=2)@5", "P(rel=1)@3"]
     runs = [str(tmp_path / "input" / "a.run"), str(tmp_path / "input" / "b.run")]
-    files = _cli(camp.db_path, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), *runs,
-                 "-m", *measures, "--per-query")
+    files = _cli(
+        camp.db_path, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), *runs, "-m", *measures, "--per-query"
+    )
     assert files.returncode == 0, files.stderr
     base = _cli(camp.db_path, "evaluate", "-m", *measures, "--per-query")
     assert base.returncode == 0, base.stderr
@@ -76,8 +81,8 @@ def test_duplicates_no_answer_abstention_and_versions(campaign_db):
     ev = evaluation.evaluate_campaign(db, ["RR@10", "R@10"], n_boot=0, n_perm=0)
     r = ev.result
     pq = r.per_query.set_index(["system", "qid", "measure"]).value
-    assert pq[("bm25", "q1", "RR(rel=2)@10")] == 0.5          # p01 at 2; its copy p06 is dropped
-    assert pq[("vector", "q1", "RR(rel=2)@10")] == 1.0        # p07 is a copy of p01: citable
+    assert pq[("bm25", "q1", "RR(rel=2)@10")] == 0.5  # p01 at 2; its copy p06 is dropped
+    assert pq[("vector", "q1", "RR(rel=2)@10")] == 1.0  # p07 is a copy of p01: citable
     assert pq[("vector", "q2", "RR(rel=2)@10")] == 1.0
     assert r.n_questions == {"all": 3, "answerable": 2, "no_answer": 1}
     assert ev.no_answer_qids == ["q3"]
@@ -92,11 +97,21 @@ def test_duplicates_no_answer_abstention_and_versions(campaign_db):
 def test_abstention_rates(tmp_path, campaign_db):
     import json as _json
     from reljudge import campaign
+
     db = campaign_db
     run = tmp_path / "graph.jsonl"
-    run.write_text("\n".join(_json.dumps(r) for r in [
-        {"qid": "q1", "pid": "p02", "score": 1}, {"qid": "q2", "abstained": True},
-        {"qid": "q3", "abstained": True}]) + "\n", encoding="utf-8")
+    run.write_text(
+        "\n".join(
+            _json.dumps(r)
+            for r in [
+                {"qid": "q1", "pid": "p02", "score": 1},
+                {"qid": "q2", "abstained": True},
+                {"qid": "q3", "abstained": True},
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     campaign.import_file(db, "run", run, system="graphrag")
     judging.grade(db, "ann", "q1", "p02", 2)
     judging.grade(db, "ann", "q2", "p04", 2)
@@ -104,8 +119,8 @@ def test_abstention_rates(tmp_path, campaign_db):
     ev = evaluation.evaluate_campaign(db, ["RR@10"], n_boot=0, n_perm=0)
     a = ev.result.abstention
     row = a[(a.system == "graphrag") & (a.qtype == "all")].iloc[0]
-    assert (row.n_appropriate, row.appropriate_rate) == (1, 1.0)       # abstained on q3 (no answer)
-    assert (row.n_false, row.false_rate) == (1, 0.5)                   # and on q2 (answerable)
+    assert (row.n_appropriate, row.appropriate_rate) == (1, 1.0)  # abstained on q3 (no answer)
+    assert (row.n_false, row.false_rate) == (1, 0.5)  # and on q2 (answerable)
     assert row.no_answer_rate == pytest.approx(1 / 3)
 
 
@@ -113,11 +128,18 @@ def test_a_short_but_fully_judged_run_is_not_provisional(judged_campaign, tmp_pa
     """GraphRAG returns two paragraphs per question, both judged: Judged@10 = 0.2 as
     trec_eval counts it, yet nothing it returned is unjudged, so it is not provisional."""
     from reljudge import campaign
+
     camp = judged_campaign
     db = open_database(camp.db_path)
     run = tmp_path / "graph.jsonl"
-    run.write_text("".join(json.dumps({"qid": q, "pid": p, "score": 2 - i}) + "\n"
-                           for q in camp.qids for i, p in enumerate(camp.pool[q][:2])), encoding="utf-8")
+    run.write_text(
+        "".join(
+            json.dumps({"qid": q, "pid": p, "score": 2 - i}) + "\n"
+            for q in camp.qids
+            for i, p in enumerate(camp.pool[q][:2])
+        ),
+        encoding="utf-8",
+    )
     campaign.import_file(db, "run", run, system="graphrag")
     ev = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=0, n_perm=0)
     overall = dashboard.summary_table(ev, 10).query("qtype == 'all'").set_index("system")
@@ -134,7 +156,7 @@ def test_dashboard_tables(judged_campaign):
     overall = table[table.qtype == "all"].set_index("system")
     assert set(overall.index) == {"sysA", "sysB"}
     assert overall.loc["sysA", "n"] == 4
-    assert not overall.provisional.any()                          # every pooled paragraph is judged
+    assert not overall.provisional.any()  # every pooled paragraph is judged
     assert ev.result.mean("sysA", "RR(rel=2)@5") == pytest.approx(overall.loc["sysA", "MRR@5"])
     fails = dashboard.failure_cases(db, ev, 5)
     assert set(fails.columns) >= {"question", "first_pid", "first_text"}
@@ -147,6 +169,7 @@ def test_questions_used_counts_the_campaigns_questions(campaign_db):
     """questions_used counts the questions table alone (it no longer asks campaign.counts,
     which streams paragraphs, pool and all events on PostgreSQL): same total, on both backends."""
     from reljudge import campaign
+
     ev = dashboard.evaluate_for_dashboard(campaign_db, 5, 2, n_boot=50, n_perm=50)
     used = dashboard.questions_used(campaign_db, ev)
     assert used["total"] == campaign.counts(campaign_db)["questions"] > 0
@@ -156,7 +179,7 @@ def test_questions_used_counts_the_campaigns_questions(campaign_db):
 def test_metrics_on_an_imported_source(campaign_db, tmp_path):
     db = campaign_db
     f = tmp_path / "ext.qrels"
-    f.write_text("q1 0 p06 2\nq2 0 p05 2\n", encoding="utf-8")       # p06: a copy of p01
+    f.write_text("q1 0 p06 2\nq2 0 p05 2\n", encoding="utf-8")  # p06: a copy of p01
     export.import_qrels(db, f, "ref")
     ev = evaluation.evaluate_campaign(db, ["RR@10"], policy="source:ref", n_boot=0, n_perm=0)
     pq = ev.result.per_query.set_index(["system", "qid"]).value
@@ -174,10 +197,21 @@ def test_database_mode_equals_file_mode_for_trec_evals_official_measures(judged_
     db = open_database(camp.db_path)
     export.write_qrels(db, tmp_path / "qrels.txt", "trec")
     db.close()
-    measures = ["AP(rel=2)", "GMAP(rel=1)", "Rprec(rel=2)", "Bpref(rel=1)", "IPrec(rel=2)@0.5", "NumRet",
-                "NumRel(rel=2)", "NumRelRet(rel=1)", "Unj@10"]
+    measures = [
+        "AP(rel=2)",
+        "GMAP(rel=1)",
+        "Rprec(rel=2)",
+        "Bpref(rel=1)",
+        "IPrec(rel=2)@0.5",
+        "NumRet",
+        "NumRel(rel=2)",
+        "NumRelRet(rel=1)",
+        "Unj@10",
+    ]
     runs = [str(tmp_path / "input" / "a.run"), str(tmp_path / "input" / "b.run")]
-    files = _cli(camp.db_path, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), *runs, "-m", *measures, "--per-query")
+    files = _cli(
+        camp.db_path, "evaluate", "--qrels", str(tmp_path / "qrels.txt"), *runs, "-m", *measures, "--per-query"
+    )
     assert files.returncode == 0, files.stderr
     base = _cli(camp.db_path, "evaluate", "-m", *measures, "--per-query")
     assert base.returncode == 0, base.stderr
@@ -195,6 +229,7 @@ def test_paragraph_texts_reads_exactly_the_paragraphs_asked_for(db, n):
     from reljudge import campaign
     from reljudge.storage import db as storage_db
     from reljudge.storage import evaluation_inputs
+
     campaign.load_demo(db)
     rows = db.cursor().execute("SELECT pid, text FROM paragraphs ORDER BY pid").fetchall()
     assert len(rows) > storage_db.MANY_KEYS + 10

@@ -30,31 +30,54 @@ def test_another_annotator_reusing_an_id_gets_an_event_of_their_own(campaign_db)
     # Resends: each is acknowledged with its own number, and stored once.
     assert events.record_each(db, "ann", [grade_event("same-id", 2)])[2] == eids_a
     assert events.record_each(db, "bob", [grade_event("same-id", 0)])[2] == eids_b
-    rows = db.cursor().execute("SELECT username, grade, event_id FROM judgment_events "
-                               "WHERE client_event_id = 'same-id' ORDER BY username").fetchall()
+    rows = (
+        db.cursor()
+        .execute(
+            "SELECT username, grade, event_id FROM judgment_events WHERE client_event_id = 'same-id' ORDER BY username"
+        )
+        .fetchall()
+    )
     assert rows == [("ann", 2, eids_a["same-id"]), ("bob", 0, eids_b["same-id"])]
 
 
 def test_two_annotators_with_one_id_in_one_group(campaign_db):
     """The same id from two people in one call of the store (one group commit)."""
     from reljudge.storage import judgments as store
+
     db = campaign_db
 
     def row(grade):
-        return {"client_event_id": "shared", "qid": "q1", "pid": "p02", "grade": grade, "no_answer": None,
-                "note": None, "evidence": None, "time_spent_ms": None, "client_id": None, "base_event_id": None}
+        return {
+            "client_event_id": "shared",
+            "qid": "q1",
+            "pid": "p02",
+            "grade": grade,
+            "no_answer": None,
+            "note": None,
+            "evidence": None,
+            "time_spent_ms": None,
+            "client_id": None,
+            "base_event_id": None,
+        }
 
     (stored_a, _), (stored_b, _) = store.append_event_batches(db, [("ann", [row(1)], False), ("bob", [row(2)], False)])
     assert set(stored_a) == set(stored_b) == {"shared"} and stored_a["shared"] != stored_b["shared"]
     assert sorted(db.cursor().execute("SELECT username, grade FROM judgment_events").fetchall()) == [
-        ("ann", 1), ("bob", 2)]
+        ("ann", 1),
+        ("bob", 2),
+    ]
 
 
 def test_review_event_ids_are_per_author_too(campaign_db, tmp_path):
     db = campaign_db
     answers = tmp_path / "answers.jsonl"
-    answers.write_text(json.dumps({"qid": "q1", "system": "rag", "answer": "감사는 시작됩니다 [p01].",
-                                   "citations": []}, ensure_ascii=False) + "\n", encoding="utf-8")
+    answers.write_text(
+        json.dumps(
+            {"qid": "q1", "system": "rag", "answer": "감사는 시작됩니다 [p01].", "citations": []}, ensure_ascii=False
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     review.import_answers(db, answers)
     a = int(db.cursor().execute("SELECT answer_id FROM current_answers").fetchone()[0])
     event = {"id": "r-1", "kind": "interpretation", "answer_id": a, "grade": 2}
@@ -63,7 +86,9 @@ def test_review_event_ids_are_per_author_too(campaign_db, tmp_path):
     assert acked == ["r-1"] and refused == {} and eids_b["r-1"] != eids_a["r-1"]
     assert events.record_each(db, "ann", [event])[2] == eids_a
     assert sorted(db.cursor().execute("SELECT username, grade FROM review_events").fetchall()) == [
-        ("ann", 2), ("bob", 0)]
+        ("ann", 2),
+        ("bob", 0),
+    ]
 
 
 @pytest.fixture
@@ -81,6 +106,7 @@ def test_a_database_made_before_the_step_keeps_its_events_and_numbers(empty_targ
     step 12: every event keeps its number and fields, new numbers continue after them, and
     the per-author rule holds."""
     from reljudge import auth, campaign
+
     shipped = list(migrations.MIGRATIONS)
     migrations.MIGRATIONS[:] = [m for m in shipped if m[0] <= 11]
     try:
@@ -88,10 +114,13 @@ def test_a_database_made_before_the_step_keeps_its_events_and_numbers(empty_targ
         # questions as that schema held them (today's import also checks the declared
         # types of a later step)
         from conftest import QUESTIONS
+
         with db.transaction() as cur:
             for qid, text, qtype, criteria in QUESTIONS:
-                cur.execute("INSERT INTO questions(qid, text, qtype, criteria, no_answer_expected) "
-                            "VALUES (?, ?, ?, ?, ?)", [qid, text, qtype, criteria, qid == "q3"])
+                cur.execute(
+                    "INSERT INTO questions(qid, text, qtype, criteria, no_answer_expected) VALUES (?, ?, ?, ?, ?)",
+                    [qid, text, qtype, criteria, qid == "q3"],
+                )
         for kind, key in (("corpus", "corpus"), ("run", "run_a")):
             campaign.import_file(db, kind, files[key])
         campaign.pool(db, 10)

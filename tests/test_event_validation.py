@@ -17,8 +17,9 @@ import pytest
 from reljudge import events, group_commit, review
 from reljudge.storage import judgments as judgment_store
 
-ANSWERS = [{"qid": "q1", "system": "rag", "answer": "감사는 받은 것을 헤아리는 데서 시작됩니다 [p01].",
-            "citations": []}]
+ANSWERS = [
+    {"qid": "q1", "system": "rag", "answer": "감사는 받은 것을 헤아리는 데서 시작됩니다 [p01].", "citations": []}
+]
 
 
 def grade_event(cid: str, **extra) -> dict:
@@ -59,8 +60,9 @@ def test_a_bad_judgment_event_is_refused_by_code_and_the_good_one_beside_it_is_s
 
 
 def test_a_bad_id_is_answered_under_a_placeholder_that_can_be_sent_back(campaign_db):
-    acked, refused, _ = events.record_each(campaign_db, "ann", [grade_event("\ud800"), grade_event("k" * 101),
-                                                                grade_event("ok")])
+    acked, refused, _ = events.record_each(
+        campaign_db, "ann", [grade_event("\ud800"), grade_event("k" * 101), grade_event("ok")]
+    )
     assert acked == ["ok"] and refused == {"?": "malformed"}
     json.dumps({"acked": acked, "rejected": refused}, ensure_ascii=False).encode("utf-8")
 
@@ -77,16 +79,33 @@ def support(cid: str, answer_id, **extra) -> dict:
     return {"id": cid, "kind": "support", "answer_id": answer_id, "sentence": 0, "pid": "p01", "grade": 2, **extra}
 
 
-@pytest.mark.parametrize("name", ["grade_true", "grade_float", "answer_id_string", "answer_id_true",
-                                  "sentence_float", "base_1e30", "note_surrogate", "flag_string", "flag_number"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "grade_true",
+        "grade_float",
+        "answer_id_string",
+        "answer_id_true",
+        "sentence_float",
+        "base_1e30",
+        "note_surrogate",
+        "flag_string",
+        "flag_number",
+    ],
+)
 def test_a_bad_review_event_is_refused_by_the_same_checks(answered, name):
     db, a = answered
-    bad = {"grade_true": support("x", a, grade=True), "grade_float": support("x", a, grade=2.0),
-           "answer_id_string": support("x", str(a)), "answer_id_true": support("x", True),
-           "sentence_float": support("x", a, sentence=0.0), "base_1e30": support("x", a, base=1e30),
-           "note_surrogate": support("x", a, note="\ud800"),
-           "flag_string": {"id": "x", "kind": "needs_citation", "answer_id": a, "sentence": 0, "needs_citation": "false"},
-           "flag_number": {"id": "x", "kind": "abstention", "answer_id": a, "appropriate": 1}}[name]
+    bad = {
+        "grade_true": support("x", a, grade=True),
+        "grade_float": support("x", a, grade=2.0),
+        "answer_id_string": support("x", str(a)),
+        "answer_id_true": support("x", True),
+        "sentence_float": support("x", a, sentence=0.0),
+        "base_1e30": support("x", a, base=1e30),
+        "note_surrogate": support("x", a, note="\ud800"),
+        "flag_string": {"id": "x", "kind": "needs_citation", "answer_id": a, "sentence": 0, "needs_citation": "false"},
+        "flag_number": {"id": "x", "kind": "abstention", "answer_id": a, "appropriate": 1},
+    }[name]
     acked, refused, _ = events.record_each(db, "ann", [bad, support("good-r", a)])
     assert acked == ["good-r"] and refused == {"x": "malformed"}
 
@@ -104,17 +123,17 @@ def test_one_annotator_posting_poisoned_saves_never_fails_another_annotators_sav
         k = 0
         while not stop.is_set():
             k += 1
-            batch = [dict(e, id=f"a-{k}-{i}") for i, e in enumerate(poison[k % len(poison):] + poison[:1])]
+            batch = [dict(e, id=f"a-{k}-{i}") for i, e in enumerate(poison[k % len(poison) :] + poison[:1])]
             try:
                 events.record_each(db, "bob", batch)
-            except BaseException:      # noqa: BLE001 — the poisoner's own failures do not matter
+            except BaseException:  # noqa: BLE001 — the poisoner's own failures do not matter
                 pass
 
     def annotator():
         try:
             for k in range(120):
                 b_results.append(events.record_each(db, "ann", [grade_event(f"b-{k}", grade=k % 3)]))
-        except BaseException as exc:           # noqa: BLE001 — reported below
+        except BaseException as exc:  # noqa: BLE001 — reported below
             failures.append(exc)
         finally:
             stop.set()
@@ -145,15 +164,25 @@ def test_the_group_commit_stores_each_member_alone_when_the_group_fails(campaign
     commit = group_commit.for_database(db, judgment_store.append_event_batches)
 
     def row(cid: str, grade: int) -> dict:
-        return {"client_event_id": cid, "qid": "q1", "pid": "p02", "grade": grade, "no_answer": None, "note": None,
-                "evidence": None, "time_spent_ms": None, "client_id": None, "base_event_id": None}
+        return {
+            "client_event_id": cid,
+            "qid": "q1",
+            "pid": "p02",
+            "grade": grade,
+            "no_answer": None,
+            "note": None,
+            "evidence": None,
+            "time_spent_ms": None,
+            "client_id": None,
+            "base_event_id": None,
+        }
 
     results: dict[str, object] = {}
 
     def submit(name: str, user: str, rows: list[dict]):
         try:
             results[name] = commit.submit(db, user, rows, False)
-        except BaseException as exc:           # noqa: BLE001 — compared below
+        except BaseException as exc:  # noqa: BLE001 — compared below
             results[name] = exc
 
     # Hold the write lock so that a first save leads and waits, and the two others queue
@@ -162,8 +191,10 @@ def test_the_group_commit_stores_each_member_alone_when_the_group_fails(campaign
         first = threading.Thread(target=submit, args=("first", "lee", [row("lead-1", 0)]))
         first.start()
         wait_until(lambda: commit._leading)
-        others = [threading.Thread(target=submit, args=("bad", "bob", [row("bad-1", 7)])),
-                  threading.Thread(target=submit, args=("good", "ann", [row("good-1", 2), row("good-2", 1)]))]
+        others = [
+            threading.Thread(target=submit, args=("bad", "bob", [row("bad-1", 7)])),
+            threading.Thread(target=submit, args=("good", "ann", [row("good-1", 2), row("good-2", 1)])),
+        ]
         for t in others:
             t.start()
         wait_until(lambda: len(commit._waiting) == 2)

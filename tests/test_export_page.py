@@ -32,11 +32,11 @@ def test_rendering_the_export_page_builds_no_download(lead_token, monkeypatch):
     at.session_state["token"] = lead_token
     at.run()
     assert not at.exception and not at.error
-    at.selectbox[1].select("jsonl").run()              # another format: a rerun
+    at.selectbox[1].select("jsonl").run()  # another format: a rerun
     assert not at.exception
     labels = [b.proto.label for b in at.get("download_button")]
     assert "qrels 내려받기" in labels and "판정 기록 전체 내려받기 (JSONL)" in labels
-    assert "답변 검수 기록 내려받기 (JSONL)" in labels        # `export reviews` while the app runs
+    assert "답변 검수 기록 내려받기 (JSONL)" in labels  # `export reviews` while the app runs
     assert built == []
 
 

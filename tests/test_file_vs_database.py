@@ -36,15 +36,18 @@ def campaigns(draw):
         lines = []
         for q in qids:
             if draw(st.booleans()) and len(qids) > 1 and q != qids[0]:
-                continue                                      # a question missing from this run
+                continue  # a question missing from this run
             picked = draw(st.lists(st.sampled_from(PIDS), min_size=1, max_size=8, unique=True))
             for rank, p in enumerate(picked, 1):
                 lines.append(f"{q} Q0 {p} {rank} {draw(st.sampled_from(SCORES))!r} {s}")
         runs[s] = lines
     returned = sorted({(line.split()[0], line.split()[2]) for lines in runs.values() for line in lines})
     # mostly paragraphs the runs returned (judgeable once pooled), a few never returned
-    pairs = st.one_of(st.sampled_from(returned), st.tuples(st.sampled_from(qids), st.sampled_from(PIDS))) \
-        if returned else st.tuples(st.sampled_from(qids), st.sampled_from(PIDS))
+    pairs = (
+        st.one_of(st.sampled_from(returned), st.tuples(st.sampled_from(qids), st.sampled_from(PIDS)))
+        if returned
+        else st.tuples(st.sampled_from(qids), st.sampled_from(PIDS))
+    )
     grades = draw(st.dictionaries(pairs, st.integers(0, 2), min_size=1, max_size=30))
     return qids, runs, grades
 
@@ -58,7 +61,11 @@ def _cli(argv: list[str]) -> str:
 
 
 def _values(tsv: str) -> dict[tuple[str, str, str], str]:
-    return {tuple(line.split("\t")[:3]): line.split("\t")[3] for line in tsv.splitlines() if line and not line.startswith("#")}
+    return {
+        tuple(line.split("\t")[:3]): line.split("\t")[3]
+        for line in tsv.splitlines()
+        if line and not line.startswith("#")
+    }
 
 
 def _build(folder: Path, qids, runs, grades, ties: str):
@@ -67,9 +74,22 @@ def _build(folder: Path, qids, runs, grades, ties: str):
     try:
         pooled = set(db.cursor().execute("SELECT qid, pid FROM pool").fetchall())
         auth.add_user(db, "a0", "a-long-password", "annotator")
-        rows = [{"client_event_id": str(uuid.uuid4()), "qid": q, "pid": p, "grade": g, "no_answer": None,
-                 "note": None, "evidence": None, "time_spent_ms": 1000, "client_id": None, "base_event_id": None}
-                for (q, p), g in sorted(grades.items()) if (q, p) in pooled]
+        rows = [
+            {
+                "client_event_id": str(uuid.uuid4()),
+                "qid": q,
+                "pid": p,
+                "grade": g,
+                "no_answer": None,
+                "note": None,
+                "evidence": None,
+                "time_spent_ms": 1000,
+                "client_id": None,
+                "base_event_id": None,
+            }
+            for (q, p), g in sorted(grades.items())
+            if (q, p) in pooled
+        ]
         if rows:
             store.append_event_batches(db, [("a0", rows, True)])
     finally:
@@ -92,8 +112,7 @@ def test_file_mode_equals_database_mode(data, ties):
             return
         measures = ["-m", *MEASURES]
         in_db = _values(_cli(["--db", str(db_path), "evaluate", *measures, "-q", "--ties", ties]))
-        in_files = _values(_cli(["evaluate", "--qrels", str(qrels), *run_files, *measures, "-q", "-c",
-                                 "--ties", ties]))
+        in_files = _values(_cli(["evaluate", "--qrels", str(qrels), *run_files, *measures, "-q", "-c", "--ties", ties]))
         # database mode reports every question with judgments, file mode every qrels query:
         # the same set, since the qrels file holds exactly the judged questions
         assert in_files == in_db

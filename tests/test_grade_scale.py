@@ -12,7 +12,8 @@ from reljudge.errors import ReljudgeError
 def _insert(db, grade, n):
     db.cursor().execute(
         "INSERT INTO judgment_events (client_event_id, username, qid, pid, grade) VALUES (?, 'ann', 'q1', 'p1', ?)",
-        [f"scale-{n}", grade])
+        [f"scale-{n}", grade],
+    )
 
 
 def test_the_databases_constraint_holds_exactly_the_scale(db):

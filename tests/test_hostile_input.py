@@ -13,8 +13,7 @@ from reljudge.errors import InputError
 
 
 def _cli(db, *args):
-    return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *args],
-                          capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *args], capture_output=True, text=True)
 
 
 LONE_SURROGATES = [
@@ -37,8 +36,9 @@ def test_lone_surrogate_escape_in_jsonl_is_an_input_error(db, tmp_path, content,
 
 def test_a_surrogate_pair_and_an_escaped_backslash_are_fine(db, tmp_path):
     f = tmp_path / "corpus.jsonl"
-    f.write_text('{"pid":"z1","text":"웃음 \\ud83d\\ude00"}\n{"pid":"z2","text":"literal \\\\ud800"}\n',
-                 encoding="utf-8")
+    f.write_text(
+        '{"pid":"z1","text":"웃음 \\ud83d\\ude00"}\n{"pid":"z2","text":"literal \\\\ud800"}\n', encoding="utf-8"
+    )
     assert campaign.import_file(db, "corpus", f).inserted == 2
     texts = db.cursor().execute("SELECT text FROM paragraphs ORDER BY pid").fetchall()
     assert texts == [("웃음 😀",), ("literal \\ud800",)]
@@ -70,21 +70,22 @@ class _Upload(io.BytesIO):
 
 def test_app_upload_with_a_lone_surrogate_names_the_upload(db):
     from reljudge.ui import uploads
+
     bad = _Upload("문단.jsonl", b'{"pid":"z2","text":"a\\ud800b"}\n')
-    with pytest.raises(InputError) as err:        # the page shows ReljudgeErrors as st.error
+    with pytest.raises(InputError) as err:  # the page shows ReljudgeErrors as st.error
         uploads.import_upload(db, "corpus", bad, None, None)
     assert str(err.value).startswith("문단.jsonl, line 1: text: lone surrogate escape \\ud800")
 
 
 UNTERMINATED = [
     # the issue's file: every later row would merge into z1's text
-    ("pid,text\nz1,\"abc\nz2,def\n", 2, "closing quote never comes"),
+    ('pid,text\nz1,"abc\nz2,def\n', 2, "closing quote never comes"),
     # a legal multi-line quoted field first; the bad quote opens on line 4
-    ("pid,text\nz0,\"two\nlines\"\nz1,\"abc\nz2,def\nz3,ghi\n", 4, "closing quote never comes"),
+    ('pid,text\nz0,"two\nlines"\nz1,"abc\nz2,def\nz3,ghi\n', 4, "closing quote never comes"),
     # a quote that closes on a later line followed by more text
-    ("pid,text\nz1,\"abc\nz2,\"def\nz3,ghi\n", 2, "closed on line 3 and followed by more text"),
+    ('pid,text\nz1,"abc\nz2,"def\nz3,ghi\n', 2, "closed on line 3 and followed by more text"),
     # without a final line break
-    ("pid,text\nz1,ok\nz2,\"abc", 3, "closing quote never comes"),
+    ('pid,text\nz1,ok\nz2,"abc', 3, "closing quote never comes"),
 ]
 
 
@@ -104,7 +105,8 @@ def test_quoted_csv_fields_with_line_breaks_and_quotes_still_import(db, tmp_path
     f.write_text('pid,text\nz0,"첫 줄\n둘째 줄, ""인용"""\nz1,"x"\nz2,y\n', encoding="utf-8")
     assert campaign.import_file(db, "corpus", f).inserted == 3
     assert db.cursor().execute("SELECT text FROM paragraphs WHERE pid = 'z0'").fetchall() == [
-        ('첫 줄\n둘째 줄, "인용"',)]
+        ('첫 줄\n둘째 줄, "인용"',)
+    ]
 
 
 def test_cli_unterminated_quote_exit_2(tmp_path):
@@ -119,14 +121,18 @@ def test_cli_unterminated_quote_exit_2(tmp_path):
 DEEP = 100_000
 
 
-@pytest.mark.parametrize("kind,prefix", [
-    ("corpus", '{"pid":"z2","text":"t","metadata":'),
-    ("questions", '{"qid":"a","text":"질문","type":"사실 확인","criteria":'),
-])
+@pytest.mark.parametrize(
+    "kind,prefix",
+    [
+        ("corpus", '{"pid":"z2","text":"t","metadata":'),
+        ("questions", '{"qid":"a","text":"질문","type":"사실 확인","criteria":'),
+    ],
+)
 def test_deeply_nested_json_is_an_input_error_not_a_crash(db, tmp_path, kind, prefix):
     """A JSONL line nested 100,000 deep (or just past the limit) is refused with file and
     line, all or nothing, instead of a RecursionError."""
     from reljudge.importers import MAX_JSON_DEPTH
+
     f = tmp_path / f"{kind}.jsonl"
     good = '{"pid":"z1","text":"fine"}\n' if kind == "corpus" else '{"qid":"b","text":"좋은 질문"}\n'
     for depth in (DEEP, MAX_JSON_DEPTH + 1):
@@ -143,12 +149,13 @@ def test_cli_deeply_nested_answers_and_reviews_exit_2_with_one_line(tmp_path):
     assert _cli(db, "init", "--demo").returncode == 0
     nested = "[" * DEEP + "]" * DEEP
     answers = tmp_path / "answers.jsonl"
-    answers.write_text('{"qid":"q01","system":"bm25","answer":"답.","sentences":' + nested + "}\n",
-                       encoding="utf-8")
+    answers.write_text('{"qid":"q01","system":"bm25","answer":"답.","sentences":' + nested + "}\n", encoding="utf-8")
     reviews = tmp_path / "reviews.jsonl"
     reviews.write_text('{"qid":"q01","system":"bm25","reviewer":"r","support":' + nested + "}\n", encoding="utf-8")
-    for args, f in ((["import", "answers", str(answers)], answers),
-                    (["import", "reviews", str(reviews), "--source", "deep"], reviews)):
+    for args, f in (
+        (["import", "answers", str(answers)], answers),
+        (["import", "reviews", str(reviews), "--source", "deep"], reviews),
+    ):
         r = _cli(db, *args)
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
         lines = r.stderr.strip().splitlines()
@@ -157,6 +164,7 @@ def test_cli_deeply_nested_answers_and_reviews_exit_2_with_one_line(tmp_path):
 
 def test_app_upload_of_deeply_nested_json_names_the_upload(db):
     from reljudge.ui import uploads
+
     bad = _Upload("문단.jsonl", b'{"pid":"z2","text":"a","metadata":' + b"[" * DEEP + b"]" * DEEP + b"}\n")
     with pytest.raises(InputError) as err:
         uploads.import_upload(db, "corpus", bad, None, None)

@@ -13,16 +13,39 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "src" / "reljudge"
 
 #: the metric engine and what it stands on: they import nothing above them
-ENGINE = {"reljudge.measures", "reljudge.metrics", "reljudge.ranking", "reljudge.bounds", "reljudge.trec_io",
-          "reljudge.grades", "reljudge.event_fields", "reljudge.errors", "reljudge.codes"}
+ENGINE = {
+    "reljudge.measures",
+    "reljudge.metrics",
+    "reljudge.ranking",
+    "reljudge.bounds",
+    "reljudge.trec_io",
+    "reljudge.grades",
+    "reljudge.event_fields",
+    "reljudge.errors",
+    "reljudge.codes",
+}
 #: what the engine may import: itself and the bottom layer — codes and their one catalog,
 #: reljudge.i18n, which imports nothing but reljudge.codes (an error words its code in English)
 ENGINE_MAY_IMPORT = ENGINE | {"reljudge.i18n"}
 #: modules above storage, and the text catalog (storage returns codes, never words)
-ABOVE_STORAGE_PREFIXES = ("reljudge.i18n", "reljudge.report", "reljudge.dashboard", "reljudge.charts",
-                          "reljudge.ui", "reljudge.api", "reljudge.cli", "reljudge.evaluate_cli",
-                          "reljudge.agreement_cli", "reljudge.answers_cli", "reljudge.notebook", "reljudge.judging",
-                          "reljudge.review", "reljudge.campaign", "reljudge.evaluation", "reljudge.plan")
+ABOVE_STORAGE_PREFIXES = (
+    "reljudge.i18n",
+    "reljudge.report",
+    "reljudge.dashboard",
+    "reljudge.charts",
+    "reljudge.ui",
+    "reljudge.api",
+    "reljudge.cli",
+    "reljudge.evaluate_cli",
+    "reljudge.agreement_cli",
+    "reljudge.answers_cli",
+    "reljudge.notebook",
+    "reljudge.judging",
+    "reljudge.review",
+    "reljudge.campaign",
+    "reljudge.evaluation",
+    "reljudge.plan",
+)
 
 
 def modules() -> dict[str, Path]:
@@ -127,8 +150,11 @@ def test_the_catalog_stands_on_codes_alone(graph):
 
 
 def test_storage_imports_nothing_above_it(graph):
-    bad = {m: sorted(t for t in targets if t.startswith(ABOVE_STORAGE_PREFIXES))
-           for m, targets in graph.items() if m.startswith("reljudge.storage")}
+    bad = {
+        m: sorted(t for t in targets if t.startswith(ABOVE_STORAGE_PREFIXES))
+        for m, targets in graph.items()
+        if m.startswith("reljudge.storage")
+    }
     assert {m: t for m, t in bad.items() if t} == {}
 
 
@@ -140,8 +166,13 @@ def test_streamlit_stays_at_the_edge():
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             if any(n == "streamlit" or n.startswith("streamlit.") for n in names):
                 offenders.append(name)
     assert offenders == []

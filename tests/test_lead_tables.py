@@ -31,6 +31,7 @@ def _app(script: str = "workbench.py") -> AppTest:
 def _lead(page: str) -> AppTest:
     at = _app().run()
     from reljudge.ui.session import get_db
+
     db = get_db()
     for k, item in enumerate(judging.payload(db, "annotator1", "q01")["items"][:6]):
         judging.grade(db, "annotator1", "q01", item["pid"], k % 3, ms=3000)
@@ -58,7 +59,7 @@ def test_every_table_of_a_lead_page_has_a_csv_download(app_db, page):
 
 def test_dashboard_tables_have_csv_downloads(app_db):
     at = _lead("screens/dashboard.py")
-    assert len(at.dataframe) >= 4             # means, abstention, tests, failures
+    assert len(at.dataframe) >= 4  # means, abstention, tests, failures
     assert len(_csv_buttons(at)) == len(at.dataframe)
 
 
@@ -66,12 +67,16 @@ def test_csv_is_what_the_table_shows():
     """Headers and values as shown (Korean), "—" where the cell is empty, UTF-8 with a BOM
     so that spreadsheet programs read the Korean."""
     from reljudge.ui import tables
-    frame = pd.DataFrame({"username": ["ann"], "qtype": ["사실 확인"], "percent": [50.0],
-                          "median_seconds": [None]})
+
+    frame = pd.DataFrame({"username": ["ann"], "qtype": ["사실 확인"], "percent": [50.0], "median_seconds": [None]})
     data = tables.csv_bytes(frame, "ko")
     assert data.startswith("\ufeff".encode())
     back = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig")
     assert list(back.columns) == ["사용자", "질문 유형", "진행률 %", "판정당 중앙값(초)"]
     assert back.iloc[0].tolist() == ["ann", "사실 확인", 50.0, "—"]
     assert list(pd.read_csv(io.BytesIO(tables.csv_bytes(frame, "en")), encoding="utf-8-sig").columns) == [
-        "user", "question type", "% done", "median s / judgment"]
+        "user",
+        "question type",
+        "% done",
+        "median s / judgment",
+    ]

@@ -20,9 +20,12 @@ ACCOUNTS = {"annotator1": ("annotator-pass-1", "annotator")}
 
 
 def _login(url: str, username: str, password: str, headers: dict | None = None) -> int:
-    req = urllib.request.Request(url + "/api/login", method="POST",
-                                 data=json.dumps({"username": username, "password": password}).encode(),
-                                 headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        url + "/api/login",
+        method="POST",
+        data=json.dumps({"username": username, "password": password}).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
             return r.status
@@ -36,7 +39,7 @@ def test_the_address_rule(monkeypatch):
     assert auth.client_address("10.1.1.1", []) == "10.1.1.1"
     # uvicorn's default put the header's address in place of a loopback peer: not believed
     assert auth.client_address("203.0.113.9", ["203.0.113.9"]) == auth.UNTRUSTED_FORWARDER
-    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "")            # `reljudge serve`: uvicorn believes nobody
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "")  # `reljudge serve`: uvicorn believes nobody
     assert auth.client_address("10.1.1.1", ["203.0.113.9"]) == "10.1.1.1"
     monkeypatch.setenv(auth.TRUSTED_PROXIES_ENV, "127.0.0.1")  # the operator's nginx
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
@@ -45,8 +48,7 @@ def test_the_address_rule(monkeypatch):
 
 @pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
 def test_a_forwarded_header_restarts_no_count_unless_a_named_proxy_sent_it(tmp_path, trusted):
-    camp = build_campaign(tmp_path / "addr.duckdb", tmp_path / "in", n_questions=1, pool_size=2,
-                          accounts=ACCOUNTS)
+    camp = build_campaign(tmp_path / "addr.duckdb", tmp_path / "in", n_questions=1, pool_size=2, accounts=ACCOUNTS)
     env = {auth.TRUSTED_PROXIES_ENV: trusted} if trusted else {}
     with StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server.log", extra_env=env) as server:
         for k in range(auth.ADDRESS_FAILURES):

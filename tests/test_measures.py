@@ -75,17 +75,20 @@ def test_unknown_measure_lists_what_exists():
         assert (name if name in NO_CUTOFF else f"{name}@x" if fam.cutoff == "recall" else f"{name}@K") in str(e.value)
 
 
-@pytest.mark.parametrize("text, names, trec", [
-    ("recip_rank", ["RR(rel=1)"], ["recip_rank"]),
-    ("RR", ["RR(rel=1)"], ["recip_rank"]),
-    ("P.5,10", ["P(rel=1)@5", "P(rel=1)@10"], ["P_5", "P_10"]),
-    ("ndcg_cut.10", ["nDCG@10"], ["ndcg_cut_10"]),
-    ("recall.100", ["R(rel=1)@100"], ["recall_100"]),
-    ("success.1", ["Success(rel=1)@1"], ["success_1"]),
-    ("success_5", ["Success(rel=1)@5"], ["success_5"]),
-    ("num_q", ["NumQ"], ["num_q"]),
-    ("RR@10", ["RR(rel=1)@10"], [None]),
-])
+@pytest.mark.parametrize(
+    "text, names, trec",
+    [
+        ("recip_rank", ["RR(rel=1)"], ["recip_rank"]),
+        ("RR", ["RR(rel=1)"], ["recip_rank"]),
+        ("P.5,10", ["P(rel=1)@5", "P(rel=1)@10"], ["P_5", "P_10"]),
+        ("ndcg_cut.10", ["nDCG@10"], ["ndcg_cut_10"]),
+        ("recall.100", ["R(rel=1)@100"], ["recall_100"]),
+        ("success.1", ["Success(rel=1)@1"], ["success_1"]),
+        ("success_5", ["Success(rel=1)@5"], ["success_5"]),
+        ("num_q", ["NumQ"], ["num_q"]),
+        ("RR@10", ["RR(rel=1)@10"], [None]),
+    ],
+)
 def test_trec_eval_spellings(text, names, trec):
     ms = parse_measures([text], 1)
     assert [str(m) for m in ms] == names and [trec_name(m) for m in ms] == trec
@@ -98,20 +101,26 @@ def test_parse_measures_splits_commas_and_drops_repeats():
         parse_measures([], default_rel=1)
 
 
-@pytest.mark.parametrize("text, names, trec", [
-    ("map", ["AP(rel=1)"], ["map"]),
-    ("gm_map", ["GMAP(rel=1)"], ["gm_map"]),
-    ("Rprec", ["Rprec(rel=1)"], ["Rprec"]),
-    ("bpref", ["Bpref(rel=1)"], ["bpref"]),
-    ("num_ret", ["NumRet"], ["num_ret"]),
-    ("num_rel", ["NumRel(rel=1)"], ["num_rel"]),
-    ("num_rel_ret", ["NumRelRet(rel=1)"], ["num_rel_ret"]),
-    ("iprec_at_recall.0,.5,1", ["IPrec(rel=1)@0.0", "IPrec(rel=1)@0.5", "IPrec(rel=1)@1.0"],
-     ["iprec_at_recall_0.00", "iprec_at_recall_0.50", "iprec_at_recall_1.00"]),
-    ("iprec_at_recall_0.10", ["IPrec(rel=1)@0.1"], ["iprec_at_recall_0.10"]),
-    ("unj.5,10", ["Unj@5", "Unj@10"], ["unj_5", "unj_10"]),
-    ("AP(rel=2)", ["AP(rel=2)"], ["map"]),
-])
+@pytest.mark.parametrize(
+    "text, names, trec",
+    [
+        ("map", ["AP(rel=1)"], ["map"]),
+        ("gm_map", ["GMAP(rel=1)"], ["gm_map"]),
+        ("Rprec", ["Rprec(rel=1)"], ["Rprec"]),
+        ("bpref", ["Bpref(rel=1)"], ["bpref"]),
+        ("num_ret", ["NumRet"], ["num_ret"]),
+        ("num_rel", ["NumRel(rel=1)"], ["num_rel"]),
+        ("num_rel_ret", ["NumRelRet(rel=1)"], ["num_rel_ret"]),
+        (
+            "iprec_at_recall.0,.5,1",
+            ["IPrec(rel=1)@0.0", "IPrec(rel=1)@0.5", "IPrec(rel=1)@1.0"],
+            ["iprec_at_recall_0.00", "iprec_at_recall_0.50", "iprec_at_recall_1.00"],
+        ),
+        ("iprec_at_recall_0.10", ["IPrec(rel=1)@0.1"], ["iprec_at_recall_0.10"]),
+        ("unj.5,10", ["Unj@5", "Unj@10"], ["unj_5", "unj_10"]),
+        ("AP(rel=2)", ["AP(rel=2)"], ["map"]),
+    ],
+)
 def test_trec_eval_spellings_of_the_official_measures(text, names, trec):
     ms = parse_measures([text], 1)
     assert [str(m) for m in ms] == names and [trec_name(m) for m in ms] == trec
@@ -120,10 +129,22 @@ def test_trec_eval_spellings_of_the_official_measures(text, names, trec):
 
 
 def test_bare_trec_families_take_trec_evals_defaults():
-    assert [trec_name(m) for m in parse_measures(["P"], 1)] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+    assert [trec_name(m) for m in parse_measures(["P"], 1)] == [
+        f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    ]
     assert len(parse_measures(["iprec_at_recall"], 1)) == 11
     official = [trec_name(m) for m in parse_measures(["official"], 1)]
-    assert official[:9] == ["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"]
+    assert official[:9] == [
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+    ]
     assert len(official) == 9 + 11 + 9
 
 
@@ -131,6 +152,7 @@ def test_trec_eval_parameter_rule_first_explicit_wins():
     """trec_eval (meas_init.c): a family's parameters are those of its first -m
     family.params; a bare family or -m official then uses them."""
     from reljudge.measures import parse_trec_eval_measures
+
     got = [trec_name(m) for m in parse_trec_eval_measures(["P.5", "P.10", "recip_rank", "P.20,3"], 1)]
     assert got == ["P_5", "recip_rank"]
     got = [trec_name(m) for m in parse_trec_eval_measures(["official", "P.7"], 1)]
@@ -143,6 +165,7 @@ def test_every_family_is_complete_and_derived_tables_agree():
     from pathlib import Path
 
     from reljudge.measures import FAMILIES, TREC_NAMES, help_text, markdown_table
+
     for f in FAMILIES:
         assert f.description and f.definition and f.source and callable(f.sql)
         assert f.cutoff in ("required", "optional", "none", "recall") and f.summary in ("mean", "sum", "gmean")

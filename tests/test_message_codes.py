@@ -32,8 +32,9 @@ def _declared() -> dict[str, tuple[str, tuple[str, ...]]]:
             if isinstance(value, Codes):
                 for code, params in value.items():
                     owner = found.setdefault(code, (info.name, params))
-                    assert owner == (info.name, params) or owner[1] == params, \
+                    assert owner == (info.name, params) or owner[1] == params, (
                         f"{code} declared twice with different parameters: {owner} and {info.name}"
+                    )
     return found
 
 
@@ -46,8 +47,13 @@ def _fields(text: str) -> set[str]:
 
 def test_the_walk_finds_the_library_codes():
     modules = {module for module, _ in DECLARED.values()}
-    assert {"reljudge.agreement", "reljudge.outcome_agreement", "reljudge.assignment",
-            "reljudge.storage.catalog", "reljudge.adjudication"} <= modules
+    assert {
+        "reljudge.agreement",
+        "reljudge.outcome_agreement",
+        "reljudge.assignment",
+        "reljudge.storage.catalog",
+        "reljudge.adjudication",
+    } <= modules
     assert "reason_fewer_annotators" in DECLARED and "reason_all_tied" in DECLARED
 
 
@@ -58,7 +64,7 @@ def test_every_code_has_korean_and_english_with_its_parameters(code):
     ko, en = i18n.STRINGS[code]
     assert ko.strip() and en.strip(), f"{code}: an empty text"
     words = re.sub(r"\{[^}]*\}", "", en)
-    if re.search(r"[A-Za-z]", words):        # a template such as "{kind} {source}: {parts}" has no words
+    if re.search(r"[A-Za-z]", words):  # a template such as "{kind} {source}: {parts}" has no words
         assert re.search(r"[\uac00-\ud7a3]", ko), f"{code}: the Korean text has no Hangul: {ko!r}"
     assert _fields(ko) == set(params), f"{code}: Korean placeholders {_fields(ko)} != parameters {params}"
     assert _fields(en) == set(params), f"{code}: English placeholders {_fields(en)} != parameters {params}"
@@ -94,6 +100,7 @@ def test_no_sentence_is_translated_by_pattern_any_more():
 def test_an_error_raised_with_a_code_reads_english_in_the_cli_and_korean_on_the_pages():
     from reljudge.errors import DatabaseLockedError
     from reljudge.storage import db
+
     exc = DatabaseLockedError(db.CODES("error_db_locked", path="x.duckdb"))
     assert str(exc).startswith("x.duckdb: the database is in use by another process")
     assert i18n.message(exc.message, "ko").startswith("x.duckdb: 데이터베이스를 다른 프로세스")

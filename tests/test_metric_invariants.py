@@ -19,7 +19,7 @@ from reljudge.metrics import evaluate
 KS = (1, 3, 5)
 FAMILIES = ("RR", "R", "P", "nDCG", "Judged")
 NAMES = [f"{f}@{k}" for f in FAMILIES for k in KS]
-SCORES = [3.0, 1.0, 0.5, 0.500000001, 0.25, -1.0]   # 0.5 and 0.500000001 tie in float32
+SCORES = [3.0, 1.0, 0.5, 0.500000001, 0.25, -1.0]  # 0.5 and 0.500000001 tie in float32
 DOCS = [f"d{i}" for i in range(8)]
 
 
@@ -36,13 +36,23 @@ def runs_and_qrels(draw, dup_keys: bool = True):
                 key = draw(st.sampled_from([None, "k1", "k2"])) if dup_keys else None
                 rows.append((system, qid, pid, draw(st.sampled_from(SCORES)), draw(st.integers(1, 9)), key))
     run = pd.DataFrame(rows, columns=["system", "qid", "pid", "score", "rank", "dup_key"]).astype(
-        {"score": "float64", "rank": "int64", "dup_key": "object"})
+        {"score": "float64", "rank": "int64", "dup_key": "object"}
+    )
     return run, pd.DataFrame(qrels, columns=["qid", "pid", "grade"])
 
 
 def _values(run, qrels, ties, dedup, names=NAMES):
-    res = evaluate(duckdb.connect(), qrels, run, parse_measures(names, 2), ties=ties, dedup=dedup,
-                   systems=["A", "B"], n_boot=0, n_perm=0)
+    res = evaluate(
+        duckdb.connect(),
+        qrels,
+        run,
+        parse_measures(names, 2),
+        ties=ties,
+        dedup=dedup,
+        systems=["A", "B"],
+        n_boot=0,
+        n_perm=0,
+    )
     return res.per_query.set_index(["system", "qid", "measure"]).value
 
 
@@ -73,7 +83,7 @@ def test_without_duplicates_both_policies_are_trec_eval_on_raw_ids(data, rule):
     if qrels.empty:
         return
     ties, dedup = rule
-    if ties == "ranked":   # trec_eval ranks by score; give it the rank order as scores
+    if ties == "ranked":  # trec_eval ranks by score; give it the rank order as scores
         run = run.assign(score=-run["rank"].astype(float) - run["score"].rank(pct=True) / 10)
     v = _values(run, qrels, ties, dedup)
     qd = {q: {p: int(g) for p, g in zip(f.pid, f.grade)} for q, f in qrels.groupby("qid")}
@@ -82,13 +92,16 @@ def test_without_duplicates_both_policies_are_trec_eval_on_raw_ids(data, rule):
         # trec_eval stores scores as float32: pass the float32 value
         rd = {q: {p: float(np.float32(s)) for p, s in zip(f.pid, f.score)} for q, f in r.groupby("qid")}
         for k in KS:
-            trunc = {q: dict(sorted(d.items(), key=lambda x: (np.float32(x[1]), x[0]), reverse=True)[:k])
-                     for q, d in rd.items()}
-            ref = pytrec_eval.RelevanceEvaluator(qd, {f"ndcg_cut.{k}", f"recall.{k}", f"P.{k}", "recip_rank"},
-                                                 relevance_level=2).evaluate(trunc)
+            trunc = {
+                q: dict(sorted(d.items(), key=lambda x: (np.float32(x[1]), x[0]), reverse=True)[:k])
+                for q, d in rd.items()
+            }
+            ref = pytrec_eval.RelevanceEvaluator(
+                qd, {f"ndcg_cut.{k}", f"recall.{k}", f"P.{k}", "recip_rank"}, relevance_level=2
+            ).evaluate(trunc)
             for q in qd:
                 got = ref.get(q)
-                if got is None:   # not in the run: trec_eval -c gives 0
+                if got is None:  # not in the run: trec_eval -c gives 0
                     got = {"recip_rank": 0, f"recall_{k}": 0, f"P_{k}": 0, f"ndcg_cut_{k}": 0}
                 assert v[(system, q, f"RR(rel=2)@{k}")] == pytest.approx(got["recip_rank"])
                 assert v[(system, q, f"R(rel=2)@{k}")] == pytest.approx(got[f"recall_{k}"])
@@ -97,7 +110,7 @@ def test_without_duplicates_both_policies_are_trec_eval_on_raw_ids(data, rule):
 
 
 @common
-@given(data=runs_and_qrels(), rule=ties_dedup, seed=st.integers(0, 2 ** 16))
+@given(data=runs_and_qrels(), rule=ties_dedup, seed=st.integers(0, 2**16))
 def test_row_system_and_question_order_change_nothing(data, rule, seed):
     run, qrels = data
     if qrels.empty:
@@ -116,8 +129,9 @@ def test_an_unjudged_paragraph_below_k_changes_nothing_at_k(data, rule):
         return
     ties, dedup = rule
     # below every row of its ranking under either rule: lowest score, largest rank, smallest id
-    extra = pd.DataFrame([(s, q, "a-unjudged", -1e9, 10 ** 6, None)
-                          for s in ("A", "B") for q in ("q1", "q2", "q3")], columns=run.columns)
+    extra = pd.DataFrame(
+        [(s, q, "a-unjudged", -1e9, 10**6, None) for s in ("A", "B") for q in ("q1", "q2", "q3")], columns=run.columns
+    )
     before = _values(run, qrels, ties, dedup)
     after = _values(pd.concat([run, extra], ignore_index=True).astype(run.dtypes.to_dict()), qrels, ties, dedup)
     for system in ("A", "B"):

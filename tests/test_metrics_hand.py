@@ -23,7 +23,8 @@ def _run(rows, system="s"):
         r = tuple(r) + (None,) * (5 - len(r))
         out.append((system,) + r)
     return pd.DataFrame(out, columns=["system", "qid", "pid", "score", "rank", "dup_key"]).astype(
-        {"score": "float64", "rank": "Int64", "dup_key": "object"})
+        {"score": "float64", "rank": "Int64", "dup_key": "object"}
+    )
 
 
 def _qrels(rows):
@@ -44,9 +45,20 @@ def _pq(res, measure, system="s"):
 def test_seed_example_mrr_at_5_is_one_half():
     # seed-mrr-ko.txt §2: first relevant at rank 1, at rank 2, not in the top 5 -> (1 + 1/2 + 0) / 3
     qrels = _qrels([("q1", "a", 2), ("q2", "b", 2), ("q3", "c", 2)])
-    run = _run([("q1", "a", 9), ("q1", "x", 8),
-                ("q2", "x", 9), ("q2", "b", 8),
-                ("q3", "x1", 9), ("q3", "x2", 8), ("q3", "x3", 7), ("q3", "x4", 6), ("q3", "x5", 5), ("q3", "c", 4)])
+    run = _run(
+        [
+            ("q1", "a", 9),
+            ("q1", "x", 8),
+            ("q2", "x", 9),
+            ("q2", "b", 8),
+            ("q3", "x1", 9),
+            ("q3", "x2", 8),
+            ("q3", "x3", 7),
+            ("q3", "x4", 6),
+            ("q3", "x5", 5),
+            ("q3", "c", 4),
+        ]
+    )
     res = _ev(qrels, run, ["RR@5"])
     assert _pq(res, "RR(rel=2)@5") == {"q1": 1.0, "q2": 0.5, "q3": 0.0}
     assert res.mean("s", "RR(rel=2)@5") == pytest.approx(0.5)
@@ -62,14 +74,25 @@ def test_measures_by_hand():
     # ranks: a(2) b(unjudged) c(1) d(0); judged: a=2, c=1, e=1 (not retrieved), d=0
     qrels = _qrels([("q", "a", 2), ("q", "c", 1), ("q", "e", 1), ("q", "d", 0)])
     run = _run([("q", "a", 4), ("q", "b", 3), ("q", "c", 2), ("q", "d", 1)])
-    res = _ev(qrels, run, ["RR@3", "RR(rel=1)@3", "P@3", "P(rel=1)@3", "R(rel=1)@3", "R@3", "nDCG@3", "Judged@3", "Judged@10"])
+    res = _ev(
+        qrels, run, ["RR@3", "RR(rel=1)@3", "P@3", "P(rel=1)@3", "R(rel=1)@3", "R@3", "nDCG@3", "Judged@3", "Judged@10"]
+    )
     v = {m: _pq(res, m)["q"] for m in res.per_query.measure.unique()}
     dcg = 2 + 1 / math.log2(4)
     idcg = 2 + 1 / math.log2(3) + 1 / math.log2(4)
-    assert v == pytest.approx({
-        "RR(rel=2)@3": 1.0, "RR(rel=1)@3": 1.0, "P(rel=2)@3": 1 / 3, "P(rel=1)@3": 2 / 3,
-        "R(rel=1)@3": 2 / 3, "R(rel=2)@3": 1.0, "nDCG@3": dcg / idcg, "Judged@3": 2 / 3, "Judged@10": 3 / 10,
-    })
+    assert v == pytest.approx(
+        {
+            "RR(rel=2)@3": 1.0,
+            "RR(rel=1)@3": 1.0,
+            "P(rel=2)@3": 1 / 3,
+            "P(rel=1)@3": 2 / 3,
+            "R(rel=1)@3": 2 / 3,
+            "R(rel=2)@3": 1.0,
+            "nDCG@3": dcg / idcg,
+            "Judged@3": 2 / 3,
+            "Judged@10": 3 / 10,
+        }
+    )
 
 
 def test_judged_share_of_what_was_returned():
@@ -77,16 +100,22 @@ def test_judged_share_of_what_was_returned():
     by K) but 100% of what it returned is judged: that, not Judged@K, says whether
     its figures can still move."""
     qrels = _qrels([("q1", "a", 2), ("q1", "b", 0), ("q1", "c", 1), ("q2", "d", 2), ("q3", "x", 0)])
-    run = pd.concat([_run([("q1", "a", 3), ("q1", "b", 2), ("q1", "c", 1), ("q2", "d", 1)], "short"),
-                     _run([("q1", "a", 3), ("q1", "u1", 2), ("q1", "u2", 1), ("q2", "d", 2), ("q2", "u3", 1),
-                           ("q3", "u4", 1)], "deep")])
+    run = pd.concat(
+        [
+            _run([("q1", "a", 3), ("q1", "b", 2), ("q1", "c", 1), ("q2", "d", 1)], "short"),
+            _run(
+                [("q1", "a", 3), ("q1", "u1", 2), ("q1", "u2", 1), ("q2", "d", 2), ("q2", "u3", 1), ("q3", "u4", 1)],
+                "deep",
+            ),
+        ]
+    )
     res = _ev(qrels, run, ["RR@10", "Judged@10", "Judged@2"], no_answer_qids=["q3"])
     cov = res.coverage.set_index(["system", "qtype", "k"])
     assert res.mean("short", "Judged@10") == pytest.approx((3 / 10 + 1 / 10) / 2)
     # answerable questions only (q3 is a no-answer question)
     assert tuple(cov.loc[("short", ALL, 10)]) == (4, 4, 1.0)
     assert tuple(cov.loc[("deep", ALL, 10)]) == (5, 2, 0.4)
-    assert tuple(cov.loc[("deep", ALL, 2)]) == (4, 2, 0.5)        # q1: a, u1; q2: d, u3
+    assert tuple(cov.loc[("deep", ALL, 2)]) == (4, 2, 0.5)  # q1: a, u1; q2: d, u3
     assert tuple(cov.loc[("short", ALL, 2)]) == (3, 3, 1.0)
 
 
@@ -167,7 +196,9 @@ def test_dedup_first_versus_keep():
 def test_no_answer_questions_and_abstention():
     qrels = _qrels([("a1", "p", 2), ("a2", "p", 2), ("a3", "p", 2), ("a4", "p", 2), ("n1", "p", 0), ("n2", "p", 1)])
     run = pd.concat([_run([(q, "p", 1) for q in ["a1", "a2", "n1"]], "A"), _run([(q, "p", 1) for q in ["a1"]], "B")])
-    questions = pd.DataFrame({"qid": ["a1", "a2", "a3", "a4", "n1", "n2"], "qtype": ["fact", "fact", "theme", "theme", "fact", "theme"]})
+    questions = pd.DataFrame(
+        {"qid": ["a1", "a2", "a3", "a4", "n1", "n2"], "qtype": ["fact", "fact", "theme", "theme", "fact", "theme"]}
+    )
     abst = pd.DataFrame({"system": ["A", "A", "B", "B", "B"], "qid": ["n1", "a3", "n1", "n2", "a4"]})
     res = _ev(qrels, run, ["RR@10", "RR(rel=1)@10"], questions=questions, abstentions=abst, no_answer_qids=["n1", "n2"])
     assert res.n_questions == {"all": 6, "answerable": 4, "no_answer": 2}
@@ -176,7 +207,12 @@ def test_no_answer_questions_and_abstention():
     na = res.means_no_answer
     assert na[(na.system == "A") & (na.qtype == ALL) & (na.measure == "RR(rel=1)@10")]["n"].item() == 2
     ab = res.abstention.set_index(["system", "qtype"])
-    assert ab.loc[("A", ALL), ["n_appropriate", "appropriate_rate", "n_false", "false_rate"]].tolist() == [1, 0.5, 1, 0.25]
+    assert ab.loc[("A", ALL), ["n_appropriate", "appropriate_rate", "n_false", "false_rate"]].tolist() == [
+        1,
+        0.5,
+        1,
+        0.25,
+    ]
     assert ab.loc[("B", ALL), ["appropriate_rate", "false_rate"]].tolist() == [1.0, 0.25]
     assert ab.loc[("B", "theme"), ["appropriate_rate", "false_rate", "no_answer_rate"]].tolist() == [1.0, 0.5, 1 / 3]
     assert ab.loc[("A", ALL), "no_answer_rate"] == pytest.approx(2 / 6)
@@ -282,7 +318,9 @@ def test_report_extras_in_evaluate():
     qrels = _qrels([(f"q{i}", "r", 2) for i in range(40)])
     good = _run([(f"q{i}", "r", 2) for i in range(40)], "good")
     bad = _run([(f"q{i}", "x", 2) for i in range(40)] + [(f"q{i}", "r", 1) for i in range(0, 40, 4)], "bad")
-    res = evaluate(duckdb.connect(), qrels, pd.concat([good, bad]), parse_measures(["RR@10"], 2), n_boot=1000, n_perm=2000)
+    res = evaluate(
+        duckdb.connect(), qrels, pd.concat([good, bad]), parse_measures(["RR@10"], 2), n_boot=1000, n_perm=2000
+    )
     m = res.means.set_index("system")
     assert m.loc["good", "ci_low"] == m.loc["good", "ci_high"] == 1.0
     # 10 of 40 questions with the relevant paragraph at rank 2
@@ -303,16 +341,28 @@ def _official_case():
     #     f graded -1 (unjudged for trec_eval), x absent from the qrels.
     #     ranking: x(1) a(2) b(3) f(4) c(5)
     # q2: in the qrels only (missing from the run).
-    qrels = _qrels([("q1", "a", 2), ("q1", "b", 0), ("q1", "c", 1), ("q1", "e", 0), ("q1", "f", -1),
-                    ("q2", "g", 1)])
+    qrels = _qrels([("q1", "a", 2), ("q1", "b", 0), ("q1", "c", 1), ("q1", "e", 0), ("q1", "f", -1), ("q2", "g", 1)])
     run = _run([("q1", "x", 5.0), ("q1", "a", 4.0), ("q1", "b", 3.0), ("q1", "f", 2.0), ("q1", "c", 1.0)])
     return qrels, run
 
 
 def test_official_measures_by_hand():
     qrels, run = _official_case()
-    names = ["AP", "GMAP", "Rprec", "Bpref", "IPrec@0", "IPrec@0.5", "IPrec@1", "NumRet", "NumRel", "NumRelRet",
-             "Unj@2", "Unj@10", "Judged@10"]
+    names = [
+        "AP",
+        "GMAP",
+        "Rprec",
+        "Bpref",
+        "IPrec@0",
+        "IPrec@0.5",
+        "IPrec@1",
+        "NumRet",
+        "NumRel",
+        "NumRelRet",
+        "Unj@2",
+        "Unj@10",
+        "Judged@10",
+    ]
     res = _ev(qrels, run, names, rel=1)
     q1 = {m: _pq(res, m)["q1"] for m in map(str, res.measures)}
     # AP = (1/2 + 2/5) / 2; Rprec: 1 relevant in the top R = 2 -> 1/2

@@ -67,7 +67,9 @@ def _pytrec(qrels: pd.DataFrame, run: pd.DataFrame, rel: int):
     for q, d, s in run.itertuples(index=False):
         rd.setdefault(q, {})[d] = float(s)
     ks = ",".join(map(str, KS))
-    ev = pytrec_eval.RelevanceEvaluator(qd, {"recip_rank", f"P.{ks}", f"recall.{ks}", f"ndcg_cut.{ks}"}, relevance_level=rel)
+    ev = pytrec_eval.RelevanceEvaluator(
+        qd, {"recip_rank", f"P.{ks}", f"recall.{ks}", f"ndcg_cut.{ks}"}, relevance_level=rel
+    )
     res = ev.evaluate(rd)
     # Judged@K = P@K when every judged document counts as relevant
     jd = {q: {d: 1 for d in docs} for q, docs in qd.items()}

@@ -76,8 +76,9 @@ def _pytrec(qrels_lines, run_lines, rel, judged_only=False):
     for line in run_lines:
         q, _, d, _, s, _ = line.split()
         rd.setdefault(q, {})[d] = float(s)
-    return pytrec_eval.RelevanceEvaluator(qd, set(TREC), relevance_level=rel,
-                                          judged_docs_only_flag=judged_only).evaluate(rd)
+    return pytrec_eval.RelevanceEvaluator(
+        qd, set(TREC), relevance_level=rel, judged_docs_only_flag=judged_only
+    ).evaluate(rd)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -90,8 +91,18 @@ def test_official_measures_equal_pytrec_eval(tmp_path_factory, data):
     measures = parse_measures(TREC, default_rel=rel)
     con = duckdb.connect()
     names = load_files(con, str(d / "q.txt"), [str(d / "r.txt")], depth=ranking_depth(measures), ties="trec9")
-    res = evaluate(con, "qrels", "runs", measures, ties="trec9", default_rel=rel, systems=names, n_boot=0, n_perm=0,
-                   judged_only=judged_only)
+    res = evaluate(
+        con,
+        "qrels",
+        "runs",
+        measures,
+        ties="trec9",
+        default_rel=rel,
+        systems=names,
+        n_boot=0,
+        n_perm=0,
+        judged_only=judged_only,
+    )
     ref = _pytrec(qrels_lines, run_lines, rel, judged_only)
     pq = res.per_query
     ours = {(q, m): v for q, m, v in zip(pq.qid, pq.measure, pq.value)}
@@ -102,7 +113,9 @@ def test_official_measures_equal_pytrec_eval(tmp_path_factory, data):
             if q not in ref:  # a qrels query the run lacks: 0 (trec_eval -c), num_rel aside
                 expect = 0.0
                 if m.name == "NumRel":
-                    expect = float(sum(1 for line in qrels_lines if line.split()[0] == q and int(line.split()[3]) >= rel))
+                    expect = float(
+                        sum(1 for line in qrels_lines if line.split()[0] == q and int(line.split()[3]) >= rel)
+                    )
                 assert v == expect, (q, str(m))
                 continue
             name = m.family.trec_name(m)
@@ -119,6 +132,9 @@ def test_official_measures_equal_pytrec_eval(tmp_path_factory, data):
         if any(math.isnan(x) for x in vals):
             assert math.isnan(res.mean(names[0], m))
             continue
-        want = {"sum": sum(vals), "gmean": math.exp(sum(math.log(max(x, MIN_GEO_MEAN)) for x in vals) / len(vals)),
-                "mean": sum(vals) / len(vals)}[m.family.summary]
+        want = {
+            "sum": sum(vals),
+            "gmean": math.exp(sum(math.log(max(x, MIN_GEO_MEAN)) for x in vals) / len(vals)),
+            "mean": sum(vals) / len(vals),
+        }[m.family.summary]
         assert abs(res.mean(names[0], m) - want) <= 1e-9 * max(1.0, abs(want))

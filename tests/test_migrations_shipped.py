@@ -14,7 +14,11 @@ from reljudge.storage.migrations import MIGRATIONS
 
 SHIPPED = [
     (1, "initial_schema", "dba1c53fabad31700e13833fe85a2de990356779e9ffb81cb526cdc4df003280"),
-    (2, "team_assignments_adjudication_qrels_versions", "e8c8317e70de2570834b7813bb788358a8fad107dc3427018ef9d6e272eda637"),
+    (
+        2,
+        "team_assignments_adjudication_qrels_versions",
+        "e8c8317e70de2570834b7813bb788358a8fad107dc3427018ef9d6e272eda637",
+    ),
     (3, "external_qrels_sources", "f969bf71c3b7dbfbb2778599f6861a78461056a153705d472809decc0e4d9191"),
     (4, "judgment_event_client", "fd55bce58c05549ff2a028d8e2fb5854569fe828c0e221c190e308159d0c15e0"),
     (5, "effective_verdicts", "e7bb1bd9b8cb7621a59cd2e6d2f8590ff9534cb31c9a0917f75f3c24576136eb"),

@@ -8,25 +8,30 @@ import pytest
 from reljudge.ui import navigation
 
 
-@pytest.mark.parametrize("url, base, expected", [
-    ("http://127.0.0.1:8501/judge", "", "judge"),
-    ("http://127.0.0.1:8501/judge/", "", "judge"),
-    ("http://127.0.0.1:8501/", "", ""),
-    ("http://127.0.0.1:8501", "", ""),
-    ("https://rj.example.org/team/dashboard", "team", "dashboard"),
-    ("https://rj.example.org/team/dashboard", "/team/", "dashboard"),
-    ("https://rj.example.org/team", "team", ""),
-    ("http://h/%ED%95%9C%EA%B8%80", "", "한글"),
-    ("http://h/with%20space", "", "with space"),
-    (None, "", None),
-    ("", "", None),
-])
+@pytest.mark.parametrize(
+    "url, base, expected",
+    [
+        ("http://127.0.0.1:8501/judge", "", "judge"),
+        ("http://127.0.0.1:8501/judge/", "", "judge"),
+        ("http://127.0.0.1:8501/", "", ""),
+        ("http://127.0.0.1:8501", "", ""),
+        ("https://rj.example.org/team/dashboard", "team", "dashboard"),
+        ("https://rj.example.org/team/dashboard", "/team/", "dashboard"),
+        ("https://rj.example.org/team", "team", ""),
+        ("http://h/%ED%95%9C%EA%B8%80", "", "한글"),
+        ("http://h/with%20space", "", "with space"),
+        (None, "", None),
+        ("", "", None),
+    ],
+)
 def test_address_of_a_url(url, base, expected):
     assert navigation.address(url, base) == expected
 
 
-@pytest.mark.parametrize("name, ok", [("nope", True), ("한글", True), ("with space", True), ("", False),
-                                      (None, False), ("a/b", False), (" x", False)])
+@pytest.mark.parametrize(
+    "name, ok",
+    [("nope", True), ("한글", True), ("with space", True), ("", False), (None, False), ("a/b", False), (" x", False)],
+)
 def test_which_addresses_can_have_a_page_of_their_own(name, ok):
     assert navigation.can_have_page(name) is ok
 

@@ -21,11 +21,13 @@ def _random(seed: int, n_queries: int = 60):
         for d in rng.choice(25, size=8, replace=False):
             qrels.append((f"q{q}", f"d{d}", int(rng.integers(0, 3))))
         if rng.random() < 0.1:
-            continue                                   # a query the run lacks: scores 0
+            continue  # a query the run lacks: scores 0
         for d in rng.choice(25, size=15, replace=False):
             run.append((f"q{q}", f"d{d}", float(np.round(rng.random(), 2))))
-    return (pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
-            pd.DataFrame(run, columns=["query_id", "doc_id", "score"]))
+    return (
+        pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
+        pd.DataFrame(run, columns=["query_id", "doc_id", "score"]),
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -40,12 +42,13 @@ def test_dataframes_give_trec_eval_numbers(seed):
     for r in run.itertuples():
         rr.setdefault(r.query_id, {})[r.doc_id] = r.score
     ref = pytrec_eval.RelevanceEvaluator(q, {"recip_rank", "ndcg_cut.10", "P.5", "recall.10"}).evaluate(
-        {k: v for k, v in rr.items()})
+        {k: v for k, v in rr.items()}
+    )
     names = {"RR(rel=1)@10": None, "nDCG@10": "ndcg_cut_10", "P(rel=1)@5": "P_5", "R(rel=1)@10": "recall_10"}
     for row in got.itertuples():
         key = names[row.measure]
         if key is None:
-            continue      # RR@10 is cut at 10; pytrec's recip_rank is not: compared via the means below
+            continue  # RR@10 is cut at 10; pytrec's recip_rank is not: compared via the means below
         expected = ref.get(row.query_id, {}).get(key, 0.0)
         assert row.value == pytest.approx(expected, abs=1e-9), (row.query_id, row.measure)
     means = reljudge.evaluate(qrels, run, ["nDCG@10", "P@5"])
@@ -75,6 +78,7 @@ def test_files_and_frames_agree_and_bad_input_is_said(tmp_path):
 
 def test_open_campaign_reads_a_campaign_and_refuses_a_missing_path(tmp_path):
     from reljudge.storage import open_database
+
     path = tmp_path / "camp.duckdb"
     db = open_database(path)
     campaign.load_demo(db, with_accounts=False)

@@ -27,15 +27,15 @@ def test_kendall_tau_b_matches_scipy_with_ties():
 
 def test_rankings_tau_and_the_question_that_changes_the_winner(campaign_db):
     db = campaign_db
-    for user, qid, pid in [("ann", "q1", "p01"), ("ann", "q2", "p04"),
-                           ("bob", "q1", "p08"), ("bob", "q2", "p05")]:
+    for user, qid, pid in [("ann", "q1", "p01"), ("ann", "q2", "p04"), ("bob", "q1", "p08"), ("bob", "q2", "p05")]:
         judging.grade(db, user, qid, pid, 2)
     oa = outcome_agreement(db, k=10)
     assert oa.rankings == {"ann": ["bm25", "vector"], "bob": ["vector", "bm25"]}
     assert oa.mrr.loc["ann", "bm25"] == pytest.approx(0.75) and oa.mrr.loc["bob", "vector"] == pytest.approx(0.75)
     assert oa.kendall_tau == {"ann|bob": pytest.approx(-1.0)}
     assert oa.flagged.to_dict(orient="records") == [
-        {"qid": "q2", "annotator": "ann", "winner": "vector", "winner_if_annotator": "bm25"}]
+        {"qid": "q2", "annotator": "ann", "winner": "vector", "winner_if_annotator": "bm25"}
+    ]
     assert oa.to_dict()["kendall_tau"]["ann|bob"] == pytest.approx(-1.0)
 
 

@@ -39,7 +39,8 @@ def _venv_seeing_these_dependencies(venv: Path) -> tuple[Path, Path]:
     own = Path(_run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
     dirs = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
     (own / "_reljudge_test_dependencies.pth").write_text(
-        "".join(f"{d}\n" for d in dict.fromkeys(dirs) if Path(d).is_dir()), encoding="utf-8")
+        "".join(f"{d}\n" for d in dict.fromkeys(dirs) if Path(d).is_dir()), encoding="utf-8"
+    )
     return py, venv / "bin" / "reljudge"
 
 
@@ -52,17 +53,35 @@ def test_the_installed_wheel_serves_the_app(tmp_path):
     py, rj = _venv_seeing_these_dependencies(venv)
     _run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RELJUDGE_DB", "RELJUDGE_DEMO")}
-    where = _run([str(py), "-c", "import reljudge, reljudge.ui.webapp as w; print(reljudge.__file__); "
-                  "print(sorted(p.name for p in (w.HERE / 'screens').glob('*.py')))"], env=env, cwd=tmp_path).stdout
-    assert where.startswith(str(venv)), where                       # the wheel, not the checkout
+    where = _run(
+        [
+            str(py),
+            "-c",
+            "import reljudge, reljudge.ui.webapp as w; print(reljudge.__file__); "
+            "print(sorted(p.name for p in (w.HERE / 'screens').glob('*.py')))",
+        ],
+        env=env,
+        cwd=tmp_path,
+    ).stdout
+    assert where.startswith(str(venv)), where  # the wheel, not the checkout
     assert "judge.py" in where and "dashboard.py" in where
 
     db = tmp_path / "campaign.duckdb"
-    _run([str(rj), "--db", str(db), "users", "add", "boss", "--role", "lead", "--password-stdin"],
-         input="boss-password-1\n", env=env, cwd=tmp_path)
+    _run(
+        [str(rj), "--db", str(db), "users", "add", "boss", "--role", "lead", "--password-stdin"],
+        input="boss-password-1\n",
+        env=env,
+        cwd=tmp_path,
+    )
     port = free_port()
-    proc = subprocess.Popen([str(rj), "--db", str(db), "serve", "--port", str(port)], env=env, cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        [str(rj), "--db", str(db), "serve", "--port", str(port)],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         try:
@@ -71,10 +90,13 @@ def test_the_installed_wheel_serves_the_app(tmp_path):
             raise AssertionError(f"{exc}: {proc.stderr.read()[-2000:] if proc.poll() is not None else ''}")
         with urllib.request.urlopen(f"{base}/", timeout=10) as r:
             assert r.status == 200
-        req = urllib.request.Request(f"{base}/api/login", method="POST",
-                                     data=json.dumps({"username": "boss", "password": "boss-password-1"}).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=30) as r:           # the JSON routes are served too
+        req = urllib.request.Request(
+            f"{base}/api/login",
+            method="POST",
+            data=json.dumps({"username": "boss", "password": "boss-password-1"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=30) as r:  # the JSON routes are served too
             assert json.loads(r.read()) == {"username": "boss", "role": "lead"}
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

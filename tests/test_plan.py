@@ -44,8 +44,9 @@ def _settled_brute(ranking, grades, pooled, rel, k):
 def cases(draw):
     pooled = set(draw(st.lists(st.sampled_from(ITEMS), unique=True)))
     systems = draw(st.integers(1, 4))
-    rankings = {f"s{i}": draw(st.lists(st.sampled_from(ITEMS), max_size=7, unique=draw(st.booleans())))
-                for i in range(systems)}
+    rankings = {
+        f"s{i}": draw(st.lists(st.sampled_from(ITEMS), max_size=7, unique=draw(st.booleans()))) for i in range(systems)
+    }
     rel = draw(st.integers(1, 2))
     k = draw(st.integers(1, 7))
     judged = draw(st.lists(st.sampled_from(sorted(pooled)), unique=True)) if pooled else []
@@ -58,7 +59,7 @@ def cases(draw):
 def test_frontier_against_brute_force(case, rnd):
     rankings, grades, pooled, rel, k = case
     offered = plan.frontier(rankings, grades, pooled, rel, k)
-    assert len(offered) == len(set(offered))                       # never twice
+    assert len(offered) == len(set(offered))  # never twice
     for system, ranking in rankings.items():
         assert plan.settled(ranking, grades, pooled, rel, k) == _settled_brute(ranking, grades, pooled, rel, k)
     assert (not offered) == all(plan.settled(r, grades, pooled, rel, k) for r in rankings.values())
@@ -67,9 +68,11 @@ def test_frontier_against_brute_force(case, rnd):
         # graded relevant or not relevant, it moves some unsettled system's RR@K bounds
         for g in (rel, 0):
             after = {**grades, item: g}
-            assert any(not plan.settled(r, grades, pooled, rel, k)
-                       and _bounds(r, after, pooled, rel, k) != _bounds(r, grades, pooled, rel, k)
-                       for r in rankings.values())
+            assert any(
+                not plan.settled(r, grades, pooled, rel, k)
+                and _bounds(r, after, pooled, rel, k) != _bounds(r, grades, pooled, rel, k)
+                for r in rankings.values()
+            )
     # judging what is offered, with arbitrary grades, ends with every RR@K settled
     grades = dict(grades)
     for _ in range(len(pooled) + 1):
@@ -93,7 +96,7 @@ def test_frontier_example():
     rankings = {"s1": ["a", "b", "c", "d"], "s2": ["b", "d", "c"], "s3": ["c"]}
     assert plan.frontier(rankings, {"b": 0, "d": 2}, {"b", "c", "d"}, 2, 10) == ["c"]
     two = {"s1": rankings["s1"], "s2": rankings["s2"]}
-    assert plan.frontier(two, {"b": 0, "d": 2}, {"b", "c", "d"}, 2, 2) == []   # c beyond K for s1
+    assert plan.frontier(two, {"b": 0, "d": 2}, {"b", "c", "d"}, 2, 2) == []  # c beyond K for s1
     assert plan.frontier(rankings, {}, {"b", "c", "d"}, 2, 10) == ["b", "c"]
 
 
@@ -171,7 +174,7 @@ def test_rr_first_done_predicate_drives_progress_and_queue(campaign_db):
     assert judging.next_unfinished(ov, "q1") == "q2"
     prog = progress.by_annotator(db).set_index(["username", "qtype"])
     assert prog.loc[("ann", "사실 확인"), "finished"] == 1
-    assert prog.loc[("ann", "사실 확인"), "percent"] == 100.0      # the plan's share: q1 is done
+    assert prog.loc[("ann", "사실 확인"), "percent"] == 100.0  # the plan's share: q1 is done
     assert prog.loc[("ann", "개념 관계"), "percent"] == 0.0
     # the complete plan does not count it done: the pool is not all graded
     plan.set_plan(db, "complete")
@@ -219,13 +222,20 @@ def test_next_items_under_both_plans(campaign_db):
     assert [i["qid"] for i in judging.next_items(db, "ann")][-1] == "q1"
     # nothing left: empty
     for r in judging.overview(db, "ann").itertuples():
-        judging.record(db, "ann", [{"id": f"x-{r.qid}-{p}", "qid": r.qid, "pid": p, "grade": 0}
-                                   for p in judging.store.question_items(db, "ann", r.qid).pid])
+        judging.record(
+            db,
+            "ann",
+            [
+                {"id": f"x-{r.qid}-{p}", "qid": r.qid, "pid": p, "grade": 0}
+                for p in judging.store.question_items(db, "ann", r.qid).pid
+            ],
+        )
     assert judging.next_items(db, "ann") == []
 
 
 def test_reassign_moves_only_questions_unsettled_under_rr_first(campaign_db):
     from reljudge import assignment
+
     db = campaign_db
     rows = judging.all_questions(db)[["qid"]].assign(username="ann")
     team.replace_assignments(db, rows[["qid", "username"]], "lee")
@@ -250,7 +260,7 @@ def test_sql_frontier_with_copies_in_one_ranking(campaign_db):
         _sql_matches_pure(db, "ann", chosen)
         judging.grade(db, "ann", "q1", "p01", 0)
         _sql_matches_pure(db, "ann", chosen)
-        judging.grade(db, "ann", "q1", "p01", None)            # cleared: unjudged again
+        judging.grade(db, "ann", "q1", "p01", None)  # cleared: unjudged again
         _sql_matches_pure(db, "ann", chosen)
         for pid in ("p02", "p05"):
             judging.grade(db, "ann", "q1" if pid == "p02" else "q2", pid, None)

@@ -50,7 +50,7 @@ def test_the_judging_page_follows_rr_first():
     at.run()
     assert not at.exception
     # the sidebar marks the question done (●) though its pool is not all graded
-    judging.step(db, "annotator1", 1, only_open=True)          # U: the next unfinished question
+    judging.step(db, "annotator1", 1, only_open=True)  # U: the next unfinished question
     assert judging.current_question(db, "annotator1") != qid
     at.run()
     assert not at.exception

@@ -61,11 +61,13 @@ def test_the_same_judgments_give_the_same_numbers_on_both_backends(tmp_path, pg_
         frozen = tmp_path / f"{name}-v1.tsv"
         _cli(capsys, target, "export", "qrels", "--format", "beir", "--version", "1", "-o", str(frozen))
         out[name] = {
-            "evaluate": _cli(capsys, target, "evaluate", "-m", "RR@10", "nDCG@10", "R@5", "P@3", "Judged@10",
-                             "--format", "tsv"),
+            "evaluate": _cli(
+                capsys, target, "evaluate", "-m", "RR@10", "nDCG@10", "R@5", "P@3", "Judged@10", "--format", "tsv"
+            ),
             "evaluate_majority": _cli(capsys, target, "evaluate", "--policy", "majority", "-m", "RR@3", "nDCG@5"),
             "agreement": json.loads(_cli(capsys, target, "agreement", "--format", "json")),
-            "qrels": qrels.read_text(), "frozen": frozen.read_text(),
+            "qrels": qrels.read_text(),
+            "frozen": frozen.read_text(),
         }
     assert out["duckdb"]["evaluate"].strip() and out["duckdb"]["qrels"].count("\n") > 50
     for key in out["duckdb"]:
@@ -76,7 +78,7 @@ def test_copy_db_moves_a_whole_campaign_both_ways_exactly(tmp_path, pg_url, caps
     first = tmp_path / "first.duckdb"
     db = open_database(first)
     _fill_randomly(db, 11)
-    auth.start_session(db, auth.authenticate(db, "lead", "demo-lead"))     # a session, login events
+    auth.start_session(db, auth.authenticate(db, "lead", "demo-lead"))  # a session, login events
     auth.authenticate(db, "annotator1", "wrong-password")
     db.close()
     back = tmp_path / "back.duckdb"
@@ -86,9 +88,19 @@ def test_copy_db_moves_a_whole_campaign_both_ways_exactly(tmp_path, pg_url, caps
     try:
         names = transfer.tables(a)
         assert names == transfer.tables(p) == transfer.tables(b)
-        assert {"judgment_events", "users", "runs", "questions", "paragraphs", "assignments",
-                "adjudications", "qrels_versions", "qrels_version_rows", "answers",
-                "review_events"} <= set(names)
+        assert {
+            "judgment_events",
+            "users",
+            "runs",
+            "questions",
+            "paragraphs",
+            "assignments",
+            "adjudications",
+            "qrels_versions",
+            "qrels_version_rows",
+            "answers",
+            "review_events",
+        } <= set(names)
         counts = transfer.row_counts(a)
         assert counts["judgment_events"] > 100 and counts["users"] == 3 and counts["qrels_version_rows"] > 0
         assert transfer.compare(a, p) == {} and transfer.compare(a, b) == {}
@@ -115,12 +127,14 @@ def test_a_judgment_saved_in_one_process_is_seen_by_another(pg_url):
     pid = judging.payload(db, "annotator1", qid)["items"][0]["pid"]
     before = judging.overview(db, "annotator1")
     judged_before = int(before.loc[before.qid == qid, "judged"].iloc[0])
-    code = (f"import sys; sys.path.insert(0, {SRC!r})\n"
-            "from reljudge import judging\nfrom reljudge.storage import open_database\n"
-            f"db = open_database({pg_url!r})\n"
-            f"judging.grade(db, 'annotator1', {qid!r}, {pid!r}, 2)\n")
+    code = (
+        f"import sys; sys.path.insert(0, {SRC!r})\n"
+        "from reljudge import judging\nfrom reljudge.storage import open_database\n"
+        f"db = open_database({pg_url!r})\n"
+        f"judging.grade(db, 'annotator1', {qid!r}, {pid!r}, 2)\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
-    after = judging.overview(db, "annotator1")          # same process, cached by version
+    after = judging.overview(db, "annotator1")  # same process, cached by version
     assert int(after.loc[after.qid == qid, "judged"].iloc[0]) == judged_before + 1
     db.close()
 
@@ -153,14 +167,15 @@ def test_concurrent_writers_in_several_processes_lose_and_duplicate_nothing(pg_u
     campaign.load_demo(db)
     pool = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY qid, pid LIMIT 40").fetchall()
     code = WRITER.format(src=SRC, url=pg_url, pool=pool)
-    procs = [subprocess.Popen([sys.executable, "-c", code, tag], stderr=subprocess.PIPE, text=True)
-             for tag in ("a", "b", "c")]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, tag], stderr=subprocess.PIPE, text=True)
+        for tag in ("a", "b", "c")
+    ]
     for p in procs:
         _, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
-        assert "retry" not in err, err          # collisions are retried by the group commit itself
-    rows = db.cursor().execute(
-        "SELECT client_event_id, count(*) FROM judgment_events GROUP BY 1").fetchall()
+        assert "retry" not in err, err  # collisions are retried by the group commit itself
+    rows = db.cursor().execute("SELECT client_event_id, count(*) FROM judgment_events GROUP BY 1").fetchall()
     ids = {cid: n for cid, n in rows}
     assert all(n == 1 for n in ids.values())
     expected = {f"{t}-{i}" for t in "abc" for i in range(60)} | {f"shared-{i}" for i in range(60)}
@@ -186,7 +201,7 @@ def test_no_password_in_any_message(pg_server, capsys):
 
 
 def test_cli_commands_other_than_init_refuse_a_database_without_a_campaign(pg_server, capsys):
-    url = pg_server.url(pg_server.new_database())           # created by the server admin, empty
+    url = pg_server.url(pg_server.new_database())  # created by the server admin, empty
     assert cli.main(["--db", url, "export", "qrels", "-o", "/dev/null"]) == 2
     assert "reljudge init" in capsys.readouterr().err
     assert cli.main(["--db", url, "init"]) == 0
@@ -204,6 +219,7 @@ def _queries_sent(monkeypatch, capfd):
     def showing_queries(cur):
         setup(cur)
         cur.execute("SET pg_debug_show_queries = true")
+
     monkeypatch.setattr(postgres, "setup_cursor", showing_queries)
     capfd.readouterr()
     sent: list[str] = []
@@ -237,32 +253,42 @@ def test_a_save_reads_only_the_rows_it_touches(pg_url, capfd, monkeypatch):
     judging.grade(db, "annotator1", qid, pid, 1)
     answer_id = db.cursor().execute("SELECT min(answer_id) FROM current_answers").fetchone()[0]
     with _queries_sent(monkeypatch, capfd) as sent:
-        acked, refused, _ = events.record_each(db, "annotator1", [
-            dict(id="save-1", kind="grade", qid=qid, pid=pid, grade=2, base=1)])
+        acked, refused, _ = events.record_each(
+            db, "annotator1", [dict(id="save-1", kind="grade", qid=qid, pid=pid, grade=2, base=1)]
+        )
         assert acked == ["save-1"] and not refused
-        acked, refused = review.record_each(db, "annotator1", [
-            dict(id="review-1", kind="interpretation", answer_id=answer_id, grade=2, base=1)])
+        acked, refused = review.record_each(
+            db, "annotator1", [dict(id="review-1", kind="interpretation", answer_id=answer_id, grade=2, base=1)]
+        )
         assert acked == ["review-1"] and not refused, refused
     printed = sent[0]
-    assert "judgment_events" in printed and "review_events" in printed   # the queries were seen
+    assert "judgment_events" in printed and "review_events" in printed  # the queries were seen
     whole = _tables_copied_whole(printed)
-    assert not whole & {"judgment_events", "review_events", "pool", "questions", "answers",
-                        "answer_sentences", "answer_citations"}, whole
+    assert not whole & {
+        "judgment_events",
+        "review_events",
+        "pool",
+        "questions",
+        "answers",
+        "answer_sentences",
+        "answer_citations",
+    }, whole
     db.close()
 
 
 def _pg_rows(db, sql: str) -> list[tuple]:
-    return db.cursor().execute(
-        f"SELECT * FROM postgres_query('{postgres.ALIAS}', {postgres.quote(sql)})").fetchall()
+    return db.cursor().execute(f"SELECT * FROM postgres_query('{postgres.ALIAS}', {postgres.quote(sql)})").fetchall()
 
 
 def test_text_columns_compare_bytes_and_event_lookups_have_indexes(pg_url):
     """Every text column is in collation "C" (the extension's filters carry COLLATE "C",
     and PostgreSQL answers them from an index only of that collation), and a database
     made before migration 11 is converted by it."""
-    text_columns = ("SELECT c.table_name, c.column_name, c.collation_name FROM information_schema.columns c "
-                    "JOIN pg_tables t ON t.tablename = c.table_name AND t.schemaname = c.table_schema "
-                    "WHERE c.table_schema = current_schema() AND c.data_type IN ('character varying', 'text')")
+    text_columns = (
+        "SELECT c.table_name, c.column_name, c.collation_name FROM information_schema.columns c "
+        "JOIN pg_tables t ON t.tablename = c.table_name AND t.schemaname = c.table_schema "
+        "WHERE c.table_schema = current_schema() AND c.data_type IN ('character varying', 'text')"
+    )
     indexes = "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
     db = open_database(pg_url)
     columns = _pg_rows(db, text_columns)
@@ -270,10 +296,13 @@ def test_text_columns_compare_bytes_and_event_lookups_have_indexes(pg_url):
     assert {"judgment_events_by_item", "review_events_by_item"} <= {r[0] for r in _pg_rows(db, indexes)}
     # as a database made before the step: default collation, no indexes, step 11 not applied
     cur = db.cursor()
-    postgres.execute_native(cur, 'ALTER TABLE judgment_events ALTER COLUMN client_event_id TYPE VARCHAR COLLATE "default"; '
-                                 'ALTER TABLE pool ALTER COLUMN pid TYPE VARCHAR COLLATE "default"; '
-                                 "DROP INDEX judgment_events_by_item; DROP INDEX review_events_by_item; "
-                                 "DELETE FROM schema_migrations WHERE version = 11")
+    postgres.execute_native(
+        cur,
+        'ALTER TABLE judgment_events ALTER COLUMN client_event_id TYPE VARCHAR COLLATE "default"; '
+        'ALTER TABLE pool ALTER COLUMN pid TYPE VARCHAR COLLATE "default"; '
+        "DROP INDEX judgment_events_by_item; DROP INDEX review_events_by_item; "
+        "DELETE FROM schema_migrations WHERE version = 11",
+    )
     assert {c for _, _, c in _pg_rows(db, text_columns)} == {"C", None}
     db.close()
     db = open_database(pg_url)
@@ -292,14 +321,19 @@ def test_a_dashboard_refresh_reads_the_judgment_events_once(pg_url, capfd, monke
 
     def refresh():
         ev = dashboard.evaluate_for_dashboard(db, 10, 1, n_boot=50, n_perm=50)
-        return (dashboard.summary_table(ev, 10), dashboard.failure_cases(db, ev, 10),
-                dashboard.contested_no_answer(db, "adjudicated", None, 1), dashboard.questions_used(db, ev))
+        return (
+            dashboard.summary_table(ev, 10),
+            dashboard.failure_cases(db, ev, 10),
+            dashboard.contested_no_answer(db, "adjudicated", None, 1),
+            dashboard.questions_used(db, ev),
+        )
+
     expected = refresh()
     with _queries_sent(monkeypatch, capfd) as sent, dashboard.one_reading(db):
         got = refresh()
     printed = sent[0]
     assert printed.count('FROM "public"."judgment_events"') == 1, printed
-    assert "paragraphs\" )" not in printed        # failure texts: only the paragraphs shown
+    assert 'paragraphs" )' not in printed  # failure texts: only the paragraphs shown
     pd.testing.assert_frame_equal(got[0], expected[0])
     pd.testing.assert_frame_equal(got[1], expected[1])
     assert got[2:] == expected[2:]
@@ -336,12 +370,20 @@ def test_app_processes_started_at_once_on_a_new_database_all_open_it(pg_server, 
     """Two `reljudge serve` started at the same moment on an empty database both migrate
     it: the one that loses the race to a step waits for the other's and goes on."""
     from reljudge.storage.migrations import MIGRATIONS
+
     url = pg_server.url(pg_server.new_database())
     ready = tmp_path / "ready"
     ready.mkdir()
     n = 4
-    procs = [subprocess.Popen([sys.executable, "-c", RACE.format(src=SRC, url=url), str(ready), str(n), str(i)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(n)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE.format(src=SRC, url=url), str(ready), str(n), str(i)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(n)
+    ]
     for p in procs:
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err

@@ -17,8 +17,11 @@ pytestmark = pytest.mark.browser
 def _events(url: str) -> list[tuple[str, int]]:
     db = open_database(url)
     try:
-        return db.cursor().execute("SELECT pid, grade FROM judgment_events WHERE username = 'annotator1' "
-                                   "ORDER BY event_id").fetchall()
+        return (
+            db.cursor()
+            .execute("SELECT pid, grade FROM judgment_events WHERE username = 'annotator1' ORDER BY event_id")
+            .fetchall()
+        )
     finally:
         db.close()
 
@@ -30,13 +33,16 @@ def _grades(state: dict) -> dict[str, str]:
 def test_judging_through_two_app_processes_on_one_postgresql_database(tmp_path):
     try:
         pg = PostgresServer(durable=True)
-    except Exception as exc:                 # noqa: BLE001 — a failure, never a skip
+    except Exception as exc:  # noqa: BLE001 — a failure, never a skip
         pytest.fail(f"cannot start PostgreSQL for the tests: {exc}", pytrace=False)
     try:
         url = pg.url(pg.new_database())
         build_campaign(url, tmp_path / "input", n_questions=1, pool_size=6)
-        with StreamlitServer(db_path=url, log_path=tmp_path / "one.log") as one, \
-                StreamlitServer(db_path=url, log_path=tmp_path / "two.log") as two, chromium() as browser:
+        with (
+            StreamlitServer(db_path=url, log_path=tmp_path / "one.log") as one,
+            StreamlitServer(db_path=url, log_path=tmp_path / "two.log") as two,
+            chromium() as browser,
+        ):
             first = logged_in_page(browser, one.url, "annotator1", "annotator-pass-1")
             wait_for_widget(first)
             first.keyboard.press("2")

@@ -25,8 +25,11 @@ def _event(qid, pid, grade=2):
 def _stored(url: str, client_id: str) -> int:
     db = open_database(url)
     try:
-        return db.cursor().execute("SELECT count(*) FROM judgment_events WHERE client_event_id = ?",
-                                   [client_id]).fetchone()[0]
+        return (
+            db.cursor()
+            .execute("SELECT count(*) FROM judgment_events WHERE client_event_id = ?", [client_id])
+            .fetchone()[0]
+        )
     finally:
         db.close()
 
@@ -36,7 +39,7 @@ def own_server():
     """A PostgreSQL server of this test's own (it is stopped and started again)."""
     try:
         server = PostgresServer(durable=True)
-    except Exception as exc:                 # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
         pytest.fail(f"cannot start PostgreSQL for the tests: {exc}", pytrace=False)
     yield server
     server.destroy()
@@ -54,14 +57,14 @@ def test_a_lost_database_gives_a_retryable_error_and_the_resent_post_is_stored_o
         first = _event(qid, camp.pool[qid][0])
         status, answer, _ = post(route, {"events": [first]}, token)
         assert status == 200 and answer["acked"] == [first["id"]], answer
-        own_server.stop("immediate")                       # acknowledged: must survive this
+        own_server.stop("immediate")  # acknowledged: must survive this
         second = _event(qid, camp.pool[qid][1], 1)
         status, answer, _ = post(route, {"events": [second]}, token)
         assert status == 503 and answer["error"] == "db_unavailable", (status, answer, app.log_tail())
         own_server.start()
-        status, answer, _ = post(route, {"events": [second]}, token)     # the outbox resends
+        status, answer, _ = post(route, {"events": [second]}, token)  # the outbox resends
         assert status == 200 and answer["acked"] == [second["id"]], (status, answer, app.log_tail())
-        status, answer, _ = post(route, {"events": [second]}, token)     # and resends again
+        status, answer, _ = post(route, {"events": [second]}, token)  # and resends again
         assert status == 200 and answer["acked"] == [second["id"]]
         assert "Traceback" not in app.log_tail(20000)
     assert _stored(url, first["id"]) == 1 and _stored(url, second["id"]) == 1
@@ -72,11 +75,13 @@ def test_two_app_processes_serve_one_database(pg_server, tmp_path):
     camp = build_campaign(url, tmp_path / "input", n_questions=2, pool_size=4, accounts=ACCOUNTS)
     db = open_database(url)
     token = auth.start_session(db, auth.User("annotator1", "annotator"))
-    with StreamlitServer(db_path=url, log_path=tmp_path / "a.log") as one, \
-            StreamlitServer(db_path=url, log_path=tmp_path / "b.log") as two:
+    with (
+        StreamlitServer(db_path=url, log_path=tmp_path / "a.log") as one,
+        StreamlitServer(db_path=url, log_path=tmp_path / "b.log") as two,
+    ):
         qid = camp.qids[0]
         events = [_event(qid, pid, g) for pid, g in zip(camp.pool[qid], (2, 1, 0, 2))]
-        for i, ev in enumerate(events):                      # alternate between the processes
+        for i, ev in enumerate(events):  # alternate between the processes
             app = (one, two)[i % 2]
             status, answer, _ = post(f"{app.url}/api/events", {"events": [ev]}, token)
             assert status == 200 and answer["acked"] == [ev["id"]], answer
@@ -106,15 +111,21 @@ def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_serv
     try:
         for _ in range(2):
             port = free_port()
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "reljudge", "--db", url, "serve", "--port", str(port)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "reljudge", "--db", url, "serve", "--port", str(port)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            )
             bases.append(f"http://127.0.0.1:{port}")
         for base, proc in zip(bases, procs):
             wait_for_health(base, proc, 90, what="reljudge serve")
         # Log in through the first process; save through the second with that cookie.
-        status, answer, cookie = post(f"{bases[0]}/api/login",
-                                      {"username": "annotator1", "password": "annotator-pass-1"})
+        status, answer, cookie = post(
+            f"{bases[0]}/api/login", {"username": "annotator1", "password": "annotator-pass-1"}
+        )
         assert status == 200, answer
         token = cookie.split("reljudge_session=", 1)[1].split(";", 1)[0]
         qid = camp.qids[1]
@@ -123,7 +134,7 @@ def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_serv
         assert status == 200 and answer["acked"] == [ev["id"]], answer
         out = tmp_path / "history.jsonl"
         capsys.readouterr()
-        assert cli.main(["--db", url, "export", "judgments", "-o", str(out)]) == 0   # while both serve
+        assert cli.main(["--db", url, "export", "judgments", "-o", str(out)]) == 0  # while both serve
         assert camp.pool[qid][2] in out.read_text(encoding="utf-8")
     finally:
         for proc in procs:
@@ -132,14 +143,13 @@ def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_serv
             proc.wait(timeout=30)
 
 
-def test_the_app_says_in_korean_when_postgresql_is_lost_and_recovers_without_a_restart(
-        own_server, monkeypatch):
+def test_the_app_says_in_korean_when_postgresql_is_lost_and_recovers_without_a_restart(own_server, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
     from reljudge import api
     from reljudge.ui import webapp
 
-    secret = "pw-Secret-123"                     # trust authentication: accepted, never needed
+    secret = "pw-Secret-123"  # trust authentication: accepted, never needed
     url = own_server.url(own_server.new_database()).replace("postgres@", f"postgres:{secret}@")
     monkeypatch.setenv("RELJUDGE_DB", url)
     monkeypatch.setenv("RELJUDGE_DEMO", "1")

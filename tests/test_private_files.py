@@ -24,7 +24,7 @@ def _mode(path) -> int:
 
 @pytest.fixture
 def open_umask():
-    old = os.umask(0o022)          # the usual default: new files 644
+    old = os.umask(0o022)  # the usual default: new files 644
     yield
     os.umask(old)
 
@@ -37,12 +37,12 @@ def test_new_database_and_its_wal_are_owner_only(tmp_path, files, open_umask):
         auth.add_user(db, "boss", "boss-password", "lead")
         campaign.import_file(db, "corpus", files["corpus"])
         wal = wal_path(path)
-        assert wal.exists()                      # written, not yet checkpointed
+        assert wal.exists()  # written, not yet checkpointed
         assert _mode(wal) == 0o600
-        db.cursor().execute("CHECKPOINT")        # the .wal goes; the next write makes a new one
+        db.cursor().execute("CHECKPOINT")  # the .wal goes; the next write makes a new one
         campaign.import_file(db, "questions", files["questions"])
         assert _mode(wal) == 0o600
-        assert os.umask(0o022) == 0o022          # the process umask is back as it was
+        assert os.umask(0o022) == 0o022  # the process umask is back as it was
     finally:
         db.close()
     assert _mode(path) == 0o600
@@ -50,8 +50,9 @@ def test_new_database_and_its_wal_are_owner_only(tmp_path, files, open_umask):
 
 def test_cli_init_creates_an_owner_only_file(tmp_path):
     path = tmp_path / "cli.duckdb"
-    r = subprocess.run(["sh", "-c", f'umask 022 && "{sys.executable}" -m reljudge --db "{path}" init'],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        ["sh", "-c", f'umask 022 && "{sys.executable}" -m reljudge --db "{path}" init'], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     assert _mode(path) == 0o600
 

@@ -9,9 +9,15 @@ from reljudge import assignment, campaign, judging, progress
 def _grade_everything_assigned(db, username):
     for qid in judging.overview(db, username).qid:
         pids = judging.store.question_items(db, username, qid).pid
-        judging.record(db, username, [{"id": f"{username}-{qid}-{pid}", "kind": "grade", "qid": qid,
-                                       "pid": pid, "grade": 0, "ms": 1500} for pid in pids])
-        if pids.empty:                  # an empty pool is finished by its verdict
+        judging.record(
+            db,
+            username,
+            [
+                {"id": f"{username}-{qid}-{pid}", "kind": "grade", "qid": qid, "pid": pid, "grade": 0, "ms": 1500}
+                for pid in pids
+            ],
+        )
+        if pids.empty:  # an empty pool is finished by its verdict
             judging.mark_no_answer(db, username, qid)
 
 
@@ -36,10 +42,11 @@ def test_progress_is_partial_over_the_assigned_questions_only(campaign_db):
     db = campaign_db
     rows = judging.all_questions(db)[["qid"]].assign(username=["ann", "bob", "bob"])
     from reljudge.storage import team
+
     team.replace_assignments(db, rows[["qid", "username"]], "lee")
-    judging.grade(db, "ann", "q1", "p02", 2, ms=2000)       # q1 has 4 pooled paragraphs
+    judging.grade(db, "ann", "q1", "p02", 2, ms=2000)  # q1 has 4 pooled paragraphs
     judging.grade(db, "ann", "q1", "p01", 1, ms=4000)
-    judging.grade(db, "bob", "q2", "p04", 0, ms=1000)       # not bob's finished question yet
+    judging.grade(db, "bob", "q2", "p04", 0, ms=1000)  # not bob's finished question yet
     prog = progress.by_annotator(db).set_index(["username", "qtype"])
     ann = prog.loc[("ann", "사실 확인")]
     assert (ann.questions, ann.finished, ann.judged, ann.pool_size, ann.percent) == (1, 0, 2, 4, 50.0)

@@ -40,20 +40,25 @@ def test_the_demo_uses_exactly_the_default_types():
 
 
 def test_an_undeclared_type_is_refused_with_file_line_and_the_declared_list(db, tmp_path):
-    f = _questions(tmp_path / "q.jsonl",
-                   {"qid": "a", "text": "첫 질문", "type": "사실 확인"},
-                   {"qid": "b", "text": "둘째", "type": "개념 관계"},
-                   {"qid": "c", "text": "셋째", "type": "fact"})
+    f = _questions(
+        tmp_path / "q.jsonl",
+        {"qid": "a", "text": "첫 질문", "type": "사실 확인"},
+        {"qid": "b", "text": "둘째", "type": "개념 관계"},
+        {"qid": "c", "text": "셋째", "type": "fact"},
+    )
     with pytest.raises(InputError) as err:
         campaign.import_file(db, "questions", f)
     assert (err.value.file, err.value.line) == (str(f), 3)
-    assert str(err.value) == (f"{f}, line 3: question type 'fact' is not declared in this campaign "
-                              "(declared: 사실 확인, 개념 관계, 시대 변화, 전역 주제); correct the file, or if it is "
-                              "a new type, a lead declares it (Import page, reljudge types add) and you import again")
+    assert str(err.value) == (
+        f"{f}, line 3: question type 'fact' is not declared in this campaign "
+        "(declared: 사실 확인, 개념 관계, 시대 변화, 전역 주제); correct the file, or if it is "
+        "a new type, a lead declares it (Import page, reljudge types add) and you import again"
+    )
     assert i18n.message(err.value.message, "ko").startswith(
         f"{f}, 3번째 줄: 질문 유형 'fact'은(는) 이 캠페인에 선언되지 않았습니다 (선언된 유형: 사실 확인, 개념 관계, "
-        "시대 변화, 전역 주제)")
-    assert _stored(db) == []                                    # all or nothing
+        "시대 변화, 전역 주제)"
+    )
+    assert _stored(db) == []  # all or nothing
     assert campaign.counts(db)["questions"] == 0
 
 
@@ -70,15 +75,17 @@ def test_a_spelling_variant_is_refused_with_the_type_it_resembles(db, tmp_path):
 
 
 def test_a_declared_type_is_accepted_and_an_empty_type_stays_allowed(db, tmp_path):
-    f = _questions(tmp_path / "q.jsonl",
-                   {"qid": "a", "text": "첫 질문", "type": "인물"},
-                   {"qid": "b", "text": "유형 없는 질문", "criteria": "기준"},
-                   {"qid": "c", "text": "빈 유형", "type": "", "criteria": "기준"})
+    f = _questions(
+        tmp_path / "q.jsonl",
+        {"qid": "a", "text": "첫 질문", "type": "인물"},
+        {"qid": "b", "text": "유형 없는 질문", "criteria": "기준"},
+        {"qid": "c", "text": "빈 유형", "type": "", "criteria": "기준"},
+    )
     with pytest.raises(InputError, match="'인물' is not declared"):
         campaign.import_file(db, "questions", f)
     assert campaign.declare_types(db, ["인물"], "lee") == ["인물"]
     summary = campaign.import_file(db, "questions", f)
-    assert summary.inserted == 3 and summary.incomplete == 3     # no criteria on a; no type on b, c
+    assert summary.inserted == 3 and summary.incomplete == 3  # no criteria on a; no type on b, c
     assert _stored(db) == [("a", "인물"), ("b", ""), ("c", "")]
     assert campaign.untyped_questions(db) == 2
     table = campaign.question_types_table(db).set_index("qtype").questions
@@ -94,7 +101,7 @@ def test_a_declared_type_is_accepted_and_an_empty_type_stays_allowed(db, tmp_pat
 
 def test_declaring_and_withdrawing_types(db, tmp_path):
     assert campaign.declare_types(db, ["  역사 배경 ", "인물", "인물"], "lee") == ["역사 배경", "인물"]
-    assert campaign.declare_types(db, ["인물", "사실 확인"]) == []          # already declared
+    assert campaign.declare_types(db, ["인물", "사실 확인"]) == []  # already declared
     assert campaign.declared_types(db) == DEFAULT + ["역사 배경", "인물"]
     row = db.cursor().execute("SELECT declared, changed_by FROM question_types WHERE name = '인물'").fetchall()
     assert row == [(True, "lee")]
@@ -117,15 +124,18 @@ def test_declaring_and_withdrawing_types(db, tmp_path):
     assert campaign.declared_types(db) == DEFAULT + ["인물"]
 
 
-@pytest.mark.parametrize("names,problem", [
-    ([""], "a question type needs a name"),
-    (["   "], "a question type needs a name"),
-    (["x" * 101], "the type name has 101 characters; at most 100 are accepted"),
-    (["사실\u200b확인"], "holds an invisible or control character (U+200B)"),
-    (["좋은 유형", "인물\t"], None),                            # surrounding tab stripped: fine
-    (["좋은 유형", "사실확인"], "type '사실확인' differs from the declared type '사실 확인' only in spacing"),
-    (["Fact", "fact"], None),
-])
+@pytest.mark.parametrize(
+    "names,problem",
+    [
+        ([""], "a question type needs a name"),
+        (["   "], "a question type needs a name"),
+        (["x" * 101], "the type name has 101 characters; at most 100 are accepted"),
+        (["사실\u200b확인"], "holds an invisible or control character (U+200B)"),
+        (["좋은 유형", "인물\t"], None),  # surrounding tab stripped: fine
+        (["좋은 유형", "사실확인"], "type '사실확인' differs from the declared type '사실 확인' only in spacing"),
+        (["Fact", "fact"], None),
+    ],
+)
 def test_type_names_are_checked_before_anything_is_declared(db, names, problem):
     if problem is None:
         campaign.declare_types(db, names)
@@ -133,15 +143,18 @@ def test_type_names_are_checked_before_anything_is_declared(db, names, problem):
     with pytest.raises(ReljudgeError) as err:
         campaign.declare_types(db, names)
     assert problem in str(err.value)
-    assert campaign.declared_types(db) == DEFAULT                # all or nothing
+    assert campaign.declared_types(db) == DEFAULT  # all or nothing
 
 
 def test_an_older_database_keeps_the_types_its_questions_use(backend, tmp_path, request, monkeypatch):
     """A campaign made before migration 13 whose questions use other types (free text then)
     declares them on upgrade, beside the default four: nothing it holds is refused or lost,
     and its own files import again."""
-    target = (request.getfixturevalue("pg_server").url(request.getfixturevalue("pg_server").new_database())
-              if backend == "postgresql" else tmp_path / "old.duckdb")
+    target = (
+        request.getfixturevalue("pg_server").url(request.getfixturevalue("pg_server").new_database())
+        if backend == "postgresql"
+        else tmp_path / "old.duckdb"
+    )
     monkeypatch.setattr(storage_db, "MIGRATIONS", MIGRATIONS[:12])
     old = open_database(target)
     with old.transaction() as cur:
@@ -154,8 +167,13 @@ def test_an_older_database_keeps_the_types_its_questions_use(backend, tmp_path, 
         assert (13, "question_types") in db.applied_migrations()
         assert campaign.declared_types(db) == DEFAULT + ["fact", "사실확인"]
         assert _stored(db) == [("q1", "fact"), ("q2", "사실확인"), ("q3", "사실 확인"), ("q4", ""), ("q5", "fact")]
-        f = _questions(tmp_path / "same.jsonl", *[{"qid": q, "text": f"질문 {q}", "type": t}
-                                                 for q, t in [("q1", "fact"), ("q2", "사실확인"), ("q6", "fact")]])
+        f = _questions(
+            tmp_path / "same.jsonl",
+            *[
+                {"qid": q, "text": f"질문 {q}", "type": t}
+                for q, t in [("q1", "fact"), ("q2", "사실확인"), ("q6", "fact")]
+            ],
+        )
         assert campaign.import_file(db, "questions", f).inserted == 1
         with pytest.raises(ReljudgeError, match="questions have type 'fact'"):
             campaign.withdraw_type(db, "fact")
@@ -167,28 +185,35 @@ def test_copy_db_carries_the_declared_types(db, tmp_path):
     campaign.declare_types(db, ["인물"], "lee")
     campaign.withdraw_type(db, "전역 주제", "lee")
     source = database_key(db.url or db.path)
-    db.close()                                                  # copy-db reads a closed campaign
+    db.close()  # copy-db reads a closed campaign
     target = open_database(tmp_path / "copy.duckdb")
     try:
         transfer.copy(source, target)
         assert campaign.declared_types(target) == ["사실 확인", "개념 관계", "시대 변화", "인물"]
-        assert campaign.declare_types(target, ["또 다른 유형"]) == ["또 다른 유형"]   # the sequence goes on
+        assert campaign.declare_types(target, ["또 다른 유형"]) == ["또 다른 유형"]  # the sequence goes on
     finally:
         target.close()
 
 
 def test_the_cli_lists_declares_and_withdraws_types(db_target, tmp_path, capsys):
     from reljudge import cli
+
     target = str(db_target)
     assert cli.main(["--db", target, "init"]) == 0
-    f = _questions(tmp_path / "q.jsonl", {"qid": "a", "text": "질문", "type": "사실 확인"},
-                   {"qid": "b", "text": "질문 둘", "type": "역사 배경"}, {"qid": "c", "text": "유형 없음"})
+    f = _questions(
+        tmp_path / "q.jsonl",
+        {"qid": "a", "text": "질문", "type": "사실 확인"},
+        {"qid": "b", "text": "질문 둘", "type": "역사 배경"},
+        {"qid": "c", "text": "유형 없음"},
+    )
     capsys.readouterr()
     assert cli.main(["--db", target, "import", "questions", str(f)]) == 2
-    assert capsys.readouterr().err == (f"error: {f}, line 2: question type '역사 배경' is not declared in this "
-                                       "campaign (declared: 사실 확인, 개념 관계, 시대 변화, 전역 주제); correct the "
-                                       "file, or if it is a new type, a lead declares it (Import page, reljudge "
-                                       "types add) and you import again\n")
+    assert capsys.readouterr().err == (
+        f"error: {f}, line 2: question type '역사 배경' is not declared in this "
+        "campaign (declared: 사실 확인, 개념 관계, 시대 변화, 전역 주제); correct the "
+        "file, or if it is a new type, a lead declares it (Import page, reljudge "
+        "types add) and you import again\n"
+    )
     assert cli.main(["--db", target, "types", "add", "역사 배경", "사실 확인", "인물"]) == 0
     assert capsys.readouterr().out == "declared: 역사 배경, 인물\nalready declared: 사실 확인\n"
     assert cli.main(["--db", target, "types", "add", "인물"]) == 0
@@ -217,8 +242,13 @@ def test_the_cli_lists_declares_and_withdraws_types(db_target, tmp_path, capsys)
 
 def test_the_types_command_has_help_with_examples_and_needs_a_campaign(tmp_path, capsys):
     from reljudge import cli
-    for argv in (["types", "--help"], ["types", "add", "--help"], ["types", "remove", "--help"],
-                 ["types", "list", "--help"]):
+
+    for argv in (
+        ["types", "--help"],
+        ["types", "add", "--help"],
+        ["types", "remove", "--help"],
+        ["types", "list", "--help"],
+    ):
         with pytest.raises(SystemExit):
             cli.main(argv)
         assert "example:\n  reljudge types" in capsys.readouterr().out

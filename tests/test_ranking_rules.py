@@ -21,18 +21,34 @@ from reljudge.importers import text_key
 from reljudge.storage import catalog, open_database
 
 
-def make_campaign(folder: Path, paragraphs: dict[str, str], run_lines: list[str],
-                  qids=("h1",), ties: str = "trec9", ks: str = "1,3,5,10", depth: int = 10):
+def make_campaign(
+    folder: Path,
+    paragraphs: dict[str, str],
+    run_lines: list[str],
+    qids=("h1",),
+    ties: str = "trec9",
+    ks: str = "1,3,5,10",
+    depth: int = 10,
+):
     """A campaign in a fresh DuckDB file: ``paragraphs`` pid -> text, one TREC run
     (``qid Q0 pid rank score tag`` lines), pooled at ``depth`` under ``ties``."""
     folder.mkdir(parents=True, exist_ok=True)
     corpus = folder / "corpus.jsonl"
-    corpus.write_text("".join(json.dumps({"pid": p, "text": t}, ensure_ascii=False) + "\n"
-                              for p, t in paragraphs.items()), encoding="utf-8")
+    corpus.write_text(
+        "".join(json.dumps({"pid": p, "text": t}, ensure_ascii=False) + "\n" for p, t in paragraphs.items()),
+        encoding="utf-8",
+    )
     questions = folder / "questions.jsonl"
-    questions.write_text("".join(json.dumps({"qid": q, "text": f"질문 {q}", "type": "사실 확인",
-                                             "criteria": "직접 근거"}, ensure_ascii=False) + "\n"
-                                 for q in qids), encoding="utf-8")
+    questions.write_text(
+        "".join(
+            json.dumps(
+                {"qid": q, "text": f"질문 {q}", "type": "사실 확인", "criteria": "직접 근거"}, ensure_ascii=False
+            )
+            + "\n"
+            for q in qids
+        ),
+        encoding="utf-8",
+    )
     runs = {}
     for line in run_lines:
         runs.setdefault(line.split()[5], []).append(line)
@@ -62,7 +78,7 @@ def trec_eval(qrels: dict, run: dict, measures: set[str]) -> dict:
 DUP_TEXTS = {
     "p001": "감사는 받은 것을 헤아리는 데서 시작됩니다.",
     "p002": "용서는 나를 살리는 일입니다.",
-    "p007": "감사는, 받은 것을  헤아리는 데서 시작됩니다!",   # same normalised text as p001
+    "p007": "감사는, 받은 것을  헤아리는 데서 시작됩니다!",  # same normalised text as p001
 }
 DUP_RUN = ["h1 Q0 p001 1 9 dup", "h1 Q0 p007 2 8 dup", "h1 Q0 p002 3 7 dup"]
 
@@ -70,19 +86,22 @@ DUP_RUN = ["h1 Q0 p001 1 9 dup", "h1 Q0 p007 2 8 dup", "h1 Q0 p002 3 7 dup"]
 @pytest.fixture
 def dup_campaign(tmp_path):
     db = make_campaign(tmp_path / "dup", DUP_TEXTS, DUP_RUN)
-    assert pool_of(db, "h1") == {"p001", "p002"}            # one pool item for both copies
-    judging.grade(db, "ann", "h1", "p001", 2)               # the group's grade: p001 and p007
+    assert pool_of(db, "h1") == {"p001", "p002"}  # one pool item for both copies
+    judging.grade(db, "ann", "h1", "p001", 2)  # the group's grade: p001 and p007
     yield db
     db.close()
 
 
 def test_dedup_keep_is_trec_eval_on_raw_ids_with_each_copy_carrying_its_group_grade(dup_campaign):
-    ev = evaluation.evaluate_campaign(dup_campaign, ["nDCG@10", "R(rel=2)@10", "P(rel=2)@3", "RR(rel=2)@10"],
-                                      dedup="keep", n_boot=0, n_perm=0)
+    ev = evaluation.evaluate_campaign(
+        dup_campaign, ["nDCG@10", "R(rel=2)@10", "P(rel=2)@3", "RR(rel=2)@10"], dedup="keep", n_boot=0, n_perm=0
+    )
     got = ev.result.per_query.set_index("measure").value
-    want = trec_eval({"h1": {"p001": 2, "p007": 2}},
-                     {"h1": {"p001": 9.0, "p007": 8.0, "p002": 7.0}},
-                     {"ndcg_cut.10", "recall.10", "P.3", "recip_rank"})["h1"]
+    want = trec_eval(
+        {"h1": {"p001": 2, "p007": 2}},
+        {"h1": {"p001": 9.0, "p007": 8.0, "p002": 7.0}},
+        {"ndcg_cut.10", "recall.10", "P.3", "recip_rank"},
+    )["h1"]
     assert got["nDCG@10"] == pytest.approx(want["ndcg_cut_10"]) == pytest.approx(1.0)
     assert got["R(rel=2)@10"] == pytest.approx(want["recall_10"]) == pytest.approx(1.0)
     assert got["P(rel=2)@3"] == pytest.approx(want["P_3"]) == pytest.approx(2 / 3)
@@ -96,8 +115,9 @@ def test_dedup_keep_counts_a_copy_nobody_retrieved_in_the_recall_base(tmp_path):
     judging.grade(db, "ann", "h1", "p001", 2)
     keep = evaluation.evaluate_campaign(db, ["nDCG@10", "R(rel=2)@10"], dedup="keep", n_boot=0, n_perm=0)
     first = evaluation.evaluate_campaign(db, ["nDCG@10", "R(rel=2)@10"], dedup="first", n_boot=0, n_perm=0)
-    want = trec_eval({"h1": {"p001": 2, "p007": 2}}, {"h1": {"p001": 9.0, "p002": 7.0}},
-                     {"ndcg_cut.10", "recall.10"})["h1"]
+    want = trec_eval({"h1": {"p001": 2, "p007": 2}}, {"h1": {"p001": 9.0, "p002": 7.0}}, {"ndcg_cut.10", "recall.10"})[
+        "h1"
+    ]
     got = keep.result.per_query.set_index("measure").value
     assert got["R(rel=2)@10"] == pytest.approx(want["recall_10"]) == 0.5
     assert got["nDCG@10"] == pytest.approx(want["ndcg_cut_10"])
@@ -107,18 +127,24 @@ def test_dedup_keep_counts_a_copy_nobody_retrieved_in_the_recall_base(tmp_path):
 
 def test_dedup_keep_on_the_command_line_stays_within_one(dup_campaign, capsys):
     from reljudge import cli
+
     path = dup_campaign.path
     dup_campaign.close()
-    assert cli.main(["--db", str(path), "evaluate", "--dedup", "keep", "-m", "nDCG@10", "R(rel=2)@10",
-                     "--per-query"]) == 0
-    values = {tuple(line.split("\t")[1:3]): float(line.split("\t")[3])
-              for line in capsys.readouterr().out.splitlines() if not line.startswith("#")}
+    assert (
+        cli.main(["--db", str(path), "evaluate", "--dedup", "keep", "-m", "nDCG@10", "R(rel=2)@10", "--per-query"]) == 0
+    )
+    values = {
+        tuple(line.split("\t")[1:3]): float(line.split("\t")[3])
+        for line in capsys.readouterr().out.splitlines()
+        if not line.startswith("#")
+    }
     assert values[("nDCG@10", "h1")] == pytest.approx(1.0) and values[("R(rel=2)@10", "h1")] == 1.0
 
 
 def test_dedup_first_collapses_copies_and_ranks_close_up(dup_campaign):
-    ev = evaluation.evaluate_campaign(dup_campaign, ["nDCG@10", "R(rel=2)@10", "P(rel=2)@2"],
-                                      dedup="first", n_boot=0, n_perm=0)
+    ev = evaluation.evaluate_campaign(
+        dup_campaign, ["nDCG@10", "R(rel=2)@10", "P(rel=2)@2"], dedup="first", n_boot=0, n_perm=0
+    )
     got = ev.result.per_query.set_index("measure").value
     # one item p001 (rank 1), then p002 (rank 2): trec_eval on the collapsed run
     want = trec_eval({"h1": {"p001": 2}}, {"h1": {"p001": 9.0, "p002": 7.0}}, {"ndcg_cut.10", "recall.10", "P.2"})["h1"]
@@ -127,6 +153,7 @@ def test_dedup_first_collapses_copies_and_ranks_close_up(dup_campaign):
 
 
 # -- defect 2: pool and evaluation broke score ties differently ------------------------
+
 
 def _tie_campaign(folder: Path, ties: str = "trec9"):
     texts = {f"p{i:02d}": f"문단 {i}번 본문 {'가' * i}" for i in range(1, 10)}
@@ -165,6 +192,7 @@ def test_pool_and_evaluation_compare_doubles_under_trec10(tmp_path, ties):
 
 # -- defect 3: the adjudication queue ignored the campaign's tie rule -----------------
 
+
 def test_queue_follows_the_campaigns_tie_rule(tmp_path):
     texts = {"pX": "첫째 문단", "pY": "둘째 문단"}
     # as ranked: pX first; by score: pY first
@@ -174,7 +202,7 @@ def test_queue_follows_the_campaigns_tie_rule(tmp_path):
     judging.grade(db, "ann", "h1", "pX", 2)
     judging.grade(db, "bob", "h1", "pX", 0)
     queue = adjudication.queue(db, k=10).set_index("pid")
-    assert bool(queue.loc["pX", "changes_first"])           # it decides RR@10: 1.0 or 0.5
+    assert bool(queue.loc["pX", "changes_first"])  # it decides RR@10: 1.0 or 0.5
     rr = {}
     for grade in (2, 0):
         adjudication.adjudicate(db, "lee", "h1", "pX", grade, "판정")
@@ -183,7 +211,7 @@ def test_queue_follows_the_campaigns_tie_rule(tmp_path):
     assert rr == {2: 1.0, 0: 0.5}
     # under the trec rule pY (score 5) is first whatever pX gets: nothing to decide
     catalog.set_setting(db, "ties", "trec10")
-    judging.grade(db, "bob", "h1", "pX", 0)                   # re-opens the item
+    judging.grade(db, "bob", "h1", "pX", 0)  # re-opens the item
     assert not bool(adjudication.queue(db, k=10).set_index("pid").loc["pX", "changes_first"])
     db.close()
 
@@ -191,7 +219,7 @@ def test_queue_follows_the_campaigns_tie_rule(tmp_path):
 # -- one ranking for everyone, on random campaigns -----------------------------------
 
 BASE_TEXTS = [f"설교 본문 {j}번 단락" for j in range(8)]
-SCORES = [2.0, 1.0, 0.5, 0.500000001, 0.25]          # 0.5 and 0.500000001 tie in float32
+SCORES = [2.0, 1.0, 0.5, 0.500000001, 0.25]  # 0.5 and 0.500000001 tie in float32
 
 
 @st.composite
@@ -199,8 +227,9 @@ def random_campaign(draw):
     n = draw(st.integers(4, 10))
     # several pids may share a base text (spelt differently): duplicate groups
     text_of = [draw(st.integers(0, 5)) for _ in range(n)]
-    texts = {f"p{i:02d}": (BASE_TEXTS[t] if i % 2 else BASE_TEXTS[t].replace(" ", ", ") + "!")
-             for i, t in enumerate(text_of)}
+    texts = {
+        f"p{i:02d}": (BASE_TEXTS[t] if i % 2 else BASE_TEXTS[t].replace(" ", ", ") + "!") for i, t in enumerate(text_of)
+    }
     lines = []
     for system in ("s1", "s2"):
         for qid in ("h1", "h2"):
@@ -208,8 +237,13 @@ def random_campaign(draw):
             pids = draw(st.lists(st.sampled_from(sorted(texts)), unique=True, min_size=1, max_size=n))
             for pid in pids:
                 lines.append(f"{qid} Q0 {pid} {draw(st.integers(1, 6))} {draw(st.sampled_from(SCORES))} {system}")
-    return {"texts": texts, "lines": lines, "ties": draw(st.sampled_from(["trec9", "ranked"])),
-            "dedup": draw(st.sampled_from(["first", "keep"])), "depth": draw(st.integers(2, 5))}
+    return {
+        "texts": texts,
+        "lines": lines,
+        "ties": draw(st.sampled_from(["trec9", "ranked"])),
+        "dedup": draw(st.sampled_from(["first", "keep"])),
+        "depth": draw(st.integers(2, 5)),
+    }
 
 
 def _groups(texts: dict[str, str]) -> dict[str, str]:
@@ -224,8 +258,7 @@ def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
     texts, ties, dedup, depth = spec["texts"], spec["ties"], spec["dedup"], spec["depth"]
     group = _groups(texts)
     with tempfile.TemporaryDirectory() as tmp:
-        db = make_campaign(Path(tmp), texts, spec["lines"], qids=("h1", "h2"),
-                           ties=ties, ks=f"1,{depth}", depth=depth)
+        db = make_campaign(Path(tmp), texts, spec["lines"], qids=("h1", "h2"), ties=ties, ks=f"1,{depth}", depth=depth)
         try:
             catalog.set_setting(db, "dedup", dedup)
             pooled = {q: pool_of(db, q) for q in ("h1", "h2")}
@@ -243,8 +276,13 @@ def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
             pq = ev.result.per_query.set_index(["system", "qid", "measure"]).value
             queue = adjudication.queue(db, k=depth)
             # items every annotator who graded them called citable
-            sure = {(q, p) for q, p, lo in db.cursor().execute(
-                "SELECT qid, pid, min(grade) FROM current_judgments GROUP BY ALL").fetchall() if lo >= 2}
+            sure = {
+                (q, p)
+                for q, p, lo in db.cursor()
+                .execute("SELECT qid, pid, min(grade) FROM current_judgments GROUP BY ALL")
+                .fetchall()
+                if lo >= 2
+            }
             for qid in ("h1", "h2"):
                 detail = dashboard.question_detail(db, ev, qid, depth)
                 for system in ("s1", "s2"):
@@ -254,8 +292,7 @@ def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
                     assert {group[p] for p in rows.pid} <= pooled[qid]
                     # grades in the detail are the group's, as the metrics count them
                     judged = qrels.get(qid, {})
-                    assert [None if g != g else g for g in rows.grade] == \
-                        [judged.get(group[p]) for p in rows.pid]
+                    assert [None if g != g else g for g in rows.grade] == [judged.get(group[p]) for p in rows.pid]
                     if qid not in qrels:
                         continue
                     # the metrics rank as the detail shows: trec_eval on the detail's ranking
@@ -269,8 +306,10 @@ def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
                     for k in ks:
                         top = {p: s for p, s in run.items() if s > depth - 1 - k}
                         ref = pytrec_eval.RelevanceEvaluator(
-                            {qid: ref_qrels}, {f"ndcg_cut.{k}", f"recall.{k}", f"P.{k}", "recip_rank"},
-                            relevance_level=2).evaluate({qid: top or {"__none__": 0.0}})[qid]
+                            {qid: ref_qrels},
+                            {f"ndcg_cut.{k}", f"recall.{k}", f"P.{k}", "recip_rank"},
+                            relevance_level=2,
+                        ).evaluate({qid: top or {"__none__": 0.0}})[qid]
                         assert pq[(system, qid, f"RR(rel=2)@{k}")] == pytest.approx(ref["recip_rank"])
                         assert pq[(system, qid, f"R(rel=2)@{k}")] == pytest.approx(ref[f"recall_{k}"])
                         assert pq[(system, qid, f"P(rel=2)@{k}")] == pytest.approx(ref[f"P_{k}"])
@@ -290,6 +329,7 @@ def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
 
 
 # -- the tie rule names its trec_eval version ------------------------------------------
+
 
 @pytest.mark.parametrize("stored", [None, "trec"])
 def test_a_campaign_made_before_versioned_rules_keeps_the_float32_rule(tmp_path, stored):

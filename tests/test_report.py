@@ -33,16 +33,40 @@ def demo_judged(tmp_path):
 def test_markdown_report_discloses_the_methodology(demo_judged):
     db, _ = demo_judged
     md = report.render(report.build(db, n_boot=200), "md")
-    for needle in ("질문 수와 유형", "24 — ", "'관련' 판정 기준", "등급 ≥ 2", "정답 근거의 단위", "문단",
-                   "검색 상한 K", "1, 3, 5, 10", "동점 처리 규칙", "중복 제거 정책", "판정 집합 (qrels)",
-                   "MRR@10 95% 구간", "R@10", "nDCG@10", "| 1위 |", "상위 3위 안", "10위 안에 없음", "Judged@10",
-                   "답변 보류", "적절한 보류율", "잘못된 보류율", "판정자 간 일치도", "일치율",
-                   "실패 사례", "첫 결과 본문", "예시 자료", "근거 없는 질문 | 1개",
-                   "평가에 쓴 질문 | 판정이 있는 질문 중 답할 수 있는 5개로 평균을 냄"):
+    for needle in (
+        "질문 수와 유형",
+        "24 — ",
+        "'관련' 판정 기준",
+        "등급 ≥ 2",
+        "정답 근거의 단위",
+        "문단",
+        "검색 상한 K",
+        "1, 3, 5, 10",
+        "동점 처리 규칙",
+        "중복 제거 정책",
+        "판정 집합 (qrels)",
+        "MRR@10 95% 구간",
+        "R@10",
+        "nDCG@10",
+        "| 1위 |",
+        "상위 3위 안",
+        "10위 안에 없음",
+        "Judged@10",
+        "답변 보류",
+        "적절한 보류율",
+        "잘못된 보류율",
+        "판정자 간 일치도",
+        "일치율",
+        "실패 사례",
+        "첫 결과 본문",
+        "예시 자료",
+        "근거 없는 질문 | 1개",
+        "평가에 쓴 질문 | 판정이 있는 질문 중 답할 수 있는 5개로 평균을 냄",
+    ):
         assert needle in md, needle
     for system in ("bm25", "vector", "hybrid", "graphrag"):
         assert f"| {system} | 전체 |" in md
-    assert "<script>" not in md and "\\<script\\>" in md             # corpus text stays plain
+    assert "<script>" not in md and "\\<script\\>" in md  # corpus text stays plain
 
 
 def test_html_report_has_chart_and_escapes_text(demo_judged):
@@ -57,12 +81,31 @@ def test_report_cli(demo_judged, tmp_path):
     db, path = demo_judged
     db.close()
     out = tmp_path / "out" / "report.html"
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "report", "--format", "html",
-                        "--lang", "en", "-o", str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reljudge",
+            "--db",
+            str(path),
+            "report",
+            "--format",
+            "html",
+            "--lang",
+            "en",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     assert "Retrieval evaluation report" in out.read_text(encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "report", "--version", "7",
-                        "-o", str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(path), "report", "--version", "7", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2 and "no qrels version 7" in r.stderr
 
 
@@ -70,12 +113,13 @@ def test_report_and_dashboard_print_the_same_p_values_for_a_small_campaign(demo_
     """The report asks for 10,000 permutations and the dashboard for 1,000; with this
     few questions both enumerate every sign pattern, so a lead never sees two p's."""
     from reljudge import dashboard
+
     db, _ = demo_judged
     data = report.build(db, n_boot=50)
     live = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=50).result.tests
     live = live[live.measure.str.startswith("RR")]
     cols = ["system_a", "system_b", "p_value", "p_holm"]
-    reported = data.tests[data.tests.measure.str.startswith("RR")]   # the report tests R and nDCG too
+    reported = data.tests[data.tests.measure.str.startswith("RR")]  # the report tests R and nDCG too
     assert len(reported) == 6
     merged = reported[cols].merge(live[cols], on=["system_a", "system_b"], suffixes=("_report", "_live"))
     assert len(merged) == 6
@@ -89,13 +133,31 @@ def test_korean_report_has_no_english_cells(demo_judged):
     """'all', True/False and column names are data for the CLI; the Korean report says
     them in Korean (system names, measure names and trec_eval terms stay as they are)."""
     import re
+
     db, _ = demo_judged
     text = report.render(report.build(db, n_boot=50, lang="ko"), "md")
-    words = set(re.findall(r"\b[a-z_]{3,}\b", text)) - {"bm25", "vector", "hybrid", "graphrag", "qrels",
-                                                          "rel", "trec", "eval", "ndcg", "cut", "float",
-                                                          "script", "window", "javascript",   # HOSTILE text
-                                                          "reljudge", "export", "bundle", "manifest",  # a command
-                                                          "trec_eval", "double"}  # not escaped; C type
+    words = set(re.findall(r"\b[a-z_]{3,}\b", text)) - {
+        "bm25",
+        "vector",
+        "hybrid",
+        "graphrag",
+        "qrels",
+        "rel",
+        "trec",
+        "eval",
+        "ndcg",
+        "cut",
+        "float",
+        "script",
+        "window",
+        "javascript",  # HOSTILE text
+        "reljudge",
+        "export",
+        "bundle",
+        "manifest",  # a command
+        "trec_eval",
+        "double",
+    }  # not escaped; C type
     assert not words, words
     assert "| True |" not in text and "| False |" not in text
     english = report.render(report.build(db, n_boot=50, lang="en"), "md")
@@ -108,6 +170,7 @@ def many_judged(tmp_path):
     tests draw random sign flips): bm25's first paragraph is citable on every question,
     the rest of every system's top 3 is not."""
     from reljudge.storage import evaluation_inputs
+
     path = tmp_path / "many.duckdb"
     db = open_database(path)
     campaign.load_demo(db, with_accounts=False)
@@ -126,6 +189,7 @@ def test_dashboard_cli_and_report_run_one_test_procedure_and_say_which(many_judg
     all three now give the same p, and each states how it was computed."""
     import json
     from reljudge import dashboard, metrics
+
     db, path = many_judged
     assert 20 > metrics.EXACT_SIGN_FLIPS_MAX_N
     data = report.build(db, n_boot=50)
@@ -138,19 +202,29 @@ def test_dashboard_cli_and_report_run_one_test_procedure_and_say_which(many_judg
     assert (merged.p_value_report == merged.p_value_live).all()
     assert (merged.p_holm_report == merged.p_holm_live).all()
     db.close()
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10",
-                        "--format", "json"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10", "--format", "json"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     cli = {(t["system_a"], t["system_b"]): t["p_value"] for t in doc["tests"]}
     assert {(a, b): p for a, b, p in zip(merged.system_a, merged.system_b, merged.p_value_live)} == cli
     assert doc["policies"]["randomization_test"]["used"] == {
-        "procedure": "sampled", "n": 20, "permutations": metrics.RANDOMIZATION.permutations,
-        "seed": metrics.RANDOMIZATION.seed, "exact_max_n": metrics.EXACT_SIGN_FLIPS_MAX_N}
+        "procedure": "sampled",
+        "n": 20,
+        "permutations": metrics.RANDOMIZATION.permutations,
+        "seed": metrics.RANDOMIZATION.seed,
+        "exact_max_n": metrics.EXACT_SIGN_FLIPS_MAX_N,
+    }
     # the procedure is stated beside the p-values: report (ko, en) and the CLI's table
     assert "p 값: 질문 20개에 무작위 부호 뒤집기 10,000회(시드 42)로 구한" in report.render(data, "md")
-    r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10",
-                        "--format", "table"], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(path), "evaluate", "-m", "RR@10", "--format", "table"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     tests_part = r.stdout.split("paired randomization test\n", 1)[1]
     assert "p: paired randomization test with 10,000 random sign flips of 20 questions (seed 42" in tests_part
@@ -162,6 +236,7 @@ def test_report_tests_every_measure_with_holm_and_never_prints_p_zero(many_judge
     system pairs) and writes "< 0.001" for what three decimals cannot show."""
     import re
     from reljudge import dashboard, i18n
+
     db, _ = many_judged
     data = report.build(db, n_boot=50, lang="en")
     live = dashboard.tests_table(dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=50))
@@ -172,7 +247,7 @@ def test_report_tests_every_measure_with_holm_and_never_prints_p_zero(many_judge
     assert len(merged) == 24
     assert (merged.p_holm_report == merged.p_holm_live).all()
     assert (merged.p_value_report == merged.p_value_live).all()
-    assert (live.p_value < 0.001).any()                  # a difference the data makes plain
+    assert (live.p_value < 0.001).any()  # a difference the data makes plain
     page = report.render(data, "html")
     tests_html = page.split("Paired randomization tests", 1)[1].split("<h2>", 1)[0]
     assert "<td>&lt; 0.001</td>" in tests_html and "<td>0.000</td>" not in tests_html
@@ -189,13 +264,17 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
     short enough for A4 and a screen, and Korean words are not broken mid-word."""
     import re
     from reljudge import agreement, i18n
+
     db, _ = demo_judged
     rep = agreement.from_database(db)
     for lang, heading in (("ko", "판정자 간 일치도"), ("en", "Inter-annotator agreement")):
-        reasons = {f"{i18n.figure_name(k, lang)}: {i18n.message(v, lang)}"
-                   for res in [rep.grades, rep.no_answer] + [r for p in rep.by_type.values() for r in p]
-                   if res is not None for k, v in res.reasons.items()}
-        assert len(reasons) >= 3                          # this campaign has several
+        reasons = {
+            f"{i18n.figure_name(k, lang)}: {i18n.message(v, lang)}"
+            for res in [rep.grades, rep.no_answer] + [r for p in rep.by_type.values() for r in p]
+            if res is not None
+            for k, v in res.reasons.items()
+        }
+        assert len(reasons) >= 3  # this campaign has several
         data = report.build(db, n_boot=20, lang=lang)
         assert sorted(data.agreement_notes) == sorted(reasons)
         assert i18n.column_label("not_computed", lang) not in data.agreement.columns
@@ -206,10 +285,10 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
         assert i18n.column_label("not_computed", lang) not in rows[0]
         assert max(len(line) for line in rows[2:]) < 120, max(rows, key=len)
         for i, note in enumerate(data.agreement_notes, 1):
-            escaped = display.md(note)            # as the report escapes data for Markdown
-            assert md.count(escaped) == 1, note            # once, as its footnote
+            escaped = display.md(note)  # as the report escapes data for Markdown
+            assert md.count(escaped) == 1, note  # once, as its footnote
             assert f"- ({i}) {escaped}" in section
-            assert any(f"({i})" in line for line in rows[2:])   # and pointed at from the table
+            assert any(f"({i})" in line for line in rows[2:])  # and pointed at from the table
         page = report.render(data, "html")
         part = page.split(f"<h2>{heading}</h2>", 1)[1].split("<h2>", 1)[0]
         for note in data.agreement_notes:
@@ -223,6 +302,7 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
 
 def html_escape(text: str) -> str:
     import html
+
     return html.escape(text)
 
 
@@ -231,17 +311,18 @@ def test_groups_on_few_questions_are_flagged_in_the_report(demo_judged, many_jud
     any other. A group with fewer than dashboard.FEW_QUESTIONS_BELOW answerable questions
     is flagged, and the report says what the flag means, in Korean and in English."""
     from reljudge import dashboard
+
     assert dashboard.FEW_QUESTIONS_BELOW == 10
-    few, _ = demo_judged                                   # 5 answerable questions
+    few, _ = demo_judged  # 5 answerable questions
     data = report.build(few, n_boot=50, lang="ko")
     assert (data.results["few_questions"] == "예").all()
     md = report.render(data, "md")
-    assert "| 질문 적음 |" in md.split("\n## ", 3)[2].splitlines()[2]     # the results table's header
+    assert "| 질문 적음 |" in md.split("\n## ", 3)[2].splitlines()[2]  # the results table's header
     assert "'질문 적음' 표시는 답할 수 있는 질문이 10개 미만인 그룹입니다" in md
     en = report.render(report.build(few, n_boot=50, lang="en"), "html")
     assert "<th>few questions</th>" in en
     assert "&#x27;Few questions&#x27; rows rest on fewer than 10 answerable questions" in en
-    many, _ = many_judged                                  # 20 answerable, at most 6 of a type
+    many, _ = many_judged  # 20 answerable, at most 6 of a type
     table = report.build(many, n_boot=50, lang="en").results
     overall = table.qtype == "all"
     assert (table[overall]["few_questions"] == "no").all() and (table[overall]["n"] == 20).all()
@@ -253,6 +334,7 @@ def test_groups_on_few_questions_are_flagged_in_the_report(demo_judged, many_jud
 def test_measure_definitions_come_from_the_registry():
     """The report's measure definitions are the registry's, in both languages."""
     from reljudge.measures import REGISTRY, parse_measures
+
     ms = parse_measures(["RR@10", "nDCG@10", "Judged@10", "RR@5"], 2)
     en = report.measure_definitions(ms, "en")
     ko = report.measure_definitions(ms, "ko")
@@ -268,21 +350,38 @@ def test_markdown_report_keeps_numbers_intervals_and_names_as_written(demo_judge
     import re
     from markdown_it import MarkdownIt
     from reljudge import display
+
     db, _ = demo_judged
     text = report.render(report.build(db, n_boot=50, lang="en"), "md")
     assert not re.search(r"\d\\\.", text), re.search(r".{20}\d\\\..{20}", text).group(0)
     assert not re.search(r"\\\[\d", text) and not re.search(r"\d\\\]", text)
-    assert re.search(r"\[\d\.\d{3}, \d\.\d{3}\]", text)           # an interval, as written
+    assert re.search(r"\[\d\.\d{3}, \d\.\d{3}\]", text)  # an interval, as written
     for plain in ("0.903", "[0.806, 0.978]", "lee_ann", "trec_eval", "-0.5", "12:30", "김_철수", "p-value"):
         assert display.md(plain) == plain
-    for markup in ("__bob__", "_x_", "[l](http://e)", "![i](x.png)", ":red[r]", "http://e.example",
-                   "- item", "1. one", "# h", "===", "[x]: http://e", "*b*", "`c`", "<b>", "$x$"):
+    for markup in (
+        "__bob__",
+        "_x_",
+        "[l](http://e)",
+        "![i](x.png)",
+        ":red[r]",
+        "http://e.example",
+        "- item",
+        "1. one",
+        "# h",
+        "===",
+        "[x]: http://e",
+        "*b*",
+        "`c`",
+        "<b>",
+        "$x$",
+    ):
         html = MarkdownIt("commonmark").render(display.md(markup))
         assert set(re.findall(r"<([a-zA-Z0-9]+)", html)) <= {"p"}, (markup, html)
 
 
 def test_html_report_tables_have_no_empty_header_row(demo_judged):
     import re
+
     db, _ = demo_judged
     html = report.render(report.build(db, n_boot=50, lang="ko"), "html")
     for head in re.findall(r"<thead>(.*?)</thead>", html):

@@ -31,14 +31,16 @@ def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it()
     a, s, pid = _disagree(db)
     queue = review.disagreements(db)
     assert [(r.kind, r.sentence, r.pid, r.grades) for r in queue.itertuples()] == [
-        ("support", s, pid, (0, 2)), ("interpretation", None, None, (1, 2))]      # widest gap first
+        ("support", s, pid, (0, 2)),
+        ("interpretation", None, None, (1, 2)),
+    ]  # widest gap first
     # before the ruling: a tie goes to the lower grade
     assert list(queue.decided) == [0, 1]
     at = _login(_app().run(), "lead", "demo-lead")
     at.switch_page("screens/review_adjudicate.py").run()
     assert not at.exception and not at.error
     assert at.title[0].value == "답변 검수 불일치 조정"
-    assert "bm25" not in " ".join(t.value for t in at.text)             # blind: no system name
+    assert "bm25" not in " ".join(t.value for t in at.text)  # blind: no system name
     at.radio[0].set_value(2)
     at.text_input[0].input("문단이 문장을 그대로 뒷받침함")
     at.button[0].click().run()
@@ -48,9 +50,9 @@ def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it()
     row = decided.loc[(a, "support", s, pid)]
     assert row.value == 2 and row.provenance == "adjudicated"
     queue = review.disagreements(db)
-    assert queue.iloc[0].kind == "interpretation" and queue.iloc[-1].ruling == 2     # open items first
+    assert queue.iloc[0].kind == "interpretation" and queue.iloc[-1].ruling == 2  # open items first
     table = next(d.value for d in at.dataframe if "grades" in d.value.columns)
-    assert set(table.kind) == {"뒷받침 (문장 × 인용)", "해석 타당성"}                  # in Korean
+    assert set(table.kind) == {"뒷받침 (문장 × 인용)", "해석 타당성"}  # in Korean
     per = answer_metrics.evaluate_answers(db, n_boot=0).per_answer
     assert a in set(per[per.measure == "support_precision"].answer_id)
 
@@ -73,14 +75,14 @@ def test_review_assignment_page_gives_each_reviewer_their_questions():
     assert not at.exception and at.title[0].value == "답변 검수 배정"
     assert "검수 배정이 없습니다" in at.info[0].value
     at.slider[0].set_value(0.5)
-    at.button[1].click().run()                                   # apply
+    at.button[1].click().run()  # apply
     assert not at.exception and not at.error
     assert "검수를 배정했습니다" in at.success[0].value
     db = _db()
     rows = review.active_review_assignments(db)
     assert set(rows.username) == {"annotator1", "annotator2"}
     per_question = rows.groupby("qid").size()
-    assert set(per_question) == {1, 2} and (per_question == 2).sum() >= 1      # overlap for agreement
+    assert set(per_question) == {1, 2} and (per_question == 2).sum() >= 1  # overlap for agreement
     mine = set(rows[rows.username == "annotator1"].qid)
     assert set(review.review_queue(db, "annotator1").qid) == mine
 
@@ -112,4 +114,4 @@ def test_agreement_page_shows_the_reviewers_agreement():
     reviews = next(f for f in figures if set(f.rating) & {"뒷받침 (문장 × 인용)", "해석 타당성"})
     support = reviews[(reviews.scope == "전체") | (reviews.scope == "all")]
     assert len(support) and (support.percent_agreement <= 1).all()
-    assert any("cohen_kappa_linear" in f.columns for f in frames)       # the pairs, weighted too
+    assert any("cohen_kappa_linear" in f.columns for f in frames)  # the pairs, weighted too

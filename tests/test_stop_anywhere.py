@@ -40,8 +40,9 @@ SIGNALS = [pytest.param(signal.SIGTERM, id="SIGTERM"), pytest.param(signal.SIGKI
 
 
 def _cli(db_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db_path), *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def _stop(proc: subprocess.Popen, sig: int) -> None:
@@ -57,8 +58,12 @@ class Client:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
     def post(self, path: str, body: dict, timeout: float = 30) -> tuple[int, dict]:
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
         try:
             with self.opener.open(req, timeout=timeout) as resp:
                 return resp.status, json.loads(resp.read() or b"{}")
@@ -68,6 +73,7 @@ class Client:
 
 # -- 1. a server on a new file, stopped right after its first lead ------------------------
 
+
 @pytest.mark.browser
 @pytest.mark.parametrize("sig", SIGNALS)
 def test_a_new_campaign_opens_after_a_stop_right_after_its_first_lead(tmp_path, sig):
@@ -76,7 +82,7 @@ def test_a_new_campaign_opens_after_a_stop_right_after_its_first_lead(tmp_path, 
     server = StreamlitServer(db_path=db_path, log_path=log, extra_env={"RELJUDGE_DEMO": "0"}).start()
     try:
         code = re.search(r"setup code: (\S+)", server.log_tail(100_000))
-        assert code, server.log_tail()          # printed at start, for whoever started it
+        assert code, server.log_tail()  # printed at start, for whoever started it
         with chromium() as browser:
             page = browser.new_page()
             page.set_default_timeout(60_000)
@@ -86,7 +92,7 @@ def test_a_new_campaign_opens_after_a_stop_right_after_its_first_lead(tmp_path, 
             page.get_by_label("비밀번호 확인", exact=True).fill("boss-password-1")
             page.get_by_label("설정 코드", exact=True).fill(code.group(1))
             page.get_by_role("button", name="첫 책임자 계정 만들기").click()
-            wait_for_session_cookie(page)       # the lead exists and is logged in
+            wait_for_session_cookie(page)  # the lead exists and is logged in
             _stop(server.proc, sig)
     finally:
         server.stop()
@@ -96,7 +102,7 @@ def test_a_new_campaign_opens_after_a_stop_right_after_its_first_lead(tmp_path, 
     with StreamlitServer(db_path=db_path, log_path=tmp_path / "server2.log") as again:
         status, body = Client(again.url).post("/api/login", {"username": "boss", "password": "boss-password-1"})
         assert (status, body.get("role")) == (200, "lead")
-        assert "setup code" not in again.log_tail(100_000)      # it has an account now
+        assert "setup code" not in again.log_tail(100_000)  # it has an account now
 
 
 # -- 2. in the middle of an annotator's saves ------------------------------------------
@@ -120,8 +126,9 @@ def test_acknowledged_saves_survive_a_stop_mid_typing(tmp_path, sig):
     db_path = tmp_path / "typing.duckdb"
     script = tmp_path / "make.py"
     script.write_text(MAKE_CAMPAIGN, encoding="utf-8")
-    made = subprocess.run([sys.executable, str(script), str(db_path), str(REPO / "tests")],
-                          capture_output=True, text=True, timeout=300)
+    made = subprocess.run(
+        [sys.executable, str(script), str(db_path), str(REPO / "tests")], capture_output=True, text=True, timeout=300
+    )
     assert made.returncode == -signal.SIGKILL, made.stderr
     pids = {f"Q0{q}": [f"Q0{q}-p{k:02d}" for k in range(40)] for q in (1, 2)}
 
@@ -136,11 +143,17 @@ def test_acknowledged_saves_survive_a_stop_mid_typing(tmp_path, sig):
             i = 0
             while not stop_typing.is_set():
                 qid = "Q01" if i % 2 else "Q02"
-                event = {"id": f"e{i}", "kind": "grade", "qid": qid, "pid": pids[qid][(i // 2) % 40],
-                         "grade": i % 3, "ms": 800}
+                event = {
+                    "id": f"e{i}",
+                    "kind": "grade",
+                    "qid": qid,
+                    "pid": pids[qid][(i // 2) % 40],
+                    "grade": i % 3,
+                    "ms": 800,
+                }
                 try:
                     status, body = client.post("/api/events", {"events": [event]}, timeout=10)
-                except OSError:              # the server is gone
+                except OSError:  # the server is gone
                     return
                 if status == 200:
                     acked.extend(body.get("acked", []))
@@ -152,7 +165,7 @@ def test_acknowledged_saves_survive_a_stop_mid_typing(tmp_path, sig):
         while len(acked) < 40 and time.monotonic() < deadline and typist.is_alive():
             time.sleep(0.02)
         assert len(acked) >= 40, "the saves were not acknowledged"
-        _stop(server.proc, sig)                 # while the typist keeps saving
+        _stop(server.proc, sig)  # while the typist keeps saving
         stop_typing.set()
         typist.join(timeout=60)
     finally:
@@ -168,12 +181,19 @@ def test_acknowledged_saves_survive_a_stop_mid_typing(tmp_path, sig):
     with StreamlitServer(db_path=db_path, log_path=tmp_path / "server2.log") as again:
         client = Client(again.url)
         assert client.post("/api/login", {"username": "annotator1", "password": "annotator-pass-1"})[0] == 200
-        status, body = client.post("/api/events", {"events": [
-            {"id": "after-restart", "kind": "grade", "qid": "Q01", "pid": "Q01-p00", "grade": 2, "ms": 500}]})
+        status, body = client.post(
+            "/api/events",
+            {
+                "events": [
+                    {"id": "after-restart", "kind": "grade", "qid": "Q01", "pid": "Q01-p00", "grade": 2, "ms": 500}
+                ]
+            },
+        )
         assert status == 200 and body["acked"] == ["after-restart"]
 
 
 # -- 3. in the middle of an import -----------------------------------------------------
+
 
 @pytest.mark.parametrize("sig", SIGNALS)
 def test_an_import_stopped_midway_keeps_the_campaign_and_is_all_or_nothing(tmp_path, sig):
@@ -184,11 +204,22 @@ def test_an_import_stopped_midway_keeps_the_campaign_and_is_all_or_nothing(tmp_p
     big = tmp_path / "big-corpus.jsonl"
     with open(big, "w", encoding="utf-8") as fh:
         for k in range(150_000):
-            fh.write(json.dumps({"pid": f"big-{k}", "doc_id": f"d{k // 50}",
-                                 "text": f"문단 {k}: 믿음은 바라는 것들의 실상이요 보이지 않는 것들의 증거라."},
-                                ensure_ascii=False) + "\n")
-    proc = subprocess.Popen([sys.executable, "-m", "reljudge", "--db", str(db_path), "import", "corpus", str(big)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            fh.write(
+                json.dumps(
+                    {
+                        "pid": f"big-{k}",
+                        "doc_id": f"d{k // 50}",
+                        "text": f"문단 {k}: 믿음은 바라는 것들의 실상이요 보이지 않는 것들의 증거라.",
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), "import", "corpus", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     # Stop it once it is reading the file (its position in the file has moved).
     deadline = time.monotonic() + 120
     while proc.poll() is None and time.monotonic() < deadline and not _reading(proc.pid, big):
@@ -198,8 +229,8 @@ def test_an_import_stopped_midway_keeps_the_campaign_and_is_all_or_nothing(tmp_p
     db = open_database(db_path, must_exist=True)
     try:
         n_big = db.cursor().execute("SELECT count(*) FROM paragraphs WHERE pid LIKE 'big-%'").fetchone()[0]
-        assert n_big in (0, 150_000)            # all or nothing
-        assert db.cursor().execute("SELECT count(*) FROM users").fetchone()[0] == 3   # the demo's accounts
+        assert n_big in (0, 150_000)  # all or nothing
+        assert db.cursor().execute("SELECT count(*) FROM users").fetchone()[0] == 3  # the demo's accounts
     finally:
         db.close()
     listed = _cli(db_path, "users", "list")
@@ -265,6 +296,7 @@ OLD_RELEASE = textwrap.dedent("""
 @pytest.mark.parametrize("sig", SIGNALS)
 def test_a_migration_stopped_at_any_step_leaves_a_file_that_opens(tmp_path, sig):
     from reljudge.storage.migrations import MIGRATIONS
+
     old = tmp_path / "old.duckdb"
     (tmp_path / "old.py").write_text(OLD_RELEASE, encoding="utf-8")
     (tmp_path / "stop.py").write_text(MIGRATE_AND_STOP, encoding="utf-8")
@@ -274,22 +306,27 @@ def test_a_migration_stopped_at_any_step_leaves_a_file_that_opens(tmp_path, sig)
     for stop_at in range(4, len(MIGRATIONS) + 1):
         copy = tmp_path / f"step{stop_at}.duckdb"
         copy.write_bytes(old.read_bytes())
-        stopped = subprocess.run([sys.executable, str(tmp_path / "stop.py"), str(copy), str(int(sig)), str(stop_at)],
-                                 capture_output=True, text=True, timeout=120)
+        stopped = subprocess.run(
+            [sys.executable, str(tmp_path / "stop.py"), str(copy), str(int(sig)), str(stop_at)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert stopped.returncode == -sig, (stop_at, stopped.stdout, stopped.stderr)
-        listed = _cli(copy, "users", "list")       # opens, replays or recovers, migrates the rest
+        listed = _cli(copy, "users", "list")  # opens, replays or recovers, migrates the rest
         assert listed.returncode == 0, (stop_at, listed.stderr)
         assert "old-lead" in listed.stdout and "Traceback" not in listed.stderr
-        if "replayed through an attachment" in listed.stderr:     # said, with the old log kept
+        if "replayed through an attachment" in listed.stderr:  # said, with the old log kept
             recovered += 1
             assert list(tmp_path.glob(f"step{stop_at}.duckdb.wal.before-recovery-*"))
         db = open_database(copy, must_exist=True)
         try:
             assert [n for _, n in db.applied_migrations()] == [n for _, n, _ in MIGRATIONS]
-            assert db.cursor().execute(
-                "SELECT client_event_id, grade FROM judgment_events").fetchall() == [("old-1", 2)]
+            assert db.cursor().execute("SELECT client_event_id, grade FROM judgment_events").fetchall() == [
+                ("old-1", 2)
+            ]
         finally:
             db.close()
-        assert not Path(str(copy) + ".wal").exists()      # closed: checkpointed
+        assert not Path(str(copy) + ".wal").exists()  # closed: checkpointed
     # DuckDB 1.5.5 cannot replay these logs as the default database: the recovery ran
     assert recovered >= 1

@@ -28,8 +28,16 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import (DEEP_QUERY_JS, StreamlitServer, build_campaign, login, served_in_browser, wait_for_widget,
-                         wait_saved, widget_state)
+from e2e_support import (
+    DEEP_QUERY_JS,
+    StreamlitServer,
+    build_campaign,
+    login,
+    served_in_browser,
+    wait_for_widget,
+    wait_saved,
+    widget_state,
+)
 from reljudge.storage import open_database
 
 FS_SIZE_MB = 24
@@ -74,7 +82,7 @@ def fill(mount: Path) -> Path:
                 fh.write(chunk)
         except OSError as exc:
             assert exc.errno == errno.ENOSPC, exc
-    with open(mount / "ballast-tail", "wb", buffering=0) as fh:   # what a whole chunk did not fit in
+    with open(mount / "ballast-tail", "wb", buffering=0) as fh:  # what a whole chunk did not fit in
         try:
             while True:
                 fh.write(b"\0" * 512)
@@ -84,8 +92,9 @@ def fill(mount: Path) -> Path:
 
 
 def post(url: str, body, token: str | None = None) -> tuple[int, dict, object]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode("utf-8"), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode("utf-8"), method="POST", headers={"Content-Type": "application/json"}
+    )
     if token:
         req.add_header("Cookie", f"reljudge_session={token}")
     try:
@@ -116,9 +125,15 @@ class Outbox:
     def add(self, n: int) -> None:
         for _ in range(n):
             self.k += 1
-            e = {"id": str(uuid.uuid4()), "kind": "grade", "qid": self.qid,
-                 "pid": self.pids[self.k % len(self.pids)], "grade": self.k % 3, "ms": 400,
-                 "note": f"메모 {self.k} " + "가" * 200}
+            e = {
+                "id": str(uuid.uuid4()),
+                "kind": "grade",
+                "qid": self.qid,
+                "pid": self.pids[self.k % len(self.pids)],
+                "grade": self.k % 3,
+                "ms": 400,
+                "note": f"메모 {self.k} " + "가" * 200,
+            }
             self.pending[e["id"]] = e
             self.sent[e["id"]] = e
 
@@ -147,8 +162,11 @@ def stored_events(db_path: Path) -> dict[str, list[int]]:
     db = open_database(db_path)
     try:
         stored: dict[str, list[int]] = {}
-        for cid, eid in db.cursor().execute(
-                "SELECT client_event_id, event_id FROM judgment_events WHERE username = ?", [USER]).fetchall():
+        for cid, eid in (
+            db.cursor()
+            .execute("SELECT client_event_id, event_id FROM judgment_events WHERE username = ?", [USER])
+            .fetchall()
+        ):
             stored.setdefault(cid, []).append(eid)
         return stored
     finally:
@@ -163,7 +181,7 @@ def test_a_full_disk_is_a_retryable_503_and_every_save_is_stored_once_after_spac
         server = StreamlitServer(db_path=camp.db_path, log_path=log).start()
         try:
             box = Outbox(server, logged_in(server), qid, camp.pool[qid])
-            for _ in range(10):                                    # saves while there is room
+            for _ in range(10):  # saves while there is room
                 box.add(3)
                 assert box.send() == 200
             ballast = fill(mount)
@@ -177,7 +195,7 @@ def test_a_full_disk_is_a_retryable_503_and_every_save_is_stored_once_after_spac
                 box.add(2)
                 if box.send() == 503 and full_since is None:
                     full_since = time.monotonic()
-                time.sleep(0.05)        # a keypress rate, not a wait for the server
+                time.sleep(0.05)  # a keypress rate, not a wait for the server
             answer, headers = box.unavailable[-1]
             assert answer["error"] == "storage_unavailable" and int(headers["Retry-After"]) > 0
             assert 500 not in box.statuses
@@ -201,16 +219,21 @@ def test_a_full_disk_is_a_retryable_503_and_every_save_is_stored_once_after_spac
         assert {cid: eids for cid, eids in stored.items() if len(eids) != 1} == {}, "an event stored twice"
         assert set(stored) == set(box.sent), "an acknowledged event is missing from the file"
         assert all(stored[cid] == [eid] for cid, eid in box.acked.items()), "acknowledged with another number"
-        assert "opened again after a storage failure" in log.read_text(errors="replace"), \
+        assert "opened again after a storage failure" in log.read_text(errors="replace"), (
             "the invalidated database was never reopened (the recovery path was not exercised)"
+        )
 
 
 def save_line(page) -> str:
     """The judging widget's save state as the annotator reads it."""
-    return page.evaluate("""() => {""" + DEEP_QUERY_JS + """
+    return page.evaluate(
+        """() => {"""
+        + DEEP_QUERY_JS
+        + """
       const el = deepQuery(".rj .rj-save");
       return el ? el.textContent : "";
-    }""")
+    }"""
+    )
 
 
 @pytest.mark.browser
@@ -237,10 +260,14 @@ def test_the_judging_page_says_saves_are_waiting_while_the_disk_is_full_and_then
             for key in "210":
                 page.keyboard.press(key)
             try:
-                page.wait_for_function("""() => {""" + DEEP_QUERY_JS + """
+                page.wait_for_function(
+                    """() => {"""
+                    + DEEP_QUERY_JS
+                    + """
                   const el = deepQuery(".rj .rj-save");
                   return !!el && el.textContent.startsWith("저장 대기 중 — 3개 판정이 서버를 기다립니다(사라지지 않음)");
-                }""")
+                }"""
+                )
             except Exception:
                 raise AssertionError(f"the page said {save_line(page)!r}") from None
             assert widget_state(page)["pending"] == "3"
@@ -257,6 +284,7 @@ def test_storage_failures_are_told_by_type_and_errno_not_by_request_errors():
     import duckdb
 
     from reljudge.storage import failures
+
     assert failures.is_storage_failure(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
     assert failures.is_storage_failure(PermissionError(errno.EACCES, "denied"))
     assert failures.is_storage_failure(OSError(errno.EROFS, os.strerror(errno.EROFS)))
@@ -266,8 +294,9 @@ def test_storage_failures_are_told_by_type_and_errno_not_by_request_errors():
     assert failures.is_storage_failure(duckdb.FatalException("database has been invalidated"))
     assert failures.invalidates(duckdb.FatalException("x")) and not failures.invalidates(duckdb.IOException("x"))
     # DuckDB's failed commit: a TransactionException carrying the system's wording of the errno
-    assert failures.is_storage_failure(duckdb.TransactionException(
-        f'Failed to commit: Could not write file "x.wal": {os.strerror(errno.ENOSPC)}'))
+    assert failures.is_storage_failure(
+        duckdb.TransactionException(f'Failed to commit: Could not write file "x.wal": {os.strerror(errno.ENOSPC)}')
+    )
     assert not failures.is_storage_failure(duckdb.TransactionException("Catalog write-write conflict"))
     assert not failures.is_storage_failure(duckdb.ConstraintException("Duplicate key"))
     assert not failures.is_storage_failure(duckdb.ConversionException("out of range for INT64"))
@@ -281,6 +310,7 @@ def test_a_database_folder_that_cannot_be_written_is_a_503_until_it_can(tmp_path
     capabilities that override file permissions (``setpriv --bounding-set``); skipped
     where setpriv cannot do that."""
     import shutil
+
     setpriv = shutil.which("setpriv")
     drop = ["--bounding-set=-dac_override,-dac_read_search,-fowner"]
     if os.geteuid() != 0 or not setpriv or _run(setpriv, *drop, "true").returncode != 0:
@@ -295,7 +325,7 @@ def test_a_database_folder_that_cannot_be_written_is_a_503_until_it_can(tmp_path
         assert box.send() == 200
         wal = folder / "campaign.duckdb.wal"
         deadline = time.monotonic() + 60
-        while wal.exists():                    # the idle checkpoint folds the log into the file
+        while wal.exists():  # the idle checkpoint folds the log into the file
             assert time.monotonic() < deadline, "the idle checkpoint never ran"
             time.sleep(0.1)
         folder.chmod(0o555)

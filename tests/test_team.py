@@ -35,14 +35,15 @@ def test_plan_double_share_and_by_type():
     qs = _questions()
     p = assignment.plan(qs, ["a", "b", "c"], double_share=0.5, by_type=True, seed=1)
     per_q = p.rows.groupby("qid").username.nunique()
-    assert (per_q >= 1).all() and (per_q == 2).sum() == 12            # half of 24
+    assert (per_q >= 1).all() and (per_q == 2).sum() == 12  # half of 24
     merged = p.rows.merge(qs, on="qid")
     # with by_type, every annotator gets work from every type
     assert merged.groupby("username").qtype.nunique().min() == 4
     doubled_by_type = merged[merged.qid.isin(per_q[per_q == 2].index)].groupby("qtype").qid.nunique()
     assert list(doubled_by_type) == [3, 3, 3, 3]
     assert assignment.plan(qs, ["a", "b", "c"], double_share=0.5, seed=1).rows.equals(
-        assignment.plan(qs, ["a", "b", "c"], double_share=0.5, seed=1).rows)   # reproducible
+        assignment.plan(qs, ["a", "b", "c"], double_share=0.5, seed=1).rows
+    )  # reproducible
 
 
 def test_plan_errors():
@@ -58,8 +59,10 @@ def test_plan_keeps_started_work_with_whoever_started_it(seed):
     rng = __import__("random").Random(seed)
     qs = _questions()
     names = [f"a{i}" for i in range(4)]
-    started = pd.DataFrame([(q, a, rng.randint(1, 30)) for q in qs.qid for a in names + ["gone"]
-                            if rng.random() < 0.3], columns=["qid", "username", "n"])
+    started = pd.DataFrame(
+        [(q, a, rng.randint(1, 30)) for q in qs.qid for a in names + ["gone"] if rng.random() < 0.3],
+        columns=["qid", "username", "n"],
+    )
     per_question = rng.choice([1, 2])
     p = assignment.plan(qs, names, per_question=per_question, double_share=0.3, seed=seed, started=started)
     assert not p.rows.duplicated().any() and "gone" not in set(p.rows.username)
@@ -68,18 +71,23 @@ def test_plan_keeps_started_work_with_whoever_started_it(seed):
     assert set(per_q.index) == set(qs.qid)
     for qid, people in per_q.items():
         mine = starters.get(qid, set())
-        assert mine <= people                                   # nobody loses started work
+        assert mine <= people  # nobody loses started work
         assert len(people) == max(per_question, len(mine)) or len(people) == 2 > per_question
     doubled = (p.rows.groupby("qid").size() >= 2).sum()
-    assert doubled >= round(0.3 * len(qs))                      # the double share still holds
+    assert doubled >= round(0.3 * len(qs))  # the double share still holds
     assert p.kept == len(starters)
 
 
 def test_started_work_counts_in_the_balance():
     # 10 heavy questions (30 paragraphs) and 10 light ones (5) that a0 has started:
     # a0's kept load is counted before the heavy ones are shared out.
-    qs = pd.DataFrame({"qid": [f"h{i}" for i in range(10)] + [f"l{i}" for i in range(10)],
-                       "qtype": "x", "pool_size": [30] * 10 + [5] * 10})
+    qs = pd.DataFrame(
+        {
+            "qid": [f"h{i}" for i in range(10)] + [f"l{i}" for i in range(10)],
+            "qtype": "x",
+            "pool_size": [30] * 10 + [5] * 10,
+        }
+    )
     started = pd.DataFrame({"qid": [f"l{i}" for i in range(10)], "username": "a0", "n": 3})
     p = assignment.plan(qs, ["a0", "a1"], started=started, seed=2)
     loads = p.loads.set_index("username").paragraphs
@@ -96,18 +104,19 @@ def test_plan_errors_when_nothing_is_pooled():
 def test_assigning_keeps_started_questions_and_assigns_empty_pools(campaign_db, tmp_path):
     db = campaign_db
     extra = tmp_path / "more_questions.jsonl"
-    extra.write_text('{"qid": "q9", "text": "결과가 없는 질문", "type": "사실 확인", "criteria": "-"}\n',
-                     encoding="utf-8")
+    extra.write_text(
+        '{"qid": "q9", "text": "결과가 없는 질문", "type": "사실 확인", "criteria": "-"}\n', encoding="utf-8"
+    )
     campaign.import_file(db, "questions", extra)
     judging.grade(db, "bob", "q1", "p02", 2)
     judging.grade(db, "bob", "q1", "p01", 1)
     judging.grade(db, "ann", "q1", "p03", 0)
     judging.mark_no_answer(db, "ann", "q2", True)
-    judging.grade(db, "lee", "q3", "p08", 2)                 # a lead's judgments do not bind
+    judging.grade(db, "lee", "q3", "p08", 2)  # a lead's judgments do not bind
     result = assignment.assign(db, "lee", per_question=1, seed=5)
     active = team.active_assignments(db)
     owners = active.groupby("qid").username.apply(set).to_dict()
-    assert owners["q1"] == {"ann", "bob"}                     # both started q1: both keep it
+    assert owners["q1"] == {"ann", "bob"}  # both started q1: both keep it
     assert owners["q2"] == {"ann"} and len(owners["q9"]) == 1 and len(owners["q3"]) == 1
     assert result.kept == 2 and result.empty == ("q9",)
     text = i18n.message(result.messages(), "ko")
@@ -118,8 +127,7 @@ def test_assigning_keeps_started_questions_and_assigns_empty_pools(campaign_db, 
 
 def test_assigned_annotators_see_and_judge_only_their_queue(campaign_db):
     db = campaign_db
-    team.replace_assignments(db, pd.DataFrame({"qid": ["q1", "q2", "q1"], "username": ["ann", "ann", "bob"]}),
-                             "lee")
+    team.replace_assignments(db, pd.DataFrame({"qid": ["q1", "q2", "q1"], "username": ["ann", "ann", "bob"]}), "lee")
     assert list(judging.overview(db, "ann").qid) == ["q1", "q2"]
     assert list(judging.overview(db, "bob").qid) == ["q1"]
     with pytest.raises(ReljudgeError, match="not assigned"):
@@ -134,7 +142,7 @@ def test_reassign_moves_unfinished_work(campaign_db):
     db = campaign_db
     auth.add_user(db, "cho", "password-cho", "annotator")
     team.replace_assignments(db, pd.DataFrame({"qid": ["q1", "q2", "q3"], "username": ["ann"] * 3}), "lee")
-    for pid in ("p02", "p01", "p03", "p08"):                        # ann finishes q1
+    for pid in ("p02", "p01", "p03", "p08"):  # ann finishes q1
         judging.grade(db, "ann", "q1", pid, 0)
     moved = assignment.reassign(db, "lee", "ann")
     assert sorted(moved.qid) == ["q2", "q3"]
@@ -156,20 +164,19 @@ def test_others_work_does_not_make_a_newcomer_skip_questions(campaign_db):
     assert judging.current_question(db, "ann") == "q1"
 
 
-
 def test_next_unfinished_resumes_started_work_first(campaign_db):
     """U (next unfinished) goes to a question this annotator has started before any
     untouched one; then to the next unfinished one after the current, in campaign order."""
     db = campaign_db
     pool = {q: [it["pid"] for it in judging.payload(db, "ann", q)["items"]] for q in ("q1", "q2", "q3")}
-    judging.grade(db, "bob", "q2", pool["q2"][0], 2)          # q2 is judged by someone else
+    judging.grade(db, "bob", "q2", pool["q2"][0], 2)  # q2 is judged by someone else
     judging.go_to(db, "ann", "q3")
-    judging.grade(db, "ann", "q2", pool["q2"][0], 1)          # ann started q2
-    assert judging.step(db, "ann", 1, only_open=True) == "q2"   # not q1 (untouched, least judged)
+    judging.grade(db, "ann", "q2", pool["q2"][0], 1)  # ann started q2
+    assert judging.step(db, "ann", 1, only_open=True) == "q2"  # not q1 (untouched, least judged)
     for pid in pool["q2"]:
         judging.grade(db, "ann", "q2", pid, 0)
-    assert judging.step(db, "ann", 1, only_open=True) == "q3"    # after q2 in campaign order
-    assert judging.step(db, "ann", 1, only_open=True) == "q1"    # then around
+    assert judging.step(db, "ann", 1, only_open=True) == "q3"  # after q2 in campaign order
+    assert judging.step(db, "ann", 1, only_open=True) == "q1"  # then around
 
 
 def _judge(db, table):
@@ -180,12 +187,19 @@ def _judge(db, table):
 def test_aggregation_provenance_and_adjudication(campaign_db):
     db = campaign_db
     auth.add_user(db, "cho", "password-cho", "annotator")
-    _judge(db, [
-        ("ann", "q1", "p02", 2), ("bob", "q1", "p02", 2),                          # unanimous 2
-        ("ann", "q1", "p01", 2), ("bob", "q1", "p01", 0), ("cho", "q1", "p01", 2),  # majority 2
-        ("ann", "q1", "p03", 1), ("bob", "q1", "p03", 0),                          # tie -> 0
-        ("ann", "q1", "p08", 1),                                                   # single
-    ])
+    _judge(
+        db,
+        [
+            ("ann", "q1", "p02", 2),
+            ("bob", "q1", "p02", 2),  # unanimous 2
+            ("ann", "q1", "p01", 2),
+            ("bob", "q1", "p01", 0),
+            ("cho", "q1", "p01", 2),  # majority 2
+            ("ann", "q1", "p03", 1),
+            ("bob", "q1", "p03", 0),  # tie -> 0
+            ("ann", "q1", "p08", 1),  # single
+        ],
+    )
     q = adjudication.qrels(db).set_index("pid")
     assert q.loc["p02", ["grade", "provenance"]].tolist() == [2, "unanimous"]
     assert q.loc["p01", ["grade", "provenance", "n_annotators"]].tolist() == [2, "majority", 3]
@@ -210,9 +224,17 @@ def test_aggregation_provenance_and_adjudication(campaign_db):
 def test_changes_first_flag(campaign_db):
     db = campaign_db
     # bm25 ranks q2: p04 (1), p05 (2); vector: p05 (1), p03 (2)
-    _judge(db, [("ann", "q2", "p05", 2), ("bob", "q2", "p05", 0),
-                ("ann", "q2", "p03", 2), ("bob", "q2", "p03", 0),
-                ("ann", "q2", "p04", 2), ("bob", "q2", "p04", 2)])
+    _judge(
+        db,
+        [
+            ("ann", "q2", "p05", 2),
+            ("bob", "q2", "p05", 0),
+            ("ann", "q2", "p03", 2),
+            ("bob", "q2", "p03", 0),
+            ("ann", "q2", "p04", 2),
+            ("bob", "q2", "p04", 2),
+        ],
+    )
     queue = adjudication.queue(db).set_index("pid")
     # p05 sits above bm25's sure first citable? no (p04 is rank 1 in bm25), but vector has no
     # sure citable at all, so p05 (vector rank 1) and p03 (vector rank 2) both decide vector's first.
@@ -238,7 +260,7 @@ def test_verdicts_and_freeze(campaign_db):
     assert set(i18n.localized_values(queue, "en").verdicts[0].split(" · ")) == {"no answer", "has an answer"}
     adjudication.adjudicate_verdict(db, "lee", "q2", False, "p04가 근거")
     v1 = adjudication.freeze(db, "lee", note="첫 동결")
-    judging.grade(db, "ann", "q1", "p01", 2)                      # later work does not change v1
+    judging.grade(db, "ann", "q1", "p01", 2)  # later work does not change v1
     frozen = adjudication.qrels(db, version=v1)
     assert len(frozen) == 1 and frozen.iloc[0].provenance == "tie"
     assert len(adjudication.qrels(db)) == 2
@@ -247,6 +269,7 @@ def test_verdicts_and_freeze(campaign_db):
     assert list(versions.index) == [1, 2]
     # p01 stands for its copies p06 and p07: the listed row count is what the export writes
     from reljudge import export
+
     assert (versions.loc[2, "n_judged"], versions.loc[2, "n_qrels_rows"]) == (2, 4)
     assert len(export.qrels_table(db, version=2)[0]) == 4
     fv = adjudication.verdicts(db, version=v1).set_index("qid")
@@ -256,8 +279,10 @@ def test_verdicts_and_freeze(campaign_db):
     assert [m.code for m in rulings.ruling] == ["ruling_has_answer", "grade1"]
     assert rulings.pid[0].code == "question_verdict" and rulings.pid[1] == "p02"
     shown = i18n.localized_values(rulings, "ko")
-    assert shown[["pid", "ruling"]].values.tolist() == [["(질문 전체: 근거 유무)", "근거 있음"],
-                                                       ["p02", "1 관련 있으나 단독 인용 불가"]]
+    assert shown[["pid", "ruling"]].values.tolist() == [
+        ["(질문 전체: 근거 유무)", "근거 있음"],
+        ["p02", "1 관련 있으나 단독 인용 불가"],
+    ]
     assert i18n.localized_values(rulings, "en").ruling.tolist() == ["has an answer", "1 related, not citable alone"]
     assert not bool(adjudication.verdicts(db).set_index("qid").loc["q2", "no_answer"])
     with pytest.raises(ReljudgeError, match="no qrels version"):
@@ -295,10 +320,11 @@ def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
     """Found in a walkthrough: only pressed N's were verdicts, so one annotator's N made
     a question no-answer and the no-answer rate was always 100 %."""
     from reljudge import agreement
+
     db = campaign_db
     judging.grade(db, "ann", "q1", "p02", 0)
     judging.mark_no_answer(db, "ann", "q1", True)
-    judging.grade(db, "bob", "q1", "p02", 1)                  # graded, no N: has an answer
+    judging.grade(db, "bob", "q1", "p02", 1)  # graded, no N: has an answer
     judging.grade(db, "ann", "q2", "p04", 1)
     rows = team.current_verdict_rows(db).set_index(["annotator", "qid"]).no_answer
     assert rows.to_dict() == {("ann", "q1"): True, ("ann", "q2"): False, ("bob", "q1"): False}
@@ -307,23 +333,24 @@ def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
     assert verdicts.loc["q1", "no_answer"] and verdicts.loc["q1", "provenance"] == "tie"
     summary = agreement.annotators_from_database(db).set_index("annotator")
     assert summary.loc["ann", "no_answer_rate"] == 0.5 and summary.loc["bob", "no_answer_rate"] == 0.0
-    judging.grade(db, "lee", "q1", "p02", 1)                  # a third voice: 1 of 3 says no answer
+    judging.grade(db, "lee", "q1", "p02", 1)  # a third voice: 1 of 3 says no answer
     assert not adjudication.verdicts(db).set_index("qid").loc["q1", "no_answer"]
 
 
 def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
     from reljudge import agreement
+
     db = campaign_db
     judging.grade(db, "ann", "q1", "p01", 2, ms=6000)
-    judging.grade(db, "ann", "q1", "p01", 2, note="정의가 둘째 문장에 있음", ms=500)   # note only
+    judging.grade(db, "ann", "q1", "p01", 2, note="정의가 둘째 문장에 있음", ms=500)  # note only
     judging.grade(db, "ann", "q1", "p01", 2, note="정의가 둘째 문장에 있음", evidence="감사의 생활이란", ms=400)
     judging.grade(db, "ann", "q1", "p02", 0, ms=1000)
-    judging.grade(db, "ann", "q1", "p02", 1, ms=3000)                               # a changed grade
+    judging.grade(db, "ann", "q1", "p02", 1, ms=3000)  # a changed grade
     speed = agreement.judging_speed(db, fast_ms=2000).set_index("username")
     assert speed.loc["ann", "grade_decisions"] == 3
     assert speed.loc["ann", "fast"] == 1 and speed.loc["ann", "median_seconds"] == 3.0
-    judging.grade(db, "ann", "q1", "p02", None, ms=800)                              # cleared
-    judging.grade(db, "ann", "q1", "p02", 1, ms=7000)                                # and decided again
+    judging.grade(db, "ann", "q1", "p02", None, ms=800)  # cleared
+    judging.grade(db, "ann", "q1", "p02", 1, ms=7000)  # and decided again
     assert agreement.judging_speed(db).set_index("username").loc["ann", "grade_decisions"] == 4
 
 
@@ -332,12 +359,13 @@ def test_a_no_answer_mark_against_a_citable_grade_reaches_the_verdict_queue_with
     grade is citable, and sends the lead to adjudication: the question must be there
     even when a single annotator judged it, and a ruling settles it."""
     from reljudge import dashboard
+
     for kind, path in (("corpus", files["corpus"]), ("questions", files["questions"])):
         campaign.import_file(db, kind, path)
     campaign.import_file(db, "run", files["run_a"], system="bm25")
     campaign.pool(db, 10)
     _judge(db, [("ann", "q1", "p02", 2)])
-    judging.mark_no_answer(db, "ann", "q1", True)                 # one person, contradicting themself
+    judging.mark_no_answer(db, "ann", "q1", True)  # one person, contradicting themself
     assert dashboard.contested_no_answer(db, "adjudicated", None, 2) == ["q1"]
     queue = adjudication.verdict_queue(db)
     assert list(queue.qid) == ["q1"] and bool(queue.contested[0])

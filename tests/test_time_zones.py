@@ -25,14 +25,17 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 def _in_zone(zone: str, code: str) -> str:
     """Run ``code`` in a Python whose local zone is ``zone`` (DuckDB reads it at start)."""
     env = {**os.environ, "TZ": zone, "PYTHONPATH": SRC}
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
 
 
 def test_events_are_stored_in_utc_on_a_server_in_another_zone(db_path, files):
-    stored = _in_zone("America/New_York", f"""
+    stored = _in_zone(
+        "America/New_York",
+        f"""
         import datetime as dt
         from reljudge import auth, campaign, judging
         from reljudge.storage import open_database
@@ -45,14 +48,17 @@ def test_events_are_stored_in_utc_on_a_server_in_another_zone(db_path, files):
         judging.grade(db, "ann", "q1", "p02", 2)
         t = db.cursor().execute("SELECT created_at FROM judgment_events").fetchall()[0][0]
         print((t - dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)).total_seconds())
-        """)
-    assert abs(float(stored)) < 60          # UTC, not New York's wall clock (4-5 h off)
+        """,
+    )
+    assert abs(float(stored)) < 60  # UTC, not New York's wall clock (4-5 h off)
 
 
 def test_timestamps_written_before_are_moved_to_utc(db_path):
     """A database whose rows were stored in the server's local time (before migration
     'timestamps_in_utc') gets them converted, on the same server."""
-    out = _in_zone("Asia/Seoul", f"""
+    out = _in_zone(
+        "Asia/Seoul",
+        f"""
         import datetime as dt
         from reljudge.storage import db as dbmod, migrations
         shipped = list(migrations.MIGRATIONS)
@@ -64,12 +70,13 @@ def test_timestamps_written_before_are_moved_to_utc(db_path):
         migrations.MIGRATIONS[:] = shipped
         database = dbmod.Database({str(db_path)!r})
         print(database.cursor().execute("SELECT created_at FROM users WHERE username = 'old'").fetchall()[0][0])
-        """)
-    assert out == "2026-03-01 09:00:00"      # 18:00 in Seoul is 09:00 UTC
+        """,
+    )
+    assert out == "2026-03-01 09:00:00"  # 18:00 in Seoul is 09:00 UTC
 
 
 def test_one_formatting_function():
-    t = pd.Timestamp("2026-03-01 09:00:00")                      # stored: naive UTC
+    t = pd.Timestamp("2026-03-01 09:00:00")  # stored: naive UTC
     assert times.iso(t, "Asia/Seoul") == "2026-03-01T18:00:00+09:00"
     assert times.iso(t.to_pydatetime(), "UTC") == "2026-03-01T09:00:00+00:00"
     assert times.iso(pd.Timestamp("2026-07-01 12:00:00.5"), "Europe/Berlin") == "2026-07-01T14:00:00+02:00"
@@ -96,6 +103,7 @@ def test_exports_carry_the_offset_of_the_campaign_zone(campaign_db):
     judging.grade(db, "ann", "q1", "p02", 2)
     judging.grade(db, "bob", "q1", "p02", 0)
     from reljudge import adjudication
+
     adjudication.adjudicate(db, "lee", "q1", "p02", 2, "본문이 직접 답한다")
     event = json.loads(export.judgments_bytes(db).decode().splitlines()[0])
     assert event["created_at"] == times.iso(_stored(db, "judgment_events"), "Asia/Seoul")
@@ -138,11 +146,13 @@ def test_the_lead_sets_the_zone_on_the_campaign_page(campaign_db, db_path, monke
     picker.select("Europe/Berlin").run()
     assert not at.exception
     from reljudge.ui.session import get_db
+
     assert times.campaign_zone(get_db()) == "Europe/Berlin"
 
 
 def test_the_report_says_when_it_was_made_with_the_offset(campaign_db):
     from reljudge import report
+
     judging.grade(campaign_db, "ann", "q1", "p02", 2)
     made = report.build(campaign_db, "adjudicated", None, "ko").generated
     assert made.endswith("+09:00") and dt.datetime.fromisoformat(made).utcoffset() == dt.timedelta(hours=9)
@@ -150,7 +160,8 @@ def test_the_report_says_when_it_was_made_with_the_offset(campaign_db):
 
 def test_the_bundle_manifest_is_dated_in_the_campaign_zone(campaign_db):
     from reljudge import bundle
+
     judging.grade(campaign_db, "ann", "q1", "p02", 2)
-    campaign.set_time_zone(campaign_db, "America/Sao_Paulo")       # no daylight saving since 2019
+    campaign.set_time_zone(campaign_db, "America/Sao_Paulo")  # no daylight saving since 2019
     created = bundle.build(campaign_db).manifest["created"]
     assert created.endswith("-03:00")

@@ -43,12 +43,42 @@ import pytest
 from reljudge import cli
 
 DATA = Path(__file__).parent / "data" / "trec_eval_golden"
-MEASURES = ["-m", "runid", "-m", "num_q", "-m", "recip_rank", "-m", "P.1,5,10", "-m", "recall.5,100",
-            "-m", "ndcg_cut.5,10", "-m", "success.1,5"]
+MEASURES = [
+    "-m",
+    "runid",
+    "-m",
+    "num_q",
+    "-m",
+    "recip_rank",
+    "-m",
+    "P.1,5,10",
+    "-m",
+    "recall.5,100",
+    "-m",
+    "ndcg_cut.5,10",
+    "-m",
+    "success.1,5",
+]
 MEASURE_SETS = {
     "official": [],
-    "more": ["-m", "recall", "-m", "ndcg_cut", "-m", "success", "-m", "P.2,7", "-m", "iprec_at_recall.0.25,.33,0.05,0.04",
-             "-m", "map", "-m", "Rprec", "-m", "bpref"],
+    "more": [
+        "-m",
+        "recall",
+        "-m",
+        "ndcg_cut",
+        "-m",
+        "success",
+        "-m",
+        "P.2,7",
+        "-m",
+        "iprec_at_recall.0.25,.33,0.05,0.04",
+        "-m",
+        "map",
+        "-m",
+        "Rprec",
+        "-m",
+        "bpref",
+    ],
     "unj": ["-m", "unj.1,3,50", "-m", "num_ret"],
 }
 CASES = sorted(p.name for p in DATA.glob("*.out"))
@@ -64,8 +94,16 @@ def _argv(name: str) -> list[str]:
     base, _, rest = name[: -len(".out")].partition(".trec")
     inputs, _, mset = base.partition("+")
     version, *flags = rest.split(".")
-    argv = ["evaluate", "--qrels", str(DATA / f"{inputs}.qrels"), str(DATA / f"{inputs}.run"),
-            "--format", "trec_eval", "--ties", f"trec{version}"]
+    argv = [
+        "evaluate",
+        "--qrels",
+        str(DATA / f"{inputs}.qrels"),
+        str(DATA / f"{inputs}.run"),
+        "--format",
+        "trec_eval",
+        "--ties",
+        f"trec{version}",
+    ]
     for f in flags:
         argv += _flag(f)
     return argv + MEASURE_SETS.get(mset or inputs, MEASURES)
@@ -110,8 +148,18 @@ def test_official_is_the_default_of_the_trec_eval_format(capsys):
     assert cli.main(argv + ["-m", "official"]) == 0
     assert capsys.readouterr().out == default == (DATA / "official.trec10.c.out").read_text(encoding="utf-8")
     names = [line.split("\t")[0].strip() for line in default.splitlines()]
-    assert names[:10] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                          "recip_rank"]
+    assert names[:10] == [
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+    ]
 
 
 def test_runid_is_the_last_lines_tag():

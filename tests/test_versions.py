@@ -15,8 +15,11 @@ from reljudge.errors import InputError
 
 
 def _question(db, qid):
-    return db.cursor().execute("SELECT text, qtype, criteria, no_answer_expected FROM questions WHERE qid = ?",
-                               [qid]).fetchall()[0]
+    return (
+        db.cursor()
+        .execute("SELECT text, qtype, criteria, no_answer_expected FROM questions WHERE qid = ?", [qid])
+        .fetchall()[0]
+    )
 
 
 def _write(path, *records):
@@ -57,12 +60,15 @@ def test_unjudged_questions_change_without_the_flag_and_versions_accumulate(camp
     s = campaign.import_file(db, "questions", f)
     assert s.updated == 1 and s.versioned == ()
     assert _question(db, "q2")[1:3] == ("개념 관계", "새 기준")
-    _write(f, {"qid": "q2", "text": "새 문구"})                       # nothing changes
+    _write(f, {"qid": "q2", "text": "새 문구"})  # nothing changes
     assert campaign.import_file(db, "questions", f).updated == 0
     _write(f, {"qid": "q2", "text": "세 번째"})
     campaign.import_file(db, "questions", f)
     assert list(campaign.question_versions(db, "q2").text) == [
-        "용서와 가정의 평화는 어떤 관계인가?", "새 문구", "세 번째"]
+        "용서와 가정의 평화는 어떤 관계인가?",
+        "새 문구",
+        "세 번째",
+    ]
 
 
 def test_an_empty_csv_cell_keeps_the_field(campaign_db, tmp_path):
@@ -75,6 +81,7 @@ def test_an_empty_csv_cell_keeps_the_field(campaign_db, tmp_path):
 
 def test_an_adjudicated_question_counts_as_judged(campaign_db, tmp_path):
     from reljudge import adjudication
+
     db = campaign_db
     adjudication.adjudicate_verdict(db, "lee", "q1", False, "근거가 있음")
     f = _write(tmp_path / "q.jsonl", {"qid": "q1", "text": "바뀐 질문", "type": "사실 확인"})
@@ -89,7 +96,7 @@ def _count(db, sql, params=()):
 def test_run_under_an_existing_system_needs_replace_and_is_kept(campaign_db, files, tmp_path):
     db = campaign_db
     pool_before = _count(db, "SELECT count(*) FROM pool")
-    judging.grade(db, "ann", "q1", "p03", 0)                # p03 is only in bm25's q1 ranking
+    judging.grade(db, "ann", "q1", "p03", 0)  # p03 is only in bm25's q1 ranking
     small = tmp_path / "bm25-small.trec"
     small.write_text("q1 Q0 p02 1 9.0 bm25\nq2 Q0 p04 1 5.0 bm25\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
@@ -107,7 +114,7 @@ def test_run_under_an_existing_system_needs_replace_and_is_kept(campaign_db, fil
     change = s.pool_change
     assert change.before == pool_before and change.size == _count(db, "SELECT count(*) FROM pool")
     assert change.removed == pool_before - change.size > 0 and change.added == 0
-    assert change.removed_judged == 1                       # the p03 judgment is outside the pool now
+    assert change.removed_judged == 1  # the p03 judgment is outside the pool now
     text = i18n.message(s.messages(), "en", sep=s.SEP)
     assert "replaced the run of system bm25 (7 lines from" in text and "kept as version 1" in text
     assert f"judging pool rebuilt: {pool_before} → {change.size} items (0 joined, {change.removed} left" in text
@@ -118,8 +125,10 @@ def test_run_under_an_existing_system_needs_replace_and_is_kept(campaign_db, fil
 
 def test_cli_import_run_replace(tmp_path, files):
     db = tmp_path / "cli.duckdb"
+
     def run(*a):
         return subprocess.run([sys.executable, "-m", "reljudge", "--db", str(db), *a], capture_output=True, text=True)
+
     for kind, key in (("corpus", "corpus"), ("questions", "questions"), ("run", "run_a")):
         assert run("import", kind, str(files[key])).returncode == 0
     small = tmp_path / "small.trec"
@@ -137,13 +146,13 @@ def test_cli_import_run_replace(tmp_path, files):
 
 
 def test_migration_keeps_the_present_wording_as_version_one(campaign_db):
-    rows = campaign_db.cursor().execute(
-        "SELECT qid, version FROM question_versions ORDER BY qid").fetchall()
+    rows = campaign_db.cursor().execute("SELECT qid, version FROM question_versions ORDER BY qid").fetchall()
     assert rows == [("q1", 1), ("q2", 1), ("q3", 1)]
 
 
 def test_report_and_audit_page_show_which_wording_was_judged(campaign_db, tmp_path):
     from reljudge import report
+
     db = campaign_db
     judging.grade(db, "ann", "q1", "p02", 2)
     f = _write(tmp_path / "q.jsonl", {"qid": "q1", "text": "감사의 생활이란? (고침)"})
@@ -151,12 +160,14 @@ def test_report_and_audit_page_show_which_wording_was_judged(campaign_db, tmp_pa
     judging.grade(db, "bob", "q1", "p02", 1)
     data = report.build(db, n_boot=0, lang="en")
     assert data.wordings[["qid", "version", "text", "judgment_events"]].values.tolist() == [
-        ["q1", 1, "감사의 생활은 무엇이라고 설명되는가?", 1], ["q1", 2, "감사의 생활이란? (고침)", 1]]
+        ["q1", 1, "감사의 생활은 무엇이라고 설명되는가?", 1],
+        ["q1", 2, "감사의 생활이란? (고침)", 1],
+    ]
     md = report.render(data, "md")
     assert "Questions changed after judging began: which wording was judged" in md
     assert "| q1 | 2 | 감사의 생활이란? (고침) |" in md
     assert "which wording was judged" in report.render(data, "html")
     # no changed question, no section
     f = _write(tmp_path / "q2.jsonl", {"qid": "q2", "text": "바뀐 둘째"})
-    campaign.import_file(db, "questions", f)            # q2 has no judgments: not in the report
+    campaign.import_file(db, "questions", f)  # q2 has no judgments: not in the report
     assert list(report.build(db, n_boot=0).wordings.qid.unique()) == ["q1"]

@@ -13,5 +13,6 @@ def __getattr__(name: str):
     # Loaded on first use (PEP 562): `import reljudge` and the CLI start without pandas.
     if name in ("evaluate", "open_campaign", "Campaign"):
         from reljudge import notebook
+
         return getattr(notebook, name)
     raise AttributeError(f"module 'reljudge' has no attribute {name!r}")

@@ -17,9 +17,18 @@ from reljudge.grades import is_grade
 from reljudge.storage import team
 from reljudge.storage.db import Database
 
-CODES = Codes(grade0=(), grade1=(), grade2=(), ruling_no_answer=(), ruling_has_answer=(),
-              question_verdict=(), error_grade=("grade",), error_reason_needed=(), error_freeze_source=(),
-              error_nothing_to_freeze=())
+CODES = Codes(
+    grade0=(),
+    grade1=(),
+    grade2=(),
+    ruling_no_answer=(),
+    ruling_has_answer=(),
+    question_verdict=(),
+    error_grade=("grade",),
+    error_reason_needed=(),
+    error_freeze_source=(),
+    error_nothing_to_freeze=(),
+)
 """The words in the queue and history tables: rulings and the whole-question item."""
 
 POLICY_TEXT = {
@@ -50,8 +59,10 @@ def queue(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
 
 def queue_labels(queue: pd.DataFrame) -> dict[tuple[str, str], str]:
     """(qid, pid) -> 'q01 · p0012 · 0–2 ★' (★: decides a system's first citable rank)."""
-    return {(r.qid, r.pid): f"{r.qid} · {r.pid} · {r.lo}–{r.hi}" + (" ★" if r.changes_first else "")
-            for r in queue.itertuples()}
+    return {
+        (r.qid, r.pid): f"{r.qid} · {r.pid} · {r.lo}–{r.hi}" + (" ★" if r.changes_first else "")
+        for r in queue.itertuples()
+    }
 
 
 def queue_item(queue: pd.DataFrame, qid: str, pid: str):
@@ -93,13 +104,11 @@ def qrels(db: Database, policy: str = "adjudicated", version: int | None = None)
     return team.aggregated_qrels(db, policy, version)
 
 
-def verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
-             version: int | None = None) -> pd.DataFrame:
+def verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2, version: int | None = None) -> pd.DataFrame:
     return team.aggregated_verdicts(db, policy, threshold, version)
 
 
-def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | None = None,
-           threshold: int = 2) -> int:
+def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | None = None, threshold: int = 2) -> int:
     """Freeze the current aggregated judgments as the next numbered qrels version."""
     if policy.startswith("source:"):
         raise ReljudgeError(CODES("error_freeze_source"))
@@ -125,9 +134,15 @@ def history_table(db: Database, qid: str | None = None) -> pd.DataFrame:
             return _verdict(row.no_answer)
         return CODES(f"grade{int(row.grade)}")
 
-    out = pd.DataFrame({
-        "created_at": frame.created_at, "lead": frame.lead, "qid": frame.qid,
-        "pid": frame.pid.map(lambda p: CODES("question_verdict") if pd.isna(p) else p),
-        "ruling": [ruling(r) for r in frame.itertuples()] if len(frame) else [],
-        "reason": frame.reason, "in_force": frame.in_force.astype(bool)})
+    out = pd.DataFrame(
+        {
+            "created_at": frame.created_at,
+            "lead": frame.lead,
+            "qid": frame.qid,
+            "pid": frame.pid.map(lambda p: CODES("question_verdict") if pd.isna(p) else p),
+            "ruling": [ruling(r) for r in frame.itertuples()] if len(frame) else [],
+            "reason": frame.reason,
+            "in_force": frame.in_force.astype(bool),
+        }
+    )
     return out

@@ -282,8 +282,7 @@ class AgreementResult:
         }
 
 
-def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
-                         ordinal: bool = True) -> AgreementResult:
+def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int, ordinal: bool = True) -> AgreementResult:
     """Every figure from an items × annotators code matrix (category indices, NaN missing).
 
     ``ordinal=False`` (binary or unordered categories) leaves the linear-weighted
@@ -328,8 +327,7 @@ def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
         cohen[key] = take(f"cohen_kappa[{key}]", unw)
         cohen_n[key] = unw.n
         if ordinal:
-            cohen_lin[key] = take(f"cohen_kappa_linear[{key}]",
-                                  cohen_kappa(col_a, col_b, k, "linear"))
+            cohen_lin[key] = take(f"cohen_kappa_linear[{key}]", cohen_kappa(col_a, col_b, k, "linear"))
 
     result = AgreementResult(
         annotators=sorted(annotators),
@@ -355,8 +353,9 @@ def agreement_from_codes(codes: np.ndarray, annotators: Sequence[str], k: int,
     return result
 
 
-def _code_frame(ratings: pd.DataFrame, item_cols: list[str], value_col: str,
-                categories: Sequence) -> tuple[np.ndarray, list[str], pd.DataFrame]:
+def _code_frame(
+    ratings: pd.DataFrame, item_cols: list[str], value_col: str, categories: Sequence
+) -> tuple[np.ndarray, list[str], pd.DataFrame]:
     """Long ratings → (items × annotators code matrix, annotators, items frame)."""
     missing = [c for c in ["annotator", *item_cols, value_col] if c not in ratings.columns]
     if missing:
@@ -378,8 +377,7 @@ def _code_frame(ratings: pd.DataFrame, item_cols: list[str], value_col: str,
         clash = df[dup].groupby(key, sort=False)["_code"].nunique()
         if (clash > 1).any():
             who = clash[clash > 1].index[0]
-            raise ValueError(f"annotator {who[0]!r} rated item {tuple(who[1:])!r} "
-                             "more than once with different values")
+            raise ValueError(f"annotator {who[0]!r} rated item {tuple(who[1:])!r} more than once with different values")
         df = df.drop_duplicates(key)
     # First-appearance order on both sides (sorting mixed-type ids could fail).
     item_id = df.groupby(item_cols, sort=False).ngroup().to_numpy()
@@ -422,13 +420,17 @@ class AgreementReport:
     grades: AgreementResult
     no_answer: AgreementResult | None
     by_type: dict[str, tuple[AgreementResult | None, AgreementResult | None]]
-    KINDS = ("grades", "no_answer")   # the rating kinds, each also an attribute (figures_table)
+    KINDS = ("grades", "no_answer")  # the rating kinds, each also an attribute (figures_table)
 
     def to_dict(self) -> dict:
         """JSON-ready: grade figures at top level, then "no_answer" and "by_type"."""
+
         def part(grades: AgreementResult | None, verdicts: AgreementResult | None) -> dict:
-            out = grades.to_dict() if grades is not None else {
-                "n_items": 0, "reasons": {"grades": CODES("reason_no_type_grades").to_dict()}}
+            out = (
+                grades.to_dict()
+                if grades is not None
+                else {"n_items": 0, "reasons": {"grades": CODES("reason_no_type_grades").to_dict()}}
+            )
             out["no_answer"] = verdicts.to_dict() if verdicts is not None else None
             if verdicts is None:
                 out["reasons"]["no_answer"] = CODES("reason_no_verdicts").to_dict()
@@ -443,8 +445,9 @@ def _type_of(qids: pd.Series, question_types: Mapping) -> pd.Series:
     return qids.map(lambda q: question_types.get(q, UNTYPED)).fillna(UNTYPED).astype(str)
 
 
-def compute_agreement(grades: pd.DataFrame, verdicts: pd.DataFrame | None = None,
-                      question_types: Mapping | None = None) -> AgreementReport:
+def compute_agreement(
+    grades: pd.DataFrame, verdicts: pd.DataFrame | None = None, question_types: Mapping | None = None
+) -> AgreementReport:
     """Agreement overall and, given ``question_types`` (qid → type), per question type.
 
     ``grades``: annotator, qid, pid, grade (0/1/2).  ``verdicts``: annotator, qid,
@@ -475,8 +478,9 @@ def compute_agreement(grades: pd.DataFrame, verdicts: pd.DataFrame | None = None
 # --------------------------------------------------------------------------
 
 
-def annotator_summary(grades: pd.DataFrame, verdicts: pd.DataFrame | None = None,
-                      categories: Sequence[int] = GRADES) -> pd.DataFrame:
+def annotator_summary(
+    grades: pd.DataFrame, verdicts: pd.DataFrame | None = None, categories: Sequence[int] = GRADES
+) -> pd.DataFrame:
     """Per annotator: judgments made, questions touched, share of each grade, no-answer rate.
 
     Columns: n_judgments, n_questions, share_<g> for each grade g, and, given
@@ -485,8 +489,7 @@ def annotator_summary(grades: pd.DataFrame, verdicts: pd.DataFrame | None = None
     cols = ["n_judgments", "n_questions", *[f"share_{g}" for g in categories]]
     g = grades[["annotator", "qid", "grade"]].copy()
     g["annotator"] = g["annotator"].astype(str)
-    counts = pd.crosstab(g["annotator"], g["grade"]).reindex(columns=list(categories),
-                                                             fill_value=0)
+    counts = pd.crosstab(g["annotator"], g["grade"]).reindex(columns=list(categories), fill_value=0)
     n = counts.sum(axis=1)
     out = pd.DataFrame(index=counts.index)
     out["n_judgments"] = n.astype(int)
@@ -501,8 +504,7 @@ def annotator_summary(grades: pd.DataFrame, verdicts: pd.DataFrame | None = None
         out["n_verdicts"] = out.pop("size").fillna(0).astype(int)
         out["n_no_answer"] = out.pop("sum").fillna(0).astype(int)
         with np.errstate(invalid="ignore", divide="ignore"):
-            out["no_answer_rate"] = (out["n_no_answer"] / out["n_verdicts"]).where(
-                out["n_verdicts"] > 0)
+            out["no_answer_rate"] = (out["n_no_answer"] / out["n_verdicts"]).where(out["n_verdicts"] > 0)
         out["n_judgments"] = out["n_judgments"].fillna(0).astype(int)
         out["n_questions"] = out["n_questions"].fillna(0).astype(int)
         cols += ["n_verdicts", "n_no_answer", "no_answer_rate"]
@@ -521,8 +523,7 @@ def pairwise_matrix(result: AgreementResult, weights: str | None = None) -> pd.D
     if weights not in (None, "linear"):
         raise ValueError(f"unknown weights {weights!r}")
     names = list(result.annotators)
-    mat = pd.DataFrame(np.nan, index=pd.Index(names, name="annotator"),
-                       columns=pd.Index(names, name="annotator"))
+    mat = pd.DataFrame(np.nan, index=pd.Index(names, name="annotator"), columns=pd.Index(names, name="annotator"))
     # Names may contain "|", so pairs are rebuilt from the names, not split from keys.
     for a, b in combinations(names, 2):
         value = source.get(pair_key(a, b))
@@ -532,10 +533,24 @@ def pairwise_matrix(result: AgreementResult, weights: str | None = None) -> pd.D
 
 
 __all__: Iterable[str] = [
-    "GRADES", "VERDICTS", "UNTYPED", "Figure", "pair_key", "count_matrix",
-    "percent_agreement", "fleiss_kappa", "krippendorff_alpha", "cohen_kappa",
-    "AgreementResult", "AgreementReport", "agreement_from_codes", "grade_agreement",
-    "no_answer_agreement", "compute_agreement", "annotator_summary", "pairwise_matrix",
+    "GRADES",
+    "VERDICTS",
+    "UNTYPED",
+    "Figure",
+    "pair_key",
+    "count_matrix",
+    "percent_agreement",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "cohen_kappa",
+    "AgreementResult",
+    "AgreementReport",
+    "agreement_from_codes",
+    "grade_agreement",
+    "no_answer_agreement",
+    "compute_agreement",
+    "annotator_summary",
+    "pairwise_matrix",
 ]
 
 
@@ -544,6 +559,7 @@ def from_database(db, include_sources: bool = True) -> AgreementReport:
     per question type and overall. Imported qrels sources join as raters named
     ``source:NAME``, so outside judgments can be compared with the team's."""
     from reljudge.storage import qrels_io, team  # storage is only needed in this entry point
+
     grades = team.current_grades(db)
     if include_sources:
         external = qrels_io.external_as_grades(db)
@@ -555,6 +571,7 @@ def from_database(db, include_sources: bool = True) -> AgreementReport:
 def annotators_from_database(db) -> pd.DataFrame:
     """``annotator_summary`` of a campaign's current judgments, the annotator as a column."""
     from reljudge.storage import team
+
     summary = annotator_summary(team.current_grades(db), team.current_verdict_rows(db))
     return summary.rename_axis("annotator").reset_index()
 
@@ -562,6 +579,7 @@ def annotators_from_database(db) -> pd.DataFrame:
 def judging_speed(db, fast_ms: int = 2000) -> pd.DataFrame:
     """Per annotator: median seconds per judgment and judgments faster than ``fast_ms``."""
     from reljudge.storage import team
+
     return team.judging_speed(db, fast_ms)
 
 
@@ -574,22 +592,28 @@ def figures_table(report: AgreementReport) -> pd.DataFrame:
     rows = []
     kinds = getattr(report, "KINDS", ("grades", "no_answer"))
     scopes = [("all", *(getattr(report, k) for k in kinds))] + [
-        (t, *pair) for t, pair in sorted(report.by_type.items())]
+        (t, *pair) for t, pair in sorted(report.by_type.items())
+    ]
     for scope, *results in scopes:
         for kind, res in zip(kinds, results):
             if res is None:
                 continue
             pairs = [v for v in res.cohen_kappa.values() if v is not None]
-            rows.append({
-                "scope": scope, "rating": kind, "annotators": len(res.annotators),
-                "items_2plus": res.n_items,
-                "percent_agreement": _clean(res.percent_agreement),
-                "cohen_kappa_mean": float(np.mean(pairs)) if pairs else None,
-                "fleiss_kappa": _clean(res.fleiss_kappa), "fleiss_items": res.fleiss_n,
-                "alpha_nominal": _clean(res.krippendorff_alpha_nominal),
-                "alpha_ordinal": _clean(res.krippendorff_alpha_ordinal),
-                "not_computed": dict(res.reasons),
-            })
+            rows.append(
+                {
+                    "scope": scope,
+                    "rating": kind,
+                    "annotators": len(res.annotators),
+                    "items_2plus": res.n_items,
+                    "percent_agreement": _clean(res.percent_agreement),
+                    "cohen_kappa_mean": float(np.mean(pairs)) if pairs else None,
+                    "fleiss_kappa": _clean(res.fleiss_kappa),
+                    "fleiss_items": res.fleiss_n,
+                    "alpha_nominal": _clean(res.krippendorff_alpha_nominal),
+                    "alpha_ordinal": _clean(res.krippendorff_alpha_ordinal),
+                    "not_computed": dict(res.reasons),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -617,8 +641,10 @@ class ReviewAgreementReport:
 
     def to_dict(self) -> dict:
         def part(support, interpretation) -> dict:
-            return {"support": support.to_dict() if support is not None else None,
-                    "interpretation": interpretation.to_dict() if interpretation is not None else None}
+            return {
+                "support": support.to_dict() if support is not None else None,
+                "interpretation": interpretation.to_dict() if interpretation is not None else None,
+            }
 
         out = part(self.support, self.interpretation)
         out["by_type"] = {t: part(s, i) for t, (s, i) in self.by_type.items()}
@@ -646,8 +672,9 @@ def review_agreement(ratings: pd.DataFrame, question_types: Mapping | None = Non
         for t in sorted(set(qtype)):
             sub = r[qtype == t]
             by_type[t] = (_rated(sub, "support", SUPPORT_ITEM), _rated(sub, "interpretation", INTERPRETATION_ITEM))
-    return ReviewAgreementReport(_rated(r, "support", SUPPORT_ITEM),
-                                 _rated(r, "interpretation", INTERPRETATION_ITEM), by_type)
+    return ReviewAgreementReport(
+        _rated(r, "support", SUPPORT_ITEM), _rated(r, "interpretation", INTERPRETATION_ITEM), by_type
+    )
 
 
 def reviews_from_database(db, include_sources: bool = True) -> ReviewAgreementReport:
@@ -657,6 +684,7 @@ def reviews_from_database(db, include_sources: bool = True) -> ReviewAgreementRe
     rule), exactly as imported qrels sources join :func:`from_database`."""
     from reljudge import review
     from reljudge.storage import team
+
     return review_agreement(review.review_ratings(db, include_sources), team.question_types(db))
 
 
@@ -670,7 +698,13 @@ def pairs_table(report) -> pd.DataFrame:
         if res is None:
             continue
         for key, value in res.cohen_kappa.items():
-            rows.append({"rating": kind, "pair": key, "cohen_kappa": _clean(value),
-                         "cohen_kappa_linear": _clean(res.cohen_kappa_linear.get(key)),
-                         "items": res.cohen_n.get(key, 0)})
+            rows.append(
+                {
+                    "rating": kind,
+                    "pair": key,
+                    "cohen_kappa": _clean(value),
+                    "cohen_kappa_linear": _clean(res.cohen_kappa_linear.get(key)),
+                    "items": res.cohen_n.get(key, 0),
+                }
+            )
     return pd.DataFrame(rows, columns=["rating", "pair", "cohen_kappa", "cohen_kappa_linear", "items"])

@@ -57,19 +57,27 @@ def register(subparsers) -> argparse.ArgumentParser:
         "agreement",
         help="inter-annotator agreement (kappa, alpha, percent agreement)",
         description="Percent agreement, Cohen's kappa per annotator pair (unweighted and "
-                    "linear-weighted), Fleiss' kappa and Krippendorff's alpha (nominal and "
-                    "ordinal), overall and per question type, with the number of items each "
-                    "figure rests on. A figure that cannot be computed is null, with the reason.",
+        "linear-weighted), Fleiss' kappa and Krippendorff's alpha (nominal and "
+        "ordinal), overall and per question type, with the number of items each "
+        "figure rests on. A figure that cannot be computed is null, with the reason.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", nargs="?", metavar="FILE.csv",
-                        help="grades as CSV (annotator,qid,pid,grade); default: the database")
-    parser.add_argument("--format", choices=("json", "table"), default="table",
-                        help="json for programs, table for people (default: table)")
-    parser.add_argument("--reviews", action="store_true",
-                        help="agreement of the answer reviewers (support grades, interpretation) "
-                             "in the database, imported review sources included")
+    parser.add_argument(
+        "file", nargs="?", metavar="FILE.csv", help="grades as CSV (annotator,qid,pid,grade); default: the database"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("json", "table"),
+        default="table",
+        help="json for programs, table for people (default: table)",
+    )
+    parser.add_argument(
+        "--reviews",
+        action="store_true",
+        help="agreement of the answer reviewers (support grades, interpretation) "
+        "in the database, imported review sources included",
+    )
     parser.set_defaults(func=run_agreement)
     return parser
 
@@ -96,6 +104,7 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
     import pandas as pd
 
     from reljudge.agreement import GRADES
+
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -110,8 +119,12 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
         raise InputError(path, 1, f"malformed CSV ({exc})") from None
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
-        raise InputError(path, 1, f"missing column(s) {', '.join(missing)}; the header must "
-                         f"contain {','.join(REQUIRED_COLUMNS)} (found: {','.join(header)})")
+        raise InputError(
+            path,
+            1,
+            f"missing column(s) {', '.join(missing)}; the header must "
+            f"contain {','.join(REQUIRED_COLUMNS)} (found: {','.join(header)})",
+        )
     dupes = sorted({h for h in header if header.count(h) > 1 and h})
     if dupes:
         raise InputError(path, 1, f"column(s) {', '.join(dupes)} appear more than once")
@@ -140,25 +153,34 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
         try:
             grade = int(grade_text)
         except ValueError:
-            raise InputError(path, line, f"grade {grade_text!r} is not an integer "
-                             f"(expected one of {', '.join(map(str, GRADES))})") from None
+            raise InputError(
+                path, line, f"grade {grade_text!r} is not an integer (expected one of {', '.join(map(str, GRADES))})"
+            ) from None
         if grade not in GRADES:
-            raise InputError(path, line, f"grade {grade} is out of range "
-                             f"(expected one of {', '.join(map(str, GRADES))})")
+            raise InputError(
+                path, line, f"grade {grade} is out of range (expected one of {', '.join(map(str, GRADES))})"
+            )
         key = (annotator, qid, pid)
         if key in seen:
             old_grade, old_line = seen[key]
             if old_grade != grade:
-                raise InputError(path, line, f"annotator {annotator!r} grades qid {qid!r}, pid "
-                                 f"{pid!r} as {grade} here but as {old_grade} on line {old_line}")
+                raise InputError(
+                    path,
+                    line,
+                    f"annotator {annotator!r} grades qid {qid!r}, pid "
+                    f"{pid!r} as {grade} here but as {old_grade} on line {old_line}",
+                )
             continue
         seen[key] = (grade, line)
         if type_pos is not None:
             qtype = row[type_pos].strip()
             if qtype:
                 if qid in types and types[qid][0] != qtype:
-                    raise InputError(path, line, f"question {qid!r} has type {qtype!r} here but "
-                                     f"{types[qid][0]!r} on line {types[qid][1]}")
+                    raise InputError(
+                        path,
+                        line,
+                        f"question {qid!r} has type {qtype!r} here but {types[qid][0]!r} on line {types[qid][1]}",
+                    )
                 types.setdefault(qid, (qtype, line))
         rows.append((annotator, qid, pid, grade))
     if not rows:
@@ -171,6 +193,7 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
 def _on_database(args: argparse.Namespace, compute):
     """``compute(db)`` on the database at ``args.db`` (which must exist), closed after."""
     from reljudge.storage import open_database
+
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         return compute(db)
@@ -181,18 +204,21 @@ def _on_database(args: argparse.Namespace, compute):
 def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
     """Agreement on the current judgments stored in the database at ``args.db``."""
     from reljudge.agreement import from_database
+
     return _on_database(args, from_database)
 
 
 def outcome_from_database(args: argparse.Namespace):
     """System rankings per annotator and the questions that change the winner."""
     from reljudge.outcome_agreement import outcome_agreement
+
     return _on_database(args, outcome_agreement)
 
 
 def reviews_from_database(args: argparse.Namespace):
     """Agreement of the answer reviewers in the database at ``args.db``."""
     from reljudge.agreement import reviews_from_database as compute
+
     return _on_database(args, compute)
 
 
@@ -216,18 +242,21 @@ def _fmt(value: float | None) -> str:
 
 def _section(title: str, res: AgreementResult | None, ordinal: bool = True) -> list[str]:
     from reljudge.agreement import NOT_APPLICABLE
+
     if res is None:
         return [f"{title}: no data", ""]
-    lines = [f"{title}: {len(res.annotators)} annotator(s), {res.n_items} of "
-             f"{res.n_items_total} items rated by two or more, {res.n_ratings} ratings"]
+    lines = [
+        f"{title}: {len(res.annotators)} annotator(s), {res.n_items} of "
+        f"{res.n_items_total} items rated by two or more, {res.n_ratings} ratings"
+    ]
     fleiss = "Fleiss' kappa" + (f" ({res.fleiss_raters} raters/item)" if res.fleiss_raters else "")
-    figures = [("percent agreement", res.percent_agreement, res.percent_agreement_n),
-               (fleiss, res.fleiss_kappa, res.fleiss_n),
-               ("Krippendorff's alpha, nominal", res.krippendorff_alpha_nominal,
-                res.krippendorff_n)]
+    figures = [
+        ("percent agreement", res.percent_agreement, res.percent_agreement_n),
+        (fleiss, res.fleiss_kappa, res.fleiss_n),
+        ("Krippendorff's alpha, nominal", res.krippendorff_alpha_nominal, res.krippendorff_n),
+    ]
     if ordinal:
-        figures.append(("Krippendorff's alpha, ordinal", res.krippendorff_alpha_ordinal,
-                        res.krippendorff_n))
+        figures.append(("Krippendorff's alpha, ordinal", res.krippendorff_alpha_ordinal, res.krippendorff_n))
     lines.append(f"  {'figure':<36}{'value':>8}{'items':>8}")
     lines += [f"  {name:<36}{_fmt(v):>8}{n:>8}" for name, v, n in figures]
     if res.cohen_kappa:
@@ -270,8 +299,7 @@ def format_table(report: AgreementReport) -> str:
     for qtype, (grades, verdicts) in report.by_type.items():
         lines += _section(f"Question type {qtype!s}: paragraph grades", grades)
         if report.no_answer is not None:
-            lines += _section(f"Question type {qtype!s}: no-answer verdict", verdicts,
-                              ordinal=False)
+            lines += _section(f"Question type {qtype!s}: no-answer verdict", verdicts, ordinal=False)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -288,14 +316,19 @@ def format_review_table(report) -> str:
 def run_agreement(args: argparse.Namespace) -> int:
     """Handler of ``reljudge agreement``: print the figures; 0 on success, 2 on error."""
     from reljudge.agreement import compute_agreement
+
     try:
         if getattr(args, "reviews", False):
             if getattr(args, "file", None):
                 raise ReljudgeError("--reviews reads the database; it takes no FILE")
             report = reviews_from_database(args)
             if getattr(args, "format", "table") == "json":
-                sys.stdout.write(json.dumps(readable_reasons(report.to_dict()), ensure_ascii=False, indent=2,
-                                            allow_nan=False, default=str) + "\n")
+                sys.stdout.write(
+                    json.dumps(
+                        readable_reasons(report.to_dict()), ensure_ascii=False, indent=2, allow_nan=False, default=str
+                    )
+                    + "\n"
+                )
             else:
                 sys.stdout.write(format_review_table(report))
             return 0
@@ -320,8 +353,10 @@ def run_agreement(args: argparse.Namespace) -> int:
                 for pair, tau in outcome.kendall_tau.items():
                     sys.stdout.write(f"  Kendall's tau {pair}: {'—' if tau is None else f'{tau:.3f}'}\n")
                 for r in outcome.flagged.itertuples():
-                    sys.stdout.write(f"  question {r.qid}: {r.annotator}'s labels would make "
-                                     f"{r.winner_if_annotator} come first instead of {r.winner}\n")
+                    sys.stdout.write(
+                        f"  question {r.qid}: {r.annotator}'s labels would make "
+                        f"{r.winner_if_annotator} come first instead of {r.winner}\n"
+                    )
     except ReljudgeError as exc:
         message = " ".join(str(exc).split())  # always one line
         print(f"reljudge agreement: error: {message}", file=sys.stderr)

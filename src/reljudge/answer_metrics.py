@@ -50,8 +50,14 @@ from reljudge.storage import answers as store
 from reljudge.storage import catalog
 from reljudge.storage.db import Database
 
-MEASURES = ("support_precision", "support_recall", "full_support_share",
-            "interpretation_valid_share", "interpretation_mean", "citation_relevance")
+MEASURES = (
+    "support_precision",
+    "support_recall",
+    "full_support_share",
+    "interpretation_valid_share",
+    "interpretation_mean",
+    "citation_relevance",
+)
 
 
 @dataclass
@@ -63,6 +69,7 @@ class AnswerEvaluation:
                 n_abstention_appropriate, n_unreviewed
     failures:   system, qid, qtype, answer_id, sentence, text, citations ([(pid, grade)])
                 — sentences that need a citation and have no supporting one"""
+
     per_answer: pd.DataFrame
     means: pd.DataFrame
     counts: pd.DataFrame
@@ -73,18 +80,25 @@ class AnswerEvaluation:
     seed: int
 
 
-def per_answer_values(answers: pd.DataFrame, sentences: pd.DataFrame, citations: pd.DataFrame,
-                      decisions: pd.DataFrame, qrels: pd.DataFrame, threshold: int) -> pd.DataFrame:
+def per_answer_values(
+    answers: pd.DataFrame,
+    sentences: pd.DataFrame,
+    citations: pd.DataFrame,
+    decisions: pd.DataFrame,
+    qrels: pd.DataFrame,
+    threshold: int,
+) -> pd.DataFrame:
     """The measures of each answer (long: answer_id, measure, value), vectorised.
 
     ``decisions``: aggregated decisions (answer_id, kind, sentence, pid, value);
     ``qrels``: qid, pid (duplicate group), grade; ``citations`` carry canonical_pid."""
     sup = decisions[decisions.kind == "support"][["answer_id", "sentence", "pid", "value"]]
-    pairs = citations.merge(sup.rename(columns={"sentence": "idx", "value": "g"}),
-                            on=["answer_id", "idx", "pid"], how="left")
+    pairs = citations.merge(
+        sup.rename(columns={"sentence": "idx", "value": "g"}), on=["answer_id", "idx", "pid"], how="left"
+    )
     pairs["s"] = pairs.g.map(lambda g: SUPPORT_WEIGHT.get(int(g)) if pd.notna(g) else np.nan)
     complete = pairs.groupby("answer_id").g.apply(lambda g: bool(g.notna().all()))
-    complete = complete.reindex(answers.answer_id, fill_value=True)   # no pairs: nothing to review
+    complete = complete.reindex(answers.answer_id, fill_value=True)  # no pairs: nothing to review
     ok = set(complete[complete].index)
 
     rows = []
@@ -94,32 +108,47 @@ def per_answer_values(answers: pd.DataFrame, sentences: pd.DataFrame, citations:
     exempt = decisions[(decisions.kind == "needs_citation") & (decisions.value == False)]  # noqa: E712
     sent = sentences[["answer_id", "idx"]].merge(
         exempt[["answer_id", "sentence"]].rename(columns={"sentence": "idx"}).assign(exempt=True),
-        on=["answer_id", "idx"], how="left")
+        on=["answer_id", "idx"],
+        how="left",
+    )
     sent = sent[sent.exempt.isna() & sent.answer_id.isin(ok)]
     best = pairs.groupby(["answer_id", "idx"]).agg(smax=("s", "max"), gmax=("g", "max")).reset_index()
     sent = sent.merge(best, on=["answer_id", "idx"], how="left").fillna({"smax": 0.0, "gmax": 0})
-    rows.append(sent.groupby("answer_id").smax.mean().rename("value").reset_index()
-                .assign(measure="support_recall"))
-    rows.append((sent.gmax == 2).groupby(sent.answer_id).mean().rename("value").reset_index()
-                .assign(measure="full_support_share"))
+    rows.append(sent.groupby("answer_id").smax.mean().rename("value").reset_index().assign(measure="support_recall"))
+    rows.append(
+        (sent.gmax == 2)
+        .groupby(sent.answer_id)
+        .mean()
+        .rename("value")
+        .reset_index()
+        .assign(measure="full_support_share")
+    )
 
     interp = decisions[decisions.kind == "interpretation"][["answer_id", "value"]].astype({"value": float})
     rows.append(interp.assign(value=(interp.value == 2).astype(float), measure="interpretation_valid_share"))
     rows.append(interp.assign(measure="interpretation_mean"))
 
     cited = citations.merge(answers[["answer_id", "qid"]], on="answer_id")[["answer_id", "qid", "canonical_pid"]]
-    cited = cited.drop_duplicates().merge(qrels[["qid", "pid", "grade"]].rename(columns={"pid": "canonical_pid"}),
-                                          on=["qid", "canonical_pid"], how="left")
+    cited = cited.drop_duplicates().merge(
+        qrels[["qid", "pid", "grade"]].rename(columns={"pid": "canonical_pid"}), on=["qid", "canonical_pid"], how="left"
+    )
     cited["rel"] = (cited.grade.fillna(-1) >= threshold).astype(float)
-    rows.append(cited.groupby("answer_id").rel.mean().rename("value").reset_index()
-                .assign(measure="citation_relevance"))
+    rows.append(
+        cited.groupby("answer_id").rel.mean().rename("value").reset_index().assign(measure="citation_relevance")
+    )
     out = pd.concat([r[["answer_id", "measure", "value"]] for r in rows], ignore_index=True)
     out["value"] = out.value.astype(float)
     return out, ok
 
 
-def evaluate_answers(db: Database, policy: str = "adjudicated", qrels_policy: str = "adjudicated",
-                     threshold: int | None = None, n_boot: int = 1000, seed: int = 42) -> AnswerEvaluation:
+def evaluate_answers(
+    db: Database,
+    policy: str = "adjudicated",
+    qrels_policy: str = "adjudicated",
+    threshold: int | None = None,
+    n_boot: int = 1000,
+    seed: int = 42,
+) -> AnswerEvaluation:
     """Every measure per system × question type and overall (``qtype`` ``all``), with 95%
     bootstrap intervals. ``policy`` turns several reviewers' decisions into one
     (:func:`reljudge.review.aggregated_reviews`); ``qrels_policy`` is the paragraph
@@ -133,9 +162,14 @@ def evaluate_answers(db: Database, policy: str = "adjudicated", qrels_policy: st
     answers["qtype"] = answers.qtype.replace("", NO_TYPE).fillna(NO_TYPE)
     answers["answerable"] = ~answers.qid.isin(no_answer)
     scored = answers[answers.answerable & ~answers.abstained]
-    values, complete = per_answer_values(scored, sentences[sentences.answer_id.isin(scored.answer_id)],
-                                         citations[citations.answer_id.isin(scored.answer_id)],
-                                         decisions, qrels, threshold)
+    values, complete = per_answer_values(
+        scored,
+        sentences[sentences.answer_id.isin(scored.answer_id)],
+        citations[citations.answer_id.isin(scored.answer_id)],
+        decisions,
+        qrels,
+        threshold,
+    )
     per_answer = values.merge(scored[["answer_id", "system", "qid", "qtype"]], on="answer_id")
     per_answer = per_answer[["system", "qid", "qtype", "answer_id", "measure", "value"]]
 
@@ -149,22 +183,57 @@ def evaluate_answers(db: Database, policy: str = "adjudicated", qrels_policy: st
             a_g = answers[in_g]
             sc = a_g[a_g.answerable & ~a_g.abstained]
             for m in MEASURES:
-                v = per_answer[(per_answer.system == s) & (per_answer.measure == m)
-                               & ((per_answer.qtype == g) if g != ALL else True)].value.to_numpy()
+                v = per_answer[
+                    (per_answer.system == s)
+                    & (per_answer.measure == m)
+                    & ((per_answer.qtype == g) if g != ALL else True)
+                ].value.to_numpy()
                 lo, hi = bootstrap_ci(v.reshape(-1, 1), n_boot, seed, f"{g}|{s}|{m}")
                 mean_rows.append((s, g, m, len(v), float(v.mean()) if len(v) else np.nan, lo[0], hi[0]))
             ab = a_g[a_g.abstained]
             judged = abst[abst.answer_id.isin(ab.answer_id)]
-            count_rows.append((s, g, len(sc), int(sentences.answer_id.isin(sc.answer_id).sum()),
-                               int(citations.answer_id.isin(sc.answer_id).sum()), len(ab),
-                               int(ab.answerable.sum()), int((~ab.answerable).sum()), len(judged),
-                               int(judged.value.astype(bool).sum()), int((~sc.answer_id.isin(complete)).sum())))
+            count_rows.append(
+                (
+                    s,
+                    g,
+                    len(sc),
+                    int(sentences.answer_id.isin(sc.answer_id).sum()),
+                    int(citations.answer_id.isin(sc.answer_id).sum()),
+                    len(ab),
+                    int(ab.answerable.sum()),
+                    int((~ab.answerable).sum()),
+                    len(judged),
+                    int(judged.value.astype(bool).sum()),
+                    int((~sc.answer_id.isin(complete)).sum()),
+                )
+            )
     means = pd.DataFrame(mean_rows, columns=["system", "qtype", "measure", "n", "mean", "ci_low", "ci_high"])
-    counts = pd.DataFrame(count_rows, columns=[
-        "system", "qtype", "n_answers", "n_sentences", "n_pairs", "n_abstained", "n_abstained_answerable",
-        "n_abstained_no_answer", "n_abstention_reviewed", "n_abstention_appropriate", "n_unreviewed"])
-    return AnswerEvaluation(per_answer, means, counts, _failures(scored, sentences, citations, decisions, complete),
-                            policy, threshold, n_boot, seed)
+    counts = pd.DataFrame(
+        count_rows,
+        columns=[
+            "system",
+            "qtype",
+            "n_answers",
+            "n_sentences",
+            "n_pairs",
+            "n_abstained",
+            "n_abstained_answerable",
+            "n_abstained_no_answer",
+            "n_abstention_reviewed",
+            "n_abstention_appropriate",
+            "n_unreviewed",
+        ],
+    )
+    return AnswerEvaluation(
+        per_answer,
+        means,
+        counts,
+        _failures(scored, sentences, citations, decisions, complete),
+        policy,
+        threshold,
+        n_boot,
+        seed,
+    )
 
 
 def _failures(scored, sentences, citations, decisions, complete) -> pd.DataFrame:
@@ -182,6 +251,7 @@ def _failures(scored, sentences, citations, decisions, complete) -> pd.DataFrame
         cites = by.get((r.answer_id, r.idx), [])
         if all(int(g) == 0 for _, g in cites):
             a = info.loc[r.answer_id]
-            rows.append((a.system, a.qid, a.qtype, int(r.answer_id), int(r.idx), r.text,
-                         [(p, int(g)) for p, g in cites]))
+            rows.append(
+                (a.system, a.qid, a.qtype, int(r.answer_id), int(r.idx), r.text, [(p, int(g)) for p, g in cites])
+            )
     return pd.DataFrame(rows, columns=["system", "qid", "qtype", "answer_id", "sentence", "text", "citations"])

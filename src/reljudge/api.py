@@ -107,7 +107,7 @@ async def lifespan(_app):
     the server's log, the setup code that its first lead account needs."""
     try:
         auth.announce_setup_code(database())
-    except Exception as exc:    # noqa: BLE001 — e.g. PostgreSQL not up yet: the pages say it
+    except Exception as exc:  # noqa: BLE001 — e.g. PostgreSQL not up yet: the pages say it
         print(f"reljudge: the database could not be opened yet: {exc}", flush=True)
     yield
     close_databases()
@@ -184,8 +184,9 @@ async def _json_body(request: Request) -> tuple[dict | None, JSONResponse | None
 
 def _secure(request: Request) -> bool:
     """Served over HTTPS (directly or behind a proxy that says so): the cookie is Secure."""
-    return (request.url.scheme == "https"
-            or request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https")
+    return (
+        request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https"
+    )
 
 
 async def _posted_json(request: Request) -> tuple[dict | None, JSONResponse | None]:
@@ -197,8 +198,15 @@ async def _posted_json(request: Request) -> tuple[dict | None, JSONResponse | No
 
 
 def _with_cookie(request: Request, response: JSONResponse, token: str) -> JSONResponse:
-    response.set_cookie(COOKIE, token, max_age=auth.SESSION_HOURS * 3600, path="/",
-                        httponly=True, samesite="strict", secure=_secure(request))
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=auth.SESSION_HOURS * 3600,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=_secure(request),
+    )
     return response
 
 
@@ -208,7 +216,7 @@ RETRY_SECONDS = 2
 _UNAVAILABLE = {
     "db_unavailable": "the database cannot be reached right now; keep the events and send them again",
     "storage_unavailable": "the database cannot store anything right now (its disk is full or it cannot be "
-                           "written); keep the events and send them again",
+    "written); keep the events and send them again",
 }
 
 
@@ -237,26 +245,31 @@ def _database_down(exc: BaseException) -> str | None:
             for db in list(_DATABASES.values()):
                 if db.backend == "duckdb":
                     db.mark_broken()
-        if not _storage_failing.is_set():      # once per episode in the server's log
+        if not _storage_failing.is_set():  # once per episode in the server's log
             _storage_failing.set()
-            print(f"reljudge: saves are answered 503 (retry) while the storage fails: "
-                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"reljudge: saves are answered 503 (retry) while the storage fails: "
+                f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}",
+                file=sys.stderr,
+                flush=True,
+            )
         return "storage_unavailable"
     return None
 
 
 def _run(func, *args):
     from starlette.concurrency import run_in_threadpool
+
     return run_in_threadpool(func, *args)
 
 
 def _guarded(route):
     """A route that answers 503 (retryable) instead of 500 when the database is down."""
+
     async def handler(request: Request) -> JSONResponse:
         try:
             response = await route(request)
-        except Exception as exc:        # noqa: BLE001 — only a lost database is answered here
+        except Exception as exc:  # noqa: BLE001 — only a lost database is answered here
             code = _database_down(exc)
             if code:
                 return _unavailable(code)
@@ -265,6 +278,7 @@ def _guarded(route):
             _storage_failing.clear()
             print("reljudge: the storage works again; saves are stored", file=sys.stderr, flush=True)
         return response
+
     handler.__name__ = route.__name__
     return handler
 
@@ -275,9 +289,15 @@ async def login(request: Request) -> JSONResponse:
     if bad:
         return bad
     db = database()
-    outcome = await _run(auth.login, db, str(data.get("username") or ""), str(data.get("password") or ""),
-                         auth.client_address(request.client.host if request.client else None,
-                                             request.headers.getlist("x-forwarded-for")))
+    outcome = await _run(
+        auth.login,
+        db,
+        str(data.get("username") or ""),
+        str(data.get("password") or ""),
+        auth.client_address(
+            request.client.host if request.client else None, request.headers.getlist("x-forwarded-for")
+        ),
+    )
     if outcome.refusal == "wait":
         response = _error(429, "login_wait", f"too many failed logins; try again in {outcome.wait_seconds} s")
         response.headers["Retry-After"] = str(outcome.wait_seconds)

@@ -20,7 +20,7 @@ from reljudge.storage import team
 from reljudge.storage.db import Database
 
 CODES = Codes(
-    assign_summary=("n", "per"),                       # per: assign_load messages
+    assign_summary=("n", "per"),  # per: assign_load messages
     assign_load=("user", "questions", "paragraphs"),
     assign_kept=("n",),
     assign_empty=("qids",),
@@ -36,15 +36,17 @@ CODES = Codes(
 
 @dataclass
 class AssignmentPlan:
-    rows: pd.DataFrame           # qid, username
-    loads: pd.DataFrame          # username, questions, paragraphs
-    kept: int = 0                # questions kept with the annotators who started them
+    rows: pd.DataFrame  # qid, username
+    loads: pd.DataFrame  # username, questions, paragraphs
+    kept: int = 0  # questions kept with the annotators who started them
     empty: tuple[str, ...] = ()  # questions with nothing pooled: only a verdict to give
 
     def messages(self) -> list[Message]:
         """What the plan does, as messages (:data:`CODES`); ``i18n.message`` words them."""
-        per = tuple(CODES("assign_load", user=r.username, questions=int(r.questions),
-                          paragraphs=int(r.paragraphs)) for r in self.loads.itertuples())
+        per = tuple(
+            CODES("assign_load", user=r.username, questions=int(r.questions), paragraphs=int(r.paragraphs))
+            for r in self.loads.itertuples()
+        )
         out = [CODES("assign_summary", n=len(self.rows), per=per)]
         if self.kept:
             out.append(CODES("assign_kept", n=self.kept))
@@ -53,9 +55,16 @@ class AssignmentPlan:
         return out
 
 
-def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 1,
-         double_share: float = 0.0, by_type: bool = False, seed: int = 0,
-         started: pd.DataFrame | None = None) -> AssignmentPlan:
+def plan(
+    questions: pd.DataFrame,
+    annotators: list[str],
+    *,
+    per_question: int = 1,
+    double_share: float = 0.0,
+    by_type: bool = False,
+    seed: int = 0,
+    started: pd.DataFrame | None = None,
+) -> AssignmentPlan:
     """Plan assignments.
 
     Every question gets ``per_question`` annotators; additionally a share
@@ -75,8 +84,9 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
     if per_question < 1:
         raise ReljudgeError(CODES("error_per_question"))
     if per_question > len(annotators) or (double_share > 0 and len(annotators) < 2):
-        raise ReljudgeError(CODES("error_too_few_annotators", n=max(per_question, 2 if double_share else 1),
-                                  available=len(annotators)))
+        raise ReljudgeError(
+            CODES("error_too_few_annotators", n=max(per_question, 2 if double_share else 1), available=len(annotators))
+        )
     if not 0.0 <= double_share <= 1.0:
         raise ReljudgeError(CODES("error_double_share"))
     qs = questions[["qid", "qtype", "pool_size"]].copy()
@@ -117,24 +127,34 @@ def plan(questions: pd.DataFrame, annotators: list[str], *, per_question: int = 
         # Heaviest first, random among equals: the LPT heuristic.
         for r in g.sort_values(["work", "key"], ascending=[False, True]).itertuples():
             have = keep.get(r.qid, [])
-            order = sorted((a for a in annotators if a not in have),
-                           key=lambda a: (local[gi][a], total[a], rng.random()))
-            for a in order[:need[r.qid] - len(have)]:
+            order = sorted(
+                (a for a in annotators if a not in have), key=lambda a: (local[gi][a], total[a], rng.random())
+            )
+            for a in order[: need[r.qid] - len(have)]:
                 rows.append((r.qid, a))
                 local[gi][a] += r.work
                 total[a] += r.work
     frame = pd.DataFrame(rows, columns=["qid", "username"])
     sizes = dict(zip(qs.qid, qs.pool_size.astype(int)))
-    loads = (frame.assign(paragraphs=frame.qid.map(sizes))
-             .groupby("username").agg(questions=("qid", "count"), paragraphs=("paragraphs", "sum"))
-             .reindex(annotators, fill_value=0).astype(int).reset_index())
+    loads = (
+        frame.assign(paragraphs=frame.qid.map(sizes))
+        .groupby("username")
+        .agg(questions=("qid", "count"), paragraphs=("paragraphs", "sum"))
+        .reindex(annotators, fill_value=0)
+        .astype(int)
+        .reset_index()
+    )
     return AssignmentPlan(frame, loads, len(keep), tuple(qs.qid[qs.pool_size == 0]))
 
 
 def preview(db: Database, annotators: list[str] | None = None, **options) -> AssignmentPlan:
     """The plan ``assign`` would store, without storing it."""
-    return plan(team.questions_for_assignment(db), annotators or team.active_annotators(db),
-                started=team.started_work(db), **options)
+    return plan(
+        team.questions_for_assignment(db),
+        annotators or team.active_annotators(db),
+        started=team.started_work(db),
+        **options,
+    )
 
 
 def assign(db: Database, lead: str, annotators: list[str] | None = None, **options) -> AssignmentPlan:
@@ -148,7 +168,7 @@ def assign(db: Database, lead: str, annotators: list[str] | None = None, **optio
 def reassign(db: Database, lead: str, leaving: str, to: list[str] | None = None) -> pd.DataFrame:
     """Move ``leaving``'s unfinished questions to the least-loaded other annotators who do
     not already have them. Finished work and its judgments stay."""
-    from reljudge import judging   # the one rule of a finished question
+    from reljudge import judging  # the one rule of a finished question
 
     current = team.active_assignments(db)
     mine = set(current[current.username == leaving].qid)

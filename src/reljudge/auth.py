@@ -23,8 +23,12 @@ from reljudge.storage import accounts
 from reljudge.storage.db import Database
 
 CODES = Codes(
-    error_invalid_username=("user",), error_short_password=(), error_unknown_role=("role", "roles"),
-    error_user_exists=("user",), error_accounts_exist=(), error_no_such_user=("user",),
+    error_invalid_username=("user",),
+    error_short_password=(),
+    error_unknown_role=("role", "roles"),
+    error_user_exists=("user",),
+    error_accounts_exist=(),
+    error_no_such_user=("user",),
     error_bad_setup_code=(),
 )
 """The errors about accounts this module raises (``ReljudgeError.message``)."""
@@ -119,10 +123,13 @@ def setup_code() -> str:
     with _setup_lock:
         if _setup_code is None:
             code = "".join(secrets.choice(_SETUP_ALPHABET) for _ in range(12))
-            _setup_code = "-".join(code[i:i + 4] for i in range(0, 12, 4))
-            print("reljudge: this database has no account yet. To create the first lead in the browser, "
-                  f"enter this setup code: {_setup_code}  (설정 코드: 첫 책임자 계정을 만들 때 입력)",
-                  file=sys.stderr, flush=True)
+            _setup_code = "-".join(code[i : i + 4] for i in range(0, 12, 4))
+            print(
+                "reljudge: this database has no account yet. To create the first lead in the browser, "
+                f"enter this setup code: {_setup_code}  (설정 코드: 첫 책임자 계정을 만들 때 입력)",
+                file=sys.stderr,
+                flush=True,
+            )
         return _setup_code
 
 
@@ -136,8 +143,10 @@ def add_first_lead(db: Database, username: str, password: str, code: str | None)
     """The first account of a database without any: a lead (refused once any account
     exists, and without this process's :func:`setup_code`; spaces, dashes and case are
     forgiven)."""
+
     def plain(text: str) -> bytes:
         return "".join(text.replace("-", " ").split()).lower().encode()
+
     if not secrets.compare_digest(plain(code or ""), plain(setup_code())):
         raise ReljudgeError(CODES("error_bad_setup_code"))
     if not accounts.list_users(db).empty:
@@ -191,6 +200,7 @@ ADDRESS_WINDOW_MINUTES = 15
 class LoginOutcome:
     """``user`` on success; otherwise ``refusal``: "failed" (wrong name or password, or an
     inactive account), "wait" (throttled, ``wait_seconds`` left) or "locked"."""
+
     user: User | None
     refusal: str | None = None
     wait_seconds: int = 0
@@ -210,8 +220,10 @@ def login(db: Database, username: str, password: str, address: str | None = None
     state = accounts.login_state(db, username, address, ADDRESS_WINDOW_MINUTES)
     if state["locked"]:
         return LoginOutcome(None, "locked")
-    wait = max(_wait_left(state["failures"], state["since_failure"], FREE_FAILURES),
-               _wait_left(state["address_failures"], state["since_address_failure"], ADDRESS_FAILURES))
+    wait = max(
+        _wait_left(state["failures"], state["since_failure"], FREE_FAILURES),
+        _wait_left(state["address_failures"], state["since_address_failure"], ADDRESS_FAILURES),
+    )
     if wait:
         return LoginOutcome(None, "wait", wait)
     row = accounts.get_user_row(db, username)
@@ -222,8 +234,7 @@ def login(db: Database, username: str, password: str, address: str | None = None
     except (VerificationError, InvalidHashError):
         ok = False
     if not ok:
-        accounts.record_login(db, username[:64], address, False,
-                              lock=bool(row) and state["failures"] + 1 >= LOCK_AFTER)
+        accounts.record_login(db, username[:64], address, False, lock=bool(row) and state["failures"] + 1 >= LOCK_AFTER)
         return LoginOutcome(None, "failed")
     accounts.record_login(db, row[0], address, True)
     if _hasher.check_needs_rehash(stored):

@@ -132,8 +132,14 @@ def _multisets(n_max: int, top: int):
             yield np.array(combo, dtype=np.int64)
 
 
-def ndcg_bounds(grades: np.ndarray, is_open: np.ndarray, k: int, counts: np.ndarray,
-                n_open_question: np.ndarray, top: int = TOP_GRADE) -> tuple[np.ndarray, np.ndarray]:
+def ndcg_bounds(
+    grades: np.ndarray,
+    is_open: np.ndarray,
+    k: int,
+    counts: np.ndarray,
+    n_open_question: np.ndarray,
+    top: int = TOP_GRADE,
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact nDCG@k bounds for n rankings (see the module docstring).
 
     ``grades[n, i]``: the judged grade at rank i + 1 (0 for unjudged, not pooled or no
@@ -170,8 +176,11 @@ def ndcg_bounds(grades: np.ndarray, is_open: np.ndarray, k: int, counts: np.ndar
     ideal_max = _ideal(base + top_only * n_open_question.astype(np.int64)[:, None], k, prefix)
     dcg_top = dcg_judged + top * pre_desc[rows, o]
     loose_low = np.where(ideal_max > 0, dcg_judged / np.where(ideal_max > 0, ideal_max, 1.0), 0.0)
-    loose_high = np.where(ideal_min > 0, np.minimum(1.0, dcg_top / np.where(ideal_min > 0, ideal_min, 1.0)),
-                          np.where(dcg_top > 0, 1.0, 0.0))
+    loose_high = np.where(
+        ideal_min > 0,
+        np.minimum(1.0, dcg_top / np.where(ideal_min > 0, ideal_min, 1.0)),
+        np.where(dcg_top > 0, 1.0, 0.0),
+    )
     exact = o <= EXACT_NDCG_OPEN
     low = np.where(exact, np.inf, loose_low)
     high = np.where(exact, -np.inf, loose_high)
@@ -199,10 +208,17 @@ def ndcg_bounds(grades: np.ndarray, is_open: np.ndarray, k: int, counts: np.ndar
     return low, high
 
 
-def measure_bounds(m: Measure, grades: np.ndarray, judged: np.ndarray, is_open: np.ndarray,
-                   counts: np.ndarray, n_open_question: np.ndarray, n_rows: np.ndarray,
-                   value: np.ndarray | None = None, top: int = TOP_GRADE
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def measure_bounds(
+    m: Measure,
+    grades: np.ndarray,
+    judged: np.ndarray,
+    is_open: np.ndarray,
+    counts: np.ndarray,
+    n_open_question: np.ndarray,
+    n_rows: np.ndarray,
+    value: np.ndarray | None = None,
+    top: int = TOP_GRADE,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(low, high, open paragraphs within the cutoff) of one measure for n rankings.
 
     ``grades[n, i]``/``judged[n, i]``/``is_open[n, i]``: rank i + 1 of ranking n (grade 0
@@ -230,7 +246,7 @@ def measure_bounds(m: Measure, grades: np.ndarray, judged: np.ndarray, is_open: 
     rel = int(m.rel)
     relevant = jd & (g >= rel)
     a = relevant.sum(axis=1)
-    R = counts[:, rel - 1:].sum(axis=1) if rel >= 1 else counts.sum(axis=1)
+    R = counts[:, rel - 1 :].sum(axis=1) if rel >= 1 else counts.sum(axis=1)
     if name == "RR":
         ranks = np.arange(1, k + 1)[None, :]
         first_rel = np.where(relevant, ranks, np.inf).min(axis=1)
@@ -256,9 +272,22 @@ def measure_bounds(m: Measure, grades: np.ndarray, judged: np.ndarray, is_open: 
     return np.where(unsettled, 0.0, v), np.where(unsettled, 1.0, v), o
 
 
-def compute(con, items: str, run: str, pool_items: str, measures: Sequence[Measure], systems: Sequence[str],
-            *, ties: str, dedup: str, extra_qids: Sequence[str] = (), values=None, value_qids=None,
-            top: int = TOP_GRADE, ranked: bool = False) -> Bounds:
+def compute(
+    con,
+    items: str,
+    run: str,
+    pool_items: str,
+    measures: Sequence[Measure],
+    systems: Sequence[str],
+    *,
+    ties: str,
+    dedup: str,
+    extra_qids: Sequence[str] = (),
+    values=None,
+    value_qids=None,
+    top: int = TOP_GRADE,
+    ranked: bool = False,
+) -> Bounds:
     """Bounds for every system × question × measure.
 
     ``items``: the qrels as the ranking's items (qid, pid, grade); ``run``: system, qid,
@@ -279,24 +308,35 @@ def compute(con, items: str, run: str, pool_items: str, measures: Sequence[Measu
     # this cursor's temp tables: every query below reads them
     params = {"extra": [str(q) for q in extra_qids], "systems": systems}
     con.execute(f"CREATE OR REPLACE TEMP TABLE _rj_b_qr AS {judged_items_sql(items)}")
-    con.execute("CREATE OR REPLACE TEMP TABLE _rj_b_pl AS SELECT DISTINCT qid::VARCHAR AS qid, pid::VARCHAR AS pid "
-                f"FROM {pool_items} WHERE qid IS NOT NULL AND pid IS NOT NULL")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rj_b_pl AS SELECT DISTINCT qid::VARCHAR AS qid, pid::VARCHAR AS pid "
+        f"FROM {pool_items} WHERE qid IS NOT NULL AND pid IS NOT NULL"
+    )
     # one row per question, in DuckDB's VARCHAR order; its position qi is what the other
     # queries return, so no Python loop maps ids back
-    con.execute("CREATE OR REPLACE TEMP TABLE _rj_b_qx AS SELECT qid, (row_number() OVER (ORDER BY qid) - 1)::BIGINT "
-                "AS qi FROM (SELECT qid FROM _rj_b_qr UNION SELECT qid FROM _rj_b_pl "
-                "UNION SELECT unnest($extra::VARCHAR[]))", {"extra": params["extra"]})
-    with_ = ("WITH qr AS (SELECT * FROM _rj_b_qr), pl AS (SELECT * FROM _rj_b_pl), qx AS (SELECT * FROM _rj_b_qx), "
-             "qset AS (SELECT qid FROM _rj_b_qx), sx AS (SELECT unnest($systems::VARCHAR[]) AS system, "
-             "(generate_subscripts($systems::VARCHAR[], 1) - 1)::BIGINT AS si) ")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rj_b_qx AS SELECT qid, (row_number() OVER (ORDER BY qid) - 1)::BIGINT "
+        "AS qi FROM (SELECT qid FROM _rj_b_qr UNION SELECT qid FROM _rj_b_pl "
+        "UNION SELECT unnest($extra::VARCHAR[]))",
+        {"extra": params["extra"]},
+    )
+    with_ = (
+        "WITH qr AS (SELECT * FROM _rj_b_qr), pl AS (SELECT * FROM _rj_b_pl), qx AS (SELECT * FROM _rj_b_qx), "
+        "qset AS (SELECT qid FROM _rj_b_qx), sx AS (SELECT unnest($systems::VARCHAR[]) AS system, "
+        "(generate_subscripts($systems::VARCHAR[], 1) - 1)::BIGINT AS si) "
+    )
     params = {"systems": systems}
-    stats = con.execute(with_ + """,
+    stats = con.execute(
+        with_
+        + """,
         pj AS (SELECT pl.qid, count(*) AS pool_size, count(qr.grade) AS judged_pool
                FROM pl LEFT JOIN qr USING (qid, pid) GROUP BY pl.qid),
         nj AS (SELECT qid, count(*) AS n_judged FROM qr GROUP BY qid)
         SELECT qx.qid, coalesce(pool_size, 0) AS pool_size, coalesce(judged_pool, 0) AS judged_pool,
                coalesce(n_judged, 0) AS n_judged
-        FROM qx LEFT JOIN pj USING (qid) LEFT JOIN nj USING (qid) ORDER BY qx.qi""", params).fetchnumpy()
+        FROM qx LEFT JOIN pj USING (qid) LEFT JOIN nj USING (qid) ORDER BY qx.qi""",
+        params,
+    ).fetchnumpy()
     qids = np.asarray(stats["qid"], dtype=object)
     S, Q, M = len(systems), len(qids), len(measures)
     pool_size = np.asarray(stats["pool_size"], dtype=np.int64)
@@ -304,24 +344,33 @@ def compute(con, items: str, run: str, pool_items: str, measures: Sequence[Measu
     open_q = pool_size - judged_pool
     judged_q = np.asarray(stats["n_judged"], dtype=np.int64) > 0
     counts = np.zeros((Q, top), dtype=np.int64)
-    for qi, grade, n in con.execute(with_ + "SELECT qi, grade, count(*) FROM qr JOIN qx USING (qid) "
-                                    "WHERE grade > 0 GROUP BY ALL", params).fetchall():
+    for qi, grade, n in con.execute(
+        with_ + "SELECT qi, grade, count(*) FROM qr JOIN qx USING (qid) WHERE grade > 0 GROUP BY ALL", params
+    ).fetchall():
         counts[qi, min(int(grade), top) - 1] += n
-    src = ("(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, score::DOUBLE AS score, "
-           f"rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run} "
-           "WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT qid FROM qset))")
+    src = (
+        "(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, score::DOUBLE AS score, "
+        f"rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run} "
+        "WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT qid FROM qset))"
+    )
     if ranked:
-        rk = (f"SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
-              f"coalesce(dup_key::VARCHAR, pid::VARCHAR) AS dkey, position AS r FROM {run} "
-              f"WHERE position <= {int(depth)} AND qid::VARCHAR IN (SELECT qid FROM qset)")
+        rk = (
+            f"SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+            f"coalesce(dup_key::VARCHAR, pid::VARCHAR) AS dkey, position AS r FROM {run} "
+            f"WHERE position <= {int(depth)} AND qid::VARCHAR IN (SELECT qid FROM qset)"
+        )
     else:
         rk = ranking.ranked_sql(src, ties, dedup, depth)
-    rows = con.execute(with_ + f""", rk AS ({rk})
+    rows = con.execute(
+        with_
+        + f""", rk AS ({rk})
         SELECT sx.si * {Q} + qx.qi AS flat, rk.r::BIGINT AS r, coalesce(qr.grade, 0)::DOUBLE AS grade,
                (qr.grade IS NOT NULL) AS judged, (qr.grade IS NULL AND pl.pid IS NOT NULL) AS is_open
         FROM rk JOIN sx USING (system) JOIN qx USING (qid)
         LEFT JOIN qr ON qr.qid = rk.qid AND qr.pid = rk.{item}
-        LEFT JOIN pl ON pl.qid = rk.qid AND pl.pid = rk.{item}""", params).fetchnumpy()
+        LEFT JOIN pl ON pl.qid = rk.qid AND pl.pid = rk.{item}""",
+        params,
+    ).fetchnumpy()
     flat = np.asarray(rows["flat"], dtype=np.int64)
     ri = np.asarray(rows["r"], dtype=np.int64) - 1
     width = int(ri.max()) + 1 if len(ri) else 1
@@ -345,8 +394,17 @@ def compute(con, items: str, run: str, pool_items: str, measures: Sequence[Measu
         v = engine[:, :, mi].reshape(N)
         lo, hi, o = measure_bounds(m, grades, judged, is_open, counts_n, open_n, n_rows, v, top)
         low[:, :, mi], high[:, :, mi], n_open[:, :, mi] = lo.reshape(S, Q), hi.reshape(S, Q), o.reshape(S, Q)
-    return Bounds(measures=measures, systems=systems, qids=qids, judged=judged_q, low=low, high=high,
-                  n_open=n_open, pool_size=pool_size, n_judged_in_pool=judged_pool)
+    return Bounds(
+        measures=measures,
+        systems=systems,
+        qids=qids,
+        judged=judged_q,
+        low=low,
+        high=high,
+        n_open=n_open,
+        pool_size=pool_size,
+        n_judged_in_pool=judged_pool,
+    )
 
 
 def _align(values, value_qids, qids: np.ndarray, S: int, M: int) -> np.ndarray:
@@ -399,18 +457,20 @@ def frames(b: Bounds, qtype_of: dict, no_answer: set, all_label: str, no_type: s
     qtypes = np.array([qtype_of.get(q) or no_type for q in b.qids], dtype=object)
     na = np.array([q in no_answer for q in b.qids], dtype=bool)
     settled = b.settled
-    per_query = pd.DataFrame({
-        "system": np.repeat(np.array(b.systems, dtype=object), Q * M),
-        "qid": np.tile(np.repeat(b.qids, M), S),
-        "qtype": np.tile(np.repeat(qtypes, M), S),
-        "no_answer": np.tile(np.repeat(na, M), S),
-        "judged": np.tile(np.repeat(b.judged, M), S),
-        "measure": np.tile(np.array(names, dtype=object), S * Q),
-        "bound_low": b.low.reshape(-1),
-        "bound_high": b.high.reshape(-1),
-        "settled": settled.reshape(-1),
-        "n_open": b.n_open.reshape(-1),
-    })
+    per_query = pd.DataFrame(
+        {
+            "system": np.repeat(np.array(b.systems, dtype=object), Q * M),
+            "qid": np.tile(np.repeat(b.qids, M), S),
+            "qtype": np.tile(np.repeat(qtypes, M), S),
+            "no_answer": np.tile(np.repeat(na, M), S),
+            "judged": np.tile(np.repeat(b.judged, M), S),
+            "measure": np.tile(np.array(names, dtype=object), S * Q),
+            "bound_low": b.low.reshape(-1),
+            "bound_high": b.high.reshape(-1),
+            "settled": settled.reshape(-1),
+            "n_open": b.n_open.reshape(-1),
+        }
+    )
     rows = []
     groups = [all_label] + sorted(set(qtypes.tolist()) - {all_label})
     for g in groups:
@@ -420,8 +480,19 @@ def frames(b: Bounds, qtype_of: dict, no_answer: set, all_label: str, no_type: s
         n = int(sel.sum())
         for s in range(S):
             for mi in range(M):
-                rows.append((b.systems[s], g, names[mi], n, lo[s, mi], hi[s, mi],
-                             bool(settled[s, sel, mi].all()) if n else True, int(opened[s, mi])))
-    means = pd.DataFrame(rows, columns=["system", "qtype", "measure", "n_bounded", "bound_low", "bound_high",
-                                        "settled", "n_open"])
+                rows.append(
+                    (
+                        b.systems[s],
+                        g,
+                        names[mi],
+                        n,
+                        lo[s, mi],
+                        hi[s, mi],
+                        bool(settled[s, sel, mi].all()) if n else True,
+                        int(opened[s, mi]),
+                    )
+                )
+    means = pd.DataFrame(
+        rows, columns=["system", "qtype", "measure", "n_bounded", "bound_low", "bound_high", "settled", "n_open"]
+    )
     return per_query, means

@@ -71,7 +71,7 @@ _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 @dataclass
 class Bundle:
-    files: dict[str, bytes]     # path inside the bundle -> content; every file but the manifest
+    files: dict[str, bytes]  # path inside the bundle -> content; every file but the manifest
     manifest: dict
     bundle_sha256: str
 
@@ -80,6 +80,7 @@ class Bundle:
 
 
 # -- trec_eval equivalents --------------------------------------------------------------
+
 
 def trec_eval_measure(m: Measure) -> tuple[str, str, str]:
     """(qrels file, trec_eval options, trec_eval measure) giving ``m`` per question on
@@ -122,6 +123,7 @@ def _command_groups(measures: list[Measure]) -> list[tuple[str, str, list[str], 
 
 # -- building ----------------------------------------------------------------------------
 
+
 def _system_files(systems: list[str]) -> dict[str, str]:
     """system -> file stem: the name itself when it is a safe ASCII file name, unique
     also on case-insensitive file systems; otherwise ``systemN``."""
@@ -155,8 +157,9 @@ CODES = Codes(error_id_has_space=("column", "value"))
 
 
 def _run_text(rows: pd.DataFrame, tag: str, depth: int) -> bytes:
-    return "".join(f"{r.qid} Q0 {r.docid} {int(r.rank)} {depth + 1 - int(r.rank)} {tag}\n"
-                   for r in rows.itertuples()).encode("utf-8")
+    return "".join(
+        f"{r.qid} Q0 {r.docid} {int(r.rank)} {depth + 1 - int(r.rank)} {tag}\n" for r in rows.itertuples()
+    ).encode("utf-8")
 
 
 def _check_ids(*frames_cols) -> None:
@@ -167,18 +170,22 @@ def _check_ids(*frames_cols) -> None:
                 raise ReljudgeError(CODES("error_id_has_space", column=c, value=str(bad.iloc[0])))
 
 
-def build(db: Database, policy: str = "adjudicated", version: int | None = None,
-          dedup: str | None = None, ev: evaluation.CampaignEvaluation | None = None) -> Bundle:
+def build(
+    db: Database,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    dedup: str | None = None,
+    ev: evaluation.CampaignEvaluation | None = None,
+) -> Bundle:
     """The bundle of the campaign evaluated under ``policy``/``version``/``dedup``
     (default: the campaign's settings), or of the evaluation ``ev`` (the report passes
     its own, so that it names the hash of the bundle of its figures)."""
     if ev is None:
-        ev = evaluation.evaluate_campaign(db, policy=policy, version=version, dedup=dedup,
-                                          n_boot=0, n_perm=0)
+        ev = evaluation.evaluate_campaign(db, policy=policy, version=version, dedup=dedup, n_boot=0, n_perm=0)
     r = ev.result
     ties, dedup = r.policies["ties"], r.policies["dedup"]
     measures = list(r.measures)
-    groups = _command_groups(measures)          # refuses a measure trec_eval cannot give
+    groups = _command_groups(measures)  # refuses a measure trec_eval cannot give
     depth = ranking_depth(measures)
 
     cur = db.cursor()
@@ -211,31 +218,57 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     abst = abst.assign(no_answer=abst.qid.isin(na).astype(int)).sort_values(["system", "qid"])
     files["abstentions.tsv"] = _tsv(abst[["system", "qid", "no_answer"]])
 
-    pq = r.per_query.assign(no_answer=r.per_query.no_answer.astype(int),
-                            value=r.per_query.value.map(_value))
+    pq = r.per_query.assign(no_answer=r.per_query.no_answer.astype(int), value=r.per_query.value.map(_value))
     files["per_query.tsv"] = _tsv(pq[["system", "qid", "qtype", "no_answer", "measure", "value"]])
-    means = pd.concat([
-        r.means.assign(questions="answerable")[["system", "qtype", "questions", "measure", "n", "mean"]],
-        r.means_no_answer.assign(questions="no_answer")[["system", "qtype", "questions", "measure", "n", "mean"]],
-    ], ignore_index=True)
+    means = pd.concat(
+        [
+            r.means.assign(questions="answerable")[["system", "qtype", "questions", "measure", "n", "mean"]],
+            r.means_no_answer.assign(questions="no_answer")[["system", "qtype", "questions", "measure", "n", "mean"]],
+        ],
+        ignore_index=True,
+    )
     files["means.tsv"] = _tsv(means.assign(mean=means["mean"].map(_value)))
     if r.bounds is not None:
         # how far the unjudged pooled paragraphs could still move each figure (reljudge.bounds);
         # questions nobody has judged yet are here too (they are in no qrels file)
-        b = r.bounds.assign(no_answer=r.bounds.no_answer.astype(int), judged=r.bounds.judged.astype(int),
-                            settled=r.bounds.settled.astype(int), bound_low=r.bounds.bound_low.map(_value),
-                            bound_high=r.bounds.bound_high.map(_value))
-        files["bounds.tsv"] = _tsv(b[["system", "qid", "qtype", "no_answer", "judged", "measure", "bound_low",
-                                      "bound_high", "settled", "n_open"]])
+        b = r.bounds.assign(
+            no_answer=r.bounds.no_answer.astype(int),
+            judged=r.bounds.judged.astype(int),
+            settled=r.bounds.settled.astype(int),
+            bound_low=r.bounds.bound_low.map(_value),
+            bound_high=r.bounds.bound_high.map(_value),
+        )
+        files["bounds.tsv"] = _tsv(
+            b[
+                [
+                    "system",
+                    "qid",
+                    "qtype",
+                    "no_answer",
+                    "judged",
+                    "measure",
+                    "bound_low",
+                    "bound_high",
+                    "settled",
+                    "n_open",
+                ]
+            ]
+        )
         bm = r.means[["system", "qtype", "measure", "n_bounded", "bound_low", "bound_high", "settled", "n_open"]]
-        files["bounds_means.tsv"] = _tsv(bm.assign(bound_low=bm.bound_low.map(_value),
-                                                   bound_high=bm.bound_high.map(_value),
-                                                   settled=bm.settled.astype(bool).astype(int)))
+        files["bounds_means.tsv"] = _tsv(
+            bm.assign(
+                bound_low=bm.bound_low.map(_value),
+                bound_high=bm.bound_high.map(_value),
+                settled=bm.settled.astype(bool).astype(int),
+            )
+        )
 
     n_answerable = int(r.n_questions["answerable"])
     policies = {
-        "ties": ties, "ties_rule": ranking.TIES[ties],
-        "dedup": dedup, "dedup_rule": ranking.DEDUP[dedup],
+        "ties": ties,
+        "ties_rule": ranking.TIES[ties],
+        "dedup": dedup,
+        "dedup_rule": ranking.DEDUP[dedup],
         "relevance_threshold": ev.threshold,
         "ks": list(ev.ks),
         "measures": [str(m) for m in measures],
@@ -244,7 +277,7 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         "qrels_version": ev.version,
         "run_depth": depth,
         "no_answer": "no-answer questions are left out of the means: they are in no_answer/, not in "
-                     "qrels.txt and runs/",
+        "qrels.txt and runs/",
         "missing_from_run": "scores 0 (trec_eval -c)",
         "unjudged": "not relevant",
     }
@@ -252,8 +285,9 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
     policies["judging_plan"] = plan.current(db).describe()
     if "bounds" in r.policies:
         policies["bounds"] = {**r.policies["bounds"], "files": "bounds.tsv (per question), bounds_means.tsv"}
-    files["REPRODUCE.md"] = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer),
-                                          measures).encode("utf-8")
+    files["REPRODUCE.md"] = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer), measures).encode(
+        "utf-8"
+    )
     files = dict(sorted(files.items()))
     digest = content_hash(files)
     manifest = {
@@ -262,15 +296,17 @@ def build(db: Database, policy: str = "adjudicated", version: int | None = None,
         "python": platform.python_version(),
         "created": times.now_iso(times.campaign_zone(db)),
         "policies": policies,
-        "trec_eval": {str(m): dict(zip(("qrels", "options", "measure"), trec_eval_measure(m)))
-                      for m in measures},
+        "trec_eval": {str(m): dict(zip(("qrels", "options", "measure"), trec_eval_measure(m))) for m in measures},
         "systems": {s: f"runs/{stems[s]}.txt" for s in systems},
-        "questions": {"evaluated": int(r.n_questions["all"]), "answerable": n_answerable,
-                      "no_answer": int(r.n_questions["no_answer"])},
+        "questions": {
+            "evaluated": int(r.n_questions["all"]),
+            "answerable": n_answerable,
+            "no_answer": int(r.n_questions["no_answer"]),
+        },
         "sha256": {p: hashlib.sha256(b).hexdigest() for p, b in files.items()},
         "bundle_sha256": digest,
         "bundle_sha256_rule": "sha256 of the sha256sum listing ('<sha256>  <path>' per line, sorted by "
-                              "path) of every file except manifest.json",
+        "path) of every file except manifest.json",
     }
     return Bundle(files, manifest, digest)
 
@@ -283,6 +319,7 @@ def content_hash(files: dict[str, bytes]) -> str:
 
 def _duckdb_version() -> str:
     import duckdb
+
     return duckdb.__version__
 
 
@@ -292,6 +329,7 @@ def _json_bytes(obj) -> bytes:
 
 # -- writing -----------------------------------------------------------------------------
 
+
 def write(bundle: Bundle, out_dir) -> list[Path]:
     """Write the bundle into ``out_dir`` (created; files of an earlier bundle there are
     replaced, other files refused so that the directory holds exactly one bundle)."""
@@ -300,11 +338,16 @@ def write(bundle: Bundle, out_dir) -> list[Path]:
         raise ReljudgeError(f"{out} exists and is not a directory")
     files = bundle.all_files()
     if out.exists():
-        stray = sorted(str(p.relative_to(out)) for p in out.rglob("*")
-                       if p.is_file() and p.relative_to(out).as_posix() not in files)
+        stray = sorted(
+            str(p.relative_to(out))
+            for p in out.rglob("*")
+            if p.is_file() and p.relative_to(out).as_posix() not in files
+        )
         if stray:
-            raise ReljudgeError(f"{out} holds files that are not part of this bundle ({', '.join(stray[:3])}"
-                                f"{', …' if len(stray) > 3 else ''}): use an empty or new directory")
+            raise ReljudgeError(
+                f"{out} holds files that are not part of this bundle ({', '.join(stray[:3])}"
+                f"{', …' if len(stray) > 3 else ''}): use an empty or new directory"
+            )
     paths = []
     for rel, data in files.items():
         path = out / rel
@@ -352,8 +395,9 @@ def per_query(qrels_path, run_path, measure, level, cut=None):
 '''
 
 
-def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: int, n_no_answer: int,
-                  measures: list[Measure]) -> str:
+def _reproduce_md(
+    policies: dict, groups, stems: dict[str, str], n_answerable: int, n_no_answer: int, measures: list[Measure]
+) -> str:
     t = policies["relevance_threshold"]
     first = next(iter(stems.values()), "SYSTEM")
     k = max(policies["ks"])
@@ -376,12 +420,14 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
         "",
         "## How the files are what was evaluated",
         "",
-        ("- Duplicates `first`: qrels and runs name each duplicate group by its first paragraph (the "
-         "canonical id); a run holds each group once, later copies removed and ranks closed up."
-         if policies["dedup"] == "first" else
-         "- Duplicates `keep`: runs hold the ids the systems returned, every copy at its own rank; "
-         "qrels.txt names every copy of a judged paragraph with its grade (also in the recall base "
-         "and the ideal ranking)."),
+        (
+            "- Duplicates `first`: qrels and runs name each duplicate group by its first paragraph (the "
+            "canonical id); a run holds each group once, later copies removed and ranks closed up."
+            if policies["dedup"] == "first"
+            else "- Duplicates `keep`: runs hold the ids the systems returned, every copy at its own rank; "
+            "qrels.txt names every copy of a judged paragraph with its grade (also in the recall base "
+            "and the ideal ranking)."
+        ),
         f"- Each ranking is cut at rank {policies['run_depth']} (what the measures read) in the order "
         "of the tie rule above; the score column is rewritten as "
         f"`{policies['run_depth'] + 1} - rank`, strictly decreasing, so trec_eval (score descending, then "
@@ -445,9 +491,9 @@ def _reproduce_md(policies: dict, groups, stems: dict[str, str], n_answerable: i
         "```python",
         _PYTREC.rstrip(),
         "",
-        f"rr = per_query(\"qrels.txt\", \"runs/{first}.txt\", \"recip_rank\", {t}, cut={k})   # RR@{k}",
-        f"ndcg = per_query(\"qrels.txt\", \"runs/{first}.txt\", \"ndcg_cut.{k}\", {t})      # nDCG@{k}",
-        f"judged = per_query(\"qrels_judged.txt\", \"runs/{first}.txt\", \"P.{k}\", 1)      # Judged@{k}",
+        f'rr = per_query("qrels.txt", "runs/{first}.txt", "recip_rank", {t}, cut={k})   # RR@{k}',
+        f'ndcg = per_query("qrels.txt", "runs/{first}.txt", "ndcg_cut.{k}", {t})      # nDCG@{k}',
+        f'judged = per_query("qrels_judged.txt", "runs/{first}.txt", "P.{k}", 1)      # Judged@{k}',
         f"print(sum(rr.values()) / len(rr))                                        # MRR@{k}",
         "```",
         "",

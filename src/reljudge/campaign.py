@@ -28,8 +28,7 @@ DEMO_ACCOUNTS = (
     ("annotator1", "demo-pass1", "annotator"),
     ("annotator2", "demo-pass2", "annotator"),
 )
-DEMO_RUNS = (("bm25.tsv", None), ("vector.tsv", None), ("hybrid.tsv", None),
-             ("graphrag.jsonl", "graphrag"))
+DEMO_RUNS = (("bm25.tsv", None), ("vector.tsv", None), ("hybrid.tsv", None), ("graphrag.jsonl", "graphrag"))
 
 
 Progress = Callable[[int, int], None]
@@ -37,10 +36,19 @@ Progress = Callable[[int, int], None]
 ``lines_read == total_lines`` the import is validating and writing."""
 
 
-def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
-                system: str | None = None, display: str | None = None,
-                repool: bool = False, progress: Progress | None = None,
-                replace: bool = False, update_questions: bool = False) -> ImportSummary:
+def import_file(
+    db: Database,
+    kind: str,
+    path,
+    *,
+    fmt: str | None = None,
+    system: str | None = None,
+    display: str | None = None,
+    repool: bool = False,
+    progress: Progress | None = None,
+    replace: bool = False,
+    update_questions: bool = False,
+) -> ImportSummary:
     """Import one file, all or nothing. ``display`` names the file in messages (uploads).
     ``replace``: a run may replace the run of a system already imported (the old one is
     kept as a version); ``update_questions``: questions that already have judgments may
@@ -50,18 +58,25 @@ def import_file(db: Database, kind: str, path, *, fmt: str | None = None,
         return _import(db, kind, src, fmt, system, repool, progress, replace, update_questions)
     except duckdb.Error as exc:
         # Validation should have caught it; never let a database message become a traceback.
-        raise ReljudgeError(CODES("error_import_database", file=str(src.display),
-                                  detail=str(exc).splitlines()[0])) from None
+        raise ReljudgeError(
+            CODES("error_import_database", file=str(src.display), detail=str(exc).splitlines()[0])
+        ) from None
 
 
-CODES = Codes(error_import_database=("file", "detail"), error_pool_below_k=("depth", "k"),
-              error_type_empty=(), error_type_too_long=("n", "limit"), error_type_hidden=("qtype", "char"))
+CODES = Codes(
+    error_import_database=("file", "detail"),
+    error_pool_below_k=("depth", "k"),
+    error_type_empty=(),
+    error_type_too_long=("n", "limit"),
+    error_type_hidden=("qtype", "char"),
+)
 """The errors of imports, pooling and type declarations this module raises as codes
 (worded by the pages)."""
 
 
-def _import(db: Database, kind: str, src, fmt, system, repool, progress, replace=False,
-            update_questions=False) -> ImportSummary:
+def _import(
+    db: Database, kind: str, src, fmt, system, repool, progress, replace=False, update_questions=False
+) -> ImportSummary:
     if kind == "corpus":
         chunks, store = importers.corpus_chunks(src, fmt), catalog.import_corpus
     elif kind == "questions":
@@ -89,7 +104,7 @@ def _reporting(chunks, path: Path, progress: Progress):
         done = min(int(chunk["line"].iloc[-1]), total)
         progress(done, total)
         yield chunk
-    if total is not None and done != total:   # trailing blank lines
+    if total is not None and done != total:  # trailing blank lines
         progress(total, total)
 
 
@@ -117,8 +132,7 @@ def is_brand_new(db: Database) -> bool:
     """Nothing was ever imported and no account exists: the only database the demo may
     fill on its own (its accounts have published passwords)."""
     c = catalog.counts(db)
-    return (c["paragraphs"] == 0 and c["questions"] == 0 and c["users"] == 0
-            and catalog.import_count(db) == 0)
+    return c["paragraphs"] == 0 and c["questions"] == 0 and c["users"] == 0 and catalog.import_count(db) == 0
 
 
 def demo_dir() -> Path:
@@ -128,12 +142,12 @@ def demo_dir() -> Path:
 def load_demo(db: Database, with_accounts: bool = True) -> list[ImportSummary]:
     """Load the bundled synthetic sample campaign (and demo accounts)."""
     d = demo_dir()
-    out = [import_file(db, "corpus", d / "corpus.jsonl"),
-           import_file(db, "questions", d / "questions.jsonl")]
+    out = [import_file(db, "corpus", d / "corpus.jsonl"), import_file(db, "questions", d / "questions.jsonl")]
     for name, system in DEMO_RUNS:
         out.append(import_file(db, "run", d / "runs" / name, system=system))
     pool(db, 20)
     from reljudge import review
+
     review.import_answers(db, d / "answers.jsonl")
     catalog.set_setting(db, "demo", "1")
     if with_accounts:
@@ -212,6 +226,7 @@ def set_time_zone(db: Database, zone: str) -> None:
     """The zone in which pages and exports show time stamps (an IANA name; stored times
     stay UTC: reljudge.times)."""
     from reljudge import times
+
     catalog.set_setting(db, "time_zone", times.check_zone(zone))
 
 

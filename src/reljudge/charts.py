@@ -13,13 +13,12 @@ def heatmap(matrix: pd.DataFrame, title: str) -> alt.Chart:
     """Annotator × annotator heat map of a square DataFrame (NaN cells left blank), with
     square cells of HEATMAP_CELL_PX (stretched to the page width, two annotators gave
     flat slivers)."""
-    long = (matrix.rename_axis("a").reset_index()
-            .melt(id_vars="a", var_name="b", value_name="value").dropna())
-    base = alt.Chart(long, title=title).encode(
-        x=alt.X("b:N", title=None), y=alt.Y("a:N", title=None))
+    long = matrix.rename_axis("a").reset_index().melt(id_vars="a", var_name="b", value_name="value").dropna()
+    base = alt.Chart(long, title=title).encode(x=alt.X("b:N", title=None), y=alt.Y("a:N", title=None))
     cells = base.mark_rect().encode(
         color=alt.Color("value:Q", scale=alt.Scale(domain=[-1, 1], scheme="redblue"), title="κ"),
-        tooltip=["a", "b", alt.Tooltip("value:Q", format=".3f")])
+        tooltip=["a", "b", alt.Tooltip("value:Q", format=".3f")],
+    )
     labels = base.mark_text().encode(text=alt.Text("value:Q", format=".2f"))
     # Sized per cell (a step), not as a whole: Streamlit draws fixed pixel sizes of a
     # layered chart at "content" width as a collapsed strip (seen in the browser).
@@ -32,7 +31,14 @@ def means_with_intervals(frame: pd.DataFrame, measure: str) -> alt.Chart:
     bars = base.mark_bar().encode(
         y=alt.Y("mean:Q", title=measure, scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("system:N", legend=None),
-        tooltip=["system", "qtype", "n", alt.Tooltip("mean:Q", format=".3f"),
-                 alt.Tooltip("ci_low:Q", format=".3f"), alt.Tooltip("ci_high:Q", format=".3f")])
+        tooltip=[
+            "system",
+            "qtype",
+            "n",
+            alt.Tooltip("mean:Q", format=".3f"),
+            alt.Tooltip("ci_low:Q", format=".3f"),
+            alt.Tooltip("ci_high:Q", format=".3f"),
+        ],
+    )
     whiskers = base.mark_rule().encode(y="ci_low:Q", y2="ci_high:Q")
     return (bars + whiskers).properties(width=140, height=180).facet(column=alt.Column("qtype:N", title=None))

@@ -36,10 +36,12 @@ def _db(args, create: bool = False):
     """The campaign database; only commands that set one up (init, import, users add)
     may create it."""
     from reljudge.storage import open_database
+
     return open_database(args.db, must_exist=not create)
 
 
 # -- handlers ------------------------------------------------------------------------
+
 
 def _english(summary) -> str:
     """An import summary in the English catalog text."""
@@ -48,6 +50,7 @@ def _english(summary) -> str:
 
 def cmd_init(args) -> int:
     from reljudge import campaign
+
     db = _db(args, create=True)
     print(f"database: {db.path} (migrations: {', '.join(n for _, n in db.applied_migrations())})")
     if args.demo:
@@ -62,6 +65,7 @@ def cmd_init(args) -> int:
 
 def cmd_import(args) -> int:
     from reljudge import campaign
+
     if args.replace and args.kind != "run":
         print("error: --replace is for runs (import run FILE --replace)", file=sys.stderr)
         return 2
@@ -71,12 +75,13 @@ def cmd_import(args) -> int:
     db = _db(args, create=True)
     if args.kind == "answers":
         from reljudge import review
-        versions = review.import_answers(db, args.file, system=args.system, fmt=args.format,
-                                         replace=args.replace)
+
+        versions = review.import_answers(db, args.file, system=args.system, fmt=args.format, replace=args.replace)
         print(f"answers {args.file}: " + ", ".join(f"{s} version {v}" for s, v in versions.items()))
         return 0
     if args.kind == "reviews":
         from reljudge import review
+
         if not args.source:
             print("error: import reviews needs --source NAME", file=sys.stderr)
             return 2
@@ -85,15 +90,23 @@ def cmd_import(args) -> int:
         return 0
     if args.kind == "qrels":
         from reljudge import export
+
         if args.format not in (None, "trec", "beir"):
             print("error: qrels are imported from --format trec or beir", file=sys.stderr)
             return 2
         n = export.import_qrels(db, args.file, args.source, args.format)
         print(f"qrels {args.file}: {n} rows as source {args.source!r}")
         return 0
-    summary = campaign.import_file(db, args.kind, args.file, fmt=args.format, system=args.system,
-                                   progress=_terminal_progress(args.file), replace=args.replace,
-                                   update_questions=args.update_questions)
+    summary = campaign.import_file(
+        db,
+        args.kind,
+        args.file,
+        fmt=args.format,
+        system=args.system,
+        progress=_terminal_progress(args.file),
+        replace=args.replace,
+        update_questions=args.update_questions,
+    )
     print(_english(summary))
     if args.kind == "run" or campaign.counts(db)["systems"]:
         change = campaign.repool_change(db)
@@ -109,14 +122,19 @@ def _terminal_progress(name: str):
         return None
 
     def show(done: int, total: int) -> None:
-        text = (f"{name}: {done:,} / {total:,} lines read ({100 * done // max(total, 1)}%)"
-                if done < total else f"{name}: checking and writing…")
+        text = (
+            f"{name}: {done:,} / {total:,} lines read ({100 * done // max(total, 1)}%)"
+            if done < total
+            else f"{name}: checking and writing…"
+        )
         print(f"\r\033[K{text}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
     return show
 
 
 def cmd_pool(args) -> int:
     from reljudge import campaign
+
     db = _db(args)
     if args.depth is not None and args.depth < 1:
         print("error: --depth must be at least 1", file=sys.stderr)
@@ -142,6 +160,7 @@ def _read_password(args) -> str:
 
 def cmd_users(args) -> int:
     from reljudge import auth
+
     db = _db(args, create=args.action == "add")
     if args.action == "add":
         user = auth.add_user(db, args.name, _read_password(args), args.role)
@@ -162,13 +181,17 @@ def cmd_users(args) -> int:
         print(f"activated {args.name}")
     else:
         frame = auth.list_users(db)
-        print(frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
-              if not frame.empty else "no users")
+        print(
+            frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
+            if not frame.empty
+            else "no users"
+        )
     return 0
 
 
 def cmd_types(args) -> int:
     from reljudge import campaign
+
     db = _db(args)
     if args.action == "add":
         added = campaign.declare_types(db, args.names, args.lead)
@@ -190,6 +213,7 @@ def cmd_types(args) -> int:
 
 def cmd_assign(args) -> int:
     from reljudge import assignment
+
     db = _db(args)
     if args.reassign:
         moved = assignment.reassign(db, args.lead, args.reassign)
@@ -199,18 +223,29 @@ def cmd_assign(args) -> int:
         return 0
     if not args.show:
         annotators = [a.strip() for a in args.annotators.split(",")] if args.annotators else None
-        result = assignment.assign(db, args.lead, annotators, per_question=args.per_question,
-                                   double_share=args.double_share, by_type=args.by_type, seed=args.seed)
+        result = assignment.assign(
+            db,
+            args.lead,
+            annotators,
+            per_question=args.per_question,
+            double_share=args.double_share,
+            by_type=args.by_type,
+            seed=args.seed,
+        )
         print(i18n.message(result.messages(), "en"))
     frame = assignment.active_assignments(db)
     if args.show:
-        print(frame[["qid", "username", "qtype"]].to_string(index=False) if not frame.empty
-              else "no assignments: every annotator sees every question")
+        print(
+            frame[["qid", "username", "qtype"]].to_string(index=False)
+            if not frame.empty
+            else "no assignments: every annotator sees every question"
+        )
     return 0
 
 
 def cmd_freeze(args) -> int:
     from reljudge import adjudication
+
     db = _db(args)
     version = adjudication.freeze(db, args.lead, args.policy, args.note)
     print(f"qrels version {version} frozen ({adjudication.describe_policy(args.policy)})")
@@ -234,6 +269,7 @@ def _export_policy(args) -> str | None:
         spelled = f"source:{args.source}"
         if args.policy is not None and args.policy != spelled:
             from reljudge.errors import ReljudgeError
+
             raise ReljudgeError(f"--source {args.source} and --policy {args.policy} disagree: give one of them")
         return spelled
     return args.policy
@@ -241,6 +277,7 @@ def _export_policy(args) -> str | None:
 
 def cmd_export(args) -> int:
     from reljudge import export
+
     policy = _export_policy(args)
     given = {name for name in ("format", "version", "min_grade", "dedup") if getattr(args, name) is not None}
     if args.include_no_answer:
@@ -252,8 +289,10 @@ def cmd_export(args) -> int:
         options = ", ".join("--" + name.replace("_", "-") for name in unused)
         return _error(f"export {args.what} takes no {options}")
     if args.what == "reviews" and policy is not None and not policy.startswith("source:"):
-        return _error(f"export reviews writes every reviewer's records; --policy {policy} does not apply "
-                      "(only source:NAME, an imported review source, as --source NAME)")
+        return _error(
+            f"export reviews writes every reviewer's records; --policy {policy} does not apply "
+            "(only source:NAME, an imported review source, as --source NAME)"
+        )
     db = _db(args)
     if args.what == "judgments":
         fmt = args.format or "jsonl"
@@ -262,6 +301,7 @@ def cmd_export(args) -> int:
         return 0
     if args.what == "reviews":
         from reljudge import review
+
         source = policy.split(":", 1)[1] if policy else None
         n = review.write_reviews(db, args.output, source)
         print(f"{n} reviewer × answer records -> {args.output}")
@@ -273,18 +313,21 @@ def cmd_export(args) -> int:
     policy = policy or "adjudicated"
     if args.what == "bundle":
         from reljudge import bundle
+
         built = bundle.build(db, policy, args.version, args.dedup)
         paths = bundle.write(built, args.output)
         print(f"bundle: {len(paths)} files -> {args.output} (bundle_sha256 {built.bundle_sha256})")
         return 0
-    summary = export.write_qrels(db, args.output, args.format or "trec", policy, args.version,
-                                 args.min_grade, args.include_no_answer)
+    summary = export.write_qrels(
+        db, args.output, args.format or "trec", policy, args.version, args.min_grade, args.include_no_answer
+    )
     print(summary.message())
     return 0
 
 
 def cmd_report(args) -> int:
     from reljudge import report
+
     db = _db(args)
     data = report.build(db, args.policy, args.version, args.lang)
     text = report.render(data, args.format)
@@ -297,6 +340,7 @@ def cmd_report(args) -> int:
 def cmd_serve(args) -> int:
     from reljudge.ui import webapp
     from reljudge.storage.db import database_key
+
     env = dict(os.environ)
     # The server runs from the package's web app folder (its .streamlit/config.toml):
     # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
@@ -304,11 +348,23 @@ def cmd_serve(args) -> int:
     # uvicorn believes X-Forwarded-For from loopback unless told otherwise: only from the
     # proxies the operator named (none by default), so a client cannot choose its address.
     from reljudge.auth import trusted_proxies
+
     env["FORWARDED_ALLOW_IPS"] = ",".join(trusted_proxies())
     if not args.db and not os.environ.get("RELJUDGE_DB"):
-        env["RELJUDGE_DEMO"] = "1"      # the default file: a brand-new one gets the demo
-    cmd = [sys.executable, "-m", "streamlit", "run", str(webapp.LAUNCHER), "--server.port", str(args.port),
-           "--server.address", args.address, "--server.headless", "true"]
+        env["RELJUDGE_DEMO"] = "1"  # the default file: a brand-new one gets the demo
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(webapp.LAUNCHER),
+        "--server.port",
+        str(args.port),
+        "--server.address",
+        args.address,
+        "--server.headless",
+        "true",
+    ]
     # The server runs in a session of its own and this process forwards the stop signals
     # to it, once: a process manager's SIGTERM to `reljudge serve` then stops the server
     # cleanly (its databases checkpointed), and Ctrl+C in a terminal reaches it once (a
@@ -329,48 +385,81 @@ def cmd_serve(args) -> int:
 
 # -- parser --------------------------------------------------------------------------
 
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="reljudge", description="Relevance-judgment workbench for RAG retrieval evaluation.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", metavar="PATH|URL",
-                        help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server "
-                             "(default: $RELJUDGE_DB or judgments/reljudge.duckdb)")
+        prog="reljudge",
+        description="Relevance-judgment workbench for RAG retrieval evaluation.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server "
+        "(default: $RELJUDGE_DB or judgments/reljudge.duckdb)",
+    )
     parser.add_argument("--version", action="version", version=f"reljudge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     def add(name, help_, example, handler):
-        p = sub.add_parser(name, help=help_, description=help_, epilog=f"example:\n  {example}",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         p.set_defaults(handler=handler)
         return p
 
     p = add("init", "create (or upgrade) the database", "reljudge init --demo", cmd_init)
     p.add_argument("--demo", action="store_true", help="load the bundled synthetic demo campaign")
 
-    p = add("import", "import a corpus, questions, a run, qrels, generated answers or reviews (all or nothing)",
-            "reljudge import run runs/bm25.trec --system bm25 [--replace]\n  reljudge import answers answers.jsonl "
-            "--system rag\n  reljudge import reviews llm_reviews.jsonl --source llm-judge", cmd_import)
+    p = add(
+        "import",
+        "import a corpus, questions, a run, qrels, generated answers or reviews (all or nothing)",
+        "reljudge import run runs/bm25.trec --system bm25 [--replace]\n  reljudge import answers answers.jsonl "
+        "--system rag\n  reljudge import reviews llm_reviews.jsonl --source llm-judge",
+        cmd_import,
+    )
     p.add_argument("kind", choices=["corpus", "questions", "run", "qrels", "answers", "reviews"])
     p.add_argument("file")
     p.add_argument("--source", help="name of an imported qrels or review source (import qrels, import reviews)")
-    p.add_argument("--format", choices=["jsonl", "csv", "trec", "beir"],
-                   help="file format (default: from the extension; runs default to TREC)")
+    p.add_argument(
+        "--format",
+        choices=["jsonl", "csv", "trec", "beir"],
+        help="file format (default: from the extension; runs default to TREC)",
+    )
     p.add_argument("--system", help="system name for a run or answers (default: the tag/system column)")
-    p.add_argument("--replace", action="store_true",
-                   help="a run (or a system's answers) may replace one already imported (the old one is kept "
-                        "as a version; for a run the pool change is shown)")
-    p.add_argument("--update-questions", action="store_true",
-                   help="questions that already have judgments may change (every earlier wording is "
-                        "kept; a field the file leaves out or empty keeps its value)")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="a run (or a system's answers) may replace one already imported (the old one is kept "
+        "as a version; for a run the pool change is shown)",
+    )
+    p.add_argument(
+        "--update-questions",
+        action="store_true",
+        help="questions that already have judgments may change (every earlier wording is "
+        "kept; a field the file leaves out or empty keeps its value)",
+    )
 
-    p = add("pool", "rebuild the judging pool: union of every run's top-D per question",
-            "reljudge pool --depth 20", cmd_pool)
+    p = add(
+        "pool",
+        "rebuild the judging pool: union of every run's top-D per question",
+        "reljudge pool --depth 20",
+        cmd_pool,
+    )
     p.add_argument("--depth", type=int, help="pool depth D (default: the campaign's, 20)")
 
-    p = add("users", "manage accounts (passwords are Argon2id-hashed)",
-            "echo 's3cret-pass' | reljudge users add kim --role annotator --password-stdin", cmd_users)
+    p = add(
+        "users",
+        "manage accounts (passwords are Argon2id-hashed)",
+        "echo 's3cret-pass' | reljudge users add kim --role annotator --password-stdin",
+        cmd_users,
+    )
     users_sub = p.add_subparsers(dest="action", metavar="ACTION")
     users_sub.required = True
     u = users_sub.add_parser("add", help="add a user")
@@ -388,35 +477,54 @@ def build_parser() -> argparse.ArgumentParser:
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
 
-    p = add("types", "the question types the campaign declares: a questions import with another type is "
-            "refused (file, line, the declared list); new campaigns declare the methodology's four",
-            "reljudge types list\n  reljudge types add '역사 배경' 인물\n  reljudge types remove 인물", cmd_types)
+    p = add(
+        "types",
+        "the question types the campaign declares: a questions import with another type is "
+        "refused (file, line, the declared list); new campaigns declare the methodology's four",
+        "reljudge types list\n  reljudge types add '역사 배경' 인물\n  reljudge types remove 인물",
+        cmd_types,
+    )
     types_sub = p.add_subparsers(dest="action", metavar="ACTION")
     types_sub.required = True
-    t = types_sub.add_parser("list", help="the declared types in order, each with its number of questions (TSV)",
-                             description="The declared types in order, each with its number of questions "
-                                         "(name<TAB>questions); questions without a type are counted on stderr.",
-                             epilog="example:\n  reljudge types list", formatter_class=argparse.RawDescriptionHelpFormatter)
-    t = types_sub.add_parser("add", help="declare one or more types (all or none; names with spaces in quotes)",
-                             description="Declare question types, all or none. A name that differs from a "
-                                         "declared type only in spacing, case or punctuation is refused.",
-                             epilog="example:\n  reljudge types add '역사 배경' 인물",
-                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    t = types_sub.add_parser(
+        "list",
+        help="the declared types in order, each with its number of questions (TSV)",
+        description="The declared types in order, each with its number of questions "
+        "(name<TAB>questions); questions without a type are counted on stderr.",
+        epilog="example:\n  reljudge types list",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    t = types_sub.add_parser(
+        "add",
+        help="declare one or more types (all or none; names with spaces in quotes)",
+        description="Declare question types, all or none. A name that differs from a "
+        "declared type only in spacing, case or punctuation is refused.",
+        epilog="example:\n  reljudge types add '역사 배경' 인물",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     t.add_argument("names", nargs="+", metavar="NAME")
     t.add_argument("--lead", default="cli", help="name recorded as who declared them (default: cli)")
-    t = types_sub.add_parser("remove", help="withdraw a declared type (refused while questions have it)",
-                             description="Withdraw a declared type; refused while any question has it "
-                                         "(change those questions first: import questions --update-questions).",
-                             epilog="example:\n  reljudge types remove 인물",
-                             formatter_class=argparse.RawDescriptionHelpFormatter)
+    t = types_sub.add_parser(
+        "remove",
+        help="withdraw a declared type (refused while questions have it)",
+        description="Withdraw a declared type; refused while any question has it "
+        "(change those questions first: import questions --update-questions).",
+        epilog="example:\n  reljudge types remove 인물",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     t.add_argument("name", metavar="NAME")
     t.add_argument("--lead", default="cli", help="name recorded as who withdrew it (default: cli)")
 
-    p = add("assign", "assign questions to annotators, with overlap for agreement",
-            "reljudge assign --per-question 1 --double-share 0.2 --by-type", cmd_assign)
+    p = add(
+        "assign",
+        "assign questions to annotators, with overlap for agreement",
+        "reljudge assign --per-question 1 --double-share 0.2 --by-type",
+        cmd_assign,
+    )
     p.add_argument("--per-question", type=int, default=1, help="annotators per question (default 1)")
-    p.add_argument("--double-share", type=float, default=0.0,
-                   help="share of questions judged by at least two annotators (0-1)")
+    p.add_argument(
+        "--double-share", type=float, default=0.0, help="share of questions judged by at least two annotators (0-1)"
+    )
     p.add_argument("--by-type", action="store_true", help="balance within each question type")
     p.add_argument("--annotators", help="comma-separated usernames (default: all active annotators)")
     p.add_argument("--seed", type=int, default=0)
@@ -424,61 +532,97 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reassign", metavar="USER", help="move USER's unfinished questions to others")
     p.add_argument("--show", action="store_true", help="only list the current assignments")
 
-    p = add("freeze", "freeze the aggregated judgments as the next numbered qrels version",
-            "reljudge freeze --note 'after adjudication round 1'", cmd_freeze)
-    p.add_argument("--policy", default="adjudicated",
-                   help="adjudicated (default), majority, or annotator:NAME")
+    p = add(
+        "freeze",
+        "freeze the aggregated judgments as the next numbered qrels version",
+        "reljudge freeze --note 'after adjudication round 1'",
+        cmd_freeze,
+    )
+    p.add_argument("--policy", default="adjudicated", help="adjudicated (default), majority, or annotator:NAME")
     p.add_argument("--note")
     p.add_argument("--lead", default="cli", help="name recorded as the author")
 
-    p = add("export", "export qrels (aggregated, per annotator or a frozen version), the raw "
-            "judgment history, the lead's adjudications with their reasons, a reproducibility "
-            "bundle (qrels and runs exactly as evaluated, with the trec_eval commands for every number), "
-            "or the answer reviews",
-            "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt\n"
-            "  reljudge export bundle --version 2 -o judgments/bundle-v2", cmd_export)
+    p = add(
+        "export",
+        "export qrels (aggregated, per annotator or a frozen version), the raw "
+        "judgment history, the lead's adjudications with their reasons, a reproducibility "
+        "bundle (qrels and runs exactly as evaluated, with the trec_eval commands for every number), "
+        "or the answer reviews",
+        "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt\n"
+        "  reljudge export bundle --version 2 -o judgments/bundle-v2",
+        cmd_export,
+    )
     p.add_argument("what", choices=["qrels", "judgments", "adjudications", "bundle", "reviews"])
-    p.add_argument("--source", metavar="NAME",
-                   help="an imported source instead of the team's judgments or reviews: the same as "
-                        "--policy source:NAME")
-    p.add_argument("--format", choices=["trec", "beir", "jsonl", "csv", "parquet"],
-                   help="qrels: trec (default), beir, jsonl, csv, parquet; "
-                        "judgments, adjudications: jsonl (default), csv, parquet")
-    p.add_argument("--policy",
-                   help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME; "
-                        "reviews: source:NAME only")
+    p.add_argument(
+        "--source",
+        metavar="NAME",
+        help="an imported source instead of the team's judgments or reviews: the same as --policy source:NAME",
+    )
+    p.add_argument(
+        "--format",
+        choices=["trec", "beir", "jsonl", "csv", "parquet"],
+        help="qrels: trec (default), beir, jsonl, csv, parquet; "
+        "judgments, adjudications: jsonl (default), csv, parquet",
+    )
+    p.add_argument(
+        "--policy",
+        help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME; reviews: source:NAME only",
+    )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
     p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
-    p.add_argument("--include-no-answer", action="store_true",
-                   help="qrels: keep the no-answer questions' rows (default: left out, as the evaluation "
-                        "leaves them out of the means, and listed in the .no_answer file beside)")
+    p.add_argument(
+        "--include-no-answer",
+        action="store_true",
+        help="qrels: keep the no-answer questions' rows (default: left out, as the evaluation "
+        "leaves them out of the means, and listed in the .no_answer file beside)",
+    )
     from reljudge.ranking import DEDUP
-    p.add_argument("--dedup", choices=list(DEDUP),
-                   help="bundle: duplicates policy to evaluate under (default: the campaign's)")
+
+    p.add_argument(
+        "--dedup", choices=list(DEDUP), help="bundle: duplicates policy to evaluate under (default: the campaign's)"
+    )
     p.add_argument("-o", "--output", required=True, help="output file (bundle: a new or empty directory)")
 
-    p = add("report", "write the evaluation report the methodology asks for (Markdown or HTML)",
-            "reljudge report --format html -o judgments/report.html", cmd_report)
+    p = add(
+        "report",
+        "write the evaluation report the methodology asks for (Markdown or HTML)",
+        "reljudge report --format html -o judgments/report.html",
+        cmd_report,
+    )
     p.add_argument("--format", choices=["md", "html"], default="md")
     p.add_argument("--lang", choices=["ko", "en"], default="ko")
-    p.add_argument("--policy", default="adjudicated",
-                   help="adjudicated (default), majority, annotator:NAME or source:NAME")
+    p.add_argument(
+        "--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME or source:NAME"
+    )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
     p.add_argument("-o", "--output", required=True)
 
-    p = add("serve", "start the web app (on this machine only, unless --address widens it)",
-            "reljudge serve --port 8501 --address 0.0.0.0", cmd_serve)
+    p = add(
+        "serve",
+        "start the web app (on this machine only, unless --address widens it)",
+        "reljudge serve --port 8501 --address 0.0.0.0",
+        cmd_serve,
+    )
     p.add_argument("--port", type=int, default=8501)
-    p.add_argument("--address", default="127.0.0.1",
-                   help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
-                        "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)")
+    p.add_argument(
+        "--address",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+        "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)",
+    )
 
     # Imported here, not at the top, so that other subcommands start without them; an
     # ImportError is not caught: a broken import must show itself, not make the
     # subcommand vanish as an "invalid choice".
     import importlib
-    for module in ("reljudge.evaluate_cli", "reljudge.agreement_cli", "reljudge.answers_cli",
-                   "reljudge.copy_db", "reljudge.plan_cli"):
+
+    for module in (
+        "reljudge.evaluate_cli",
+        "reljudge.agreement_cli",
+        "reljudge.answers_cli",
+        "reljudge.copy_db",
+        "reljudge.plan_cli",
+    ):
         importlib.import_module(module).register(sub)
     return parser
 
@@ -495,7 +639,7 @@ def main(argv: list[str] | None = None) -> int:
     traceback."""
     try:
         code = _main(argv)
-        sys.stdout.flush()          # here, where a closed pipe can still be handled
+        sys.stdout.flush()  # here, where a closed pipe can still be handled
         return code
     except BrokenPipeError:
         # Python would flush stdout again at exit and complain: point it at /dev/null.
@@ -506,6 +650,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     from reljudge.errors import OutOfMemory, ReljudgeError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -517,12 +662,14 @@ def _main(argv: list[str] | None) -> int:
         return _error(OutOfMemory("the process ran out"))
     except BrokenPipeError:
         raise
-    except Exception as exc:            # noqa: BLE001 — a lost PostgreSQL server, said plainly
+    except Exception as exc:  # noqa: BLE001 — a lost PostgreSQL server, said plainly
         import duckdb
+
         if isinstance(exc, duckdb.OutOfMemoryException):
             return _error(OutOfMemory(str(exc).splitlines()[0]))
         from reljudge.storage import postgres
         from reljudge.storage.db import database_key, is_postgres
+
         target = database_key(args.db)
         if is_postgres(target) and postgres.is_connection_error(exc):
             return _error(postgres.unavailable(exc, target))

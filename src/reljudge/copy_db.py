@@ -26,9 +26,12 @@ examples:
 
 def register(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "copy-db", help="copy a whole campaign to a new database (DuckDB file <-> PostgreSQL)",
+        "copy-db",
+        help="copy a whole campaign to a new database (DuckDB file <-> PostgreSQL)",
         description="Copy every table of SOURCE into the new, empty TARGET, exactly.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("source", help="DuckDB file or postgresql:// URL holding the campaign")
     p.add_argument("target", help="new DuckDB file or empty postgresql:// database")
     p.set_defaults(func=run)
@@ -38,9 +41,12 @@ def register(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from reljudge.storage import open_database, postgres, transfer
     from reljudge.storage.db import database_key, is_postgres
+
     source, target = database_key(args.source), database_key(args.target)
-    shown = {source: postgres.display_url(source) if is_postgres(source) else source,
-             target: postgres.display_url(target) if is_postgres(target) else target}
+    shown = {
+        source: postgres.display_url(source) if is_postgres(source) else source,
+        target: postgres.display_url(target) if is_postgres(target) else target,
+    }
     if source == target:
         print("error: SOURCE and TARGET are the same database", file=sys.stderr)
         return 2

@@ -38,19 +38,33 @@ def contested_no_answer(db: Database, policy: str, version: int | None, threshol
     citable paragraph (and no lead ruled): the grade wins, the dashboard says so. Frozen
     versions and imported sources are settled already: nothing to flag."""
     from reljudge.storage import team
+
     return [] if version is not None else team.contested_no_answer(db, policy, threshold)
 
 
-def evaluate_for_dashboard(db: Database, k: int, threshold: int, policy: str = "adjudicated",
-                           version: int | None = None, n_boot: int = 1000,
-                           n_perm: int = RANDOMIZATION.permutations) -> CampaignEvaluation:
+def evaluate_for_dashboard(
+    db: Database,
+    k: int,
+    threshold: int,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    n_boot: int = 1000,
+    n_perm: int = RANDOMIZATION.permutations,
+) -> CampaignEvaluation:
     """The measures at one cutoff K (what the dashboard shows), with intervals; the tests
     run the one procedure of :data:`reljudge.metrics.RANDOMIZATION` (as the CLI and the
     report), so a comparison gets the same p everywhere."""
     names = [f"{family}@{k}" for family in DASHBOARD_FAMILIES]
-    return evaluate_campaign(db, parse_measures(names, default_rel=threshold), ks=[k],
-                             threshold=threshold, policy=policy, version=version,
-                             n_boot=n_boot, n_perm=n_perm)
+    return evaluate_campaign(
+        db,
+        parse_measures(names, default_rel=threshold),
+        ks=[k],
+        threshold=threshold,
+        policy=policy,
+        version=version,
+        n_boot=n_boot,
+        n_perm=n_perm,
+    )
 
 
 def tests_table(ev: CampaignEvaluation, k: int | None = None) -> pd.DataFrame:
@@ -87,8 +101,12 @@ def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
     # every judgment event, which on PostgreSQL streams each of those tables (bench_dashboard).
     total = int(db.cursor().execute("SELECT count(*) FROM questions").fetchall()[0][0])
     n = ev.result.n_questions
-    return {"answerable": int(n["answerable"]), "no_answer": int(n["no_answer"]), "total": total,
-            "unjudged": max(total - int(n["all"]), 0)}
+    return {
+        "answerable": int(n["answerable"]),
+        "no_answer": int(n["no_answer"]),
+        "total": total,
+        "unjudged": max(total - int(n["all"]), 0),
+    }
 
 
 def pool_judged(ev: CampaignEvaluation) -> dict:
@@ -98,8 +116,9 @@ def pool_judged(ev: CampaignEvaluation) -> dict:
     return {"judged": judged, "size": size, "share": _pct(judged / size if size else float("nan"))}
 
 
-def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None,
-                  systems: list[str] | None = None) -> pd.DataFrame:
+def summary_table(
+    ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None, systems: list[str] | None = None
+) -> pd.DataFrame:
     """One row per system × question type (and 'all'): n, whether n is below
     FEW_QUESTIONS_BELOW, each mean with its 95% interval, rank-1 / top-3 / not-found
     counts and shares, Judged@K, provisional flag."""
@@ -108,12 +127,14 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
     bounded = "bound_low" in m.columns
     values = ["mean", "ci_low", "ci_high"] + (["bound_low", "bound_high", "settled", "n_open"] if bounded else [])
-    wide = m.pivot_table(index=["system", "qtype"], columns="measure",
-                         values=values, aggfunc="first", dropna=False)
+    wide = m.pivot_table(index=["system", "qtype"], columns="measure", values=values, aggfunc="first", dropna=False)
     rows = []
     shares = r.shares[(r.shares.k == k) & (r.shares.rel == ev.threshold)].set_index(["system", "qtype"])
-    coverage = (r.coverage[r.coverage.k == k].set_index(["system", "qtype"]).judged_share
-                if not r.coverage.empty else pd.Series(dtype=float))
+    coverage = (
+        r.coverage[r.coverage.k == k].set_index(["system", "qtype"]).judged_share
+        if not r.coverage.empty
+        else pd.Series(dtype=float)
+    )
     for (system, qtype), row in wide.iterrows():
         out = {"system": system, "qtype": qtype}
         n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
@@ -130,8 +151,9 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
                 if bounded:
                     # where the value can still go as the unjudged pooled paragraphs are
                     # graded (reljudge.bounds): one range, or "settled"
-                    out[f"{label}@{k} bounds"] = _bounds(row[("bound_low", name)], row[("bound_high", name)],
-                                                         row[("settled", name)])
+                    out[f"{label}@{k} bounds"] = _bounds(
+                        row[("bound_low", name)], row[("bound_high", name)], row[("settled", name)]
+                    )
         if bounded and ("n_open", f"nDCG@{k}") in row.index:
             # every open pooled paragraph within K of this system: judging them settles all its figures
             opened = row[("n_open", f"nDCG@{k}")]
@@ -155,8 +177,9 @@ def summary_table(ev: CampaignEvaluation, k: int, qtypes: list[str] | None = Non
     if systems:
         table = table[table.system.isin(systems)]
     order = {"all": 0}
-    return table.sort_values(["qtype", "system"], key=lambda c: c.map(lambda v: (order.get(v, 1), v))
-                             ).reset_index(drop=True)
+    return table.sort_values(["qtype", "system"], key=lambda c: c.map(lambda v: (order.get(v, 1), v))).reset_index(
+        drop=True
+    )
 
 
 def _ci(lo: float, hi: float) -> str:
@@ -178,8 +201,13 @@ def _pct(x: float) -> str:
     return "—" if x != x else f"{100 * x:.0f}%"
 
 
-def chart_frame(ev: CampaignEvaluation, k: int, family: str = "RR", qtypes: list[str] | None = None,
-                systems: list[str] | None = None) -> pd.DataFrame:
+def chart_frame(
+    ev: CampaignEvaluation,
+    k: int,
+    family: str = "RR",
+    qtypes: list[str] | None = None,
+    systems: list[str] | None = None,
+) -> pd.DataFrame:
     """system, qtype, mean, ci_low, ci_high of one measure (for a bar chart with error bars),
     optionally only some question types (plus 'all') and systems."""
     m = ev.result.means
@@ -194,8 +222,20 @@ def chart_frame(ev: CampaignEvaluation, k: int, family: str = "RR", qtypes: list
 
 def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
     a = ev.result.abstention.copy()
-    return a[["system", "qtype", "n_questions", "n_no_answer", "no_answer_rate", "n_appropriate",
-              "appropriate_rate", "n_answerable", "n_false", "false_rate"]]
+    return a[
+        [
+            "system",
+            "qtype",
+            "n_questions",
+            "n_no_answer",
+            "no_answer_rate",
+            "n_appropriate",
+            "appropriate_rate",
+            "n_answerable",
+            "n_false",
+            "false_rate",
+        ]
+    ]
 
 
 def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[str] | None = None) -> pd.DataFrame:
@@ -206,8 +246,7 @@ def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[st
     if systems:
         f = f[f.system.isin(systems)]
     if f.empty:
-        return pd.DataFrame(columns=["system", "qid", "qtype", "question", "first_pid", "first_grade",
-                                     "first_text"])
+        return pd.DataFrame(columns=["system", "qid", "qtype", "question", "first_pid", "first_grade", "first_text"])
     questions = evaluation_inputs.question_texts(db)
     texts = evaluation_inputs.paragraph_texts(db, [p for p in f.first_pid.dropna()])
     out = f[["system", "qid", "qtype", "first_pid", "first_grade"]].copy()
@@ -241,9 +280,12 @@ def qrels_choices(db: Database) -> list[tuple[str, int | None]]:
     """(policy, version) pairs the dashboard can evaluate on: the live policies, every
     imported source, every frozen version."""
     from reljudge.storage import qrels_io
-    return ([("adjudicated", None), ("majority", None)]
-            + [(f"source:{s}", None) for s in qrels_io.sources(db)]
-            + [("adjudicated", v) for v in versions(db)])
+
+    return (
+        [("adjudicated", None), ("majority", None)]
+        + [(f"source:{s}", None) for s in qrels_io.sources(db)]
+        + [("adjudicated", v) for v in versions(db)]
+    )
 
 
 def versions(db: Database) -> list[int]:

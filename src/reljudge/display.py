@@ -39,14 +39,15 @@ _MD_SPECIAL = re.compile(r"[\\`*{}<>|~$@&]|(?<![^\W_])_|_(?![^\W_])|\](?=[(\[:])
 # or an ordered-list number (1. 1)) followed by a space or the end; a heading (#…) the
 # same; a setext underline or thematic break (a line of = or -). ("]:" is escaped
 # anywhere, so no link reference definition can start.) "-0.5" and "0.903" are no list. And bare "www." autolinks anywhere.
-_MD_LINE_START = re.compile(r"^([ \t]*)(?:([-+#]|\d{1,9}(?=[.)]))(?=[.)]?(?:[ \t]|$))|([=\-])(?=[=\- \t]*$))",
-                            re.MULTILINE)
+_MD_LINE_START = re.compile(
+    r"^([ \t]*)(?:([-+#]|\d{1,9}(?=[.)]))(?=[.)]?(?:[ \t]|$))|([=\-])(?=[=\- \t]*$))", re.MULTILINE
+)
 _MD_WWW = re.compile(r"(?i)\b(www)\.")
 
 
 def _escape_line_start(m: re.Match) -> str:
     mark = m.group(2) or m.group(3)
-    if mark[0].isdigit():                # "1." -> "1\." : the escaped dot ends the list marker
+    if mark[0].isdigit():  # "1." -> "1\." : the escaped dot ends the list marker
         return m.group(1) + mark + "\\"
     return m.group(1) + "\\" + mark
 
@@ -63,7 +64,7 @@ def _mark(ch: str) -> str:
 def visible(text):
     """``text`` with every invisible or control character (except line breaks and tabs)
     replaced by a mark like ⟨U+202E⟩. Anything not a string comes back unchanged."""
-    if not isinstance(text, str) or text.isprintable():      # the common case: nothing to mark
+    if not isinstance(text, str) or text.isprintable():  # the common case: nothing to mark
         return text
     return "".join(_mark(ch) if ch not in _KEEP_IN_TEXT and is_hidden(ch) else ch for ch in text)
 
@@ -86,13 +87,15 @@ def md_args(**kwargs) -> dict:
 
 def id_problem(value: str, field: str = "id") -> str | None:
     """Why ``value`` cannot be an id (it holds an invisible or control character), or None."""
-    if value.isprintable():            # the common case, fast: none of the hidden categories
+    if value.isprintable():  # the common case, fast: none of the hidden categories
         return None
     for ch in value:
         if is_hidden(ch):
             name = unicodedata.name(ch, "control character")
-            return (f"{field} contains the invisible or control character U+{ord(ch):04X} ({name}); "
-                    "ids must be plain visible text / id에 보이지 않는 문자나 제어 문자가 있습니다")
+            return (
+                f"{field} contains the invisible or control character U+{ord(ch):04X} ({name}); "
+                "ids must be plain visible text / id에 보이지 않는 문자나 제어 문자가 있습니다"
+            )
     return None
 
 
@@ -103,6 +106,7 @@ def visible_payload(payload: dict, fields=("text", "type", "criteria", "source",
     ``pid``) travel back in events and stay as they are (import refuses hidden characters
     in them anyway); the annotator's own editable ``note``/``evidence`` stay as typed.
     For the widget's server side: call it on the payload before it goes to the browser."""
+
     def walk(value, key=None):
         if isinstance(value, dict):
             return {k: walk(v, k) for k, v in value.items()}
@@ -111,4 +115,5 @@ def visible_payload(payload: dict, fields=("text", "type", "criteria", "source",
         if isinstance(value, str) and key in fields:
             return visible(value)
         return value
+
     return walk(payload)

@@ -26,6 +26,7 @@ class ReljudgeError(Exception):
     def __str__(self) -> str:
         if self.message is not None:
             from reljudge import i18n
+
             return i18n.message(self.message, "en")
         return super().__str__()
 
@@ -37,7 +38,7 @@ class InputError(ReljudgeError):
         self.file = file
         self.line = line
         self.problem = problem
-        if isinstance(problem, Message):       # the pages word it, str() is English
+        if isinstance(problem, Message):  # the pages word it, str() is English
             if file and line:
                 super().__init__(CODES("error_input_at_line", file=str(file), line=line, problem=problem))
             elif file:
@@ -63,5 +64,7 @@ class OutOfMemory(ReljudgeError):
     not a fault of any input file."""
 
     def __init__(self, detail: str):
-        super().__init__(f"not enough memory ({detail}); give DuckDB more with RELJUDGE_MEMORY_LIMIT "
-                         "(e.g. 2GB) or free memory on this machine")
+        super().__init__(
+            f"not enough memory ({detail}); give DuckDB more with RELJUDGE_MEMORY_LIMIT "
+            "(e.g. 2GB) or free memory on this machine"
+        )

@@ -21,10 +21,26 @@ import numpy as np
 
 from reljudge import i18n, ranking
 from reljudge.errors import ReljudgeError
-from reljudge.measures import (Measure, help_text, parse_measures, parse_trec_eval_measures, summary_of, trec_name,
-                               trec_order)
-from reljudge.metrics import (ALL, RANDOMIZATION, TIES, EvalResult, PerQueryValues, evaluate, per_query_values,
-                              ranking_depth, summarise)
+from reljudge.measures import (
+    Measure,
+    help_text,
+    parse_measures,
+    parse_trec_eval_measures,
+    summary_of,
+    trec_name,
+    trec_order,
+)
+from reljudge.metrics import (
+    ALL,
+    RANDOMIZATION,
+    TIES,
+    EvalResult,
+    PerQueryValues,
+    evaluate,
+    per_query_values,
+    ranking_depth,
+    summarise,
+)
 from reljudge.trec_io import read_qrels, read_run, read_run_top, run_name, run_tag
 
 FILE_MODE_REL = 1  # trec_eval's default relevance_level
@@ -74,41 +90,80 @@ def register(subparsers) -> argparse.ArgumentParser:
         "evaluate",
         help="MRR, Recall@K, nDCG, P@K of runs, like trec_eval",
         description="Evaluate TREC runs against TREC qrels (--qrels), or the campaign's runs "
-                    "against the current judgments in the database. Numbers are trec_eval's.",
+        "against the current judgments in the database. Numbers are trec_eval's.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--qrels", metavar="FILE", help="TREC qrels (qid 0 docid rel); without it: the database")
     p.add_argument("runs", nargs="*", metavar="RUN", help="TREC run files (qid Q0 docid rank score tag)")
-    p.add_argument("-m", "--measure", dest="measures", action="extend", nargs="+",
-                   metavar="MEASURE", help="one or more measures, e.g. RR@10 nDCG@10 R@100 (required, but "
-                                           "--format trec_eval defaults to -m official, as trec_eval)")
+    p.add_argument(
+        "-m",
+        "--measure",
+        dest="measures",
+        action="extend",
+        nargs="+",
+        metavar="MEASURE",
+        help="one or more measures, e.g. RR@10 nDCG@10 R@100 (required, but "
+        "--format trec_eval defaults to -m official, as trec_eval)",
+    )
     p.add_argument("-q", "--per-query", action="store_true", help="also print every query's value")
-    p.add_argument("-c", dest="complete", action="store_true",
-                   help="average over every qrels query, a query missing from a run scoring 0 (trec_eval -c). "
-                        "Only --format trec_eval averages without it (over the queries both files hold, as "
-                        "trec_eval); the other formats always do this")
-    p.add_argument("-l", dest="level", type=int, metavar="N",
-                   help="--qrels mode: relevance level, the threshold of measures without rel= "
-                        "(trec_eval -l; default 1)")
-    p.add_argument("-M", dest="max_docs", type=int, metavar="N",
-                   help="--qrels mode: only the first N documents of each ranking count (trec_eval -M)")
-    p.add_argument("-J", dest="judged_only", action="store_true",
-                   help="--qrels mode: only judged documents count: after -M, documents absent from the "
-                        "qrels or with a negative grade leave each ranking and the ranks close up (trec_eval -J)")
-    p.add_argument("--format", choices=("tsv", "json", "table", "trec_eval"), default="tsv",
-                   help="output format (default: tsv); trec_eval: exactly trec_eval's lines")
-    p.add_argument("--ties", choices=ranking.TIE_CHOICES, default=ranking.DEFAULT_TIES,
-                   help="trec10 (default): score desc compared as double, then id desc, as trec_eval 10.0; "
-                        "trec9: the same with scores compared as float32, as trec_eval 9.x and pytrec_eval; "
-                        "ranked: the run's rank column; trec: alias of trec10 (the current NIST trec_eval)")
-    p.add_argument("--dedup", choices=("first", "keep"), default="first",
-                   help="database mode: copies in a ranking (same paragraph id or same normalised "
-                        "text): first copy counts (default) or keep all. It has no effect with --qrels: "
-                        "there a repeated docno is an error, as in trec_eval")
-    p.add_argument("--policy", default="adjudicated",
-                   help="database mode: how several annotators' grades become one "
-                        "(adjudicated, majority, annotator:NAME), or an imported source:NAME")
+    p.add_argument(
+        "-c",
+        dest="complete",
+        action="store_true",
+        help="average over every qrels query, a query missing from a run scoring 0 (trec_eval -c). "
+        "Only --format trec_eval averages without it (over the queries both files hold, as "
+        "trec_eval); the other formats always do this",
+    )
+    p.add_argument(
+        "-l",
+        dest="level",
+        type=int,
+        metavar="N",
+        help="--qrels mode: relevance level, the threshold of measures without rel= (trec_eval -l; default 1)",
+    )
+    p.add_argument(
+        "-M",
+        dest="max_docs",
+        type=int,
+        metavar="N",
+        help="--qrels mode: only the first N documents of each ranking count (trec_eval -M)",
+    )
+    p.add_argument(
+        "-J",
+        dest="judged_only",
+        action="store_true",
+        help="--qrels mode: only judged documents count: after -M, documents absent from the "
+        "qrels or with a negative grade leave each ranking and the ranks close up (trec_eval -J)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("tsv", "json", "table", "trec_eval"),
+        default="tsv",
+        help="output format (default: tsv); trec_eval: exactly trec_eval's lines",
+    )
+    p.add_argument(
+        "--ties",
+        choices=ranking.TIE_CHOICES,
+        default=ranking.DEFAULT_TIES,
+        help="trec10 (default): score desc compared as double, then id desc, as trec_eval 10.0; "
+        "trec9: the same with scores compared as float32, as trec_eval 9.x and pytrec_eval; "
+        "ranked: the run's rank column; trec: alias of trec10 (the current NIST trec_eval)",
+    )
+    p.add_argument(
+        "--dedup",
+        choices=("first", "keep"),
+        default="first",
+        help="database mode: copies in a ranking (same paragraph id or same normalised "
+        "text): first copy counts (default) or keep all. It has no effect with --qrels: "
+        "there a repeated docno is an error, as in trec_eval",
+    )
+    p.add_argument(
+        "--policy",
+        default="adjudicated",
+        help="database mode: how several annotators' grades become one "
+        "(adjudicated, majority, annotator:NAME), or an imported source:NAME",
+    )
     p.add_argument("--version", type=int, help="database mode: a frozen qrels version")
     p.set_defaults(func=run_evaluate)
     return p
@@ -126,11 +181,13 @@ def run_evaluate(args) -> int:
     except BrokenPipeError:
         # output piped into `head` and the like: not an error of ours
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 
 # -- database mode (wired by the campaign storage) ------------------------------------
+
 
 def evaluate_database(args) -> int:
     """Evaluate the campaign's runs (or ``args.runs``) against the judgments in ``args.db``
@@ -164,27 +221,47 @@ def evaluate_database(args) -> int:
             finally:
                 con.close()
         stats = args.format != "tsv"
-        ev = evaluate_campaign(db, measures, threshold=threshold, policy=args.policy,
-                               version=args.version, ties=args.ties, dedup=args.dedup, systems=names,
-                               run=run, n_boot=1000 if stats else 0, n_perm=RANDOMIZATION.permutations if stats else 0)
+        ev = evaluate_campaign(
+            db,
+            measures,
+            threshold=threshold,
+            policy=args.policy,
+            version=args.version,
+            ties=args.ties,
+            dedup=args.dedup,
+            systems=names,
+            run=run,
+            n_boot=1000 if stats else 0,
+            n_perm=RANDOMIZATION.permutations if stats else 0,
+        )
     finally:
         db.close()
     n = ev.result.n_questions
     # a pooled answerable question gives bounds even before anyone judged it
     bounded = ev.result.bounds is not None and bool((~ev.result.bounds.no_answer.astype(bool)).any())
     if not n["answerable"] and not bounded:
-        raise ReljudgeError("nothing to evaluate yet: no answerable question has judgments"
-                            + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
-                            + f" ({ev.qrels_label}) / 아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다")
+        raise ReljudgeError(
+            "nothing to evaluate yet: no answerable question has judgments"
+            + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
+            + f" ({ev.qrels_label}) / 아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다"
+        )
     if not n["answerable"]:
         na = f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else ""
-        print(f"reljudge evaluate: no answerable question has judgments yet{na}: only the bounds (every pooled "
-              "paragraph still open) / 아직 판정된 질문이 없어 범위만 보입니다", file=sys.stderr)
-    return write_result(ev.result, args, {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
-                        heading=f"# qrels: {ev.qrels_label}")
+        print(
+            f"reljudge evaluate: no answerable question has judgments yet{na}: only the bounds (every pooled "
+            "paragraph still open) / 아직 판정된 질문이 없어 범위만 보입니다",
+            file=sys.stderr,
+        )
+    return write_result(
+        ev.result,
+        args,
+        {"qrels": ev.qrels_label, "no_answer_qids": ev.no_answer_qids},
+        heading=f"# qrels: {ev.qrels_label}",
+    )
 
 
 # -- file mode ------------------------------------------------------------------------
+
 
 def _names(paths: list[str]) -> list[str]:
     """Run names: the tag, else the file stem; on a clash, the stems, then the paths."""
@@ -216,7 +293,8 @@ def as_trec_runs(paths: list[str], folder: str, ties: str) -> list[str]:
         if Path(path).suffix.lower() not in TABLE_RUN_SUFFIXES:
             out.append(path)
             continue
-        from reljudge.importers import write_run_as_trec     # pandas: only for these files
+        from reljudge.importers import write_run_as_trec  # pandas: only for these files
+
         target = Path(folder) / f"run{i}" / f"{Path(path).stem}.trec"
         target.parent.mkdir()
         write_run_as_trec(Path(path), target, ties)
@@ -224,8 +302,13 @@ def as_trec_runs(paths: list[str], folder: str, ties: str) -> list[str]:
     return out
 
 
-def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[str],
-               depth: int | None = None, ties: str = ranking.DEFAULT_TIES) -> list[str]:
+def load_files(
+    con: duckdb.DuckDBPyConnection,
+    qrels_path: str,
+    run_paths: list[str],
+    depth: int | None = None,
+    ties: str = ranking.DEFAULT_TIES,
+) -> list[str]:
     """Load the qrels into table ``qrels`` and the runs into view ``runs``; returns the run names.
 
     With ``depth``, only the top ``depth`` rows of each ranking under ``ties`` are
@@ -239,7 +322,9 @@ def load_files(con: duckdb.DuckDBPyConnection, qrels_path: str, run_paths: list[
             read_run(con, path, f"run_{i}", system=name)
         else:
             read_run_top(con, path, f"run_{i}", depth, ties=ties, system=name)
-    con.execute("CREATE OR REPLACE VIEW runs AS " + " UNION ALL ".join(f"SELECT * FROM run_{i}" for i in range(len(names))))
+    con.execute(
+        "CREATE OR REPLACE VIEW runs AS " + " UNION ALL ".join(f"SELECT * FROM run_{i}" for i in range(len(names)))
+    )
     return names
 
 
@@ -256,6 +341,7 @@ def bounded_memory(con: duckdb.DuckDBPyConnection, default: str | None) -> str:
     $RELJUDGE_MEMORY_LIMIT, else ``default`` (None: DuckDB's own, 80 % of RAM); returns
     the directory (the caller removes it)."""
     from reljudge.storage.db import memory_limit
+
     limit = memory_limit() or default
     spill = tempfile.mkdtemp(prefix="reljudge-evaluate-")
     if limit:
@@ -272,8 +358,10 @@ def evaluate_files(args) -> int:
         raise ReljudgeError(f"-M {args.max_docs}: the number of documents must be at least 1")
     if not args.measures:
         if args.format != "trec_eval":
-            raise ReljudgeError("no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10 "
-                                "(only --format trec_eval defaults to trec_eval's -m official)")
+            raise ReljudgeError(
+                "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10 "
+                "(only --format trec_eval defaults to trec_eval's -m official)"
+            )
         args.measures = ["official"]
     names_asked = list(args.measures)
     want_runid = args.format == "trec_eval" and any(n.strip() in ("runid", "official") for n in names_asked)
@@ -282,7 +370,9 @@ def evaluate_files(args) -> int:
         names_asked = [n for n in names_asked if n.strip() != "runid"]
         if not names_asked:
             names_asked, filler = ["num_q"], True
-    measures = (parse_trec_eval_measures if args.format == "trec_eval" else parse_measures)(names_asked, default_rel=level)
+    measures = (parse_trec_eval_measures if args.format == "trec_eval" else parse_measures)(
+        names_asked, default_rel=level
+    )
     extra: list[Measure] = []
     if args.format == "trec_eval" and args.complete and any(m.name == "NumRel" for m in measures):
         # trec_eval -c sums num_rel over every qrels query as grade > 0 (m_num_rel.c)
@@ -307,17 +397,24 @@ def evaluate_files(args) -> int:
         # the run files are read once and only each ranking's top rows are kept
         names = load_files(con, args.qrels, runs, depth=depth, ties=args.ties)
         every = measures + [m for m in extra if m not in measures]
-        options = dict(ties=args.ties, dedup=args.dedup, default_rel=level, systems=names,
-                       max_docs=args.max_docs, judged_only=args.judged_only)
+        options = dict(
+            ties=args.ties,
+            dedup=args.dedup,
+            default_rel=level,
+            systems=names,
+            max_docs=args.max_docs,
+            judged_only=args.judged_only,
+        )
         if stats:
-            result = evaluate(con, "qrels", "runs", every, **options, n_boot=1000,
-                              n_perm=RANDOMIZATION.permutations)
+            result = evaluate(con, "qrels", "runs", every, **options, n_boot=1000, n_perm=RANDOMIZATION.permutations)
         else:
             # tsv and trec_eval need only the per-query values: no pandas, a fast start
             result = per_query_values(con, "qrels", "runs", every, **options)
         if args.format == "trec_eval":
-            run_qids = {n: {r[0] for r in con.execute(f"SELECT DISTINCT qid FROM run_{i}").fetchall()}
-                        for i, n in enumerate(names)}
+            run_qids = {
+                n: {r[0] for r in con.execute(f"SELECT DISTINCT qid FROM run_{i}").fetchall()}
+                for i, n in enumerate(names)
+            }
             tags = [run_tag(f) for f in runs] if want_runid else [""] * len(runs)
     finally:
         con.close()
@@ -326,21 +423,39 @@ def evaluate_files(args) -> int:
             del sys.modules["pandas"]
     if args.format == "trec_eval":
         asked = [m for m in measures if not (filler and m.name == "NumQ")]
-        write_trec_eval(result, sys.stdout, asked, run_qids, tags, per_query=args.per_query,
-                        complete=args.complete, runid=want_runid)
+        write_trec_eval(
+            result,
+            sys.stdout,
+            asked,
+            run_qids,
+            tags,
+            per_query=args.per_query,
+            complete=args.complete,
+            runid=want_runid,
+        )
         return 0
     if args.format == "tsv":
         sys.stdout.write(f"# ties: {result.ties} ({TIES[result.ties]})\n")
         write_tsv_values(result, sys.stdout, measures, per_query=args.per_query)
         return 0
-    return write_result(result, args, {"qrels": args.qrels,
-                                       "runs": [{"name": n, "file": f} for n, f in zip(names, args.runs)]})
+    return write_result(
+        result, args, {"qrels": args.qrels, "runs": [{"name": n, "file": f} for n, f in zip(names, args.runs)]}
+    )
 
 
 # -- output ---------------------------------------------------------------------------
 
-def write_trec_eval(result: PerQueryValues, out, measures, run_qids: dict[str, set], tags: list[str],
-                    per_query: bool = False, complete: bool = False, runid: bool = False) -> None:
+
+def write_trec_eval(
+    result: PerQueryValues,
+    out,
+    measures,
+    run_qids: dict[str, set],
+    tags: list[str],
+    per_query: bool = False,
+    complete: bool = False,
+    runid: bool = False,
+) -> None:
     """Print ``result`` as trec_eval prints it (``meas_print_single.c``,
     ``meas_print_final.c``: ``"%-22s\t%s\t%6.4f\n"``, ``"%ld"`` for the counts num_q,
     num_ret, num_rel, num_rel_ret), one block per run in the order given.
@@ -361,8 +476,9 @@ def write_trec_eval(result: PerQueryValues, out, measures, run_qids: dict[str, s
     names = [str(m) for m in result.measures]
     lines = []
     for s, (system, tag) in enumerate(zip(result.systems, tags)):
-        values = {(q, m): float(result.values[s, qi, mi])
-                  for qi, q in enumerate(result.qids) for mi, m in enumerate(names)}
+        values = {
+            (q, m): float(result.values[s, qi, mi]) for qi, q in enumerate(result.qids) for mi, m in enumerate(names)
+        }
         all_q = sorted(result.qids.tolist(), key=lambda q: q.encode("utf-8"))
         held = run_qids.get(system, set())
         qids = all_q if complete else [q for q in all_q if q in held]
@@ -446,8 +562,12 @@ def write_tsv(result: EvalResult, out, per_query: bool = False) -> None:
     with_bounds = result.bounds is not None
     pq = result.per_query
     if with_bounds:
-        pq = pq.merge(result.bounds[["system", "qid", "measure", "bound_low", "bound_high", "settled"]],
-                      on=["system", "qid", "measure"], how="outer", sort=False)
+        pq = pq.merge(
+            result.bounds[["system", "qid", "measure", "bound_low", "bound_high", "settled"]],
+            on=["system", "qid", "measure"],
+            how="outer",
+            sort=False,
+        )
 
     def tail(lo, hi, settled) -> str:
         return f"\t{lo:.4f}\t{hi:.4f}\t{int(bool(settled))}" if with_bounds else ""
@@ -459,8 +579,10 @@ def write_tsv(result: EvalResult, out, per_query: bool = False) -> None:
             if per_query:
                 rows = sys_rows[sys_rows.measure == m].sort_values("qid", kind="stable")
                 if with_bounds:
-                    lines += [f"{system}\t{m}\t{q}\t{v:.4f}{tail(lo, hi, st)}" for q, v, lo, hi, st
-                              in zip(rows.qid, rows.value, rows.bound_low, rows.bound_high, rows.settled)]
+                    lines += [
+                        f"{system}\t{m}\t{q}\t{v:.4f}{tail(lo, hi, st)}"
+                        for q, v, lo, hi, st in zip(rows.qid, rows.value, rows.bound_low, rows.bound_high, rows.settled)
+                    ]
                 else:
                     lines += [f"{system}\t{m}\t{q}\t{v:.4f}" for q, v in zip(rows.qid, rows.value)]
             v = means.get((system, m), math.nan)
@@ -501,7 +623,11 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
 
     m = result.means[result.means.qtype == ALL]
     n = result.n_questions
-    out.write(f"questions: {n['answerable']} evaluated" + (f", {n['no_answer']} no-answer (reported apart)" if n["no_answer"] else "") + "\n\n")
+    out.write(
+        f"questions: {n['answerable']} evaluated"
+        + (f", {n['no_answer']} no-answer (reported apart)" if n["no_answer"] else "")
+        + "\n\n"
+    )
     table = pd.DataFrame(index=pd.Index(result.systems, name="run"))
     for meas in map(str, result.measures):
         rows = m[m.measure == meas].set_index("system")
@@ -513,33 +639,57 @@ def write_table(result: EvalResult, out, per_query: bool = False) -> None:
         bt = pd.DataFrame(index=pd.Index(result.systems, name="run"))
         for meas in map(str, result.measures):
             rows = m[m.measure == meas].set_index("system")
-            bt[meas] = [_fmt_bounds(*rows.loc[s, ["bound_low", "bound_high", "settled", "n_open"]])
-                        for s in result.systems]
-        out.write(f"bounds over every way the unjudged pooled paragraphs could still be graded "
-                  f"(pool judged: {judged}/{size}{f' = {judged / size:.0%}' if size else ''}; "
-                  f"{b.get('pooled_not_judged', 0)} pooled questions not judged yet count there too)\n"
-                  + bt.to_string() + "\n\n")
+            bt[meas] = [
+                _fmt_bounds(*rows.loc[s, ["bound_low", "bound_high", "settled", "n_open"]]) for s in result.systems
+            ]
+        out.write(
+            f"bounds over every way the unjudged pooled paragraphs could still be graded "
+            f"(pool judged: {judged}/{size}{f' = {judged / size:.0%}' if size else ''}; "
+            f"{b.get('pooled_not_judged', 0)} pooled questions not judged yet count there too)\n"
+            + bt.to_string()
+            + "\n\n"
+        )
 
     # nothing judged yet: no share and no test to show, only the bounds above
     judged_any = bool(n["answerable"])
     sh = result.shares[result.shares.qtype == ALL]
     if not sh.empty and judged_any:
-        t = pd.DataFrame({
-            "run": sh.system, "threshold": "rel>=" + sh.rel.astype(str), "K": sh.k, "n": sh.n,
-            "rank 1": sh.rank1.map("{:.1%}".format), "top 3": sh.top3.map("{:.1%}".format),
-            "not found in K": sh.not_found.map("{:.1%}".format),
-        })
+        t = pd.DataFrame(
+            {
+                "run": sh.system,
+                "threshold": "rel>=" + sh.rel.astype(str),
+                "K": sh.k,
+                "n": sh.n,
+                "rank 1": sh.rank1.map("{:.1%}".format),
+                "top 3": sh.top3.map("{:.1%}".format),
+                "not found in K": sh.not_found.map("{:.1%}".format),
+            }
+        )
         out.write("first relevant result\n" + t.to_string(index=False) + "\n\n")
     if not result.tests.empty and judged_any:
         t = result.tests[result.tests.qtype == ALL]
-        t = pd.DataFrame({"measure": t.measure, "A": t.system_a, "B": t.system_b, "A-B": t["diff"].map("{:+.4f}".format),
-                          "p": t.p_value.map(_fmt_p), "p (Holm)": t.p_holm.map(_fmt_p)})
-        out.write("paired randomization test\n" + t.to_string(index=False) + "\n"
-                  + i18n.test_procedure(result.policies["randomization_test"].get("used"), "en") + "\n\n")
+        t = pd.DataFrame(
+            {
+                "measure": t.measure,
+                "A": t.system_a,
+                "B": t.system_b,
+                "A-B": t["diff"].map("{:+.4f}".format),
+                "p": t.p_value.map(_fmt_p),
+                "p (Holm)": t.p_holm.map(_fmt_p),
+            }
+        )
+        out.write(
+            "paired randomization test\n"
+            + t.to_string(index=False)
+            + "\n"
+            + i18n.test_procedure(result.policies["randomization_test"].get("used"), "en")
+            + "\n\n"
+        )
     if per_query:
         pq = result.per_query.pivot_table(index="qid", columns=["system", "measure"], values="value", sort=False)
         out.write("per query\n" + pq.to_string(float_format="{:.4f}".format) + "\n\n")
     p = result.policies
-    out.write(f"ties: {p['ties']}: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
-              f"unjudged: {p['unjudged']}; missing from a run: {p['missing_from_run']}\n")
-
+    out.write(
+        f"ties: {p['ties']}: {p['ties_rule']}\nduplicates: {p['dedup_rule']}\n"
+        f"unjudged: {p['unjudged']}; missing from a run: {p['missing_from_run']}\n"
+    )

@@ -57,13 +57,23 @@ class CampaignEvaluation:
         return f"live judgments — {adjudication.describe_policy(self.policy)}"
 
 
-def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None = None, *,
-                      ks: list[int] | None = None, threshold: int | None = None,
-                      policy: str = "adjudicated", version: int | None = None,
-                      ties: str | None = None, dedup: str | None = None,
-                      systems: list[str] | None = None, run: pd.DataFrame | None = None,
-                      n_boot: int = 1000, n_perm: int = RANDOMIZATION.permutations,
-                      seed: int = RANDOMIZATION.seed, with_bounds: bool = True) -> CampaignEvaluation:
+def evaluate_campaign(
+    db: Database,
+    measures: list[str] | list[Measure] | None = None,
+    *,
+    ks: list[int] | None = None,
+    threshold: int | None = None,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    ties: str | None = None,
+    dedup: str | None = None,
+    systems: list[str] | None = None,
+    run: pd.DataFrame | None = None,
+    n_boot: int = 1000,
+    n_perm: int = RANDOMIZATION.permutations,
+    seed: int = RANDOMIZATION.seed,
+    with_bounds: bool = True,
+) -> CampaignEvaluation:
     """Evaluate every run of the campaign (or ``run``: system, qid, pid, score, rank)
     against the aggregated judgments under ``policy``/``version``; ``with_bounds``:
     every figure also gets its bounds over the ways the unjudged pooled paragraphs
@@ -86,20 +96,37 @@ def evaluate_campaign(db: Database, measures: list[str] | list[Measure] | None =
     if systems is None:
         systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
     # with the bounds, the run is ranked once for the engine and the bounds alike
-    run_table = (evaluation_inputs.stage_ranked(cur, staged.run, ties, dedup, ranking_depth(parsed))
-                 if with_bounds else staged.run)
-    result = evaluate(cur, staged.items, run_table, parsed, ties=ties, dedup=dedup,
-                      default_rel=threshold, questions="questions", abstentions="run_abstentions",
-                      no_answer_qids=staged.no_answer, systems=systems, n_boot=n_boot, n_perm=n_perm,
-                      seed=seed)
+    run_table = (
+        evaluation_inputs.stage_ranked(cur, staged.run, ties, dedup, ranking_depth(parsed))
+        if with_bounds
+        else staged.run
+    )
+    result = evaluate(
+        cur,
+        staged.items,
+        run_table,
+        parsed,
+        ties=ties,
+        dedup=dedup,
+        default_rel=threshold,
+        questions="questions",
+        abstentions="run_abstentions",
+        no_answer_qids=staged.no_answer,
+        systems=systems,
+        n_boot=n_boot,
+        n_perm=n_perm,
+        seed=seed,
+    )
     if with_bounds:
         attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db), run_table)
-    return CampaignEvaluation(result, policy, version, threshold, ks, staged.no_answer,
-                              evaluation_inputs.count(cur, staged.qrels), db)
+    return CampaignEvaluation(
+        result, policy, version, threshold, ks, staged.no_answer, evaluation_inputs.count(cur, staged.qrels), db
+    )
 
 
-def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, ties: str,
-                  questions: pd.DataFrame, ranked_run: str) -> None:
+def attach_bounds(
+    result: EvalResult, cur, staged: "StagedInputs", dedup: str, ties: str, questions: pd.DataFrame, ranked_run: str
+) -> None:
     """Give ``result`` its bounds: ``result.bounds`` per question, and the columns
     n_bounded, bound_low, bound_high, settled, n_open on ``result.means``."""
     from reljudge.metrics import ALL, NO_TYPE
@@ -107,11 +134,25 @@ def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, t
     pq = result.per_query
     qids = list(dict.fromkeys(pq.qid)) if not pq.empty else []
     M = len(result.measures)
-    values = (pq.value.to_numpy(dtype=float).reshape(len(result.systems), len(qids), M)
-              if len(qids) and len(result.systems) else None)
-    b = bounds.compute(cur, staged.items, ranked_run, evaluation_inputs.pool_items(cur, dedup), result.measures,
-                       result.systems, ties=ties, dedup=dedup, extra_qids=staged.no_answer, values=values,
-                       value_qids=qids, ranked=True)
+    values = (
+        pq.value.to_numpy(dtype=float).reshape(len(result.systems), len(qids), M)
+        if len(qids) and len(result.systems)
+        else None
+    )
+    b = bounds.compute(
+        cur,
+        staged.items,
+        ranked_run,
+        evaluation_inputs.pool_items(cur, dedup),
+        result.measures,
+        result.systems,
+        ties=ties,
+        dedup=dedup,
+        extra_qids=staged.no_answer,
+        values=values,
+        value_qids=qids,
+        ranked=True,
+    )
     qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
     per_query, means = bounds.frames(b, qtype_of, set(staged.no_answer), ALL, NO_TYPE)
     result.bounds = per_query
@@ -119,7 +160,8 @@ def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, t
     result.policies["bounds"] = {
         "what": "lowest and highest value over every way the unjudged pooled paragraphs could still be graded",
         "means": "over every answerable pooled question, judged or not (the mean itself: judged questions only)",
-        "pool_size": int(b.pool_size.sum()), "pool_judged": int(b.n_judged_in_pool.sum()),
+        "pool_size": int(b.pool_size.sum()),
+        "pool_judged": int(b.n_judged_in_pool.sum()),
         # answerable pooled questions nobody has judged yet: in the bounds, not in the value
         "pooled_not_judged": int(sum(1 for q, j in zip(b.qids, b.judged) if not j and q not in set(staged.no_answer))),
     }
@@ -128,14 +170,16 @@ def attach_bounds(result: EvalResult, cur, staged: "StagedInputs", dedup: str, t
 @dataclass
 class StagedInputs:
     """Names of the temporary tables (of one cursor) the metric engine reads."""
-    qrels: str             # aggregated qrels, keyed by duplicate group
-    items: str             # the qrels keyed as the ranking's items under the dedup policy
-    run: str               # system, qid, pid, score, rank, dup_key
-    no_answer: list[str]   # qids finally judged to have no citable evidence
+
+    qrels: str  # aggregated qrels, keyed by duplicate group
+    items: str  # the qrels keyed as the ranking's items under the dedup policy
+    run: str  # system, qid, pid, score, rank, dup_key
+    no_answer: list[str]  # qids finally judged to have no citable evidence
 
 
-def stage_inputs(cur, policy: str, threshold: int, version: int | None, dedup: str,
-                 run: pd.DataFrame | None = None) -> StagedInputs:
+def stage_inputs(
+    cur, policy: str, threshold: int, version: int | None, dedup: str, run: pd.DataFrame | None = None
+) -> StagedInputs:
     """Stage what :func:`evaluate_campaign` evaluates on ``cur``; the reproducibility
     bundle (:mod:`reljudge.bundle`) writes its files from the same tables."""
     qrels_table, verdicts_table = evaluation_inputs.stage(cur, policy, threshold, version)

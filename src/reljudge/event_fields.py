@@ -28,18 +28,24 @@ from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.grades import GRADES
 
-MAX_ID = 100            # client event ids and browser ids
-MAX_KEY = 1000          # question and paragraph ids named by an event
-MAX_TEXT = 2000         # a note or an evidence sentence
+MAX_ID = 100  # client event ids and browser ids
+MAX_KEY = 1000  # question and paragraph ids named by an event
+MAX_TEXT = 2000  # a note or an evidence sentence
 MAX_TIME_MS = 24 * 3600 * 1000
-BIGINT = 2**63 - 1      # the largest stored event / answer id
-INTEGER = 2**31 - 1     # the largest sentence index
+BIGINT = 2**63 - 1  # the largest stored event / answer id
+INTEGER = 2**31 - 1  # the largest sentence index
 
 CODES = Codes(
-    event_error_id=(), event_error_missing=("field",), event_error_text=("field",),
-    event_error_too_long=("field", "limit"), event_error_characters=("field",),
-    event_error_integer=("field",), event_error_range=("field",), event_error_boolean=("field",),
-    event_error_grade=("value",), event_error_kind=("value",),
+    event_error_id=(),
+    event_error_missing=("field",),
+    event_error_text=("field",),
+    event_error_too_long=("field", "limit"),
+    event_error_characters=("field",),
+    event_error_integer=("field",),
+    event_error_range=("field",),
+    event_error_boolean=("field",),
+    event_error_grade=("value",),
+    event_error_kind=("value",),
 )
 """Why a field of an event is refused (worded in reljudge.i18n)."""
 
@@ -116,8 +122,7 @@ def text(raw: dict, field: str, limit: int = MAX_TEXT) -> str | None:
     return _string(value, field, limit)
 
 
-def integer(raw: dict, field: str, lo: int, hi: int, *, required: bool = False,
-            clamp: bool = False) -> int | None:
+def integer(raw: dict, field: str, lo: int, hi: int, *, required: bool = False, clamp: bool = False) -> int | None:
     """A JSON integer in [lo, hi]; ``clamp`` brings one outside the range to its edge
     instead of refusing it (a time spent). None when absent and not ``required``."""
     value = raw.get(field)

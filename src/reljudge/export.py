@@ -25,9 +25,15 @@ from reljudge.storage.db import Database
 from reljudge.trec_io import whole_number_problem
 
 CODES = Codes(
-    error_qrels_import_format=("format",), error_beir_header=(), error_beir_fields=("n",),
-    error_qrels_fields=("n",), error_qrels_empty_id=(), error_grade_not_whole=("value",), error_grade_range=("value",),
-    error_qrels_conflict=("qid", "pid", "grade", "other", "other_line"), error_no_qrels_rows=(),
+    error_qrels_import_format=("format",),
+    error_beir_header=(),
+    error_beir_fields=("n",),
+    error_qrels_fields=("n",),
+    error_qrels_empty_id=(),
+    error_grade_not_whole=("value",),
+    error_grade_range=("value",),
+    error_qrels_conflict=("qid", "pid", "grade", "other", "other_line"),
+    error_no_qrels_rows=(),
     error_qrels_no_source=(),
 )
 """The problems of a qrels import (:func:`read_qrels`, inside ``InputError``), worded by the pages."""
@@ -46,15 +52,22 @@ class ExportSummary:
 
     def message(self) -> str:
         files = ", ".join(str(p) for p in self.paths)
-        where = ("also as rows of the qrels (--include-no-answer)" if self.no_answer_included else
-                 "left out of the qrels, listed in the no-answer file")
-        return (f"{self.n_rows} qrels rows, {self.n_no_answer} no-answer questions {where} "
-                f"({self.policy}) -> {files}")
+        where = (
+            "also as rows of the qrels (--include-no-answer)"
+            if self.no_answer_included
+            else "left out of the qrels, listed in the no-answer file"
+        )
+        return f"{self.n_rows} qrels rows, {self.n_no_answer} no-answer questions {where} ({self.policy}) -> {files}"
 
 
-def qrels_table(db: Database, policy: str = "adjudicated", version: int | None = None,
-                min_grade: int | None = None, threshold: int = 2,
-                include_no_answer: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+def qrels_table(
+    db: Database,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    threshold: int = 2,
+    include_no_answer: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(qrels rows, no-answer questions) under ``policy`` or a frozen ``version``;
     ``source:NAME`` gives an imported source's rows unchanged.
 
@@ -102,7 +115,8 @@ def defuse_formulas(frame: pd.DataFrame) -> pd.DataFrame:
     for column in out.columns:
         if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
             out[column] = out[column].map(
-                lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_STARTS) else v)
+                lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_STARTS) else v
+            )
     return out
 
 
@@ -129,9 +143,15 @@ def _jsonable(value):
     return str(value)
 
 
-def write_qrels(db: Database, path, fmt: str = "trec", policy: str = "adjudicated",
-                version: int | None = None, min_grade: int | None = None,
-                include_no_answer: bool = False) -> ExportSummary:
+def write_qrels(
+    db: Database,
+    path,
+    fmt: str = "trec",
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    include_no_answer: bool = False,
+) -> ExportSummary:
     if fmt not in QRELS_FORMATS:
         raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
     path = Path(path)
@@ -143,9 +163,9 @@ def write_qrels(db: Database, path, fmt: str = "trec", policy: str = "adjudicate
             for r in rows.itertuples():
                 fh.write(f"{r.qid} 0 {r.pid} {int(r.grade)}\n")
     elif fmt == "beir":
-        rows[["qid", "pid", "grade"]].rename(
-            columns={"qid": "query-id", "pid": "corpus-id", "grade": "score"}).to_csv(
-            path, sep="\t", index=False, encoding="utf-8")
+        rows[["qid", "pid", "grade"]].rename(columns={"qid": "query-id", "pid": "corpus-id", "grade": "score"}).to_csv(
+            path, sep="\t", index=False, encoding="utf-8"
+        )
     else:
         rich = rows.assign(policy=policy if version is None else f"version:{version}")
         _write_frame(rich, path, fmt)
@@ -154,10 +174,17 @@ def write_qrels(db: Database, path, fmt: str = "trec", policy: str = "adjudicate
     return ExportSummary([path, side], len(rows), len(no_answer), label, include_no_answer)
 
 
-def qrels_bytes(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
-                min_grade: int | None = None, include_no_answer: bool = False) -> tuple[bytes, bytes]:
+def qrels_bytes(
+    db: Database,
+    fmt: str,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    include_no_answer: bool = False,
+) -> tuple[bytes, bytes]:
     """(qrels file, no-answer file) as bytes — for download buttons."""
     import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         summary = write_qrels(db, Path(tmp) / f"qrels.{fmt}", fmt, policy, version, min_grade, include_no_answer)
         return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
@@ -168,14 +195,21 @@ class Download:
     """One file the export page offers: ``build`` makes its bytes, only when called (the
     page hands it to the download button as a deferred callable, so a render of the page
     serialises nothing)."""
-    key: str          # also the name of its button's label in the UI catalog: download_<key>
+
+    key: str  # also the name of its button's label in the UI catalog: download_<key>
     file_name: str
     build: Callable[[], bytes]
     mime: str | None = None
 
 
-def downloads(db: Database, fmt: str, policy: str = "adjudicated", version: int | None = None,
-              min_grade: int | None = None, include_no_answer: bool = False) -> list[Download]:
+def downloads(
+    db: Database,
+    fmt: str,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    include_no_answer: bool = False,
+) -> list[Download]:
     """The export page's files, none built yet: qrels in ``fmt`` under ``policy`` or a
     frozen ``version`` (no-answer questions left out unless ``include_no_answer``), its
     no-answer file, the full judgment history, the adjudications."""
@@ -184,11 +218,12 @@ def downloads(db: Database, fmt: str, policy: str = "adjudicated", version: int 
     ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
     side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
     qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade, include_no_answer)[part]  # noqa: E731
-    return [Download("qrels", f"qrels.{ext}", qrels(0)),
-            Download("no_answer", f"qrels.no_answer.{side}", qrels(1)),
-            Download("judgments", "judgments.jsonl", lambda: judgments_bytes(db), "application/jsonl"),
-            Download("adjudications", "adjudications.jsonl", lambda: adjudications_bytes(db),
-                     "application/jsonl")]
+    return [
+        Download("qrels", f"qrels.{ext}", qrels(0)),
+        Download("no_answer", f"qrels.no_answer.{side}", qrels(1)),
+        Download("judgments", "judgments.jsonl", lambda: judgments_bytes(db), "application/jsonl"),
+        Download("adjudications", "adjudications.jsonl", lambda: adjudications_bytes(db), "application/jsonl"),
+    ]
 
 
 def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
@@ -214,10 +249,12 @@ def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
     """Every lead adjudication with its reason, oldest first (a later ruling on the same
     paragraph or question replaces the earlier one; ``in_force`` marks the latest)."""
     from reljudge.storage import team
+
     return _write_history(_zoned(db, team.adjudication_history(db)), path, fmt)
 
 
 # -- import -------------------------------------------------------------------------
+
 
 def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.DataFrame:
     """Rows (line, qid, pid, grade) of a TREC (``qid 0 docid rel``) or BEIR TSV
@@ -257,8 +294,18 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
         key = (qid, pid)
         if key in seen:
             if seen[key][0] != grade:
-                raise InputError(name, lineno, CODES("error_qrels_conflict", qid=qid, pid=pid, grade=grade,
-                                                     other=seen[key][0], other_line=seen[key][1]))
+                raise InputError(
+                    name,
+                    lineno,
+                    CODES(
+                        "error_qrels_conflict",
+                        qid=qid,
+                        pid=pid,
+                        grade=grade,
+                        other=seen[key][0],
+                        other_line=seen[key][1],
+                    ),
+                )
             continue
         seen[key] = (grade, lineno)
         rows.append((lineno, qid, pid, grade))
@@ -267,8 +314,7 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
     return pd.DataFrame(rows, columns=["line", "qid", "pid", "grade"])
 
 
-def import_qrels(db: Database, path, source: str, fmt: str | None = None,
-                 display: str | None = None) -> int:
+def import_qrels(db: Database, path, source: str, fmt: str | None = None, display: str | None = None) -> int:
     """Load judgments made elsewhere as source ``source`` (replacing an earlier import)."""
     source = (source or "").strip()
     if not source:
@@ -285,6 +331,7 @@ def export_choices(db: Database) -> list[tuple[str, int | None]]:
     """(policy, version) pairs a lead can export: live policies, each annotator, each
     imported source, each frozen version."""
     from reljudge.storage import team
+
     choices: list[tuple[str, int | None]] = [("adjudicated", None), ("majority", None)]
     choices += [(f"annotator:{a}", None) for a in sorted(set(team.current_grades(db).annotator))]
     choices += [(f"source:{s}", None) for s in qrels_io.sources(db)]
@@ -294,6 +341,7 @@ def export_choices(db: Database) -> list[tuple[str, int | None]]:
 
 def _jsonl_bytes(write, db: Database) -> bytes:
     import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "export.jsonl"
         write(db, path, "jsonl")

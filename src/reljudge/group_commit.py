@@ -27,8 +27,12 @@ from reljudge.storage import failures
 #: id stored meanwhile, a serialization failure, a deadlock) is stored again, whole: the
 #: retry sees the other commit and acknowledges those events as resends, stored once.
 RETRIES = 5
-_CONFLICTS = ("duplicate key value violates unique constraint", "could not serialize access",
-              "deadlock detected", "conflict on tuple")
+_CONFLICTS = (
+    "duplicate key value violates unique constraint",
+    "could not serialize access",
+    "deadlock detected",
+    "conflict on tuple",
+)
 
 
 def is_conflict(exc: BaseException) -> bool:
@@ -69,7 +73,7 @@ class GroupCommit:
                 return self._store(db, batches)
             except BaseException as exc:
                 if attempt + 1 < RETRIES and is_conflict(exc):
-                    time.sleep(0.005 * 2 ** attempt)
+                    time.sleep(0.005 * 2**attempt)
                     continue
                 raise
         raise AssertionError("unreachable")
@@ -82,14 +86,14 @@ class GroupCommit:
         read-only file: reljudge.storage.failures) fails every member at once."""
         try:
             return self._attempt(db, batches)
-        except BaseException as exc:            # every save of the group learns of the failure
+        except BaseException as exc:  # every save of the group learns of the failure
             if len(batches) == 1 or not isinstance(exc, Exception) or failures.is_storage_failure(exc):
                 return [exc] * len(batches)
         results = []
         for batch in batches:
             try:
                 results.append(self._attempt(db, [batch])[0])
-            except BaseException as exc:        # noqa: BLE001 — this member's own failure
+            except BaseException as exc:  # noqa: BLE001 — this member's own failure
                 results.append(exc)
         return results
 

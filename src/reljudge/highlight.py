@@ -21,6 +21,7 @@ STEM_TAGS = frozenset({"VV", "VA"})
 def _tokenize(text: str):
     """The process's one analyser (:mod:`reljudge.korean`)."""
     from reljudge import korean
+
     return korean.tokenize(text)
 
 

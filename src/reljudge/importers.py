@@ -27,19 +27,45 @@ from reljudge.errors import InputError
 from reljudge.trec_io import is_comment
 
 CODES = Codes(
-    error_file_not_found=(), error_is_directory=(), error_file_empty=(), error_bad_utf8=("byte",),
-    error_bad_json=("detail", "column"), error_not_object=(), error_no_records=(), error_no_header=(),
-    error_missing_column=("columns", "found"), error_extra_fields=("n",), error_missing_field=("field",),
-    error_not_id=("field", "value"), error_id_whitespace=("field", "value"),
-    error_not_integer=("field", "value"), error_out_of_range=("field", "value"),
-    error_not_number=("field", "value"), error_not_finite=("field", "value"), error_not_bool=("field", "value"),
-    error_unknown_format=("format", "formats"), error_unknown_suffix=("suffix",), error_no_suffix=(),
-    error_empty_text=(), error_empty_question=(), error_trec_fields=("n",), error_no_system=(),
-    error_no_rank=(), error_rank_negative=("rank",), error_nul=("field",),
-    error_json_too_deep=("limit",), error_answer_too_long=("n", "limit"),
-    error_system_empty=(), error_answer_no_system=(), error_answer_twice=("system", "qid", "first"),
-    error_answer_not_text=("value",), error_answer_empty=(), error_citations_not_list=("value",),
-    error_marker_outside=("n", "entries"), error_sentences_not_list=(), error_sentence_item=("i",),
+    error_file_not_found=(),
+    error_is_directory=(),
+    error_file_empty=(),
+    error_bad_utf8=("byte",),
+    error_bad_json=("detail", "column"),
+    error_not_object=(),
+    error_no_records=(),
+    error_no_header=(),
+    error_missing_column=("columns", "found"),
+    error_extra_fields=("n",),
+    error_missing_field=("field",),
+    error_not_id=("field", "value"),
+    error_id_whitespace=("field", "value"),
+    error_not_integer=("field", "value"),
+    error_out_of_range=("field", "value"),
+    error_not_number=("field", "value"),
+    error_not_finite=("field", "value"),
+    error_not_bool=("field", "value"),
+    error_unknown_format=("format", "formats"),
+    error_unknown_suffix=("suffix",),
+    error_no_suffix=(),
+    error_empty_text=(),
+    error_empty_question=(),
+    error_trec_fields=("n",),
+    error_no_system=(),
+    error_no_rank=(),
+    error_rank_negative=("rank",),
+    error_nul=("field",),
+    error_json_too_deep=("limit",),
+    error_answer_too_long=("n", "limit"),
+    error_system_empty=(),
+    error_answer_no_system=(),
+    error_answer_twice=("system", "qid", "first"),
+    error_answer_not_text=("value",),
+    error_answer_empty=(),
+    error_citations_not_list=("value",),
+    error_marker_outside=("n", "entries"),
+    error_sentences_not_list=(),
+    error_sentence_item=("i",),
     error_markers_first=(),
 )
 """The problems with an input file this module reports as codes (inside ``InputError``)."""
@@ -58,6 +84,7 @@ def text_key(text: str) -> str:
 
 
 # -- low-level readers ---------------------------------------------------------
+
 
 def _check_file(path: Path, name: str) -> None:
     if not path.exists():
@@ -107,7 +134,7 @@ def _lone_surrogate(value, field: str = "") -> tuple[str, str] | None:
                 return field, f"\\u{ord(ch):04x}"
     elif isinstance(value, dict):
         for key, item in value.items():
-            if _lone_surrogate(key):       # the key is no name to print: say where it is
+            if _lone_surrogate(key):  # the key is no name to print: say where it is
                 return (f"a key in {field}" if field else "a key"), _lone_surrogate(key)[1]
             found = _lone_surrogate(item, f"{field}.{key}" if field else key)
             if found:
@@ -166,17 +193,21 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
             found = _lone_surrogate(obj)
             if found:
                 field, escape = found
-                raise InputError(name, lineno,
-                                 f"{field}: lone surrogate escape {escape} is not a character "
-                                 "(half of a pair, e.g. a cut emoji) / 짝이 없는 서로게이트 이스케이프")
+                raise InputError(
+                    name,
+                    lineno,
+                    f"{field}: lone surrogate escape {escape} is not a character "
+                    "(half of a pair, e.g. a cut emoji) / 짝이 없는 서로게이트 이스케이프",
+                )
         seen = True
         yield lineno, obj
     if not seen:
         raise InputError(name, None, CODES("error_no_records"))
 
 
-def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | None = None
-             ) -> Iterator[tuple[int, dict]]:
+def iter_csv(
+    path: Path, required_any: Iterable[Iterable[str]], display: str | None = None
+) -> Iterator[tuple[int, dict]]:
     """CSV with a header row; ``required_any`` lists groups of which one column must exist."""
     name = display or str(path)
     # Validate the encoding line by line first: the csv module would only say
@@ -188,7 +219,7 @@ def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | N
         # strict: a quote that never closes (or text after a closing quote) is an error,
         # not the rest of the file silently merged into one field
         reader = csv.DictReader(fh, strict=True)
-        start = 1                      # first line of the record being read
+        start = 1  # first line of the record being read
         try:
             header = reader.fieldnames or []
         except csv.Error as exc:
@@ -199,8 +230,15 @@ def iter_csv(path: Path, required_any: Iterable[Iterable[str]], display: str | N
         for group in required_any:
             group = list(group)
             if not header_set.intersection(group):
-                raise InputError(name, 1, CODES("error_missing_column", columns=" / ".join(repr(g) for g in group),
-                                                found=str(sorted(header_set))))
+                raise InputError(
+                    name,
+                    1,
+                    CODES(
+                        "error_missing_column",
+                        columns=" / ".join(repr(g) for g in group),
+                        found=str(sorted(header_set)),
+                    ),
+                )
         seen = False
         start = reader.line_num + 1
         try:
@@ -224,12 +262,20 @@ def _csv_error(path: Path, name: str, start: int, exc: csv.Error) -> InputError:
     begins (the module itself only knows where it gave up: often the end of the file)."""
     opened, closed_by = _quote_trouble(path, start)
     if opened is not None and closed_by is None:
-        return InputError(name, opened, "a quoted field begins here and its closing quote never "
-                                        "comes (every later line would merge into it) / 닫히지 않은 따옴표")
+        return InputError(
+            name,
+            opened,
+            "a quoted field begins here and its closing quote never "
+            "comes (every later line would merge into it) / 닫히지 않은 따옴표",
+        )
     if opened is not None:
-        return InputError(name, opened, f"malformed CSV: the quoted field that begins here is closed on "
-                                        f"line {closed_by} and followed by more text ({exc}); "
-                                        'write a quote inside a quoted field as ""')
+        return InputError(
+            name,
+            opened,
+            f"malformed CSV: the quoted field that begins here is closed on "
+            f"line {closed_by} and followed by more text ({exc}); "
+            'write a quote inside a quoted field as ""',
+        )
     return InputError(name, start, f"malformed CSV: {exc}")
 
 
@@ -270,6 +316,7 @@ def _quote_trouble(path: Path, start: int) -> tuple[int | None, int | None]:
 
 
 # -- field helpers --------------------------------------------------------------
+
 
 def _id(value, name: str, lineno: int, field: str) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -395,7 +442,9 @@ def _detect_format(src: "Source", fmt: str | None, kind: str) -> str:
         return "csv"
     if kind == "run":
         return "trec"
-    raise InputError(src.display, None, CODES("error_unknown_suffix", suffix=suffix) if suffix else CODES("error_no_suffix"))
+    raise InputError(
+        src.display, None, CODES("error_unknown_suffix", suffix=suffix) if suffix else CODES("error_no_suffix")
+    )
 
 
 def _chunks(rows: Iterator[dict], columns: list[str]) -> Iterator[pd.DataFrame]:
@@ -411,15 +460,26 @@ def _chunks(rows: Iterator[dict], columns: list[str]) -> Iterator[pd.DataFrame]:
 
 # -- corpus -------------------------------------------------------------------------
 
-CORPUS_COLUMNS = ["line", "pid", "doc_id", "title", "date", "volume", "page", "position",
-                  "text", "text_key", "metadata"]
-_CORPUS_KNOWN = {"pid", "_id", "id", "doc_id", "title", "date", "volume", "page", "position",
-                 "text", "metadata"}
+CORPUS_COLUMNS = [
+    "line",
+    "pid",
+    "doc_id",
+    "title",
+    "date",
+    "volume",
+    "page",
+    "position",
+    "text",
+    "text_key",
+    "metadata",
+]
+_CORPUS_KNOWN = {"pid", "_id", "id", "doc_id", "title", "date", "volume", "page", "position", "text", "metadata"}
 
 
 @dataclass
 class Source:
     """A file to import, plus the name shown in messages (an upload's own name)."""
+
     path: Path
     display: str
 
@@ -533,8 +593,7 @@ def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFram
                 "text": text.strip(),
                 "qtype": _opt_str(_pick(merged, "type", "qtype")),
                 "criteria": _opt_str(merged.get("criteria")),
-                "no_answer_expected": None if flag is None else _opt_bool(flag, name, lineno,
-                                                                          "no_answer_expected"),
+                "no_answer_expected": None if flag is None else _opt_bool(flag, name, lineno, "no_answer_expected"),
             }
 
     return _chunks(rows(), QUESTION_COLUMNS)
@@ -545,8 +604,7 @@ def question_chunks(src: Source, fmt: str | None = None) -> Iterator[pd.DataFram
 RUN_COLUMNS = ["line", "system", "qid", "pid", "rank", "score", "abstained"]
 
 
-def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
-               ) -> Iterator[pd.DataFrame]:
+def run_chunks(src: Source, fmt: str | None = None, system: str | None = None) -> Iterator[pd.DataFrame]:
     """Run rows: TREC (``qid Q0 pid rank score tag``) or JSONL/CSV with qid, pid,
     rank and/or score, optional ``abstained`` (true: the system abstained on the
     question; a row without a pid says only that, a row with one is also ranked) and
@@ -564,7 +622,7 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
         seen = False
         for lineno, line in iter_text_lines(src.path, name):
             parts = line.split()
-            if not parts or is_comment(line):       # trec_eval skips '#' lines: so does the import
+            if not parts or is_comment(line):  # trec_eval skips '#' lines: so does the import
                 continue
             if len(parts) != 6:
                 raise InputError(name, lineno, CODES("error_trec_fields", n=len(parts)))
@@ -572,7 +630,10 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             qid, _q0, pid, rank, score, tag = parts
             qid, pid = _id(qid, name, lineno, "qid"), _id(pid, name, lineno, "pid")
             yield {
-                "line": lineno, "system": system or _system_name(tag, name, lineno), "qid": qid, "pid": pid,
+                "line": lineno,
+                "system": system or _system_name(tag, name, lineno),
+                "qid": qid,
+                "pid": pid,
                 "rank": _rank(rank, name, lineno),
                 "score": _opt_float(score, name, lineno, "score"),
                 "abstained": False,
@@ -592,8 +653,15 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             if abstained:
                 # The system declined to answer this question. A row that also names a
                 # paragraph is a ranking row too: a RAG system can retrieve and still abstain.
-                yield {"line": lineno, "system": sys_name, "qid": qid, "pid": None,
-                       "rank": None, "score": None, "abstained": True}
+                yield {
+                    "line": lineno,
+                    "system": sys_name,
+                    "qid": qid,
+                    "pid": None,
+                    "rank": None,
+                    "score": None,
+                    "abstained": True,
+                }
                 if raw_pid is None or not str(raw_pid).strip():
                     continue
             pid = _id(raw_pid, name, lineno, "pid")
@@ -601,8 +669,15 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None
             score = _opt_float(obj.get("score"), name, lineno, "score")
             if rank is None and score is None:
                 raise InputError(name, lineno, CODES("error_no_rank"))
-            yield {"line": lineno, "system": sys_name, "qid": qid, "pid": pid,
-                   "rank": rank, "score": score, "abstained": False}
+            yield {
+                "line": lineno,
+                "system": sys_name,
+                "qid": qid,
+                "pid": pid,
+                "rank": rank,
+                "score": score,
+                "abstained": False,
+            }
 
     rows = trec_rows() if kind == "trec" else table_rows()
     return _chunks(rows, RUN_COLUMNS)
@@ -618,13 +693,15 @@ def write_run_as_trec(path: Path, out: Path, ties: str) -> str:
     run's system name; a file naming several systems is refused (one run per file)."""
     import duckdb
     from reljudge.ranking import order_key_sql
+
     src = Source.of(path)
     frame = pd.concat(list(run_chunks(src)), ignore_index=True)
     frame = frame[frame.pid.notna()]
     systems = sorted(set(frame.system))
     if len(systems) != 1:
-        raise InputError(src.display, None, f"names {len(systems)} systems ({', '.join(systems[:5])}): "
-                                            "give one run per file")
+        raise InputError(
+            src.display, None, f"names {len(systems)} systems ({', '.join(systems[:5])}): give one run per file"
+        )
     con = duckdb.connect()
     try:
         con.register("run_rows", frame[["qid", "pid", "rank", "score"]])
@@ -650,6 +727,7 @@ _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,!?;:。、」』)])")
 @dataclass
 class AnswerRecord:
     """One imported answer: ``sentences`` are (text without markers, [cited pids])."""
+
     line: int
     qid: str
     system: str
@@ -735,8 +813,9 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
             raise InputError(name, lineno, CODES("error_answer_no_system"))
         sys_name = _system_name(sys_name, name, lineno)
         if (qid, sys_name) in seen:
-            raise InputError(name, lineno, CODES("error_answer_twice", system=sys_name, qid=qid,
-                                                 first=seen[(qid, sys_name)]))
+            raise InputError(
+                name, lineno, CODES("error_answer_twice", system=sys_name, qid=qid, first=seen[(qid, sys_name)])
+            )
         seen[(qid, sys_name)] = lineno
         answer = obj.get("answer")
         if answer is not None and not isinstance(answer, str):
@@ -787,4 +866,5 @@ def answer_records(src: Source, fmt: str | None = None, system: str | None = Non
 
 def _split(text: str) -> list[str]:
     from reljudge import korean
+
     return korean.split_sentences(text)

@@ -83,12 +83,14 @@ def overview(db: Database, username: str) -> pd.DataFrame:
     (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
     rr-first; 0 under complete). Callers must not modify the frame, it is shared
     until the next write."""
+
     def compute() -> pd.DataFrame:
         planned = plan.overview(db, username)
         if planned is not None:
             return planned
-        ov = store.question_overview(db, username)      # complete: every ungraded pooled paragraph
+        ov = store.question_overview(db, username)  # complete: every ungraded pooled paragraph
         return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
+
     return _BY_VERSION.get(("overview", id(db), db.version, username), compute)
 
 
@@ -158,21 +160,29 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> st
     return QUEUE.step(db, username, delta, only_open)
 
 
-QUEUE = WorkQueue(overview, "qid", lambda ov, after=None: _next_unfinished(ov, after), store.get_position,
-                  store.set_position, lambda qid, _user: ReljudgeError(f"unknown question {qid!r}"), str)
+QUEUE = WorkQueue(
+    overview,
+    "qid",
+    lambda ov, after=None: _next_unfinished(ov, after),
+    store.get_position,
+    store.set_position,
+    lambda qid, _user: ReljudgeError(f"unknown question {qid!r}"),
+    str,
+)
 """The judging queue's position and moves (the rule review's queue shares)."""
 
 
-def _static_items(db: Database, username: str, qid: str, lang: str, question: str,
-                  highlight: bool) -> list[dict]:
+def _static_items(db: Database, username: str, qid: str, lang: str, question: str, highlight: bool) -> list[dict]:
     """Texts, sources and neighbours of a question's pool as this annotator sees them
     (with the question's content words located, when the lead switched highlighting on);
     cached until the pool is rebuilt, so a save re-reads only the grades."""
+
     def compute() -> list[dict]:
         rows = store.question_items(db, username, qid)
         words = None
         if highlight:
             from reljudge import highlight as hl
+
             words = hl.content_words(question)
         # Hidden characters (right-to-left overrides, zero-width spaces) are shown as
         # ⟨U+…⟩ before anything is located in the text, so the marks fit what is shown.
@@ -189,8 +199,8 @@ def _static_items(db: Database, username: str, qid: str, lang: str, question: st
             }
             for r, text in zip(rows.itertuples(), texts)
         ]
-    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db), highlight,
-                         question), compute)
+
+    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db), highlight, question), compute)
 
 
 def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
@@ -206,8 +216,15 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     items = []
     for item in _static_items(db, username, qid, lang, q.text, settings["highlight"] == "on"):
         grade, note, evidence, eid = mine.get(item["pid"], (None, None, None, 0))
-        items.append({**item, "grade": None if grade is None else int(grade),
-                      "note": note or "", "evidence": evidence or "", "eid": int(eid)})
+        items.append(
+            {
+                **item,
+                "grade": None if grade is None else int(grade),
+                "note": note or "",
+                "evidence": evidence or "",
+                "eid": int(eid),
+            }
+        )
     no_answer, verdict_note, verdict_eid = store.question_verdict(db, username, qid)
     index = list(ov.qid).index(qid)
     chosen = plan.current(db)
@@ -270,14 +287,19 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
     note = fields.text(raw, "note", MAX_NOTE)
     row.update(qid=qid, note=note)
     if kind == "verdict":
-        return {**row, "pid": None, "grade": None, "no_answer": fields.boolean(raw, "no_answer", required=True),
-                "evidence": None}
+        return {
+            **row,
+            "pid": None,
+            "grade": None,
+            "no_answer": fields.boolean(raw, "no_answer", required=True),
+            "evidence": None,
+        }
     grade = fields.grade(raw)
     evidence = fields.text(raw, "evidence", MAX_NOTE) if grade == 2 else None
     return {**row, "pid": fields.key(raw, "pid"), "grade": grade, "no_answer": None, "evidence": evidence}
 
 
-STALE_REASON = ("changed in another browser after this edit was made; the newer judgment is kept")
+STALE_REASON = "changed in another browser after this edit was made; the newer judgment is kept"
 STALE = store.STALE
 # Why an event was refused: a code (translated by the pages, i18n "rejected_<code>") and
 # the English sentence that scripts and the CLI see.
@@ -327,8 +349,7 @@ def record(db: Database, username: str, events: list[dict], qid: str | None = No
     return list(stored)
 
 
-def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False,
-                codes: bool = False):
+def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False, codes: bool = False):
     """Like :func:`record`, but one bad event (a paragraph no longer pooled, a question
     taken away, a malformed event) cannot block the others: returns (acknowledged ids,
     {refused id: reason}), and with ``with_ids`` also {acknowledged id: stored event id}.
@@ -342,25 +363,47 @@ def record_each(db: Database, username: str, events: list[dict], with_ids: bool 
     stored, problems = _store(db, username, rows, False)
     qid_of = {r["client_event_id"]: r["qid"] for r in rows}
     refused.update({cid: (code, detail, qid_of.get(cid)) for cid, (code, detail) in problems.items()})
-    reasons = {cid: code if codes else rejection_text(code, detail, qid, username)
-               for cid, (code, detail, qid) in refused.items()}
+    reasons = {
+        cid: code if codes else rejection_text(code, detail, qid, username)
+        for cid, (code, detail, qid) in refused.items()
+    }
     return (list(stored), reasons, stored) if with_ids else (list(stored), reasons)
 
 
-def grade(db: Database, username: str, qid: str, pid: str, grade: int | None,
-          note: str | None = None, evidence: str | None = None, ms: int | None = None) -> str:
+def grade(
+    db: Database,
+    username: str,
+    qid: str,
+    pid: str,
+    grade: int | None,
+    note: str | None = None,
+    evidence: str | None = None,
+    ms: int | None = None,
+) -> str:
     """Convenience for scripts and tests: one grade event; returns its id."""
     cid = str(uuid.uuid4())
-    record(db, username, [{"id": cid, "kind": "grade", "qid": qid, "pid": pid, "grade": grade,
-                           "note": note, "evidence": evidence, "ms": ms}])
+    record(
+        db,
+        username,
+        [
+            {
+                "id": cid,
+                "kind": "grade",
+                "qid": qid,
+                "pid": pid,
+                "grade": grade,
+                "note": note,
+                "evidence": evidence,
+                "ms": ms,
+            }
+        ],
+    )
     return cid
 
 
-def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True,
-                   note: str | None = None) -> str:
+def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True, note: str | None = None) -> str:
     cid = str(uuid.uuid4())
-    record(db, username, [{"id": cid, "kind": "verdict", "qid": qid, "no_answer": no_answer,
-                           "note": note}])
+    record(db, username, [{"id": cid, "kind": "verdict", "qid": qid, "no_answer": no_answer, "note": note}])
     return cid
 
 
@@ -405,6 +448,7 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
     place among the question's items to judge now). Reads only: the remembered place in
     the queue is not changed."""
     from reljudge.storage import accounts
+
     if not accounts.user_exists(db, username):
         raise ReljudgeError(f"no such user {username!r}")
     ov = overview(db, username)

@@ -19,6 +19,7 @@ def _with_kiwi(work):
     with _LOCK:
         if _KIWI is None:
             from kiwipiepy import Kiwi
+
             _KIWI = Kiwi()
         return work(_KIWI)
 
@@ -42,13 +43,13 @@ def _pieces(text: str, size: int = SPLIT_PIECE):
     slowest). Linear in the text."""
     start = 0
     while len(text) - start > size:
-        window = text[start:start + size]
+        window = text[start : start + size]
         cut = max((window.rfind(end) + len(end) for end in _ENDS if window.rfind(end) >= size // 2), default=-1)
         if cut < 0:
             space = window.rfind(" ")
             # no break at all: Kiwi is slowest on unbroken text, so cut it shorter
             cut = space + 1 if space >= size // 2 else size // 4
-        yield text[start:start + cut]
+        yield text[start : start + cut]
         start += cut
     yield text[start:]
 
@@ -57,5 +58,9 @@ def split_sentences(text: str) -> list[str]:
     """``text`` split into sentences by Kiwi's ``split_into_sents`` (each stripped;
     the text between sentences is whitespace), in pieces of at most
     :data:`SPLIT_PIECE` characters so that the time grows linearly with the text."""
-    return [s.text.strip() for piece in _pieces(text)
-            for s in _with_kiwi(lambda kiwi: kiwi.split_into_sents(piece)) if s.text.strip()]
+    return [
+        s.text.strip()
+        for piece in _pieces(text)
+        for s in _with_kiwi(lambda kiwi: kiwi.split_into_sents(piece))
+        if s.text.strip()
+    ]

@@ -84,21 +84,21 @@ def _fmt_k(k) -> str:
 class Family:
     """One measure family: everything the program knows about it, in one place."""
 
-    name: str                      #: canonical (ir_measures) name
-    ir_measures: str               #: how ir_measures spells it ("" if it lacks it)
-    trec: str | None               #: trec_eval's family name (None: trec_eval lacks it)
-    aliases: tuple[str, ...]       #: other spellings, read case-insensitively
-    cutoff: str                    #: "required" | "optional" | "none" | "recall"
-    takes_rel: bool                #: takes rel=N
-    summary: str                   #: "mean" | "sum" | "gmean" (over queries)
-    description: str               #: one line, for --help and the report
-    definition: str                #: the formula, in the notation of the module docstring
-    source: str                    #: where the definition comes from
+    name: str  #: canonical (ir_measures) name
+    ir_measures: str  #: how ir_measures spells it ("" if it lacks it)
+    trec: str | None  #: trec_eval's family name (None: trec_eval lacks it)
+    aliases: tuple[str, ...]  #: other spellings, read case-insensitively
+    cutoff: str  #: "required" | "optional" | "none" | "recall"
+    takes_rel: bool  #: takes rel=N
+    summary: str  #: "mean" | "sum" | "gmean" (over queries)
+    description: str  #: one line, for --help and the report
+    definition: str  #: the formula, in the notation of the module docstring
+    source: str  #: where the definition comes from
     #: per-query value: (measure, planner) -> SQL expression (see metrics._Plan)
     sql: Callable = field(repr=False, compare=False, default=None)
-    trec_cutoffs: tuple = ()       #: trec_eval's default parameters (``-m P`` = P.5,10,...)
-    dashboard: int = 0             #: place among the dashboard's default measures (0: not shown)
-    definition_ko: str = ""        #: the definition in Korean, for the Korean report
+    trec_cutoffs: tuple = ()  #: trec_eval's default parameters (``-m P`` = P.5,10,...)
+    dashboard: int = 0  #: place among the dashboard's default measures (0: not shown)
+    definition_ko: str = ""  #: the definition in Korean, for the Korean report
 
     def trec_name(self, m: Measure) -> str | None:
         if self.trec is None:
@@ -176,8 +176,7 @@ def _rel_precisions(m, p) -> str:
 def _sql_ap(m, p):
     n = p.nrel(_rel(m))
     # summed in rank order, as trec_eval does
-    return (f"CASE WHEN coalesce({n}, 0) > 0 THEN coalesce(list_sum({_rel_precisions(m, p)}), 0) / {n} "
-            "ELSE 0.0 END")
+    return f"CASE WHEN coalesce({n}, 0) > 0 THEN coalesce(list_sum({_rel_precisions(m, p)}), 0) / {n} ELSE 0.0 END"
 
 
 def _sql_rprec(m, p):
@@ -189,13 +188,17 @@ def _sql_rprec(m, p):
 
 def _sql_bpref(m, p):
     rel = _rel(m)
-    nonrel_above = p.row(f"count(*) FILTER (WHERE grade >= 0 AND grade < {rel}) OVER (PARTITION BY system, qid "
-                         "ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)")
+    nonrel_above = p.row(
+        f"count(*) FILTER (WHERE grade >= 0 AND grade < {rel}) OVER (PARTITION BY system, qid "
+        "ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+    )
     n_rel = p.nrel(rel)
     n_non = p.qrels(f"count(*) FILTER (WHERE grade >= 0 AND grade < {rel})")
     nr, nn = p.row(n_rel), p.row(n_non)
-    s = p.run(f"sum(CASE WHEN {nonrel_above} > 0 THEN 1.0 - least({nonrel_above}, {nr})::DOUBLE / least({nn}, {nr}) "
-              f"ELSE 1.0 END) FILTER (WHERE grade >= {rel})")
+    s = p.run(
+        f"sum(CASE WHEN {nonrel_above} > 0 THEN 1.0 - least({nonrel_above}, {nr})::DOUBLE / least({nn}, {nr}) "
+        f"ELSE 1.0 END) FILTER (WHERE grade >= {rel})"
+    )
     return f"CASE WHEN coalesce({n_rel}, 0) > 0 THEN coalesce({s}, 0) / {n_rel} ELSE 0.0 END"
 
 
@@ -210,8 +213,7 @@ def _sql_iprec(m, p):
     xr = f"{float(m.k)!r}::DOUBLE * {p.nrel(rel)}"
     c = f"{'floor(' + xr + ' + 0.9)' if p.ties == 'trec9' else 'round(' + xr + ')'}"
     cut = f"greatest({c}, 1)::BIGINT"
-    value = (f"CASE WHEN {cut} <= len({precisions}) THEN list_max(list_slice({precisions}, {cut}, -1)) "
-             "ELSE 0.0 END")
+    value = f"CASE WHEN {cut} <= len({precisions}) THEN list_max(list_slice({precisions}, {cut}, -1)) ELSE 0.0 END"
     if p.judged_only:
         # trec_eval -J with no judged document left: its precision 0/0 is NaN, which the
         # levels with c = 0 take (trec_eval prints -nan).  trec_eval 10 -c gives a query
@@ -242,97 +244,257 @@ _IPREC_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 #: Every measure family, in the order trec_eval prints its measures (``measures.c``:
 #: ``te_trec_measures``); families trec_eval lacks come last.
 FAMILIES: tuple[Family, ...] = (
-    Family("NumQ", "NumQ", "num_q", ("num_q", "numq"), "none", False, "sum",
-           "number of evaluated queries",
-           "1 for every evaluated query; summed over queries", "trec_eval m_num_q.c", _sql_numq,
-           definition_ko="평가한 질문 수 (질문마다 1, 합계)"),
-    Family("NumRet", "NumRet", "num_ret", ("num_ret", "numret"), "none", False, "sum",
-           "number of documents retrieved (after -M and -J)",
-           "|ranking|; summed over queries", "trec_eval m_num_ret.c", _sql_num_ret,
-           definition_ko="순위에 든 문서 수 (-M, -J 뒤), 합계"),
-    Family("NumRel", "NumRel", "num_rel", ("num_rel", "numrel"), "none", True, "sum",
-           "number of relevant documents in the qrels",
-           "R; summed over queries (trec_eval -c sums grade > 0 over every qrels query instead)",
-           "trec_eval m_num_rel.c", _sql_num_rel,
-           definition_ko="판정에서 등급이 기준 이상인 문서 수 R, 합계"),
-    Family("NumRelRet", "NumRet(rel=N)", "num_rel_ret", ("num_rel_ret", "numrelret"), "none", True, "sum",
-           "number of relevant documents retrieved",
-           "sum_i rel_i; summed over queries", "trec_eval m_num_rel_ret.c", _sql_num_rel_ret,
-           definition_ko="순위에 든 관련 문서 수, 합계"),
-    Family("AP", "AP", "map", ("map", "ap"), "none", True, "mean",
-           "average precision over the whole ranking (MAP as the mean)",
-           "sum_i rel_i * P@i / R (0 when R = 0)", "trec_eval m_map.c; Buckley & Voorhees 2005", _sql_ap,
-           definition_ko="관련 문서가 나온 순위마다의 정밀도의 합 / R (R = 0이면 0), 평균이 MAP"),
-    Family("GMAP", "", "gm_map", ("gm_map", "gmap"), "none", True, "gmean",
-           "geometric mean of AP over queries",
-           "exp(mean over queries of log(max(AP, 0.00001)))", "trec_eval m_gm_map.c, meas_avg.c", _sql_ap,
-           definition_ko="질문별 AP의 기하 평균: exp(평균 log(max(AP, 0.00001)))"),
-    Family("Rprec", "Rprec", "Rprec", ("rprec",), "none", True, "mean",
-           "precision after R documents (R = relevant documents of the query)",
-           "sum_{i <= R} rel_i / R (0 when R = 0)", "trec_eval m_Rprec.c", _sql_rprec,
-           definition_ko="상위 R개 안의 관련 문서 수 / R (R = 0이면 0)"),
-    Family("Bpref", "Bpref", "bpref", ("bpref",), "none", True, "mean",
-           "binary preference: relevant documents ranked above judged non-relevant ones",
-           "1/R * sum over relevant retrieved d of (1 - min(n_d, R) / min(N, R)), n_d = judged non-relevant "
-           "documents above d (the term is 1 when n_d = 0); unjudged documents are skipped",
-           "trec_eval m_bpref.c; Buckley & Voorhees, SIGIR 2004", _sql_bpref,
-           definition_ko="관련 문서마다 1 − min(그 위의 판정된 비관련 수, R) / min(N, R)의 합 / R; 미판정 문서는 건너뜀"),
-    Family("RR", "RR", "recip_rank", ("rr", "mrr", "recip_rank"), "optional", True, "mean",
-           "reciprocal rank of the first relevant result (within K if given; MRR as the mean)",
-           "1 / min{i <= K : rel_i} (0 if none)", "trec_eval m_recip_rank.c (RR@K: on the run cut at K)", _sql_rr,
-           dashboard=1,
-           definition_ko="등급이 기준 이상인 첫 문서의 순위 r에 대해 1/r (K 안에 없으면 0), 평균이 MRR"),
-    Family("IPrec", "IPrec", "iprec_at_recall", ("iprec", "iprec_at_recall"), "recall", True, "mean",
-           "interpolated precision at a recall level x in [0, 1]",
-           "max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved document, c = max(1, lround(x * R)); "
-           "0 if fewer than c are retrieved; NaN under -J when no judged document is left and c = 0 (as trec_eval) "
-           "(under --ties trec9, trec_eval 9's c = max(1, floor(x * R + 0.9)))",
-           "trec_eval m_iprec_at_recall.c (10.0: lround; 9.x: + 0.9 and truncation)", _sql_iprec,
-           trec_cutoffs=_IPREC_LEVELS,
-           definition_ko="재현율 x에서의 보간 정밀도: c = max(1, 반올림(x·R))번째 관련 문서부터 뒤의 최대 정밀도"),
-    Family("P", "P", "P", ("p", "precision"), "required", True, "mean",
-           "precision at K: relevant documents within K divided by K",
-           "sum_{i <= K} rel_i / K (K also for a shorter ranking)", "trec_eval m_P.c", _sql_p,
-           trec_cutoffs=_TREC_P, dashboard=4,
-           definition_ko="상위 K 안의 관련 문서 수 / K (순위가 짧아도 K로 나눔)"),
-    Family("R", "R", "recall", ("r", "recall"), "required", True, "mean",
-           "recall at K: share of the query's relevant documents found within K",
-           "sum_{i <= K} rel_i / R (0 when R = 0)", "trec_eval m_recall.c", _sql_r,
-           trec_cutoffs=_TREC_P, dashboard=2,
-           definition_ko="상위 K 안의 관련 문서 수 / 그 질문의 관련 문서 수 R (R = 0이면 0)"),
-    Family("nDCG", "nDCG", "ndcg_cut", ("ndcg", "ndcg_cut"), "required", False, "mean",
-           "normalised discounted cumulative gain at K (gain = grade, log2 discount)",
-           "DCG@K / IDCG@K, DCG@K = sum_{i <= K} g_i / log2(i + 1), g_i = grade if > 0 else 0, IDCG from all "
-           "judged grades of the query sorted descending (0 when IDCG = 0)",
-           "trec_eval m_ndcg_cut.c; Järvelin & Kekäläinen, TOIS 2002", _sql_ndcg,
-           trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000), dashboard=3,
-           definition_ko="DCG@K / IDCG@K, 이득 = 등급(0 초과만), 할인 log2(순위 + 1), 이상적 순위는 그 질문의 모든 판정 등급으로"),
-    Family("Success", "Success", "success", ("success",), "required", True, "mean",
-           "success at K: 1 if a relevant document is within K, else 0",
-           "1 if some rel_i = 1 with i <= K, else 0", "trec_eval m_success.c", _sql_success,
-           trec_cutoffs=(1, 5, 10),
-           definition_ko="상위 K 안에 관련 문서가 있으면 1, 없으면 0"),
-    Family("Unj", "", "unj", ("unj",), "required", False, "mean",
-           "share of the top K that is unjudged (trec_eval's red flag)",
-           "|{i <= K : document i absent from the qrels or graded < 0}| / K; ranks a short ranking leaves "
-           "empty count as judged", "trec_eval m_unjudged.c", _sql_unj,
-           trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000),
-           definition_ko="상위 K 안의 미판정 문서(판정 없음 또는 음수 등급) 수 / K; 짧은 순위의 빈 자리는 판정된 것으로 셈"),
-    Family("Judged", "Judged", None, ("judged",), "required", False, "mean",
-           "share of the top K that has a judgment (coverage of the figures)",
-           "|{i <= K : document i in the qrels, any grade}| / K. Unlike ir_measures' Judged@K, which "
-           "divides by min(K, ranking length) and skips queries missing from the run, the divisor is "
-           "always K and a missing query scores 0",
-           "reljudge (after ir_measures Judged@K, judged_provider.py)", _sql_judged, dashboard=5,
-           definition_ko="상위 K 안의 판정된 문서 수 / K (순위가 짧아도 K로 나눔; 어느 등급이든 판정으로 셈)"),
+    Family(
+        "NumQ",
+        "NumQ",
+        "num_q",
+        ("num_q", "numq"),
+        "none",
+        False,
+        "sum",
+        "number of evaluated queries",
+        "1 for every evaluated query; summed over queries",
+        "trec_eval m_num_q.c",
+        _sql_numq,
+        definition_ko="평가한 질문 수 (질문마다 1, 합계)",
+    ),
+    Family(
+        "NumRet",
+        "NumRet",
+        "num_ret",
+        ("num_ret", "numret"),
+        "none",
+        False,
+        "sum",
+        "number of documents retrieved (after -M and -J)",
+        "|ranking|; summed over queries",
+        "trec_eval m_num_ret.c",
+        _sql_num_ret,
+        definition_ko="순위에 든 문서 수 (-M, -J 뒤), 합계",
+    ),
+    Family(
+        "NumRel",
+        "NumRel",
+        "num_rel",
+        ("num_rel", "numrel"),
+        "none",
+        True,
+        "sum",
+        "number of relevant documents in the qrels",
+        "R; summed over queries (trec_eval -c sums grade > 0 over every qrels query instead)",
+        "trec_eval m_num_rel.c",
+        _sql_num_rel,
+        definition_ko="판정에서 등급이 기준 이상인 문서 수 R, 합계",
+    ),
+    Family(
+        "NumRelRet",
+        "NumRet(rel=N)",
+        "num_rel_ret",
+        ("num_rel_ret", "numrelret"),
+        "none",
+        True,
+        "sum",
+        "number of relevant documents retrieved",
+        "sum_i rel_i; summed over queries",
+        "trec_eval m_num_rel_ret.c",
+        _sql_num_rel_ret,
+        definition_ko="순위에 든 관련 문서 수, 합계",
+    ),
+    Family(
+        "AP",
+        "AP",
+        "map",
+        ("map", "ap"),
+        "none",
+        True,
+        "mean",
+        "average precision over the whole ranking (MAP as the mean)",
+        "sum_i rel_i * P@i / R (0 when R = 0)",
+        "trec_eval m_map.c; Buckley & Voorhees 2005",
+        _sql_ap,
+        definition_ko="관련 문서가 나온 순위마다의 정밀도의 합 / R (R = 0이면 0), 평균이 MAP",
+    ),
+    Family(
+        "GMAP",
+        "",
+        "gm_map",
+        ("gm_map", "gmap"),
+        "none",
+        True,
+        "gmean",
+        "geometric mean of AP over queries",
+        "exp(mean over queries of log(max(AP, 0.00001)))",
+        "trec_eval m_gm_map.c, meas_avg.c",
+        _sql_ap,
+        definition_ko="질문별 AP의 기하 평균: exp(평균 log(max(AP, 0.00001)))",
+    ),
+    Family(
+        "Rprec",
+        "Rprec",
+        "Rprec",
+        ("rprec",),
+        "none",
+        True,
+        "mean",
+        "precision after R documents (R = relevant documents of the query)",
+        "sum_{i <= R} rel_i / R (0 when R = 0)",
+        "trec_eval m_Rprec.c",
+        _sql_rprec,
+        definition_ko="상위 R개 안의 관련 문서 수 / R (R = 0이면 0)",
+    ),
+    Family(
+        "Bpref",
+        "Bpref",
+        "bpref",
+        ("bpref",),
+        "none",
+        True,
+        "mean",
+        "binary preference: relevant documents ranked above judged non-relevant ones",
+        "1/R * sum over relevant retrieved d of (1 - min(n_d, R) / min(N, R)), n_d = judged non-relevant "
+        "documents above d (the term is 1 when n_d = 0); unjudged documents are skipped",
+        "trec_eval m_bpref.c; Buckley & Voorhees, SIGIR 2004",
+        _sql_bpref,
+        definition_ko="관련 문서마다 1 − min(그 위의 판정된 비관련 수, R) / min(N, R)의 합 / R; 미판정 문서는 건너뜀",
+    ),
+    Family(
+        "RR",
+        "RR",
+        "recip_rank",
+        ("rr", "mrr", "recip_rank"),
+        "optional",
+        True,
+        "mean",
+        "reciprocal rank of the first relevant result (within K if given; MRR as the mean)",
+        "1 / min{i <= K : rel_i} (0 if none)",
+        "trec_eval m_recip_rank.c (RR@K: on the run cut at K)",
+        _sql_rr,
+        dashboard=1,
+        definition_ko="등급이 기준 이상인 첫 문서의 순위 r에 대해 1/r (K 안에 없으면 0), 평균이 MRR",
+    ),
+    Family(
+        "IPrec",
+        "IPrec",
+        "iprec_at_recall",
+        ("iprec", "iprec_at_recall"),
+        "recall",
+        True,
+        "mean",
+        "interpolated precision at a recall level x in [0, 1]",
+        "max_{j >= i_c} P@j, i_c = rank of the c-th relevant retrieved document, c = max(1, lround(x * R)); "
+        "0 if fewer than c are retrieved; NaN under -J when no judged document is left and c = 0 (as trec_eval) "
+        "(under --ties trec9, trec_eval 9's c = max(1, floor(x * R + 0.9)))",
+        "trec_eval m_iprec_at_recall.c (10.0: lround; 9.x: + 0.9 and truncation)",
+        _sql_iprec,
+        trec_cutoffs=_IPREC_LEVELS,
+        definition_ko="재현율 x에서의 보간 정밀도: c = max(1, 반올림(x·R))번째 관련 문서부터 뒤의 최대 정밀도",
+    ),
+    Family(
+        "P",
+        "P",
+        "P",
+        ("p", "precision"),
+        "required",
+        True,
+        "mean",
+        "precision at K: relevant documents within K divided by K",
+        "sum_{i <= K} rel_i / K (K also for a shorter ranking)",
+        "trec_eval m_P.c",
+        _sql_p,
+        trec_cutoffs=_TREC_P,
+        dashboard=4,
+        definition_ko="상위 K 안의 관련 문서 수 / K (순위가 짧아도 K로 나눔)",
+    ),
+    Family(
+        "R",
+        "R",
+        "recall",
+        ("r", "recall"),
+        "required",
+        True,
+        "mean",
+        "recall at K: share of the query's relevant documents found within K",
+        "sum_{i <= K} rel_i / R (0 when R = 0)",
+        "trec_eval m_recall.c",
+        _sql_r,
+        trec_cutoffs=_TREC_P,
+        dashboard=2,
+        definition_ko="상위 K 안의 관련 문서 수 / 그 질문의 관련 문서 수 R (R = 0이면 0)",
+    ),
+    Family(
+        "nDCG",
+        "nDCG",
+        "ndcg_cut",
+        ("ndcg", "ndcg_cut"),
+        "required",
+        False,
+        "mean",
+        "normalised discounted cumulative gain at K (gain = grade, log2 discount)",
+        "DCG@K / IDCG@K, DCG@K = sum_{i <= K} g_i / log2(i + 1), g_i = grade if > 0 else 0, IDCG from all "
+        "judged grades of the query sorted descending (0 when IDCG = 0)",
+        "trec_eval m_ndcg_cut.c; Järvelin & Kekäläinen, TOIS 2002",
+        _sql_ndcg,
+        trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000),
+        dashboard=3,
+        definition_ko="DCG@K / IDCG@K, 이득 = 등급(0 초과만), 할인 log2(순위 + 1), 이상적 순위는 그 질문의 모든 판정 등급으로",
+    ),
+    Family(
+        "Success",
+        "Success",
+        "success",
+        ("success",),
+        "required",
+        True,
+        "mean",
+        "success at K: 1 if a relevant document is within K, else 0",
+        "1 if some rel_i = 1 with i <= K, else 0",
+        "trec_eval m_success.c",
+        _sql_success,
+        trec_cutoffs=(1, 5, 10),
+        definition_ko="상위 K 안에 관련 문서가 있으면 1, 없으면 0",
+    ),
+    Family(
+        "Unj",
+        "",
+        "unj",
+        ("unj",),
+        "required",
+        False,
+        "mean",
+        "share of the top K that is unjudged (trec_eval's red flag)",
+        "|{i <= K : document i absent from the qrels or graded < 0}| / K; ranks a short ranking leaves "
+        "empty count as judged",
+        "trec_eval m_unjudged.c",
+        _sql_unj,
+        trec_cutoffs=(5, 10, 15, 20, 30, 100, 200, 500, 1000),
+        definition_ko="상위 K 안의 미판정 문서(판정 없음 또는 음수 등급) 수 / K; 짧은 순위의 빈 자리는 판정된 것으로 셈",
+    ),
+    Family(
+        "Judged",
+        "Judged",
+        None,
+        ("judged",),
+        "required",
+        False,
+        "mean",
+        "share of the top K that has a judgment (coverage of the figures)",
+        "|{i <= K : document i in the qrels, any grade}| / K. Unlike ir_measures' Judged@K, which "
+        "divides by min(K, ranking length) and skips queries missing from the run, the divisor is "
+        "always K and a missing query scores 0",
+        "reljudge (after ir_measures Judged@K, judged_provider.py)",
+        _sql_judged,
+        dashboard=5,
+        definition_ko="상위 K 안의 판정된 문서 수 / K (순위가 짧아도 K로 나눔; 어느 등급이든 판정으로 셈)",
+    ),
 )
 
 #: canonical name -> Family
 REGISTRY: dict[str, Family] = {f.name: f for f in FAMILIES}
 
 #: families shown by default on the dashboard (at each of the campaign's K), in its order
-DASHBOARD_FAMILIES: tuple[str, ...] = tuple(f.name for f in sorted((f for f in FAMILIES if f.dashboard),
-                                                                   key=lambda f: f.dashboard))
+DASHBOARD_FAMILIES: tuple[str, ...] = tuple(
+    f.name for f in sorted((f for f in FAMILIES if f.dashboard), key=lambda f: f.dashboard)
+)
 
 #: families that measure how much is judged, not retrieval quality (no test, no interval on the dashboard)
 COVERAGE_FAMILIES: frozenset[str] = frozenset({"Judged", "Unj"})
@@ -347,8 +509,19 @@ NO_CUTOFF = {f.name for f in FAMILIES if f.cutoff == "none"}
 TREC_NAMES = {f.trec: f.name for f in FAMILIES if f.trec}
 
 #: trec_eval's -m official (``measures.c``: off_names), runid aside
-OFFICIAL = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-            "iprec_at_recall", "P")
+OFFICIAL = (
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+)
 
 # Spellings people type, mapped case-insensitively to the canonical name.
 _ALIASES = {a.lower(): f.name for f in FAMILIES for a in (f.name, *f.aliases)}
@@ -359,8 +532,9 @@ _NAME_RE = re.compile(
         (?:@(?P<k>[^\s()]+))?\s*$""",
     re.VERBOSE,
 )
-_PARAM_FAMILIES = "|".join(sorted((re.escape(f.trec) for f in FAMILIES if f.trec and f.cutoff != "none"),
-                                  key=len, reverse=True))
+_PARAM_FAMILIES = "|".join(
+    sorted((re.escape(f.trec) for f in FAMILIES if f.trec and f.cutoff != "none"), key=len, reverse=True)
+)
 # trec_eval spellings with the parameter after an underscore: P_5, recall_100, iprec_at_recall_0.50
 _TREC_RE = re.compile(rf"^\s*({_PARAM_FAMILIES})_([0-9.]+)\s*$", re.IGNORECASE)
 # trec_eval's -m syntax: family.params, e.g. P.5,10 or iprec_at_recall.0,.5,1
@@ -402,10 +576,32 @@ def _known() -> str:
             return f.name
         at = "@x" if f.cutoff == "recall" else "@K"
         return f"{f.name}{at}" + (f" / {f.name}(rel=N){at}" if f.takes_rel else "")
-    return (", ".join(one(f) for f in FAMILIES)
-            + "; RR without @K = whole ranking; trec_eval spellings: " + ", ".join(
-                ["recip_rank", "P.5,10", "P_5", "recall.100", "ndcg_cut.10", "success.1", "map", "gm_map", "Rprec",
-                 "bpref", "iprec_at_recall.0,.5", "num_q", "num_ret", "num_rel", "num_rel_ret", "unj.10", "official"]))
+
+    return (
+        ", ".join(one(f) for f in FAMILIES)
+        + "; RR without @K = whole ranking; trec_eval spellings: "
+        + ", ".join(
+            [
+                "recip_rank",
+                "P.5,10",
+                "P_5",
+                "recall.100",
+                "ndcg_cut.10",
+                "success.1",
+                "map",
+                "gm_map",
+                "Rprec",
+                "bpref",
+                "iprec_at_recall.0,.5",
+                "num_q",
+                "num_ret",
+                "num_rel",
+                "num_rel_ret",
+                "unj.10",
+                "official",
+            ]
+        )
+    )
 
 
 def help_text() -> str:
@@ -420,8 +616,11 @@ def help_text() -> str:
 
 def markdown_table() -> str:
     """The README's measure table (tests check the README holds exactly this)."""
-    rows = ["| name | ir_measures | trec_eval | parameter | rel= | over queries | definition | source |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [
+        "| name | ir_measures | trec_eval | parameter | rel= | over queries | definition | source |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
@@ -431,8 +630,10 @@ def markdown_table() -> str:
         trec = f"`{f.trec}{suffix}`" if f.trec else "—"
         if f.cutoff == "optional" and f.trec:
             trec += " (without K)"
-        rows.append(f"| `{f.name}` | {('`' + f.ir_measures + '`') if f.ir_measures else '—'} | {trec} | {param} | "
-                    f"{'yes' if f.takes_rel else 'no'} | {f.summary} | {cell(f.definition)} | {cell(f.source)} |")
+        rows.append(
+            f"| `{f.name}` | {('`' + f.ir_measures + '`') if f.ir_measures else '—'} | {trec} | {param} | "
+            f"{'yes' if f.takes_rel else 'no'} | {f.summary} | {cell(f.definition)} | {cell(f.source)} |"
+        )
     return "\n".join(rows)
 
 
@@ -462,8 +663,11 @@ def parse_measure(text: str, default_rel: int) -> Measure:
             if key != "rel" or not sep:
                 raise ReljudgeError(f"measure {text!r}: unknown parameter {part.strip()!r} (only rel=N exists)")
             if not fam.takes_rel:
-                raise ReljudgeError(f"measure {text!r}: {name} takes no rel= (its gain is the grade itself)"
-                                    if name == "nDCG" else f"measure {text!r}: {name} takes no rel=")
+                raise ReljudgeError(
+                    f"measure {text!r}: {name} takes no rel= (its gain is the grade itself)"
+                    if name == "nDCG"
+                    else f"measure {text!r}: {name} takes no rel="
+                )
             try:
                 rel = int(value)
             except ValueError:
@@ -471,13 +675,17 @@ def parse_measure(text: str, default_rel: int) -> Measure:
     kt = m.group("k")
     if fam.cutoff == "none":
         if kt is not None or (params and not fam.takes_rel):
-            raise ReljudgeError(f"measure {text!r}: {name} takes no cutoff" + ("" if fam.takes_rel else " and no parameter"))
+            raise ReljudgeError(
+                f"measure {text!r}: {name} takes no cutoff" + ("" if fam.takes_rel else " and no parameter")
+            )
         return Measure(name, None, rel)
     if kt is None:
         if fam.cutoff == "optional":
             return Measure(name, None, rel)
         example = f"{name}@0.5" if fam.cutoff == "recall" else f"{name}@10"
-        raise ReljudgeError(f"measure {text!r} needs a {'recall level' if fam.cutoff == 'recall' else 'cutoff'}, e.g. {example}")
+        raise ReljudgeError(
+            f"measure {text!r} needs a {'recall level' if fam.cutoff == 'recall' else 'cutoff'}, e.g. {example}"
+        )
     if fam.cutoff == "recall":
         try:
             x = float(kt)

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import duckdb
 import numpy as np
 
-if TYPE_CHECKING:        # annotations only: pandas itself is imported on first use (_pandas)
+if TYPE_CHECKING:  # annotations only: pandas itself is imported on first use (_pandas)
     import pandas as pd
 
 from reljudge.errors import ReljudgeError
@@ -72,6 +72,7 @@ def _pandas():
     """pandas, imported on first use: `evaluate --qrels` with tsv or trec_eval output never
     needs it, and importing it is most of a small evaluation's time (tests/test_evaluate_memory.py)."""
     import pandas
+
     return pandas
 
 
@@ -192,8 +193,9 @@ class EvalResult:
                     pq[col] = pq[col].astype(object).where(pq[col].notna(), pq[col + "_b"])
                 pq = pq.drop(columns=["qtype_b", "no_answer_b"])
                 order = {s: i for i, s in enumerate(self.systems)}
-                pq = pq.sort_values(["system", "qid"], key=lambda c: c.map(order) if c.name == "system" else c,
-                                    kind="stable")
+                pq = pq.sort_values(
+                    ["system", "qid"], key=lambda c: c.map(order) if c.name == "system" else c, kind="stable"
+                )
             out["per_query"] = records(pq)
         return out
 
@@ -226,7 +228,9 @@ class _Inputs:
             self.con.register(name, obj)
             self._registered.append(name)
         else:
-            raise ReljudgeError(f"{what}: expected a table name, a DuckDB relation or a DataFrame, got {type(obj).__name__}")
+            raise ReljudgeError(
+                f"{what}: expected a table name, a DuckDB relation or a DataFrame, got {type(obj).__name__}"
+            )
         return _ident(name)
 
     def columns(self, sql_name: str) -> list[str]:
@@ -256,9 +260,13 @@ def ranking_depth(measures: Sequence[Measure], max_docs: int | None = None, judg
     unjudged rows are dropped before any cutoff) needs every row, up to MAX_CUTOFF;
     ``max_docs`` (trec_eval -M) caps it."""
     from reljudge.measures import MAX_CUTOFF
+
     whole = judged_only or any(
-        m.family.cutoff == "recall" or (m.k is None and m.name != "NumQ" and m.family.cutoff != "none")
-        or (m.family.cutoff == "none" and m.name not in ("NumQ", "NumRel")) for m in measures)
+        m.family.cutoff == "recall"
+        or (m.k is None and m.name != "NumQ" and m.family.cutoff != "none")
+        or (m.family.cutoff == "none" and m.name not in ("NumQ", "NumRel"))
+        for m in measures
+    )
     depth = MAX_CUTOFF if whole else max([int(m.k) for m in measures if m.k is not None] + [3])
     return depth if max_docs is None else max(1, min(depth, int(max_docs)))
 
@@ -322,12 +330,16 @@ class _Plan:
 
     def ctes(self, ranked_with_grades: str) -> list[str]:
         """CTEs from ``j`` (the ranked rows with grades) to ``per_run``, ``qstat``, ``idcg``."""
-        out = [f"qstat AS (SELECT qid, count(*) AS n_judged{''.join(f', {e} AS {n}' for e, n in self.qs.items())} "
-               "FROM qr GROUP BY qid)"]
+        out = [
+            f"qstat AS (SELECT qid, count(*) AS n_judged{''.join(f', {e} AS {n}' for e, n in self.qs.items())} "
+            "FROM qr GROUP BY qid)"
+        ]
         src = ranked_with_grades
         if self.rows or self.rows_need_qstat:
-            out.append(f"jq0 AS (SELECT {src}.*{''.join(', qstat.' + n for n in self.qs.values())} FROM {src} "
-                       f"LEFT JOIN qstat USING (qid))")
+            out.append(
+                f"jq0 AS (SELECT {src}.*{''.join(', qstat.' + n for n in self.qs.values())} FROM {src} "
+                f"LEFT JOIN qstat USING (qid))"
+            )
             src = "jq0"
             for layer in sorted({lay for _, lay in self.rows.values()}):
                 cols = "".join(f", {e} AS {n}" for e, (n, lay) in self.rows.items() if lay == layer)
@@ -337,23 +349,37 @@ class _Plan:
         aggs += [f"{e} AS {n}" for e, n in self.runs.items()]
         out.append(f"per_run AS (SELECT system, qid, {', '.join(aggs)} FROM {src} GROUP BY system, qid)")
         if self.ideals:
-            out.append("ideal AS (SELECT qid, grade, row_number() OVER (PARTITION BY qid ORDER BY grade DESC) AS ir "
-                       "FROM qr WHERE grade > 0)")
-            out.append(f"idcg AS (SELECT qid, {', '.join(f'{e} AS {n}' for e, n in self.ideals.items())} "
-                       "FROM ideal GROUP BY qid)")
+            out.append(
+                "ideal AS (SELECT qid, grade, row_number() OVER (PARTITION BY qid ORDER BY grade DESC) AS ir "
+                "FROM qr WHERE grade > 0)"
+            )
+            out.append(
+                f"idcg AS (SELECT qid, {', '.join(f'{e} AS {n}' for e, n in self.ideals.items())} "
+                "FROM ideal GROUP BY qid)"
+            )
         return out
 
 
 def judged_items_sql(qrels: str, grade: str = "grade") -> str:
     """The qrels as the engine reads them: qid, pid, grade — one row per (qid, pid),
     the highest grade if several, rows without qid or pid left out."""
-    return (f"SELECT qid::VARCHAR AS qid, pid::VARCHAR AS pid, max({grade})::INTEGER AS grade "
-            f"FROM {qrels} WHERE qid IS NOT NULL AND pid IS NOT NULL GROUP BY ALL")
+    return (
+        f"SELECT qid::VARCHAR AS qid, pid::VARCHAR AS pid, max({grade})::INTEGER AS grade "
+        f"FROM {qrels} WHERE qid IS NOT NULL AND pid IS NOT NULL GROUP BY ALL"
+    )
 
 
 def _per_query_sql(
-    measures: list[Measure], rels: list[int], depth: int, ties: str, dedup: str,
-    run: str, qrels: str, run_cols: list[str], qrels_grade: str, extra_qids: str | None,
+    measures: list[Measure],
+    rels: list[int],
+    depth: int,
+    ties: str,
+    dedup: str,
+    run: str,
+    qrels: str,
+    run_cols: list[str],
+    qrels_grade: str,
+    extra_qids: str | None,
     judged_only: bool = False,
 ) -> str:
     """One query giving, for every (system, evaluated query), each measure's value
@@ -365,8 +391,8 @@ def _per_query_sql(
     ranked = "position" in run_cols
 
     plan = _Plan(ties, judged_only)
-    cols = [f"({m.family.sql(m, plan)})::DOUBLE AS \"{i}\"" for i, m in enumerate(measures)]
-    cols += [f"{plan.first(rel)} AS \"first_{rel}\"" for rel in rels]
+    cols = [f'({m.family.sql(m, plan)})::DOUBLE AS "{i}"' for i, m in enumerate(measures)]
+    cols += [f'{plan.first(rel)} AS "first_{rel}"' for rel in rels]
 
     extra = f" UNION SELECT qid::VARCHAR FROM {extra_qids}" if extra_qids else ""
     ctes = [
@@ -385,24 +411,32 @@ def _per_query_sql(
         # duplicate search, would cost more than everything else here
         # (a ranked run may name each row's duplicate group: the campaign's, ranked once
         # for the engine and the bounds by evaluation_inputs.stage_ranked)
-        ctes.append(f"ranked AS (SELECT system, qid, pid, coalesce(dkey, pid) AS dkey, position AS r FROM src "
-                    f"WHERE position <= {depth})")
+        ctes.append(
+            f"ranked AS (SELECT system, qid, pid, coalesce(dkey, pid) AS dkey, position AS r FROM src "
+            f"WHERE position <= {depth})"
+        )
     else:
         ctes.append(f"ranked AS ({ranking.ranked_sql('src', ties, dedup, depth)})")
     # a ranking's items are looked up in the qrels by the id the rule names: the
     # duplicate group under "first", the returned id under "keep" (reljudge.ranking)
     item = ranking.item_column(dedup)
-    ctes.append(f"j AS (SELECT r.system, r.qid, r.{item} AS pid, r.r, q.grade FROM ranked r "
-                f"LEFT JOIN qr q ON q.qid = r.qid AND q.pid = r.{item})")
+    ctes.append(
+        f"j AS (SELECT r.system, r.qid, r.{item} AS pid, r.r, q.grade FROM ranked r "
+        f"LEFT JOIN qr q ON q.qid = r.qid AND q.pid = r.{item})"
+    )
     if judged_only:
         # trec_eval -J (form_res_rels.c): after the -M cut, unjudged rows (not in the
         # qrels, or a negative grade) leave the ranking and the ranks close up
-        ctes.append("jj AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY r) AS r, "
-                    "grade FROM j WHERE grade >= 0)")
+        ctes.append(
+            "jj AS (SELECT system, qid, pid, row_number() OVER (PARTITION BY system, qid ORDER BY r) AS r, "
+            "grade FROM j WHERE grade >= 0)"
+        )
     ctes += plan.ctes("jj" if judged_only else "j")
     if plan.need_before:
         ctes.append("before AS (SELECT system, qid, count(*) AS n_before FROM j GROUP BY system, qid)")
-    ctes.append("sys AS (SELECT unnest($systems::VARCHAR[]) AS system, generate_subscripts($systems::VARCHAR[], 1) AS sord)")
+    ctes.append(
+        "sys AS (SELECT unnest($systems::VARCHAR[]) AS system, generate_subscripts($systems::VARCHAR[], 1) AS sord)"
+    )
     ctes.append("base AS (SELECT sys.system, sys.sord, qset.qid FROM sys CROSS JOIN qset)")
 
     joins = "LEFT JOIN per_run USING (system, qid) LEFT JOIN qstat USING (qid)"
@@ -411,7 +445,8 @@ def _per_query_sql(
     if plan.need_before:
         joins += " LEFT JOIN before USING (system, qid)"
     return (
-        "WITH " + ",\n".join(ctes)
+        "WITH "
+        + ",\n".join(ctes)
         + f"\nSELECT base.system, base.qid, first_pid, first_grade, coalesce(n_ret, 0) AS n_ret, {', '.join(cols)} "
         f"FROM base {joins} ORDER BY base.sord, base.qid"
     )
@@ -440,7 +475,9 @@ def _rng(seed: int, label: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(label.encode("utf-8"))])
 
 
-def bootstrap_ci(values: np.ndarray, n_boot: int, seed: int, label: str = ALL, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def bootstrap_ci(
+    values: np.ndarray, n_boot: int, seed: int, label: str = ALL, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap interval of the column means of ``values`` (questions × columns).
 
     Every column (system × measure) is averaged over the same resampled questions.
@@ -458,7 +495,7 @@ def bootstrap_ci(values: np.ndarray, n_boot: int, seed: int, label: str = ALL, l
         b = min(block, n_boot - start)
         idx = rng.integers(0, n, size=(b, n))
         counts = np.bincount((idx + (np.arange(b) * n)[:, None]).ravel(), minlength=b * n).reshape(b, n)
-        means[start:start + b] = counts @ values / n
+        means[start : start + b] = counts @ values / n
     alpha = (1 - level) / 2
     lo, hi = np.quantile(means, [alpha, 1 - alpha], axis=0)
     return lo, hi
@@ -490,9 +527,14 @@ class RandomizationProcedure:
         permutations = self.permutations if permutations is None else permutations
         seed = self.seed if seed is None else seed
         if n <= self.exact_max_n:
-            return {"procedure": "exact", "n": n, "patterns": 2 ** n, "exact_max_n": self.exact_max_n}
-        return {"procedure": "sampled", "n": n, "permutations": permutations, "seed": seed,
-                "exact_max_n": self.exact_max_n}
+            return {"procedure": "exact", "n": n, "patterns": 2**n, "exact_max_n": self.exact_max_n}
+        return {
+            "procedure": "sampled",
+            "n": n,
+            "permutations": permutations,
+            "seed": seed,
+            "exact_max_n": self.exact_max_n,
+        }
 
 
 #: The test procedure every consumer runs (see RandomizationProcedure).
@@ -514,13 +556,13 @@ def randomization_test(diffs: np.ndarray, n_perm: int, seed: int, label: str = A
     if n <= EXACT_SIGN_FLIPS_MAX_N:
         hits = np.zeros(c)
         # in blocks: 2^16 patterns × thousands of columns would not fit in memory at once
-        block = max(1, min(2 ** n, 8_000_000 // max(c, 1)))
-        for start in range(0, 2 ** n, block):
-            ids = np.arange(start, min(start + block, 2 ** n), dtype=np.uint32)
+        block = max(1, min(2**n, 8_000_000 // max(c, 1)))
+        for start in range(0, 2**n, block):
+            ids = np.arange(start, min(start + block, 2**n), dtype=np.uint32)
             patterns = (ids[:, None] >> np.arange(n, dtype=np.uint32)) & 1
             t = 2.0 * (patterns.astype(np.float64) @ diffs) - total
             hits += (np.abs(t) >= obs - tol).sum(axis=0)
-        return hits / 2 ** n
+        return hits / 2**n
     rng = _rng(seed, "perm:" + label)
     hits = np.zeros(c)
     block = max(1, min(n_perm, 8_000_000 // max(n, 1)))
@@ -533,8 +575,9 @@ def randomization_test(diffs: np.ndarray, n_perm: int, seed: int, label: str = A
     return (hits + 1) / (n_perm + 1)
 
 
-def summarise(values: np.ndarray, kinds: np.ndarray, n_boot: int, seed: int, label: str = ALL
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def summarise(
+    values: np.ndarray, kinds: np.ndarray, n_boot: int, seed: int, label: str = ALL
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each column's figure over the questions (rows) of ``values``, with its percentile
     bootstrap interval, as the column's kind says (:attr:`reljudge.measures.Family.summary`):
 
@@ -603,14 +646,20 @@ def per_query_values(
             raise ReljudgeError("run needs a score or a rank column")
 
         if systems is None:
-            systems = [r[0] for r in con.execute(f"SELECT DISTINCT system::VARCHAR FROM {r_sql} WHERE system IS NOT NULL ORDER BY 1").fetchall()]
+            systems = [
+                r[0]
+                for r in con.execute(
+                    f"SELECT DISTINCT system::VARCHAR FROM {r_sql} WHERE system IS NOT NULL ORDER BY 1"
+                ).fetchall()
+            ]
         systems = list(dict.fromkeys(str(s) for s in systems))
 
         na_sql = None
         na_list: list[str] | None = None
         if no_answer_qids is not None:
             if isinstance(no_answer_qids, (list, tuple, set, frozenset, np.ndarray)) or (
-                    'pandas' in sys.modules and isinstance(no_answer_qids, sys.modules['pandas'].Series)):
+                "pandas" in sys.modules and isinstance(no_answer_qids, sys.modules["pandas"].Series)
+            ):
                 na_list = sorted({str(q) for q in no_answer_qids})
                 na_sql = "(SELECT unnest($na::VARCHAR[]) AS qid)"
             else:
@@ -618,9 +667,11 @@ def per_query_values(
                 _require(inputs.columns(na_sql), ["qid"], "no_answer_qids")
 
         rels = sorted({m.rel for m in measures if m.rel is not None} | {default_rel})
-        share_keys = sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None}) or sorted(
-            {(m.rel, m.k) for m in measures if m.rel is not None and isinstance(m.k, int)}) or [
-            (default_rel, min(ranking_depth(measures), 10))]
+        share_keys = (
+            sorted({(m.rel, m.k) for m in measures if m.name == "RR" and m.k is not None})
+            or sorted({(m.rel, m.k) for m in measures if m.rel is not None and isinstance(m.k, int)})
+            or [(default_rel, min(ranking_depth(measures), 10))]
+        )
         depth = ranking_depth(measures, max_docs, judged_only)
         sql = _per_query_sql(measures, rels, depth, ties, dedup, r_sql, q_sql, r_cols, grade, na_sql, judged_only)
         params: dict[str, Any] = {"systems": systems}
@@ -631,21 +682,36 @@ def per_query_values(
         if na_list is not None:
             na_set = set(na_list)
         elif na_sql is not None:
-            na_set = {r[0] for r in con.execute(f"SELECT DISTINCT qid::VARCHAR FROM {na_sql} WHERE qid IS NOT NULL").fetchall()}
+            na_set = {
+                r[0]
+                for r in con.execute(f"SELECT DISTINCT qid::VARCHAR FROM {na_sql} WHERE qid IS NOT NULL").fetchall()
+            }
         else:
             na_set = set()
         # same set and order as the per-query query's `qset` (DuckDB VARCHAR order)
-        qids = np.array([r[0] for r in con.execute(
-            f"SELECT qid FROM (SELECT DISTINCT qid::VARCHAR AS qid FROM {q_sql} WHERE qid IS NOT NULL AND pid IS NOT NULL "
-            "UNION SELECT unnest($na::VARCHAR[])) ORDER BY qid", {"na": sorted(na_set)}).fetchall()], dtype=object)
+        qids = np.array(
+            [
+                r[0]
+                for r in con.execute(
+                    f"SELECT qid FROM (SELECT DISTINCT qid::VARCHAR AS qid FROM {q_sql} WHERE qid IS NOT NULL AND pid IS NOT NULL "
+                    "UNION SELECT unnest($na::VARCHAR[])) ORDER BY qid",
+                    {"na": sorted(na_set)},
+                ).fetchall()
+            ],
+            dtype=object,
+        )
         n_rows = len(wide["qid"]) if "qid" in wide else 0
-        if n_rows != len(systems) * len(qids) or (len(systems) and not (_column(wide, "qid", object)[: len(qids)] == qids).all()):
+        if n_rows != len(systems) * len(qids) or (
+            len(systems) and not (_column(wide, "qid", object)[: len(qids)] == qids).all()
+        ):
             raise ReljudgeError("internal error: per-query table is not systems × questions")
         qtype_of: dict[str, str] = {}
         if questions is not None:
             qs_sql = inputs.sql_name(questions, "questions")
             _require(inputs.columns(qs_sql), ["qid", "qtype"], "questions")
-            qtype_of = dict(con.execute(f"SELECT qid::VARCHAR, qtype::VARCHAR FROM {qs_sql} WHERE qid IS NOT NULL").fetchall())
+            qtype_of = dict(
+                con.execute(f"SELECT qid::VARCHAR, qtype::VARCHAR FROM {qs_sql} WHERE qid IS NOT NULL").fetchall()
+            )
         abst: set[tuple[str, str]] | None = None
         if abstentions is not None:
             ab_sql = inputs.sql_name(abstentions, "abstentions")
@@ -654,12 +720,24 @@ def per_query_values(
     finally:
         inputs.close()
 
-
     S, Q, M = len(systems), len(qids), len(measures)
-    values = (np.stack([_column(wide, str(i)) for i in range(M)], axis=-1).reshape(S, Q, M)
-              if S and Q else np.zeros((S, Q, M)))
-    return PerQueryValues(measures=measures, systems=systems, qids=qids, values=values, wide=wide,
-                          na_set=na_set, qtype_of=qtype_of, abstentions=abst, share_keys=share_keys, ties=ties)
+    values = (
+        np.stack([_column(wide, str(i)) for i in range(M)], axis=-1).reshape(S, Q, M)
+        if S and Q
+        else np.zeros((S, Q, M))
+    )
+    return PerQueryValues(
+        measures=measures,
+        systems=systems,
+        qids=qids,
+        values=values,
+        wide=wide,
+        na_set=na_set,
+        qtype_of=qtype_of,
+        abstentions=abst,
+        share_keys=share_keys,
+        ties=ties,
+    )
 
 
 def evaluate(
@@ -714,27 +792,45 @@ def evaluate(
     the coverage and the abstention tables.
     """
     pd = _pandas()
-    pqv = per_query_values(con, qrels, run, measures, ties=ties, dedup=dedup, default_rel=default_rel,
-                           questions=questions, abstentions=abstentions, no_answer_qids=no_answer_qids,
-                           systems=systems, max_docs=max_docs, judged_only=judged_only)
+    pqv = per_query_values(
+        con,
+        qrels,
+        run,
+        measures,
+        ties=ties,
+        dedup=dedup,
+        default_rel=default_rel,
+        questions=questions,
+        abstentions=abstentions,
+        no_answer_qids=no_answer_qids,
+        systems=systems,
+        max_docs=max_docs,
+        judged_only=judged_only,
+    )
     measures, systems, qids, wide = pqv.measures, pqv.systems, pqv.qids, pqv.wide
     na_set, qtype_of, abst, share_keys, ties = pqv.na_set, pqv.qtype_of, pqv.abstentions, pqv.share_keys, pqv.ties
     S, Q, M = len(systems), len(qids), len(measures)
-    qtypes = np.array([qtype_of.get(q) or NO_TYPE for q in qids], dtype=object) if qtype_of else np.full(Q, NO_TYPE, dtype=object)
+    qtypes = (
+        np.array([qtype_of.get(q) or NO_TYPE for q in qids], dtype=object)
+        if qtype_of
+        else np.full(Q, NO_TYPE, dtype=object)
+    )
     no_answer = np.array([q in na_set for q in qids], dtype=bool)
     values = pqv.values
     groups = [ALL] + (sorted(set(qtypes.tolist())) if qtype_of else [])
 
     names = [str(m) for m in measures]
     kinds = np.array([summary_of(m) for m in measures], dtype=object)
-    per_query = pd.DataFrame({
-        "system": np.repeat(np.array(systems, dtype=object), Q * M),
-        "qid": np.tile(np.repeat(qids, M), S),
-        "qtype": np.tile(np.repeat(qtypes, M), S),
-        "no_answer": np.tile(np.repeat(no_answer, M), S),
-        "measure": np.tile(np.array(names, dtype=object), S * Q),
-        "value": values.reshape(-1),
-    })
+    per_query = pd.DataFrame(
+        {
+            "system": np.repeat(np.array(systems, dtype=object), Q * M),
+            "qid": np.tile(np.repeat(qids, M), S),
+            "qtype": np.tile(np.repeat(qtypes, M), S),
+            "no_answer": np.tile(np.repeat(no_answer, M), S),
+            "measure": np.tile(np.array(names, dtype=object), S * Q),
+            "value": values.reshape(-1),
+        }
+    )
 
     # means, intervals, tests — per group, over answerable questions
     mean_rows, na_rows, test_rows = [], [], []
@@ -753,8 +849,9 @@ def evaluate(
         sel_na = in_g & no_answer
         n_na = int(sel_na.sum())
         if n_na:
-            mu_na = summarise(values[:, sel_na, :].transpose(1, 0, 2).reshape(n_na, S * M), np.tile(kinds, S),
-                              0, seed, g)[0].reshape(S, M)
+            mu_na = summarise(
+                values[:, sel_na, :].transpose(1, 0, 2).reshape(n_na, S * M), np.tile(kinds, S), 0, seed, g
+            )[0].reshape(S, M)
             for s in range(S):
                 for mi in range(M):
                     na_rows.append((systems[s], g, names[mi], n_na, mu_na[s, mi]))
@@ -771,7 +868,10 @@ def evaluate(
 
     means = pd.DataFrame(mean_rows, columns=["system", "qtype", "measure", "n", "mean", "ci_low", "ci_high"])
     means_no_answer = pd.DataFrame(na_rows, columns=["system", "qtype", "measure", "n", "mean"])
-    tests = pd.DataFrame(test_rows, columns=["qtype", "measure", "system_a", "system_b", "mean_a", "mean_b", "diff", "n", "p_value", "p_holm"])
+    tests = pd.DataFrame(
+        test_rows,
+        columns=["qtype", "measure", "system_a", "system_b", "mean_a", "mean_b", "diff", "n", "p_value", "p_holm"],
+    )
 
     # shares of first-relevant ranks, and failure cases
     share_rows, fail_frames = [], []
@@ -786,16 +886,32 @@ def evaluate(
             for s in range(S):
                 f = first[s, sel]
                 n1, n3, nf = int((f == 1).sum()), int((f <= 3).sum()), int((~found[s, sel]).sum())
-                share_rows.append((systems[s], g, rel, k, n, n1, n3, nf, *(x / n if n else np.nan for x in (n1, n3, nf))))
+                share_rows.append(
+                    (systems[s], g, rel, k, n, n1, n3, nf, *(x / n if n else np.nan for x in (n1, n3, nf)))
+                )
         miss = ~found & ~no_answer[None, :]
         si, qi = np.nonzero(miss)
-        fail_frames.append(pd.DataFrame({
-            "system": np.array(systems, dtype=object)[si] if S else [], "qid": qids[qi], "qtype": qtypes[qi],
-            "rel": rel, "k": k, "first_pid": first_pid[si, qi],
-            "first_grade": pd.array(np.where(np.isnan(first_grade[si, qi]), np.nan, first_grade[si, qi]), dtype="Int64")
-            if len(si) else pd.array([], dtype="Int64"),
-        }))
-    shares = pd.DataFrame(share_rows, columns=["system", "qtype", "rel", "k", "n", "n_rank1", "n_top3", "n_not_found", "rank1", "top3", "not_found"])
+        fail_frames.append(
+            pd.DataFrame(
+                {
+                    "system": np.array(systems, dtype=object)[si] if S else [],
+                    "qid": qids[qi],
+                    "qtype": qtypes[qi],
+                    "rel": rel,
+                    "k": k,
+                    "first_pid": first_pid[si, qi],
+                    "first_grade": pd.array(
+                        np.where(np.isnan(first_grade[si, qi]), np.nan, first_grade[si, qi]), dtype="Int64"
+                    )
+                    if len(si)
+                    else pd.array([], dtype="Int64"),
+                }
+            )
+        )
+    shares = pd.DataFrame(
+        share_rows,
+        columns=["system", "qtype", "rel", "k", "n", "n_rank1", "n_top3", "n_not_found", "rank1", "top3", "not_found"],
+    )
     failures = pd.concat(fail_frames, ignore_index=True) if fail_frames else pd.DataFrame()
 
     # how much of what each system returned within K is judged (the "provisional" signal)
@@ -805,7 +921,7 @@ def evaluate(
         if m.name != "Judged":
             continue
         returned = np.minimum(n_ret, m.k)
-        judged = np.rint(values[:, :, mi] * m.k)       # Judged@K * K = judged paragraphs within K
+        judged = np.rint(values[:, :, mi] * m.k)  # Judged@K * K = judged paragraphs within K
         for g in groups:
             sel = (np.ones(Q, bool) if g == ALL else (qtypes == g)) & ~no_answer
             for s in range(S):
@@ -825,15 +941,41 @@ def evaluate(
             else:
                 did = np.array([(s, q) in abst for q in qids], dtype=bool) if Q else np.zeros(0, bool)
                 n_app, n_false = int((did & in_g & no_answer).sum()), int((did & in_g & ~no_answer).sum())
-            ab_rows.append((s, g, n_q, n_na, n_na / n_q if n_q else np.nan,
-                            n_app, (n_app / n_na) if (n_app is not None and n_na) else np.nan,
-                            n_ans, n_false, (n_false / n_ans) if (n_false is not None and n_ans) else np.nan))
-    abstention = pd.DataFrame(ab_rows, columns=["system", "qtype", "n_questions", "n_no_answer", "no_answer_rate",
-                                                "n_appropriate", "appropriate_rate", "n_answerable", "n_false", "false_rate"])
+            ab_rows.append(
+                (
+                    s,
+                    g,
+                    n_q,
+                    n_na,
+                    n_na / n_q if n_q else np.nan,
+                    n_app,
+                    (n_app / n_na) if (n_app is not None and n_na) else np.nan,
+                    n_ans,
+                    n_false,
+                    (n_false / n_ans) if (n_false is not None and n_ans) else np.nan,
+                )
+            )
+    abstention = pd.DataFrame(
+        ab_rows,
+        columns=[
+            "system",
+            "qtype",
+            "n_questions",
+            "n_no_answer",
+            "no_answer_rate",
+            "n_appropriate",
+            "appropriate_rate",
+            "n_answerable",
+            "n_false",
+            "false_rate",
+        ],
+    )
 
     policies = {
-        "ties": ties, "ties_rule": TIES[ties],
-        "dedup": dedup, "dedup_rule": DEDUP[dedup],
+        "ties": ties,
+        "ties_rule": TIES[ties],
+        "dedup": dedup,
+        "dedup_rule": DEDUP[dedup],
         "default_rel": default_rel,
         "relevant": "grade >= rel (each measure names its rel)",
         "ndcg": "gain = grade (negative grades count 0), discount log2(rank + 1), ideal from all judged grades of the question",
@@ -842,24 +984,44 @@ def evaluate(
         "not_in_qrels": "run questions without judgments are ignored",
         "no_answer": "no-answer questions are left out of the means and reported separately",
         "abstentions_given": abst is not None,
-        "bootstrap": {"method": "percentile", "level": 0.95, "resamples": n_boot, "seed": seed,
-                      "same questions for every system": True},
-        "randomization_test": {"method": "paired sign-flip, two-sided; exact (all 2^n sign patterns) "
-                                         f"when n <= {EXACT_SIGN_FLIPS_MAX_N} questions",
-                               "permutations": n_perm, "seed": seed,
-                               "correction": "Holm over the system pairs of each measure",
-                               "questions": "all answerable questions (not per type)",
-                               # what the p-values of this result rest on (None: no test run)
-                               "used": (RANDOMIZATION.describe(int((~no_answer).sum()), n_perm, seed)
-                                        if n_perm > 0 and len(pairs) and (~no_answer).any() else None)},
+        "bootstrap": {
+            "method": "percentile",
+            "level": 0.95,
+            "resamples": n_boot,
+            "seed": seed,
+            "same questions for every system": True,
+        },
+        "randomization_test": {
+            "method": "paired sign-flip, two-sided; exact (all 2^n sign patterns) "
+            f"when n <= {EXACT_SIGN_FLIPS_MAX_N} questions",
+            "permutations": n_perm,
+            "seed": seed,
+            "correction": "Holm over the system pairs of each measure",
+            "questions": "all answerable questions (not per type)",
+            # what the p-values of this result rest on (None: no test run)
+            "used": (
+                RANDOMIZATION.describe(int((~no_answer).sum()), n_perm, seed)
+                if n_perm > 0 and len(pairs) and (~no_answer).any()
+                else None
+            ),
+        },
         "shares": [{"rel": r, "k": k} for r, k in share_keys],
         # how each measure's figure over questions is formed when it is not the mean
         "summaries": {str(m): summary_of(m) for m in measures if summary_of(m) != "mean"},
-        "max_docs": max_docs, "judged_only": judged_only,
+        "max_docs": max_docs,
+        "judged_only": judged_only,
     }
     return EvalResult(
-        measures=measures, systems=systems, per_query=per_query, means=means, means_no_answer=means_no_answer,
-        shares=shares, failures=failures, tests=tests, abstention=abstention,
+        measures=measures,
+        systems=systems,
+        per_query=per_query,
+        means=means,
+        means_no_answer=means_no_answer,
+        shares=shares,
+        failures=failures,
+        tests=tests,
+        abstention=abstention,
         n_questions={"all": Q, "answerable": int((~no_answer).sum()), "no_answer": int(no_answer.sum())},
-        policies=policies, coverage=coverage,
+        policies=policies,
+        coverage=coverage,
     )

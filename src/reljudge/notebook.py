@@ -33,10 +33,8 @@ from reljudge.measures import parse_measures
 DEFAULT_REL = 1
 
 # ir_measures' column names, and reljudge's own, for each role.
-_QRELS_COLUMNS = {"qid": ("query_id", "qid"), "pid": ("doc_id", "pid", "docid"),
-                  "grade": ("relevance", "grade", "rel")}
-_RUN_COLUMNS = {"qid": ("query_id", "qid"), "pid": ("doc_id", "pid", "docid"), "score": ("score",),
-                "rank": ("rank",)}
+_QRELS_COLUMNS = {"qid": ("query_id", "qid"), "pid": ("doc_id", "pid", "docid"), "grade": ("relevance", "grade", "rel")}
+_RUN_COLUMNS = {"qid": ("query_id", "qid"), "pid": ("doc_id", "pid", "docid"), "score": ("score",), "rank": ("rank",)}
 
 
 def _columns(frame: pd.DataFrame, wanted: dict, what: str, optional: Sequence[str] = ()) -> dict[str, str]:
@@ -44,7 +42,9 @@ def _columns(frame: pd.DataFrame, wanted: dict, what: str, optional: Sequence[st
     for role, names in wanted.items():
         hit = next((n for n in names if n in frame.columns), None)
         if hit is None and role not in optional:
-            raise ReljudgeError(f"{what} DataFrame lacks a {names[0]!r} column (has {', '.join(map(str, frame.columns))})")
+            raise ReljudgeError(
+                f"{what} DataFrame lacks a {names[0]!r} column (has {', '.join(map(str, frame.columns))})"
+            )
         if hit is not None:
             found[role] = hit
     return found
@@ -55,8 +55,9 @@ def _qrels_frame(frame: pd.DataFrame) -> pd.DataFrame:
     grades = pd.to_numeric(frame[cols["grade"]], errors="coerce")
     if grades.isna().any() or (grades != grades.round()).any():
         raise ReljudgeError("qrels: every relevance must be a whole number")
-    out = pd.DataFrame({"qid": frame[cols["qid"]].astype(str), "pid": frame[cols["pid"]].astype(str),
-                        "grade": grades.astype("int64")})
+    out = pd.DataFrame(
+        {"qid": frame[cols["qid"]].astype(str), "pid": frame[cols["pid"]].astype(str), "grade": grades.astype("int64")}
+    )
     repeated = out.duplicated(["qid", "pid"], keep=False)
     if repeated.any():
         first = out[repeated].iloc[0]
@@ -68,8 +69,7 @@ def _run_frame(frame: pd.DataFrame) -> pd.DataFrame:
     cols = _columns(frame, _RUN_COLUMNS, "run", optional=("score", "rank"))
     if "score" not in cols and "rank" not in cols:
         raise ReljudgeError("run DataFrame needs a 'score' (or 'rank') column")
-    out = pd.DataFrame({"system": "run", "qid": frame[cols["qid"]].astype(str),
-                        "pid": frame[cols["pid"]].astype(str)})
+    out = pd.DataFrame({"system": "run", "qid": frame[cols["qid"]].astype(str), "pid": frame[cols["pid"]].astype(str)})
     out["score"] = pd.to_numeric(frame[cols["score"]], errors="coerce") if "score" in cols else np.nan
     out["rank"] = pd.to_numeric(frame[cols["rank"]], errors="coerce") if "rank" in cols else np.nan
     if "score" in cols and out.score.isna().any():
@@ -85,8 +85,15 @@ def _is_path(value) -> bool:
     return isinstance(value, (str, os.PathLike))
 
 
-def evaluate(qrels, run, measures: str | Sequence[str], *, rel: int | None = None,
-             ties: str = ranking.DEFAULT_TIES, per_query: bool = False) -> pd.DataFrame:
+def evaluate(
+    qrels,
+    run,
+    measures: str | Sequence[str],
+    *,
+    rel: int | None = None,
+    ties: str = ranking.DEFAULT_TIES,
+    per_query: bool = False,
+) -> pd.DataFrame:
     """``run`` scored against ``qrels`` by ``measures`` (ir_measures names: ``"RR@10"``,
     ``"nDCG@10"``, ``"R@100"``, ``"P(rel=2)@5"`` …; trec_eval's too: ``"ndcg_cut.10"``).
 
@@ -128,8 +135,15 @@ def evaluate(qrels, run, measures: str | Sequence[str], *, rel: int | None = Non
             con.execute("CREATE TABLE runs AS SELECT * FROM run_frame")
         else:
             raise ReljudgeError("run: give a DataFrame or the path of a run file")
-        result = per_query_values(con, "qrels", "runs", parsed, ties=ties, default_rel=DEFAULT_REL
-                                  if rel is None else int(rel), systems=["run"])
+        result = per_query_values(
+            con,
+            "qrels",
+            "runs",
+            parsed,
+            ties=ties,
+            default_rel=DEFAULT_REL if rel is None else int(rel),
+            systems=["run"],
+        )
     finally:
         con.close()
         shutil.rmtree(folder, ignore_errors=True)
@@ -164,32 +178,47 @@ class Campaign:
     def judgments(self) -> pd.DataFrame:
         """Every annotator's current grade per (question, paragraph), and no-answer verdicts
         (``pid`` empty): the latest event of each."""
-        return self.db.cursor().execute(
-            "SELECT * FROM current_judgments ORDER BY qid, pid, username").df()
+        return self.db.cursor().execute("SELECT * FROM current_judgments ORDER BY qid, pid, username").df()
 
     @property
     def events(self) -> pd.DataFrame:
         """The append-only history of judgment events, oldest first."""
         from reljudge.storage import qrels_io
+
         return qrels_io.raw_events(self.db)
 
-    def qrels(self, policy: str = "adjudicated", version: int | None = None,
-              include_no_answer: bool = False) -> pd.DataFrame:
+    def qrels(
+        self, policy: str = "adjudicated", version: int | None = None, include_no_answer: bool = False
+    ) -> pd.DataFrame:
         """The aggregated qrels (``qid``, ``pid``, ``grade``, provenance …) under ``policy``
         (adjudicated, majority, annotator:NAME, source:NAME) or a frozen ``version``;
         no-answer questions left out unless asked (as the export)."""
         from reljudge import export
+
         return export.qrels_table(self.db, policy, version, include_no_answer=include_no_answer)[0]
 
-    def evaluate(self, measures: Sequence[str] | None = None, *, policy: str = "adjudicated",
-                 version: int | None = None, per_query: bool = False) -> pd.DataFrame:
+    def evaluate(
+        self,
+        measures: Sequence[str] | None = None,
+        *,
+        policy: str = "adjudicated",
+        version: int | None = None,
+        per_query: bool = False,
+    ) -> pd.DataFrame:
         """The campaign's runs scored on its judgments, as the dashboard and ``reljudge
         evaluate`` (the campaign's threshold, tie and duplicate rules, no-answer questions
         left out of the means): means per system × question type with 95 % bootstrap
         intervals, or with ``per_query`` every question's value."""
         from reljudge.evaluation import evaluate_campaign
-        ev = evaluate_campaign(self.db, list(measures) if measures else None, policy=policy, version=version,
-                               n_boot=0 if per_query else 1000, n_perm=0)
+
+        ev = evaluate_campaign(
+            self.db,
+            list(measures) if measures else None,
+            policy=policy,
+            version=version,
+            n_boot=0 if per_query else 1000,
+            n_perm=0,
+        )
         frame = ev.result.per_query if per_query else ev.result.means
         return frame.assign(measure=frame["measure"].map(str)).reset_index(drop=True)
 
@@ -200,6 +229,7 @@ def open_campaign(path_or_url, read_only: bool = True) -> Campaign:
     process write a file, so a notebook that only reads does not stop the app from
     starting afterwards (while the app runs, open a copy, or use the team server)."""
     from reljudge.storage import open_database
+
     if path_or_url is None or (isinstance(path_or_url, str) and not path_or_url.strip()):
         raise ReljudgeError("open_campaign needs the path of a campaign file or a postgresql:// URL")
     return Campaign(open_database(path_or_url, read_only=read_only, must_exist=True))

@@ -45,27 +45,36 @@ def kendall_tau_b(x, y) -> float | None:
 class OutcomeAgreement:
     k: int
     measure: str
-    mrr: pd.DataFrame                        # annotator × system
-    rankings: dict[str, list[str]]           # annotator -> systems best first
-    kendall_tau: dict[str, float | None]     # "A|B" -> tau-b
-    flagged: pd.DataFrame                    # qid, annotator, winner_aggregated, winner_if_annotator
+    mrr: pd.DataFrame  # annotator × system
+    rankings: dict[str, list[str]]  # annotator -> systems best first
+    kendall_tau: dict[str, float | None]  # "A|B" -> tau-b
+    flagged: pd.DataFrame  # qid, annotator, winner_aggregated, winner_if_annotator
     reasons: dict[str, Message] = field(default_factory=dict)
 
     def tau_table(self) -> pd.DataFrame:
         """One row per annotator pair: Kendall's tau-b of their system rankings, or why not
         (``not_computed``: the reason message, or None)."""
-        rows = [{"pair": pair.replace("|", " · "), "kendall_tau": None if tau is None else round(tau, 3),
-                 "not_computed": self.reasons.get(pair)}
-                for pair, tau in self.kendall_tau.items()]
+        rows = [
+            {
+                "pair": pair.replace("|", " · "),
+                "kendall_tau": None if tau is None else round(tau, 3),
+                "not_computed": self.reasons.get(pair),
+            }
+            for pair, tau in self.kendall_tau.items()
+        ]
         if not rows and "kendall_tau" in self.reasons:
             rows.append({"pair": "—", "kendall_tau": None, "not_computed": self.reasons["kendall_tau"]})
         return pd.DataFrame(rows, columns=["pair", "kendall_tau", "not_computed"])
 
     def to_dict(self) -> dict:
-        return {"measure": self.measure, "rankings": self.rankings, "kendall_tau": self.kendall_tau,
-                "mrr": {a: {s: float(v) for s, v in row.items()} for a, row in self.mrr.iterrows()},
-                "flagged_questions": self.flagged.to_dict(orient="records"),
-                "reasons": {k: v.to_dict() for k, v in self.reasons.items()}}
+        return {
+            "measure": self.measure,
+            "rankings": self.rankings,
+            "kendall_tau": self.kendall_tau,
+            "mrr": {a: {s: float(v) for s, v in row.items()} for a, row in self.mrr.iterrows()},
+            "flagged_questions": self.flagged.to_dict(orient="records"),
+            "reasons": {k: v.to_dict() for k, v in self.reasons.items()},
+        }
 
 
 def outcome_agreement(db: Database, k: int = 10, threshold: int | None = None) -> OutcomeAgreement:
@@ -77,8 +86,7 @@ def outcome_agreement(db: Database, k: int = 10, threshold: int | None = None) -
     reasons: dict[str, Message] = {}
     rows, per_query = {}, {}
     for a in annotators:
-        ev = evaluate_campaign(db, [measure], threshold=base.threshold, policy=f"annotator:{a}",
-                               n_boot=0, n_perm=0)
+        ev = evaluate_campaign(db, [measure], threshold=base.threshold, policy=f"annotator:{a}", n_boot=0, n_perm=0)
         m = ev.result.means
         rows[a] = m[m.qtype == "all"].set_index("system")["mean"]
         per_query[a] = ev.result.per_query.set_index(["system", "qid"])["value"]

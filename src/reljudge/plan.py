@@ -36,8 +36,10 @@ DEFAULT_PLAN = "complete"
 
 # -- the rule -------------------------------------------------------------------------
 
-def _first_open(ranking: Sequence[str], grades: Mapping[str, int], pooled: Collection[str],
-                rel: int, k: int) -> tuple[str | None, bool]:
+
+def _first_open(
+    ranking: Sequence[str], grades: Mapping[str, int], pooled: Collection[str], rel: int, k: int
+) -> tuple[str | None, bool]:
     """(the first pooled item within K that is unjudged or relevant, whether it is unjudged)."""
     for item in list(ranking)[:k]:
         if item not in pooled:
@@ -50,8 +52,7 @@ def _first_open(ranking: Sequence[str], grades: Mapping[str, int], pooled: Colle
     return None, False
 
 
-def settled(ranking: Sequence[str], grades: Mapping[str, int], pooled: Collection[str],
-            rel: int, k: int) -> bool:
+def settled(ranking: Sequence[str], grades: Mapping[str, int], pooled: Collection[str], rel: int, k: int) -> bool:
     """A system's RR@K is settled for a set of grades when, walking its ranking
     (deduplicated, ranked exactly as the metric engine ranks it: ranking.ranked_sql with
     the campaign's ties/dedup settings; pooled items are duplicate-group ids) from rank 1
@@ -65,8 +66,9 @@ def settled(ranking: Sequence[str], grades: Mapping[str, int], pooled: Collectio
     return not _first_open(ranking, grades, pooled, rel, k)[1]
 
 
-def frontier(rankings: Mapping[str, Sequence[str]], grades: Mapping[str, int],
-             pooled: Collection[str], rel: int, k: int) -> list[str]:
+def frontier(
+    rankings: Mapping[str, Sequence[str]], grades: Mapping[str, int], pooled: Collection[str], rel: int, k: int
+) -> list[str]:
     """The frontier of a question: for every unsettled system (:func:`settled`), the first
     unjudged paragraph of its walk; de-duplicated, in the order of the systems' names
     (the page and ``reljudge next`` show them in the annotator's stable shuffle instead).
@@ -85,12 +87,13 @@ def frontier(rankings: Mapping[str, Sequence[str]], grades: Mapping[str, int],
 
 # -- the campaign's plan --------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Plan:
-    name: str       # complete | rr-first
-    rest: bool      # rr-first: go on with the rest of the pool once every RR@K is settled
-    k: int          # the main cutoff: the largest of the campaign's ks
-    rel: int        # the relevance threshold
+    name: str  # complete | rr-first
+    rest: bool  # rr-first: go on with the rest of the pool once every RR@K is settled
+    k: int  # the main cutoff: the largest of the campaign's ks
+    rel: int  # the relevance threshold
     ties: str
     dedup: str
 
@@ -137,8 +140,7 @@ def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = 
     stable shuffle; under rr-first the frontier in that shuffle, or with the rest of the
     pool (once every RR@K is settled) the ungraded paragraphs by weight, then the shuffle."""
     plan = plan or current(db)
-    return store.plan_items(db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup,
-                            plan.k, plan.rel)
+    return store.plan_items(db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
 
 
 def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
@@ -148,7 +150,8 @@ def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     plan = current(db)
     if plan.name == "complete" or rows.empty:
         return (rows.pool_size - rows.judged).clip(lower=0)
-    found = store.plan_counts_pairs(db, list(rows.username), list(rows.qid), plan.rest,
-                                    plan.ties, plan.dedup, plan.k, plan.rel)
+    found = store.plan_counts_pairs(
+        db, list(rows.username), list(rows.qid), plan.rest, plan.ties, plan.dedup, plan.k, plan.rel
+    )
     counts = {(u, q): int(n) for u, q, n, _, _ in found}
     return pd.Series([counts.get((u, q), 0) for u, q in zip(rows.username, rows.qid)], index=rows.index)

@@ -32,19 +32,26 @@ examples:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "plan", help="show or choose the judging plan (complete, rr-first)",
+        "plan",
+        help="show or choose the judging plan (complete, rr-first)",
         description="Show the campaign's judging plan, or choose one.",
-        epilog=PLAN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=PLAN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("plan", nargs="?", choices=("complete", "rr-first"), help="the plan to choose")
-    p.add_argument("--then-rest", action="store_true",
-                   help="rr-first: once every RR@K is settled, go on with the rest of the pool")
+    p.add_argument(
+        "--then-rest", action="store_true", help="rr-first: once every RR@K is settled, go on with the rest of the pool"
+    )
     p.set_defaults(func=run_plan)
 
     p = subparsers.add_parser(
-        "next", help="the items a user would be shown next, in the judging page's order",
+        "next",
+        help="the items a user would be shown next, in the judging page's order",
         description="The paragraphs USER would judge next under the campaign's judging plan: their "
-                    "current (or next unfinished) question first, then the following unfinished ones.",
-        epilog=NEXT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "current (or next unfinished) question first, then the following unfinished ones.",
+        epilog=NEXT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--user", required=True, metavar="NAME")
     p.add_argument("--limit", type=int, metavar="N", help="at most N items")
     p.add_argument("--format", choices=("jsonl", "table"), default="jsonl")
@@ -53,11 +60,13 @@ def register(subparsers) -> None:
 
 def _db(args):
     from reljudge.storage import open_database
+
     return open_database(getattr(args, "db", None), must_exist=True)
 
 
 def run_plan(args) -> int:
     from reljudge import plan
+
     if args.plan is None:
         if args.then_rest:
             print("error: --then-rest goes with a plan: reljudge plan rr-first --then-rest", file=sys.stderr)
@@ -74,6 +83,7 @@ def run_plan(args) -> int:
 
 def run_next(args) -> int:
     from reljudge import judging
+
     if args.limit is not None and args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2

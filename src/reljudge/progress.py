@@ -15,8 +15,17 @@ from reljudge import judging, plan
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 
-COLUMNS = ["username", "qtype", "questions", "finished", "judged", "pool_size", "percent",
-           "median_seconds", "no_answer"]
+COLUMNS = [
+    "username",
+    "qtype",
+    "questions",
+    "finished",
+    "judged",
+    "pool_size",
+    "percent",
+    "median_seconds",
+    "no_answer",
+]
 
 
 def by_annotator(db: Database) -> pd.DataFrame:
@@ -31,17 +40,24 @@ def by_annotator(db: Database) -> pd.DataFrame:
         return pd.DataFrame(columns=COLUMNS)
     rows = rows.assign(open_now=plan.open_now_for(db, rows))
     rows = rows.assign(finished=judging.finished(rows))
-    out = (rows.groupby(["username", "qtype"], sort=False)
-           .agg(questions=("qid", "size"), finished=("finished", "sum"), judged=("judged", "sum"),
-                pool_size=("pool_size", "sum"), median_seconds=("median_seconds", "first"),
-                no_answer=("no_answer", "sum"))
-           .reset_index())
+    out = (
+        rows.groupby(["username", "qtype"], sort=False)
+        .agg(
+            questions=("qid", "size"),
+            finished=("finished", "sum"),
+            judged=("judged", "sum"),
+            pool_size=("pool_size", "sum"),
+            median_seconds=("median_seconds", "first"),
+            no_answer=("no_answer", "sum"),
+        )
+        .reset_index()
+    )
     if plan.current(db).name == "complete":
         share = out.judged.where(out.pool_size > 0, out.finished) / out.pool_size.where(
-            out.pool_size > 0, out.questions)
+            out.pool_size > 0, out.questions
+        )
     else:
         # rr-first does not ask for the whole pool: the share of questions done by the plan
         share = out.finished / out.questions
     out["percent"] = (100.0 * share).round(1)
-    return out[COLUMNS].astype({"questions": int, "finished": int, "judged": int,
-                                "pool_size": int, "no_answer": int})
+    return out[COLUMNS].astype({"questions": int, "finished": int, "judged": int, "pool_size": int, "no_answer": int})

@@ -22,13 +22,13 @@ from reljudge.storage.db import Database
 
 @dataclass(frozen=True)
 class WorkQueue:
-    load: Callable[[Database, str], pd.DataFrame]          # the user's queue, in order
-    key: str                                                # the item id column
-    next_open: Callable[..., object]                        # (queue, after=None) -> item or None
+    load: Callable[[Database, str], pd.DataFrame]  # the user's queue, in order
+    key: str  # the item id column
+    next_open: Callable[..., object]  # (queue, after=None) -> item or None
     get_position: Callable[[Database, str], object]
     set_position: Callable[[Database, str, object], None]
-    not_in_queue: Callable[[object, str], Exception]        # (item, username) -> the error to raise
-    cast: Callable[[object], object] = lambda x: x          # an id as the caller returns it
+    not_in_queue: Callable[[object, str], Exception]  # (item, username) -> the error to raise
+    cast: Callable[[object], object] = lambda x: x  # an id as the caller returns it
 
     def current(self, db: Database, username: str, queue: pd.DataFrame | None = None):
         """Where the user left off; else their first unfinished item (remembered)."""

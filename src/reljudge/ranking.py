@@ -86,8 +86,9 @@ def resolve(ties: str) -> str:
     ReljudgeError for an unknown rule."""
     name = TIE_ALIASES.get(ties, ties)
     if name not in TIES:
-        raise ReljudgeError(f"unknown ties rule {ties!r}; use one of {', '.join(TIE_CHOICES)} "
-                            f"(trec = {TIE_ALIASES['trec']})")
+        raise ReljudgeError(
+            f"unknown ties rule {ties!r}; use one of {', '.join(TIE_CHOICES)} (trec = {TIE_ALIASES['trec']})"
+        )
     return name
 
 
@@ -109,8 +110,7 @@ def float32_sql(x: str) -> str:
     return _F32.format(x=x)
 
 
-def order_key_sql(ties: str, score: str = "score", rank: str = "rank", pid: str = "pid",
-                  nullable: bool = True) -> str:
+def order_key_sql(ties: str, score: str = "score", rank: str = "rank", pid: str = "pid", nullable: bool = True) -> str:
     """A STRUCT expression ordering the rows of one ranking: larger = ranked earlier.
 
     Its fields hold the values: ``s`` the score as compared (DOUBLE under ``trec10``,
@@ -133,8 +133,7 @@ def order_key_sql(ties: str, score: str = "score", rank: str = "rank", pid: str 
         nr = f"coalesce(-(CASE WHEN ({score}) IS NULL THEN ({rank}) END)::BIGINT, {_LAST})"
         return f"{{'scored': {scored}, 's': {s}, 'nr': {nr}, 'pid': {p}}}"
     ranked = f"(({rank}) IS NOT NULL)::INTEGER"
-    return (f"{{'ranked': {ranked}, 'nr': coalesce(-(({rank})::BIGINT), 0), "
-            f"'scored': {scored}, 's': {s}, 'pid': {p}}}")
+    return f"{{'ranked': {ranked}, 'nr': coalesce(-(({rank})::BIGINT), 0), 'scored': {scored}, 's': {s}, 'pid': {p}}}"
 
 
 #: Up to this depth, DuckDB's top-n aggregate ``max_by(value, key, n)`` keeps each
@@ -165,8 +164,9 @@ def top_rows_sql(value: str, key: str, depth: int) -> str:
         return f"list_slice(list_reverse_sort(list({key})), 1, {depth})"
     if depth <= TOP_N_HEAP_DEPTH:
         return f"max_by({value}, {key}, {depth})"
-    return (f"list_transform(list_slice(list_reverse_sort(list({{'k': {key}, 'v': {value}}})), 1, {depth}), "
-            "lambda e: e.v)")
+    return (
+        f"list_transform(list_slice(list_reverse_sort(list({{'k': {key}, 'v': {value}}})), 1, {depth}), lambda e: e.v)"
+    )
 
 
 def ranked_sql(source: str, ties: str, dedup: str, depth: int) -> str:
@@ -188,8 +188,7 @@ def ranked_sql(source: str, ties: str, dedup: str, depth: int) -> str:
         # duplicate pass reads a second time
         f"_rk_src AS NOT MATERIALIZED (SELECT system, qid, pid, coalesce(dkey, pid) AS dkey, {key} AS okey "
         f"FROM {source})",
-        f"_rk_top AS (SELECT system, qid, {top} AS l "
-        "FROM _rk_src GROUP BY system, qid)",
+        f"_rk_top AS (SELECT system, qid, {top} AS l FROM _rk_src GROUP BY system, qid)",
         "_rk_topu AS (SELECT system, qid, unnest(l) AS x, generate_subscripts(l, 1) AS r FROM _rk_top)",
     ]
     if dedup == "keep":
@@ -204,9 +203,12 @@ def ranked_sql(source: str, ties: str, dedup: str, depth: int) -> str:
         "_rk_slow AS (SELECT system, qid, pid, dkey, row_number() OVER (PARTITION BY system, qid ORDER BY okey DESC) AS r "
         f"FROM _rk_firsts QUALIFY r <= {depth})",
     ]
-    return ("WITH " + ",\n".join(ctes)
-            + "\nSELECT system, qid, x.pid AS pid, x.dkey AS dkey, r FROM _rk_topu ANTI JOIN _rk_dupr USING (system, qid)"
-            + "\nUNION ALL SELECT system, qid, pid, dkey, r FROM _rk_slow")
+    return (
+        "WITH "
+        + ",\n".join(ctes)
+        + "\nSELECT system, qid, x.pid AS pid, x.dkey AS dkey, r FROM _rk_topu ANTI JOIN _rk_dupr USING (system, qid)"
+        + "\nUNION ALL SELECT system, qid, pid, dkey, r FROM _rk_slow"
+    )
 
 
 def item_column(dedup: str) -> str:

@@ -10,7 +10,7 @@ import pandas as pd
 
 from reljudge import display, i18n
 
-P_COLUMNS = ("p_value", "p_holm")   # printed by i18n.p_text: "< 0.001", never "0.000"
+P_COLUMNS = ("p_value", "p_holm")  # printed by i18n.p_text: "< 0.001", never "0.000"
 
 
 def fmt_cell(v, column: str = "") -> str:
@@ -43,10 +43,12 @@ def html_table(frame: pd.DataFrame, lang: str = "en") -> str:
     if frame is None or frame.empty:
         return "<p>—</p>"
     head = "".join(f"<th>{html.escape(i18n.column_label(str(c), lang))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(display.visible(fmt_cell(v, str(c))))}</td>"
-                                    for c, v in zip(frame.columns, row))
-                   + "</tr>"
-                   for row in frame.itertuples(index=False))
+    rows = "".join(
+        "<tr>"
+        + "".join(f"<td>{html.escape(display.visible(fmt_cell(v, str(c))))}</td>" for c, v in zip(frame.columns, row))
+        + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
     # A key/value table (the setup) has no column names: no empty header row.
     thead = f"<thead><tr>{head}</tr></thead>" if any(str(c) for c in frame.columns) else ""
     return f"<div class='wide'><table>{thead}<tbody>{rows}</tbody></table></div>"

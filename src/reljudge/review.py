@@ -45,24 +45,47 @@ KINDS = ("support", "needs_citation", "interpretation", "abstention", "note")
 SUPPORT_WEIGHT = {2: 1.0, 1: 0.5, 0: 0.0}
 """s of a support grade (TREC 2024 RAG weighted precision: full 1, partial 0.5, none 0)."""
 
-REJECTION_CODES = ("stale", "unknown_answer", "superseded", "unknown_sentence", "not_cited",
-                   "not_assigned", "held_back", "malformed")
+REJECTION_CODES = (
+    "stale",
+    "unknown_answer",
+    "superseded",
+    "unknown_sentence",
+    "not_cited",
+    "not_assigned",
+    "held_back",
+    "malformed",
+)
 
 CODES = Codes(
     # why a review event was refused (the widget shows the short rejected_<code> texts)
-    review_stale=(), review_unknown_answer=("answer",), review_superseded=("answer",),
-    review_unknown_sentence=("answer", "sentence"), review_not_cited=("answer", "pid"),
-    review_not_assigned=("answer", "user"), review_held_back=(), review_malformed=(),
+    review_stale=(),
+    review_unknown_answer=("answer",),
+    review_superseded=("answer",),
+    review_unknown_sentence=("answer", "sentence"),
+    review_not_cited=("answer", "pid"),
+    review_not_assigned=("answer", "user"),
+    review_held_back=(),
+    review_malformed=(),
     review_malformed_detail=("detail",),
     # policies, sources, rulings
-    review_error_policy=("policy",), review_error_source_needed=(), review_error_cannot_adjudicate=("kind",),
+    review_error_policy=("policy",),
+    review_error_source_needed=(),
+    review_error_cannot_adjudicate=("kind",),
     review_error_flag_needed=(),
     # review files (import reviews): the problem at a line
-    review_file_missing=("field",), review_file_no_answer=("system", "qid"),
-    review_file_duplicate=("qid", "system", "reviewer", "first"), review_file_interpretation=("value",),
-    review_file_abstention=("value",), review_file_note=(), review_file_sentences=(), review_file_index=(),
-    review_file_index_range=("index", "n"), review_file_needs_citation=("value",), review_file_support=(),
-    review_file_not_cited=("pid", "index"), review_file_support_grade=("value",),
+    review_file_missing=("field",),
+    review_file_no_answer=("system", "qid"),
+    review_file_duplicate=("qid", "system", "reviewer", "first"),
+    review_file_interpretation=("value",),
+    review_file_abstention=("value",),
+    review_file_note=(),
+    review_file_sentences=(),
+    review_file_index=(),
+    review_file_index_range=("index", "n"),
+    review_file_needs_citation=("value",),
+    review_file_support=(),
+    review_file_not_cited=("pid", "index"),
+    review_file_support_grade=("value",),
 )
 """Every message this module returns: refusals, errors and review-file problems."""
 
@@ -74,10 +97,13 @@ def rejection_message(code: str, detail, answer_id=None, username: str | None = 
         if isinstance(detail, Message):
             return detail
         return CODES("review_malformed_detail", detail=detail) if detail else CODES("review_malformed")
-    params = {"unknown_answer": {"answer": answer_id}, "superseded": {"answer": answer_id},
-              "unknown_sentence": {"answer": answer_id, "sentence": detail},
-              "not_cited": {"answer": answer_id, "pid": detail},
-              "not_assigned": {"answer": answer_id, "user": username}}.get(code, {})
+    params = {
+        "unknown_answer": {"answer": answer_id},
+        "superseded": {"answer": answer_id},
+        "unknown_sentence": {"answer": answer_id, "sentence": detail},
+        "not_cited": {"answer": answer_id, "pid": detail},
+        "not_assigned": {"answer": answer_id, "user": username},
+    }.get(code, {})
     return CODES(f"review_{code}", **params)
 
 
@@ -88,8 +114,16 @@ def rejection_text(code: str, detail, answer_id=None, username: str | None = Non
 
 # -- import ------------------------------------------------------------------------
 
-def import_answers(db: Database, path, *, system: str | None = None, fmt: str | None = None,
-                   replace: bool = False, display: str | None = None) -> dict[str, int]:
+
+def import_answers(
+    db: Database,
+    path,
+    *,
+    system: str | None = None,
+    fmt: str | None = None,
+    replace: bool = False,
+    display: str | None = None,
+) -> dict[str, int]:
     """Import generated answers (see :func:`reljudge.importers.answer_records`) all or
     nothing, as a new version per system; returns {system: version}."""
     src = importers.Source.of(path, display)
@@ -102,13 +136,21 @@ answer_versions = store.answer_versions
 
 # -- events ------------------------------------------------------------------------
 
+
 def _event_row(raw: dict) -> dict:
     """The row of one review event, every field checked (reljudge.event_fields, the
     checks paragraph events share) before any transaction."""
     row = fields.common(raw)
     kind = fields.kind(raw, KINDS)
-    row.update(answer_id=fields.integer(raw, "answer_id", 0, fields.BIGINT, required=True), kind=kind,
-               sentence=None, pid=None, grade=None, flag=None, note=fields.text(raw, "note", MAX_NOTE))
+    row.update(
+        answer_id=fields.integer(raw, "answer_id", 0, fields.BIGINT, required=True),
+        kind=kind,
+        sentence=None,
+        pid=None,
+        grade=None,
+        flag=None,
+        note=fields.text(raw, "note", MAX_NOTE),
+    )
     if kind in ("support", "needs_citation"):
         row["sentence"] = fields.integer(raw, "sentence", 0, fields.INTEGER, required=True)
     if kind == "support":
@@ -128,8 +170,7 @@ def _store(db: Database, username: str, rows: list[dict], all_or_nothing: bool):
     return group_commit.for_database(db, store.append_review_batches).submit(db, username, rows, all_or_nothing)
 
 
-def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False,
-                codes: bool = False):
+def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False, codes: bool = False):
     """Store review events (append-only, idempotent on their ids); one bad event cannot
     block the others. Returns (acknowledged ids, {refused id: reason}) and, with
     ``with_ids``, {acknowledged id: stored event id}; with ``codes`` the reasons are
@@ -150,8 +191,9 @@ def record_each(db: Database, username: str, events: list[dict], with_ids: bool 
     stored, problems = _store(db, username, rows, False)
     answer_of = {r["client_event_id"]: r["answer_id"] for r in rows}
     refused.update({cid: (code, detail, answer_of.get(cid)) for cid, (code, detail) in problems.items()})
-    reasons = {cid: code if codes else rejection_text(code, detail, a, username)
-               for cid, (code, detail, a) in refused.items()}
+    reasons = {
+        cid: code if codes else rejection_text(code, detail, a, username) for cid, (code, detail, a) in refused.items()
+    }
     return (list(stored), reasons, stored) if with_ids else (list(stored), reasons)
 
 
@@ -179,13 +221,15 @@ history = store.event_history
 
 # -- queue and navigation --------------------------------------------------------------
 
+
 def finished(queue: pd.DataFrame) -> pd.Series:
     """Per answer of a queue: reviewed completely by this reviewer. An abstaining answer
     needs the abstention judgment; any other answer a support grade for every
     (sentence, cited paragraph), its interpretation, and on a no-answer-expected
     question also whether answering was appropriate."""
-    answered = (queue.n_supported >= queue.n_pairs) & queue.interpreted & (
-        ~queue.no_answer_expected | queue.abstention_given)
+    answered = (
+        (queue.n_supported >= queue.n_pairs) & queue.interpreted & (~queue.no_answer_expected | queue.abstention_given)
+    )
     return (queue.abstained & queue.abstention_given) | (~queue.abstained & answered)
 
 
@@ -208,9 +252,15 @@ def _next_open(q: pd.DataFrame, after: int | None = None) -> int | None:
     return int(open_.iloc[0].answer_id)
 
 
-QUEUE = WorkQueue(review_queue, "answer_id", lambda q, after=None: _next_open(q, after), store.get_position,
-                  store.set_position,
-                  lambda answer_id, user: ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=user)), int)
+QUEUE = WorkQueue(
+    review_queue,
+    "answer_id",
+    lambda q, after=None: _next_open(q, after),
+    store.get_position,
+    store.set_position,
+    lambda answer_id, user: ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=user)),
+    int,
+)
 """The review queue's position and moves: the rule of the judging queue (reljudge.queue_position)."""
 
 
@@ -230,6 +280,7 @@ def step(db: Database, username: str, delta: int, only_open: bool = False) -> in
 
 # -- the page's data -------------------------------------------------------------------
 
+
 def _none(x):
     return None if x is None or (isinstance(x, float) and np.isnan(x)) or x is pd.NA else x
 
@@ -246,7 +297,9 @@ def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> di
         raise ReljudgeError(CODES("review_not_assigned", answer=answer_id, user=username))
     r = row.iloc[0]
     head, sentences, citations = store.answer_view(db, answer_id)
-    mine = {(m.kind, _none(m.sentence), _none(m.pid)): m for m in store.my_reviews(db, username, answer_id).itertuples()}
+    mine = {
+        (m.kind, _none(m.sentence), _none(m.pid)): m for m in store.my_reviews(db, username, answer_id).itertuples()
+    }
 
     def decision(kind, sentence=None, pid=None, field="grade"):
         m = mine.get((kind, sentence, pid))
@@ -265,11 +318,25 @@ def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> di
         items = []
         for c in cites.itertuples():
             grade, eid = decision("support", int(s.idx), c.pid)
-            items.append({"pid": c.pid, "text": c.text,
-                          "source": source_line(c.title, c.date, c.volume, c.page, lang),
-                          "relevance": relevance.get(c.pid), "support": grade, "eid": eid})
-        out_sentences.append({"index": int(s.idx), "text": s.text, "needs_citation": needs,
-                              "needs_citation_eid": needs_eid, "citations": items})
+            items.append(
+                {
+                    "pid": c.pid,
+                    "text": c.text,
+                    "source": source_line(c.title, c.date, c.volume, c.page, lang),
+                    "relevance": relevance.get(c.pid),
+                    "support": grade,
+                    "eid": eid,
+                }
+            )
+        out_sentences.append(
+            {
+                "index": int(s.idx),
+                "text": s.text,
+                "needs_citation": needs,
+                "needs_citation_eid": needs_eid,
+                "citations": items,
+            }
+        )
     interpretation, interpretation_eid = decision("interpretation")
     appropriate, abstention_eid = decision("abstention", field="flag")
     note, note_eid = decision("note", field="note")
@@ -282,23 +349,29 @@ def payload(db: Database, username: str, answer_id: int, lang: str = "ko") -> di
         "index": ids.index(answer_id) + 1,
         "n_answers": len(ids),
         "in_question": {"index": list(same_q.answer_id).index(answer_id) + 1, "n": int(len(same_q))},
-        "question": {"text": head[2], "type": head[3], "criteria": head[4],
-                     "no_answer_expected": bool(head[5])},
+        "question": {"text": head[2], "type": head[3], "criteria": head[4], "no_answer_expected": bool(head[5])},
         "abstained": bool(head[6]),
         "ask_abstention": bool(head[6] or head[5]),
         "sentences": out_sentences,
-        "interpretation": interpretation, "interpretation_eid": interpretation_eid,
-        "abstention_appropriate": appropriate, "abstention_eid": abstention_eid,
-        "note": note or "", "note_eid": note_eid,
+        "interpretation": interpretation,
+        "interpretation_eid": interpretation_eid,
+        "abstention_appropriate": appropriate,
+        "abstention_eid": abstention_eid,
+        "note": note or "",
+        "note_eid": note_eid,
         "done": bool(r.done),
-        "progress": {"answers_done": int(done.sum()), "n_answers": len(ids),
-                     "pairs_done": int(q.n_supported.clip(upper=q.n_pairs).sum()),
-                     "n_pairs": int(q.n_pairs.sum())},
-        "unfinished_before": int((~done.iloc[:ids.index(answer_id)]).sum()),
+        "progress": {
+            "answers_done": int(done.sum()),
+            "n_answers": len(ids),
+            "pairs_done": int(q.n_supported.clip(upper=q.n_pairs).sum()),
+            "n_pairs": int(q.n_pairs.sum()),
+        },
+        "unfinished_before": int((~done.iloc[: ids.index(answer_id)]).sum()),
     }
 
 
 # -- assignments ----------------------------------------------------------------------
+
 
 def preview_reviews(db: Database, reviewers: list[str] | None = None, **options):
     """The plan :func:`assign_reviews` would store, without storing it: the
@@ -307,8 +380,13 @@ def preview_reviews(db: Database, reviewers: list[str] | None = None, **options)
     question is its answers plus its (sentence, citation) pairs."""
     from reljudge import assignment
     from reljudge.storage import team
-    return assignment.plan(store.questions_for_review(db), reviewers or team.active_annotators(db),
-                           started=store.started_reviews(db), **options)
+
+    return assignment.plan(
+        store.questions_for_review(db),
+        reviewers or team.active_annotators(db),
+        started=store.started_reviews(db),
+        **options,
+    )
 
 
 def assign_reviews(db: Database, lead: str, reviewers: list[str] | None = None, **options):
@@ -323,10 +401,12 @@ active_review_assignments = store.active_review_assignments
 
 # -- several reviewers → one decision ----------------------------------------------------
 
-POLICY_TEXT = ("adjudicated decision if any; else the majority of the reviewers per item "
-               "(sentence × cited paragraph, sentence, answer); a tie goes to the stricter "
-               "reading: the lower support or interpretation grade, 'needs a citation', "
-               "'not appropriate'")
+POLICY_TEXT = (
+    "adjudicated decision if any; else the majority of the reviewers per item "
+    "(sentence × cited paragraph, sentence, answer); a tie goes to the stricter "
+    "reading: the lower support or interpretation grade, 'needs a citation', "
+    "'not appropriate'"
+)
 
 
 def _strict_value(frame: pd.DataFrame) -> pd.Series:
@@ -334,8 +414,11 @@ def _strict_value(frame: pd.DataFrame) -> pd.Series:
     interpretation grades as they are; needs_citation 0 = needs one, 1 = needs none;
     abstention 0 = not appropriate, 1 = appropriate."""
     flag = frame.flag.astype("boolean")
-    return np.where(frame.kind.isin(["support", "interpretation"]), frame.grade.astype(float),
-                    np.where(frame.kind == "needs_citation", (~flag).astype(float), flag.astype(float)))
+    return np.where(
+        frame.kind.isin(["support", "interpretation"]),
+        frame.grade.astype(float),
+        np.where(frame.kind == "needs_citation", (~flag).astype(float), flag.astype(float)),
+    )
 
 
 def aggregate(state: pd.DataFrame, adjudicated: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -352,10 +435,14 @@ def aggregate(state: pd.DataFrame, adjudicated: pd.DataFrame | None = None) -> p
     stats = counts.groupby(key).agg(total=("n", "sum"), top=("n", "max"), n_distinct=("v", "size")).reset_index()
     top = counts.merge(stats, on=key)
     top = top[top.n == top.top]
-    winners = top.groupby(key).agg(v=("v", "min"), n_top=("v", "size"),
-                                   total=("total", "first"), n_distinct=("n_distinct", "first")).reset_index()
+    winners = (
+        top.groupby(key)
+        .agg(v=("v", "min"), n_top=("v", "size"), total=("total", "first"), n_distinct=("n_distinct", "first"))
+        .reset_index()
+    )
     winners["provenance"] = np.select(
-        [winners.total == 1, winners.n_distinct == 1, winners.n_top == 1], ["single", "unanimous", "majority"], "tie")
+        [winners.total == 1, winners.n_distinct == 1, winners.n_top == 1], ["single", "unanimous", "majority"], "tie"
+    )
     winners["n_reviewers"] = winners.total.astype(int)
     winners = winners[key + ["v", "provenance", "n_reviewers"]]
     if adjudicated is not None and len(adjudicated):
@@ -373,9 +460,14 @@ def aggregate(state: pd.DataFrame, adjudicated: pd.DataFrame | None = None) -> p
     value = pd.Series(winners.v.astype(int).astype(object), index=winners.index)
     value[kind == "needs_citation"] = winners.v[kind == "needs_citation"] == 0
     value[kind == "abstention"] = winners.v[kind == "abstention"] == 1
-    out = winners.assign(value=value, sentence=winners.sentence.where(winners.sentence >= 0),
-                         pid=winners.pid.where(winners.pid != "", None))
-    return out[key + ["value", "provenance", "n_reviewers"]].sort_values(key, na_position="first").reset_index(drop=True)
+    out = winners.assign(
+        value=value,
+        sentence=winners.sentence.where(winners.sentence >= 0),
+        pid=winners.pid.where(winners.pid != "", None),
+    )
+    return (
+        out[key + ["value", "provenance", "n_reviewers"]].sort_values(key, na_position="first").reset_index(drop=True)
+    )
 
 
 def aggregated_reviews(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
@@ -398,12 +490,15 @@ def review_ratings(db: Database, include_sources: bool = True) -> pd.DataFrame:
     ``source:NAME``), as an imported qrels source joins paragraph agreement."""
     cols = ["annotator", "answer_id", "kind", "sentence", "pid", "grade"]
     frames = [store.review_state(db, "majority").rename(columns={"reviewer": "annotator"})[cols]]
-    for name in (store.review_sources(db) if include_sources else []):
+    for name in store.review_sources(db) if include_sources else []:
         agg = aggregated_reviews(db, f"source:{name}")
         agg = agg[agg.kind.isin(["support", "interpretation"])]
         frames.append(agg.assign(annotator=f"source:{name}", grade=agg.value)[cols])
-    out = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
+    out = (
+        pd.concat([f for f in frames if len(f)], ignore_index=True)
+        if any(len(f) for f in frames)
         else pd.DataFrame(columns=cols)
+    )
     out = out[out.kind.isin(["support", "interpretation"]) & out.grade.notna()]
     out = out.merge(store.answer_keys(db)[["answer_id", "qid"]], on="answer_id")
     return out.astype({"grade": int})[["annotator", "qid", *cols[1:]]].reset_index(drop=True)
@@ -421,8 +516,21 @@ def disagreements(db: Database) -> pd.DataFrame:
     sorted, without reviewer names), lo, hi, n_reviewers, ruling (the lead's current
     ruling or None), decided (the grade the measures use under the adjudicated policy).
     Open items first, the widest gap first (2 against 0), then campaign order."""
-    cols = ["answer_id", "qid", "qtype", "seq", "kind", "sentence", "pid", "grades", "lo", "hi",
-            "n_reviewers", "ruling", "decided"]
+    cols = [
+        "answer_id",
+        "qid",
+        "qtype",
+        "seq",
+        "kind",
+        "sentence",
+        "pid",
+        "grades",
+        "lo",
+        "hi",
+        "n_reviewers",
+        "ruling",
+        "decided",
+    ]
     state = store.review_state(db, "majority")
     state = state[state.kind.isin(DISPUTED_KINDS) & state.grade.notna()].copy()
     if state.empty:
@@ -431,21 +539,28 @@ def disagreements(db: Database) -> pd.DataFrame:
     state["sentence"] = state.sentence.astype("Int64").fillna(-1)
     state["pid"] = state.pid.fillna("")
     state["grade"] = state.grade.astype(int)
-    items = state.groupby(key).grade.agg(grades=lambda g: tuple(sorted(g)), lo="min", hi="max",
-                                         n_reviewers="size").reset_index()
+    items = (
+        state.groupby(key)
+        .grade.agg(grades=lambda g: tuple(sorted(g)), lo="min", hi="max", n_reviewers="size")
+        .reset_index()
+    )
     items = items[items.lo < items.hi]
     answers = store.current_answer_tables(db)[0][["answer_id", "qid", "qtype", "seq"]]
     items = items.merge(answers, on="answer_id")
     adj = store.current_review_adjudications(db)
-    adj = adj[adj.kind.isin(DISPUTED_KINDS)].assign(sentence=adj.sentence.astype("Int64").fillna(-1),
-                                                   pid=adj.pid.fillna(""))
+    adj = adj[adj.kind.isin(DISPUTED_KINDS)].assign(
+        sentence=adj.sentence.astype("Int64").fillna(-1), pid=adj.pid.fillna("")
+    )
     items = items.merge(adj[key + ["grade"]].rename(columns={"grade": "ruling"}), on=key, how="left")
-    decided = aggregate(state, adj).assign(sentence=lambda f: f.sentence.astype("Int64").fillna(-1),
-                                           pid=lambda f: f.pid.fillna(""))
+    decided = aggregate(state, adj).assign(
+        sentence=lambda f: f.sentence.astype("Int64").fillna(-1), pid=lambda f: f.pid.fillna("")
+    )
     items = items.merge(decided[key + ["value"]].rename(columns={"value": "decided"}), on=key, how="left")
     items["open"] = items.ruling.isna()
-    items = items.sort_values(["open", "hi", "lo", "seq", "answer_id", "kind", "sentence", "pid"],
-                              ascending=[False, False, True, True, True, False, True, True])
+    items = items.sort_values(
+        ["open", "hi", "lo", "seq", "answer_id", "kind", "sentence", "pid"],
+        ascending=[False, False, True, True, True, False, True, True],
+    )
     items["ruling"] = pd.Series([None if pd.isna(g) else int(g) for g in items.ruling], index=items.index, dtype=object)
     items["sentence"] = pd.Series([None if s < 0 else int(s) for s in items.sentence], index=items.index, dtype=object)
     items["pid"] = pd.Series([p or None for p in items.pid], index=items.index, dtype=object)
@@ -458,26 +573,50 @@ def disputed_answers(queue: pd.DataFrame) -> pd.DataFrame:
     if queue.empty:
         return pd.DataFrame(columns=["answer_id", "qid", "qtype", "n_items", "n_open", "gap"])
     q = queue.assign(open=queue.ruling.isna(), gap=queue.hi - queue.lo)
-    return q.groupby("answer_id", sort=False).agg(qid=("qid", "first"), qtype=("qtype", "first"),
-                                                  n_items=("kind", "size"), n_open=("open", "sum"),
-                                                  gap=("gap", "max")).reset_index()
+    return (
+        q.groupby("answer_id", sort=False)
+        .agg(
+            qid=("qid", "first"),
+            qtype=("qtype", "first"),
+            n_items=("kind", "size"),
+            n_open=("open", "sum"),
+            gap=("gap", "max"),
+        )
+        .reset_index()
+    )
 
 
-def disputed_item(db: Database, queue: pd.DataFrame, answer_id: int, kind: str, sentence, pid,
-                  lang: str = "ko") -> dict:
+def disputed_item(
+    db: Database, queue: pd.DataFrame, answer_id: int, kind: str, sentence, pid, lang: str = "ko"
+) -> dict:
     """What the lead reads before ruling on one disputed item, blind (no system name, no
     reviewer names): the question and criteria, the whole answer sentence by sentence,
     the sentence in question and its cited paragraph (text, source line), the grades
     given, the reviewers' notes on the answer, the current ruling."""
     head, sentences, citations = store.answer_view(db, int(answer_id))
-    row = queue[(queue.answer_id == answer_id) & (queue.kind == kind)
-                & (queue.sentence.map(lambda s: s == sentence)) & (queue.pid.map(lambda p: p == pid))].iloc[0]
-    out = {"question": head[2], "criteria": head[4] or "", "qid": head[1],
-           "sentences": [(int(s.idx), s.text) for s in sentences.itertuples()],
-           "grades": tuple(int(g) for g in row.grades), "ruling": row.ruling, "decided": row.decided,
-           "sentence": None, "paragraph": None, "source": None,
-           "notes": [n for n in store.review_state(db, "majority").query(
-               "answer_id == @answer_id and kind == 'note'").note if isinstance(n, str) and n.strip()]}
+    row = queue[
+        (queue.answer_id == answer_id)
+        & (queue.kind == kind)
+        & (queue.sentence.map(lambda s: s == sentence))
+        & (queue.pid.map(lambda p: p == pid))
+    ].iloc[0]
+    out = {
+        "question": head[2],
+        "criteria": head[4] or "",
+        "qid": head[1],
+        "sentences": [(int(s.idx), s.text) for s in sentences.itertuples()],
+        "grades": tuple(int(g) for g in row.grades),
+        "ruling": row.ruling,
+        "decided": row.decided,
+        "sentence": None,
+        "paragraph": None,
+        "source": None,
+        "notes": [
+            n
+            for n in store.review_state(db, "majority").query("answer_id == @answer_id and kind == 'note'").note
+            if isinstance(n, str) and n.strip()
+        ],
+    }
     if kind == "support":
         out["sentence"] = dict(out["sentences"]).get(int(sentence))
         c = citations[(citations.idx == int(sentence)) & (citations.pid == pid)].iloc[0]
@@ -502,6 +641,7 @@ def review_coverage(db: Database) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 # -- review files: out and in --------------------------------------------------------------
 
+
 def review_records(db: Database, source: str | None = None) -> list[dict]:
     """One record per reviewer × current answer (the review JSONL): ``{"qid", "system",
     "reviewer", "interpretation", "abstention_appropriate", "note", "sentences": [{"index",
@@ -524,13 +664,21 @@ def review_records(db: Database, source: str | None = None) -> list[dict]:
         interp = one["interpretation"].grade
         abst = one["abstention"].flag
         note = one["note"].note
-        out.append({"qid": a.qid, "system": a.system, "reviewer": reviewer,
-                    "interpretation": int(interp.iloc[0]) if len(interp) else None,
-                    "abstention_appropriate": bool(abst.iloc[0]) if len(abst) else None,
-                    "note": str(note.iloc[0]) if len(note) else "",
-                    "sentences": [{"index": i, "needs_citation": needs.get(i, True), "support": support.get(i, {})}
-                                  for i in range(int(n_sent.get(answer_id, 0)))],
-                    "_order": (int(a.seq), a.system, reviewer)})
+        out.append(
+            {
+                "qid": a.qid,
+                "system": a.system,
+                "reviewer": reviewer,
+                "interpretation": int(interp.iloc[0]) if len(interp) else None,
+                "abstention_appropriate": bool(abst.iloc[0]) if len(abst) else None,
+                "note": str(note.iloc[0]) if len(note) else "",
+                "sentences": [
+                    {"index": i, "needs_citation": needs.get(i, True), "support": support.get(i, {})}
+                    for i in range(int(n_sent.get(answer_id, 0)))
+                ],
+                "_order": (int(a.seq), a.system, reviewer),
+            }
+        )
     out.sort(key=lambda r: r["_order"])
     for r in out:
         del r["_order"]
@@ -578,8 +726,16 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
         if answer_id is None:
             bad(lineno, CODES("review_file_no_answer", system=system, qid=qid))
         if (reviewer, answer_id) in seen:
-            bad(lineno, CODES("review_file_duplicate", qid=qid, system=system, reviewer=reviewer,
-                              first=seen[(reviewer, answer_id)]))
+            bad(
+                lineno,
+                CODES(
+                    "review_file_duplicate",
+                    qid=qid,
+                    system=system,
+                    reviewer=reviewer,
+                    first=seen[(reviewer, answer_id)],
+                ),
+            )
         seen[(reviewer, answer_id)] = lineno
         base = {"line": lineno, "reviewer": reviewer, "answer_id": answer_id}
         interp = obj.get("interpretation")
@@ -620,8 +776,9 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
                 if isinstance(grade, bool) or grade not in GRADES:
                     bad(lineno, CODES("review_file_support_grade", value=grade))
                 rows.append({**base, "kind": "support", "sentence": i, "pid": pid, "grade": grade})
-    frame = pd.DataFrame(rows, columns=["line", "reviewer", "answer_id", "kind", "sentence", "pid", "grade",
-                                        "flag", "note"])
+    frame = pd.DataFrame(
+        rows, columns=["line", "reviewer", "answer_id", "kind", "sentence", "pid", "grade", "flag", "note"]
+    )
     frame = frame.astype({"sentence": "Int64", "grade": "Int64", "flag": "boolean"})
     return store.replace_external_reviews(db, source.strip(), frame, name)
 
@@ -631,9 +788,19 @@ review_sources = store.review_sources
 
 # -- adjudication --------------------------------------------------------------------------
 
-def adjudicate(db: Database, lead: str, answer_id: int, kind: str, *, sentence: int | None = None,
-               pid: str | None = None, grade: int | None = None, flag: bool | None = None,
-               reason: str = "") -> None:
+
+def adjudicate(
+    db: Database,
+    lead: str,
+    answer_id: int,
+    kind: str,
+    *,
+    sentence: int | None = None,
+    pid: str | None = None,
+    grade: int | None = None,
+    flag: bool | None = None,
+    reason: str = "",
+) -> None:
     """A lead's final decision on one review item (the ``adjudicated`` policy uses it);
     append-only, the latest ruling per item counts."""
     if kind not in KINDS[:4]:
@@ -648,9 +815,17 @@ def adjudicate(db: Database, lead: str, answer_id: int, kind: str, *, sentence: 
         raise ReljudgeError(CODES("review_error_flag_needed"))
     else:
         grade = None
-    store.insert_review_adjudication(db, lead, int(answer_id), kind,
-                                     sentence if kind in ("support", "needs_citation") else None,
-                                     pid if kind == "support" else None, grade, flag, reason.strip())
+    store.insert_review_adjudication(
+        db,
+        lead,
+        int(answer_id),
+        kind,
+        sentence if kind in ("support", "needs_citation") else None,
+        pid if kind == "support" else None,
+        grade,
+        flag,
+        reason.strip(),
+    )
 
 
 adjudication_history = store.review_adjudication_history

@@ -17,6 +17,7 @@ from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage.db import Database
 
+
 def check_zone(zone: str) -> str:
     """``zone`` if it is an IANA time zone name, else a ReljudgeError."""
     zone = (zone or "").strip()
@@ -28,13 +29,16 @@ def check_zone(zone: str) -> str:
         raise ReljudgeError(f"unknown time zone {zone!r}: use an IANA name such as Asia/Seoul or UTC") from None
     return zone
 
+
 def zone_names() -> list[str]:
     """Every IANA zone name, sorted (for the lead's choice)."""
     return sorted(available_timezones() | {"UTC"})
 
+
 def campaign_zone(db: Database) -> str:
     """The campaign's time zone (setting ``time_zone``)."""
     return catalog.get_settings(db)["time_zone"]
+
 
 def iso(value, zone: str) -> str | None:
     """A stored time stamp (naive UTC ``datetime`` or ``pd.Timestamp``; an aware one is
@@ -48,6 +52,7 @@ def iso(value, zone: str) -> str | None:
     stamp = stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp
     return stamp.tz_convert(ZoneInfo(zone)).to_pydatetime().isoformat(timespec="seconds")
 
+
 def localize_frame(frame: pd.DataFrame, zone: str) -> pd.DataFrame:
     """A copy of ``frame`` whose date-time columns are ISO 8601 text in ``zone`` (see :func:`iso`)."""
     columns = [c for c in frame.columns if pd.api.types.is_datetime64_any_dtype(frame[c])]
@@ -57,6 +62,7 @@ def localize_frame(frame: pd.DataFrame, zone: str) -> pd.DataFrame:
     for c in columns:
         frame[c] = pd.Series([iso(v, zone) for v in frame[c]], index=frame.index, dtype=object)
     return frame
+
 
 def now_iso(zone: str) -> str:
     """The present moment, formatted as :func:`iso` does."""

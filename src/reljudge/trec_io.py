@@ -44,7 +44,14 @@ from reljudge.errors import InputError, OutOfMemory
 from reljudge import ranking
 from reljudge.ranking import order_key_sql
 
-RUN_COLUMNS = {"qid": "VARCHAR", "q0": "VARCHAR", "docid": "VARCHAR", "rank": "INTEGER", "score": "DOUBLE", "tag": "VARCHAR"}
+RUN_COLUMNS = {
+    "qid": "VARCHAR",
+    "q0": "VARCHAR",
+    "docid": "VARCHAR",
+    "rank": "INTEGER",
+    "score": "DOUBLE",
+    "tag": "VARCHAR",
+}
 QRELS_COLUMNS = {"qid": "VARCHAR", "iter": "VARCHAR", "docid": "VARCHAR", "rel": "INTEGER"}
 
 # A whole number, as written in a TREC file: ASCII digits with an optional sign.  Both
@@ -106,8 +113,10 @@ def _whole_sql(value: str) -> str:
     A value that reads back as itself ("12", "-3") is one without the pattern, which
     costs twice as much; the pattern then admits "+1", "007" and the like."""
     v = f"({value})"
-    return (f"CASE WHEN {v}::INTEGER::VARCHAR = {v} OR regexp_full_match({v}, '{_WHOLE_RE}') "
-            f"THEN {v}::INTEGER ELSE error('not a whole number') END")
+    return (
+        f"CASE WHEN {v}::INTEGER::VARCHAR = {v} OR regexp_full_match({v}, '{_WHOLE_RE}') "
+        f"THEN {v}::INTEGER ELSE error('not a whole number') END"
+    )
 
 
 def _is_number(text: str) -> bool:
@@ -139,8 +148,11 @@ def _scan(path: str, kind: str, check_rank: bool = True) -> None:
                 continue
             if len(parts) != ncols:
                 raise InputError(path, i, f"expected {ncols} fields ({fmt}), found {len(parts)}")
-            problem = (whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
-                       if kind != "run" or check_rank else None)
+            problem = (
+                whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
+                if kind != "run" or check_rank
+                else None
+            )
             if problem:
                 raise InputError(path, i, problem)
             if kind == "run" and not _is_number(parts[4]):
@@ -213,12 +225,17 @@ def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, sele
         return
     delim = "\t" if "\t" in first else " "
     try:
-        con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} AS {select.format(src=_source(path, kind, delim, False))}", params)
+        con.execute(
+            f"CREATE OR REPLACE TABLE {_ident(table)} AS {select.format(src=_source(path, kind, delim, False))}", params
+        )
     except duckdb.Error as fast_error:
         _not_memory(fast_error)
         _scan(path, kind)  # raises InputError naming the line, if any line is bad
         try:
-            con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} AS {select.format(src=_source(path, kind, delim, True))}", params)
+            con.execute(
+                f"CREATE OR REPLACE TABLE {_ident(table)} AS {select.format(src=_source(path, kind, delim, True))}",
+                params,
+            )
         except duckdb.Error:
             raise InputError(path, None, f"cannot read as TREC {kind}: {str(fast_error).splitlines()[0]}") from None
     dup = _first_duplicate(con, table)
@@ -245,7 +262,8 @@ def _first_duplicate(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, s
     return con.execute(
         f"SELECT qid, pid FROM {_ident(table)} WHERE hash(qid, pid) IN (SELECT unnest($h::UBIGINT[])) "
         "GROUP BY qid, pid HAVING count(*) > 1 ORDER BY qid, pid LIMIT 1",
-        {"h": np.unique(same).tolist()}).fetchone()
+        {"h": np.unique(same).tolist()},
+    ).fetchone()
 
 
 #: Rankings whose document hashes are checked for repeats together (read_run_top).
@@ -258,7 +276,7 @@ def _plain_numpy(array) -> np.ndarray:
     if array.null_count:
         raise ValueError("an array with nulls")
     data = np.frombuffer(array.buffers()[1], dtype=np.dtype(str(array.type)))
-    return data[array.offset:array.offset + len(array)]
+    return data[array.offset : array.offset + len(array)]
 
 
 def _repeated_rows(lists) -> np.ndarray:
@@ -279,7 +297,7 @@ def _repeated_rows(lists) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     offsets = _plain_numpy(lists.offsets).astype(np.int64)
     lengths = np.diff(offsets)
-    values = _plain_numpy(lists.values)[offsets[0]:offsets[-1]]
+    values = _plain_numpy(lists.values)[offsets[0] : offsets[-1]]
     offsets -= offsets[0]
     n, width = len(lengths), int(lengths.max())
     if width < 2:
@@ -308,8 +326,14 @@ def _repeated_rows(lists) -> np.ndarray:
         return np.concatenate(list(pool.map(check, [0, n // 2], [n // 2, n])))
 
 
-def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str, depth: int,
-                 ties: str = ranking.DEFAULT_TIES, system: str | None = None) -> str:
+def read_run_top(
+    con: duckdb.DuckDBPyConnection,
+    path: str | os.PathLike,
+    table: str,
+    depth: int,
+    ties: str = ranking.DEFAULT_TIES,
+    system: str | None = None,
+) -> str:
     """Load only the top ``depth`` rows of each ranking of a TREC run; returns the system name.
 
     Under a score tie rule (``trec10``, ``trec9``) the rank field is never read, so any
@@ -349,20 +373,24 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
     deep = depth > ranking.TOP_N_HEAP_DEPTH
 
     def agg(tolerant: bool) -> str:
-        source = _source(path, 'run', delim, tolerant, ranked)
+        source = _source(path, "run", delim, tolerant, ranked)
         if deep:
             # every row with its place: a window sort, which spills to disk under the
             # connection's memory limit (evaluate_cli.bounded_memory); the checks below
             # then read this table instead of lists of hashes
             rank = ", (-k.nr)::INTEGER AS rank" if ranked else ""
-            return (f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, k.pid AS pid, k.s AS score{rank}, "
-                    f"{ranking.position_sql('k')} AS position FROM (SELECT qid, {key} AS k FROM {source})")
+            return (
+                f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, k.pid AS pid, k.s AS score{rank}, "
+                f"{ranking.position_sql('k')} AS position FROM (SELECT qid, {key} AS k FROM {source})"
+            )
         # min(rank::INTEGER): the reader skips columns nobody reads, and under "ranked"
         # every rank must still be checked, as in read_run's table
         check = ", min(rank::INTEGER) AS min_rank" if ranked else ""
-        return (f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, {ranking.top_rows_sql(key, key, depth)} AS top, "
-                f"count(*) FILTER (WHERE isnan(score)) AS nan{check}, "
-                f"list(hash(docid)) AS h FROM {source} GROUP BY qid")
+        return (
+            f"CREATE OR REPLACE TEMP TABLE {_ident(top)} AS SELECT qid, {ranking.top_rows_sql(key, key, depth)} AS top, "
+            f"count(*) FILTER (WHERE isnan(score)) AS nan{check}, "
+            f"list(hash(docid)) AS h FROM {source} GROUP BY qid"
+        )
 
     try:
         con.execute(agg(False))
@@ -377,8 +405,9 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
         tolerant = True
     try:
         if deep:
-            dup = con.execute(f"SELECT qid, pid FROM {_ident(rows)} GROUP BY ALL HAVING count(*) > 1 "
-                              "ORDER BY qid, pid LIMIT 1").fetchone()
+            dup = con.execute(
+                f"SELECT qid, pid FROM {_ident(rows)} GROUP BY ALL HAVING count(*) > 1 ORDER BY qid, pid LIMIT 1"
+            ).fetchone()
             nan = con.execute(f"SELECT count(*) FROM {_ident(rows)} WHERE isnan(score)").fetchone()[0]
         else:
             # a batch of rankings at a time: the hashes of a whole large run, fetched and
@@ -388,31 +417,44 @@ def read_run_top(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table:
                 suspects = _repeated_rows(batch.column(1))
                 if len(suspects):
                     qids += batch.column(0).take(suspects).to_pylist()
-            dup = con.execute(
-                f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant, ranked)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
-                "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1", {"q": qids}).fetchone() if qids else None
+            dup = (
+                con.execute(
+                    f"SELECT qid, docid FROM {_source(path, 'run', delim, tolerant, ranked)} WHERE qid IN (SELECT unnest($q::VARCHAR[])) "
+                    "GROUP BY qid, docid HAVING count(*) > 1 ORDER BY qid, docid LIMIT 1",
+                    {"q": qids},
+                ).fetchone()
+                if qids
+                else None
+            )
             nan = con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]
         if dup:
             line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
             raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
         if nan:
-            line = _find_line(path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])))
+            line = _find_line(
+                path,
+                lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])),
+            )
             raise InputError(path, line, "score is NaN, which cannot be ranked")
         if deep:
             con.execute(f"DELETE FROM {_ident(rows)} WHERE position > {int(depth)}")
         else:
             # max(x, n) lists its values largest first: the list index is the position
             cols = "t.pid AS pid, t.s AS score" + (", (-t.nr)::INTEGER AS rank" if ranked else "")
-            con.execute(f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
-                        f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})")
+            con.execute(
+                f"CREATE OR REPLACE TABLE {_ident(rows)} AS SELECT qid, {cols}, position "
+                f"FROM (SELECT qid, unnest(top) AS t, generate_subscripts(top, 1) AS position FROM {_ident(top)})"
+            )
     except BaseException:
         con.execute(f"DROP TABLE IF EXISTS {_ident(rows)}")
         raise
     finally:
         con.execute(f"DROP TABLE IF EXISTS {_ident(top)}")
     con.execute(f"CREATE OR REPLACE TABLE {_ident(table + '__name')} AS SELECT ?::VARCHAR AS system", [name])
-    con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.* "
-                f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n")
+    con.execute(
+        f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.* "
+        f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n"
+    )
     return name
 
 
@@ -423,8 +465,7 @@ def read_qrels(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: s
     relevance, a document judged twice for one query, or a file without judgments.
     """
     path = os.fspath(path)
-    _load(con, path, "qrels", table,
-          "SELECT qid, docid AS pid, rel::INTEGER AS grade FROM {src}", [])
+    _load(con, path, "qrels", table, "SELECT qid, docid AS pid, rel::INTEGER AS grade FROM {src}", [])
     n = con.execute(f"SELECT count(*) FROM {_ident(table)}").fetchone()[0]
     if n == 0:
         raise InputError(path, None, "no judgments in this qrels file")
@@ -483,10 +524,13 @@ def read_run(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str
     # the name lives in a one-row table joined in by a view: a constant column
     # would cost 16 bytes a row (160 MB for a 10M-line run)
     con.execute(f"CREATE OR REPLACE TABLE {_ident(table + '__name')} AS SELECT ?::VARCHAR AS system", [name])
-    con.execute(f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.qid, r.pid, r.score, r.rank "
-                f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n")
+    con.execute(
+        f"CREATE OR REPLACE VIEW {_ident(table)} AS SELECT n.system, r.qid, r.pid, r.score, r.rank "
+        f"FROM {_ident(rows)} r CROSS JOIN {_ident(table + '__name')} n"
+    )
     if con.execute(f"SELECT count(*) FROM {_ident(rows)} WHERE isnan(score)").fetchone()[0]:
-        line = _find_line(path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])))
+        line = _find_line(
+            path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4]))
+        )
         raise InputError(path, line, "score is NaN, which cannot be ranked")
     return name
-

@@ -9,8 +9,9 @@ from reljudge.storage.db import Database
 
 def insert_user(db: Database, username: str, password_hash: str, role: str) -> None:
     with db.transaction() as cur:
-        cur.execute("INSERT INTO users(username, password_hash, role) VALUES (?, ?, ?)",
-                    [username, password_hash, role])
+        cur.execute(
+            "INSERT INTO users(username, password_hash, role) VALUES (?, ?, ?)", [username, password_hash, role]
+        )
 
 
 def user_exists(db: Database, username: str) -> bool:
@@ -21,27 +22,30 @@ def user_counts(db: Database, names: list[str]) -> tuple[int, int]:
     """(how many accounts there are, how many of ``names`` exist): what the login form
     asks on every run, in one read of the small users table."""
     marks = ", ".join("?" * len(names)) or "NULL"
-    row = db.cursor().execute(
-        f"SELECT count(*), count(*) FILTER (WHERE username IN ({marks})) FROM users", list(names)).fetchone()
+    row = (
+        db.cursor()
+        .execute(f"SELECT count(*), count(*) FILTER (WHERE username IN ({marks})) FROM users", list(names))
+        .fetchone()
+    )
     return int(row[0]), int(row[1])
 
 
 def get_user_row(db: Database, username: str) -> tuple | None:
-    return db.cursor().execute(
-        "SELECT username, password_hash, role, active FROM users WHERE username = ?", [username]
-    ).fetchone()
+    return (
+        db.cursor()
+        .execute("SELECT username, password_hash, role, active FROM users WHERE username = ?", [username])
+        .fetchone()
+    )
 
 
-def update_password_hash(db: Database, username: str, password_hash: str,
-                         end_sessions: bool = True) -> None:
+def update_password_hash(db: Database, username: str, password_hash: str, end_sessions: bool = True) -> None:
     with db.transaction() as cur:
         cur.execute("UPDATE users SET password_hash = ? WHERE username = ?", [password_hash, username])
         if end_sessions:  # whoever knew the old password is logged out
             cur.execute("DELETE FROM sessions WHERE username = ?", [username])
 
 
-def set_user_fields(db: Database, username: str, *, role: str | None = None,
-                    active: bool | None = None) -> None:
+def set_user_fields(db: Database, username: str, *, role: str | None = None, active: bool | None = None) -> None:
     with db.transaction() as cur:
         if role is not None:
             cur.execute("UPDATE users SET role = ? WHERE username = ?", [role, username])
@@ -52,11 +56,15 @@ def set_user_fields(db: Database, username: str, *, role: str | None = None,
 
 
 def list_users(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT u.username, u.role, u.active, u.created_at,
                count(e.event_id) AS judgment_events, max(e.created_at) AS last_judged_at
         FROM users u LEFT JOIN judgment_events e USING (username)
-        GROUP BY ALL ORDER BY u.role DESC, u.username""").df()
+        GROUP BY ALL ORDER BY u.role DESC, u.username""")
+        .df()
+    )
 
 
 def insert_session(db: Database, token_hash: str, username: str, hours: int) -> None:
@@ -65,14 +73,21 @@ def insert_session(db: Database, token_hash: str, username: str, hours: int) -> 
         cur.execute(
             "INSERT INTO sessions(token_hash, username, expires_at) "
             "VALUES (?, ?, current_timestamp + to_hours(CAST(? AS BIGINT)))",
-            [token_hash, username, hours])
+            [token_hash, username, hours],
+        )
 
 
 def session_user(db: Database, token_hash: str) -> tuple | None:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         SELECT u.username, u.role FROM sessions s JOIN users u USING (username)
         WHERE s.token_hash = ? AND s.expires_at > current_timestamp AND u.active""",
-        [token_hash]).fetchone()
+            [token_hash],
+        )
+        .fetchone()
+    )
 
 
 def delete_session(db: Database, token_hash: str) -> None:
@@ -85,7 +100,10 @@ def login_state(db: Database, username: str, address: str | None, window_minutes
     """Failures of ``username`` since its last success or unlock (count, seconds since the
     latest), whether it is locked, and failures from ``address`` in the last
     ``window_minutes`` (count, seconds since the latest)."""
-    row = db.cursor().execute("""
+    row = (
+        db.cursor()
+        .execute(
+            """
         WITH since AS (
             SELECT greatest(
                 (SELECT max(attempted_at) FROM login_events WHERE username = $user AND ok),
@@ -99,59 +117,86 @@ def login_state(db: Database, username: str, address: str | None, window_minutes
         SELECT mine.n, epoch(current_timestamp - mine.last),
                EXISTS (SELECT 1 FROM account_locks WHERE username = $user AND unlocked_at IS NULL),
                addr.n, epoch(current_timestamp - addr.last)
-        FROM mine, addr""", {"user": username, "address": address, "window": window_minutes}).fetchone()
-    return {"failures": row[0], "since_failure": row[1], "locked": bool(row[2]),
-            "address_failures": row[3], "since_address_failure": row[4]}
+        FROM mine, addr""",
+            {"user": username, "address": address, "window": window_minutes},
+        )
+        .fetchone()
+    )
+    return {
+        "failures": row[0],
+        "since_failure": row[1],
+        "locked": bool(row[2]),
+        "address_failures": row[3],
+        "since_address_failure": row[4],
+    }
 
 
 def record_login(db: Database, username: str, address: str | None, ok: bool, lock: bool = False) -> None:
     with db.transaction() as cur:
-        cur.execute("INSERT INTO login_events(username, address, ok) VALUES (?, ?, ?)",
-                    [username, address, ok])
+        cur.execute("INSERT INTO login_events(username, address, ok) VALUES (?, ?, ?)", [username, address, ok])
         if lock:
-            cur.execute("INSERT INTO account_locks(username) SELECT ? WHERE NOT EXISTS ("
-                        "SELECT 1 FROM account_locks WHERE username = ? AND unlocked_at IS NULL)",
-                        [username, username])
+            cur.execute(
+                "INSERT INTO account_locks(username) SELECT ? WHERE NOT EXISTS ("
+                "SELECT 1 FROM account_locks WHERE username = ? AND unlocked_at IS NULL)",
+                [username, username],
+            )
 
 
 def unlock(db: Database, username: str, lead: str) -> bool:
     # Count, then change, in one transaction (no RETURNING: PostgreSQL through DuckDB's
     # postgres extension does not support it).
     with db.transaction() as cur:
-        n = cur.execute("SELECT count(*) FROM account_locks WHERE username = ? AND unlocked_at IS NULL",
-                        [username]).fetchone()[0]
+        n = cur.execute(
+            "SELECT count(*) FROM account_locks WHERE username = ? AND unlocked_at IS NULL", [username]
+        ).fetchone()[0]
         if n:
-            cur.execute("UPDATE account_locks SET unlocked_at = current_timestamp, unlocked_by = ? "
-                        "WHERE username = ? AND unlocked_at IS NULL", [lead, username])
+            cur.execute(
+                "UPDATE account_locks SET unlocked_at = current_timestamp, unlocked_by = ? "
+                "WHERE username = ? AND unlocked_at IS NULL",
+                [lead, username],
+            )
     return bool(n)
 
 
 def locked_users(db: Database) -> list[str]:
-    return [r[0] for r in db.cursor().execute(
-        "SELECT DISTINCT username FROM account_locks WHERE unlocked_at IS NULL ORDER BY 1").fetchall()]
+    return [
+        r[0]
+        for r in db.cursor()
+        .execute("SELECT DISTINCT username FROM account_locks WHERE unlocked_at IS NULL ORDER BY 1")
+        .fetchall()
+    ]
 
 
 def failed_logins(db: Database, limit: int = 500) -> pd.DataFrame:
     """The latest failed logins, newest first."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         SELECT attempted_at, username, address FROM login_events WHERE NOT ok ORDER BY event_id DESC LIMIT ?""",
-        [limit]).df()
+            [limit],
+        )
+        .df()
+    )
 
 
 def list_sessions(db: Database) -> pd.DataFrame:
     """Sessions not yet expired: who, since when, until when, and a short id (the first
     characters of the token's hash, never the token)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT left(token_hash, 10) AS session_id, username, created_at, expires_at
-        FROM sessions WHERE expires_at > current_timestamp ORDER BY created_at DESC""").df()
+        FROM sessions WHERE expires_at > current_timestamp ORDER BY created_at DESC""")
+        .df()
+    )
 
 
 def delete_session_by_id(db: Database, session_id: str) -> int:
     if len(session_id or "") < 10:
         return 0
-    with db.transaction() as cur:           # no RETURNING (see unlock)
-        n = cur.execute("SELECT count(*) FROM sessions WHERE left(token_hash, 10) = ?",
-                        [session_id]).fetchone()[0]
+    with db.transaction() as cur:  # no RETURNING (see unlock)
+        n = cur.execute("SELECT count(*) FROM sessions WHERE left(token_hash, 10) = ?", [session_id]).fetchone()[0]
         if n:
             cur.execute("DELETE FROM sessions WHERE left(token_hash, 10) = ?", [session_id])
     return int(n)

@@ -10,8 +10,12 @@ from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage import event_batches
 from reljudge.storage.db import Database, in_list, registered
 
-CODES = Codes(answers_unknown_qid=("qid",), answers_unknown_pid=("pid",), answers_system_exists=("system", "version"),
-              review_unknown_source=("source",))
+CODES = Codes(
+    answers_unknown_qid=("qid",),
+    answers_unknown_pid=("pid",),
+    answers_system_exists=("system", "version"),
+    review_unknown_source=("source",),
+)
 """Problems of an answer import and of reading a review source (worded in reljudge.i18n)."""
 
 KINDS = ("support", "needs_citation", "interpretation", "abstention", "note")
@@ -28,21 +32,31 @@ _IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM review_assignments WHERE active)
 
 # -- import -------------------------------------------------------------------------
 
+
 def import_answers(db: Database, records, source: str, replace: bool = False) -> dict[str, int]:
     """Store imported answers (importers.AnswerRecord) as a new version of each system
     they name, all or nothing; returns {system: version}. Unknown qids and pids are
     errors naming the line; a system that has answers already needs ``replace`` (its
     older versions and their reviews are kept)."""
-    answers = pd.DataFrame([(r.line, r.qid, r.system, r.answer, r.abstained) for r in records],
-                           columns=["line", "qid", "system", "answer", "abstained"])
-    sentences = pd.DataFrame([(r.line, i, text) for r in records for i, (text, _) in enumerate(r.sentences)],
-                             columns=["line", "idx", "text"])
-    cites = pd.DataFrame([(r.line, i, pid, o) for r in records for i, (_, pids) in enumerate(r.sentences)
-                          for o, pid in enumerate(pids)], columns=["line", "idx", "pid", "ord"])
+    answers = pd.DataFrame(
+        [(r.line, r.qid, r.system, r.answer, r.abstained) for r in records],
+        columns=["line", "qid", "system", "answer", "abstained"],
+    )
+    sentences = pd.DataFrame(
+        [(r.line, i, text) for r in records for i, (text, _) in enumerate(r.sentences)], columns=["line", "idx", "text"]
+    )
+    cites = pd.DataFrame(
+        [(r.line, i, pid, o) for r in records for i, (_, pids) in enumerate(r.sentences) for o, pid in enumerate(pids)],
+        columns=["line", "idx", "pid", "ord"],
+    )
     sentences["idx"] = sentences["idx"].astype("int64")
     cites = cites.astype({"idx": "int64", "ord": "int64"})
-    with db.transaction() as cur, registered(cur, "_a", answers), registered(cur, "_s", sentences), \
-            registered(cur, "_c", cites):
+    with (
+        db.transaction() as cur,
+        registered(cur, "_a", answers),
+        registered(cur, "_s", sentences),
+        registered(cur, "_c", cites),
+    ):
         bad = cur.execute("""SELECT line, qid FROM _a WHERE qid NOT IN (SELECT qid FROM questions)
                              ORDER BY line LIMIT 1""").fetchall()
         if bad:
@@ -60,9 +74,12 @@ def import_answers(db: Database, records, source: str, replace: bool = False) ->
                        SELECT s.system, coalesce(max(i.version), 0) + 1 AS version, count(DISTINCT s.line) AS n
                        FROM (SELECT system, line FROM _a) s LEFT JOIN answer_imports i USING (system)
                        GROUP BY s.system""")
-        cur.execute("""INSERT INTO answer_imports(system, version, source_file, n_answers)
+        cur.execute(
+            """INSERT INTO answer_imports(system, version, source_file, n_answers)
                        SELECT system, version, ?, (SELECT count(*) FROM _a WHERE _a.system = v.system)
-                       FROM _versions v""", [source])
+                       FROM _versions v""",
+            [source],
+        )
         cur.execute("""INSERT INTO answers(system, version, qid, answer, abstained)
                        SELECT a.system, v.version, a.qid, a.answer, a.abstained
                        FROM _a a JOIN _versions v USING (system) ORDER BY a.line""")
@@ -74,8 +91,10 @@ def import_answers(db: Database, records, source: str, replace: bool = False) ->
         cur.execute("""INSERT INTO answer_citations SELECT i.answer_id, c.idx, c.pid, c.ord
                        FROM _c c JOIN _ids i USING (line)""")
         result = dict(cur.execute("SELECT system, version FROM _versions ORDER BY system").fetchall())
-        cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('answers', ?, ?, ?)",
-                    [source, len(answers), ",".join(f"{s}:v{v}" for s, v in result.items())])
+        cur.execute(
+            "INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('answers', ?, ?, ?)",
+            [source, len(answers), ",".join(f"{s}:v{v}" for s, v in result.items())],
+        )
         for table in ("_versions", "_ids"):
             cur.execute(f"DROP TABLE {table}")
     return result
@@ -83,10 +102,14 @@ def import_answers(db: Database, records, source: str, replace: bool = False) ->
 
 def answer_versions(db: Database) -> pd.DataFrame:
     """Every imported version per system (current = the highest)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT system, version, source_file, n_answers, imported_at,
                version = max(version) OVER (PARTITION BY system) AS current
-        FROM answer_imports ORDER BY system, version""").df()
+        FROM answer_imports ORDER BY system, version""")
+        .df()
+    )
 
 
 def current_answer_tables(db: Database) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -114,8 +137,10 @@ def answer_keys(db: Database) -> pd.DataFrame:
 
 # -- review events ------------------------------------------------------------------
 
-def append_review_batches(db: Database, batches: list[tuple[str, list[dict], bool]]
-                          ) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
+
+def append_review_batches(
+    db: Database, batches: list[tuple[str, list[dict], bool]]
+) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
     """Store several saves of review events in ONE transaction, with the result each
     would have had alone: per batch ({client id: stored event_id}, {refused id: (code,
     detail)}). Codes: ``unknown_answer``, ``superseded`` (the system's answers were
@@ -131,30 +156,59 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
     answer_ids = sorted({int(r["answer_id"]) for _, _, r in rows})
     users = sorted({u for _, u, _ in rows})
     with db.transaction() as cur:
-        info = {a: (cur_, qid) for a, cur_, qid in cur.execute(f"""
+        info = {
+            a: (cur_, qid)
+            for a, cur_, qid in cur.execute(
+                f"""
             SELECT a.answer_id, a.version = (SELECT max(version) FROM answer_imports i
                                              WHERE i.system = a.system), a.qid
-            FROM answers a WHERE a.answer_id IN {in_list(answer_ids)}""", answer_ids).fetchall()}
+            FROM answers a WHERE a.answer_id IN {in_list(answer_ids)}""",
+                answer_ids,
+            ).fetchall()
+        }
         pairs = sorted({(u, info[int(r["answer_id"])][1]) for _, u, r in rows if int(r["answer_id"]) in info})
-        queue = {(u, q): ok for u, q, ok in cur.execute(f"""
+        queue = (
+            {
+                (u, q): ok
+                for u, q, ok in cur.execute(
+                    f"""
             SELECT b.username, b.qid, {_IN_QUEUE.format(user="b.username", qid="b.qid")}
             FROM (SELECT unnest(?::VARCHAR[]) AS username, unnest(?::VARCHAR[]) AS qid) b""",
-            [[u for u, _ in pairs], [q for _, q in pairs]]).fetchall()} if pairs else {}
-        sentences = set(cur.execute(
-            f"SELECT answer_id, idx FROM answer_sentences WHERE answer_id IN {in_list(answer_ids)}",
-            answer_ids).fetchall())
-        cited = set(cur.execute(
-            f"SELECT answer_id, idx, pid FROM answer_citations WHERE answer_id IN {in_list(answer_ids)}",
-            answer_ids).fetchall())
-        stored_before = set(cur.execute(
-            f"SELECT username, client_event_id FROM review_events WHERE client_event_id IN {in_list(ids)} "
-            f"AND username IN {in_list(users)}", ids + users).fetchall())
+                    [[u for u, _ in pairs], [q for _, q in pairs]],
+                ).fetchall()
+            }
+            if pairs
+            else {}
+        )
+        sentences = set(
+            cur.execute(
+                f"SELECT answer_id, idx FROM answer_sentences WHERE answer_id IN {in_list(answer_ids)}", answer_ids
+            ).fetchall()
+        )
+        cited = set(
+            cur.execute(
+                f"SELECT answer_id, idx, pid FROM answer_citations WHERE answer_id IN {in_list(answer_ids)}", answer_ids
+            ).fetchall()
+        )
+        stored_before = set(
+            cur.execute(
+                f"SELECT username, client_event_id FROM review_events WHERE client_event_id IN {in_list(ids)} "
+                f"AND username IN {in_list(users)}",
+                ids + users,
+            ).fetchall()
+        )
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
-            latest = {(u, a, k, s, p): (eid, client) for u, a, k, s, p, eid, client in cur.execute(f"""
+            latest = {
+                (u, a, k, s, p): (eid, client)
+                for u, a, k, s, p, eid, client in cur.execute(
+                    f"""
                 SELECT username, answer_id, kind, sentence, pid, max(event_id), arg_max_null(client_id, event_id)
                 FROM review_events WHERE username IN {in_list(users)} AND answer_id IN {in_list(answer_ids)}
-                GROUP BY ALL""", users + answer_ids).fetchall()}
+                GROUP BY ALL""",
+                    users + answer_ids,
+                ).fetchall()
+            }
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
             a, s, p = int(row["answer_id"]), row["sentence"], row["pid"]
@@ -173,23 +227,50 @@ def append_review_batches(db: Database, batches: list[tuple[str, list[dict], boo
             if problem:
                 problems.setdefault(b, {})[row["client_event_id"]] = problem
         to_insert, results = event_batches.sort_out(
-            batches, rows, problems, stored_before, latest,
-            lambda username, row: (username, int(row["answer_id"]), row["kind"], row["sentence"], row["pid"]))
+            batches,
+            rows,
+            problems,
+            stored_before,
+            latest,
+            lambda username, row: (username, int(row["answer_id"]), row["kind"], row["sentence"], row["pid"]),
+        )
         if to_insert:
             cur.execute(
                 "INSERT INTO review_events(client_event_id, username, answer_id, kind, sentence, pid, grade, "
                 "flag, note, time_spent_ms, client_id, base_event_id) VALUES "
                 + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in to_insert),
-                [v for username, r in to_insert for v in (
-                    r["client_event_id"], username, int(r["answer_id"]), r["kind"], r["sentence"], r["pid"],
-                    r["grade"], r["flag"], r["note"], r["time_spent_ms"], r["client_id"], r["base_event_id"])])
-        eids = {(u, cid): eid for u, cid, eid in cur.execute(
-            f"SELECT username, client_event_id, event_id FROM review_events "
-            f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}", ids + users).fetchall()}
+                [
+                    v
+                    for username, r in to_insert
+                    for v in (
+                        r["client_event_id"],
+                        username,
+                        int(r["answer_id"]),
+                        r["kind"],
+                        r["sentence"],
+                        r["pid"],
+                        r["grade"],
+                        r["flag"],
+                        r["note"],
+                        r["time_spent_ms"],
+                        r["client_id"],
+                        r["base_event_id"],
+                    )
+                ],
+            )
+        eids = {
+            (u, cid): eid
+            for u, cid, eid in cur.execute(
+                f"SELECT username, client_event_id, event_id FROM review_events "
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}",
+                ids + users,
+            ).fetchall()
+        }
     return event_batches.acknowledge(rows, results, eids)
 
 
 # -- the review queue and page --------------------------------------------------------
+
 
 def review_queue(db: Database, username: str) -> pd.DataFrame:
     """The current answers in ``username``'s review queue: questions in campaign order,
@@ -197,7 +278,10 @@ def review_queue(db: Database, username: str) -> pd.DataFrame:
     reviewer and system: blind, stable between visits and across re-imports). With the
     reviewer's progress: pairs (sentence × cited paragraph), supports given, whether
     the interpretation and the abstention judgment are given. No system name."""
-    return db.cursor().execute(f"""
+    return (
+        db.cursor()
+        .execute(
+            f"""
         WITH mine AS (SELECT * FROM current_reviews WHERE username = $user),
         pairs AS (SELECT answer_id, count(*) AS n FROM answer_citations GROUP BY answer_id),
         sents AS (SELECT answer_id, count(*) AS n FROM answer_sentences GROUP BY answer_id),
@@ -214,34 +298,48 @@ def review_queue(db: Database, username: str) -> pd.DataFrame:
         CROSS JOIN (SELECT $user::VARCHAR AS username) me
         WHERE {_IN_QUEUE.format(user="me.username", qid="a.qid")}
         ORDER BY q.seq, md5(a.qid || chr(31) || me.username || chr(31) || a.system)""",
-        {"user": username}).df()
+            {"user": username},
+        )
+        .df()
+    )
 
 
 def answer_view(db: Database, answer_id: int) -> tuple[tuple | None, pd.DataFrame, pd.DataFrame]:
     """(answer row: answer_id, qid, question, qtype, criteria, no_answer_expected, abstained;
     sentences: idx, text; citations: idx, ord, pid, canonical_pid, text, title, date, volume, page)."""
     cur = db.cursor()
-    head = cur.execute("""
+    head = cur.execute(
+        """
         SELECT a.answer_id, a.qid, q.text, q.qtype, q.criteria, q.no_answer_expected, a.abstained
-        FROM answers a JOIN questions q USING (qid) WHERE a.answer_id = ?""", [answer_id]).fetchall()
-    sentences = cur.execute("SELECT idx, text FROM answer_sentences WHERE answer_id = ? ORDER BY idx",
-                            [answer_id]).df()
-    citations = cur.execute("""
+        FROM answers a JOIN questions q USING (qid) WHERE a.answer_id = ?""",
+        [answer_id],
+    ).fetchall()
+    sentences = cur.execute("SELECT idx, text FROM answer_sentences WHERE answer_id = ? ORDER BY idx", [answer_id]).df()
+    citations = cur.execute(
+        """
         SELECT c.idx, c.ord, c.pid, p.canonical_pid, p.text, p.title, p.date, p.volume, p.page
         FROM answer_citations c JOIN paragraphs p USING (pid) WHERE c.answer_id = ?
-        ORDER BY c.idx, c.ord""", [answer_id]).df()
+        ORDER BY c.idx, c.ord""",
+        [answer_id],
+    ).df()
     return (head[0] if head else None), sentences, citations
 
 
 def my_reviews(db: Database, username: str, answer_id: int) -> pd.DataFrame:
     """The reviewer's latest event per item of one answer (cleared decisions included,
     with their event id: the base of the next edit)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         SELECT kind, sentence, pid, arg_max_null(grade, event_id) AS grade,
                arg_max_null(flag, event_id) AS flag, arg_max_null(note, event_id) AS note,
                max(event_id) AS event_id
         FROM review_events WHERE username = ? AND answer_id = ? GROUP BY kind, sentence, pid""",
-        [username, answer_id]).df()
+            [username, answer_id],
+        )
+        .df()
+    )
 
 
 def get_position(db: Database, username: str) -> int | None:
@@ -251,19 +349,26 @@ def get_position(db: Database, username: str) -> int | None:
 
 def set_position(db: Database, username: str, answer_id: int) -> None:
     with db.transaction() as cur:
-        cur.execute("INSERT OR REPLACE INTO review_positions(username, answer_id) VALUES (?, ?)",
-                    [username, answer_id])
+        cur.execute("INSERT OR REPLACE INTO review_positions(username, answer_id) VALUES (?, ?)", [username, answer_id])
 
 
 def event_history(db: Database, answer_id: int) -> pd.DataFrame:
     """Every review event on an answer, oldest first (the audit trail)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         SELECT event_id, username, kind, sentence, pid, grade, flag, note,
                round(time_spent_ms / 1000.0, 1) AS seconds_spent, created_at
-        FROM review_events WHERE answer_id = ? ORDER BY event_id""", [answer_id]).df()
+        FROM review_events WHERE answer_id = ? ORDER BY event_id""",
+            [answer_id],
+        )
+        .df()
+    )
 
 
 # -- review state, per reviewer ---------------------------------------------------------
+
 
 def review_state(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
     """Current decisions per rater: reviewer, answer_id, kind, sentence, pid, grade, flag,
@@ -274,28 +379,42 @@ def review_state(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
         name = policy.split(":", 1)[1]
         if not cur.execute("SELECT count(*) FROM external_reviews WHERE source = ?", [name]).fetchall()[0][0]:
             raise ReljudgeError(CODES("review_unknown_source", source=name))
-        return cur.execute("""
+        return cur.execute(
+            """
             SELECT reviewer, answer_id, kind, sentence, pid, grade, flag, note
-            FROM external_reviews WHERE source = ? ORDER BY line, kind, sentence, pid""", [name]).df()
+            FROM external_reviews WHERE source = ? ORDER BY line, kind, sentence, pid""",
+            [name],
+        ).df()
     cond, params = ("WHERE username = ?", [policy.split(":", 1)[1]]) if policy.startswith("reviewer:") else ("", [])
-    return cur.execute(f"""
+    return cur.execute(
+        f"""
         SELECT username AS reviewer, answer_id, kind, sentence, pid, grade, flag, note
-        FROM current_reviews {cond} ORDER BY username, answer_id, kind, sentence, pid""", params).df()
+        FROM current_reviews {cond} ORDER BY username, answer_id, kind, sentence, pid""",
+        params,
+    ).df()
 
 
 def current_review_adjudications(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT answer_id, kind, sentence, pid, grade, flag FROM (
             SELECT *, row_number() OVER (PARTITION BY answer_id, kind, sentence, pid
                                          ORDER BY adjudication_id DESC) AS rn
-            FROM review_adjudications) WHERE rn = 1""").df()
+            FROM review_adjudications) WHERE rn = 1""")
+        .df()
+    )
 
 
-def insert_review_adjudication(db: Database, lead: str, answer_id: int, kind: str, sentence, pid,
-                               grade, flag, reason: str) -> None:
+def insert_review_adjudication(
+    db: Database, lead: str, answer_id: int, kind: str, sentence, pid, grade, flag, reason: str
+) -> None:
     with db.transaction() as cur:
-        cur.execute("""INSERT INTO review_adjudications(answer_id, kind, sentence, pid, grade, flag, reason, lead)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?)""", [answer_id, kind, sentence, pid, grade, flag, reason, lead])
+        cur.execute(
+            """INSERT INTO review_adjudications(answer_id, kind, sentence, pid, grade, flag, reason, lead)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            [answer_id, kind, sentence, pid, grade, flag, reason, lead],
+        )
 
 
 def review_adjudication_history(db: Database) -> pd.DataFrame:
@@ -307,64 +426,94 @@ def replace_external_reviews(db: Database, source: str, rows: pd.DataFrame, file
     sentence, pid, grade, flag, note); all or nothing."""
     with db.transaction() as cur, registered(cur, "_r", rows):
         cur.execute("DELETE FROM external_reviews WHERE source = ?", [source])
-        cur.execute("""INSERT INTO external_reviews(source, reviewer, answer_id, kind, sentence, pid, grade,
+        cur.execute(
+            """INSERT INTO external_reviews(source, reviewer, answer_id, kind, sentence, pid, grade,
                                                     flag, note, line)
                        SELECT ?, reviewer, answer_id, kind, sentence, pid, grade, flag, note, line FROM _r""",
-                    [source])
-        cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('reviews', ?, ?, ?)",
-                    [file, len(rows), source])
-        return cur.execute("SELECT count(DISTINCT (reviewer, answer_id)) FROM external_reviews WHERE source = ?",
-                           [source]).fetchall()[0][0]
+            [source],
+        )
+        cur.execute(
+            "INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('reviews', ?, ?, ?)",
+            [file, len(rows), source],
+        )
+        return cur.execute(
+            "SELECT count(DISTINCT (reviewer, answer_id)) FROM external_reviews WHERE source = ?", [source]
+        ).fetchall()[0][0]
 
 
 def review_sources(db: Database) -> list[str]:
-    return [r[0] for r in db.cursor().execute(
-        "SELECT DISTINCT source FROM external_reviews ORDER BY source").fetchall()]
+    return [
+        r[0] for r in db.cursor().execute("SELECT DISTINCT source FROM external_reviews ORDER BY source").fetchall()
+    ]
 
 
 # -- review assignments ----------------------------------------------------------------
+
 
 def questions_for_review(db: Database) -> pd.DataFrame:
     """Questions that have current answers, with the work their review costs
     (``pool_size``: answers plus sentence × citation pairs) — the frame the
     assignment planner balances."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT q.qid, q.qtype, q.seq, count(DISTINCT a.answer_id) + count(c.pid) AS pool_size
         FROM current_answers a JOIN questions q USING (qid)
         LEFT JOIN answer_citations c USING (answer_id)
-        GROUP BY q.qid, q.qtype, q.seq ORDER BY q.seq""").df()
+        GROUP BY q.qid, q.qtype, q.seq ORDER BY q.seq""")
+        .df()
+    )
 
 
 def started_reviews(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT a.qid, r.username, count(*) AS n FROM current_reviews r
         JOIN current_answers a USING (answer_id) JOIN users u ON u.username = r.username
-        WHERE u.role = 'annotator' GROUP BY ALL ORDER BY 1, 3 DESC, 2""").df()
+        WHERE u.role = 'annotator' GROUP BY ALL ORDER BY 1, 3 DESC, 2""")
+        .df()
+    )
 
 
 def replace_review_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
     with db.transaction() as cur, registered(cur, "_assign", rows[["qid", "username"]]):
         cur.execute("UPDATE review_assignments SET active = FALSE, ended_at = current_timestamp WHERE active")
-        cur.execute("""
+        cur.execute(
+            """
             INSERT INTO review_assignments(qid, username, active, assigned_by)
             SELECT qid, username, TRUE, ? FROM _assign
             ON CONFLICT (qid, username) DO UPDATE SET active = TRUE, ended_at = NULL,
-                assigned_by = excluded.assigned_by, assigned_at = now()""", [by])
+                assigned_by = excluded.assigned_by, assigned_at = now()""",
+            [by],
+        )
 
 
 def active_review_assignments(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT a.qid, a.username, q.qtype FROM review_assignments a JOIN questions q USING (qid)
-        WHERE a.active ORDER BY q.seq, a.username""").df()
+        WHERE a.active ORDER BY q.seq, a.username""")
+        .df()
+    )
 
 
 def relevance_grades(db: Database, qid: str, pids: list[str], policy: str = "adjudicated") -> dict[str, int]:
     """The aggregated relevance grade (the qrels policy, keyed by duplicate group) of some
     paragraphs of a question, for those judged."""
     from reljudge.storage.team import qrels_sql
+
     sql, params = qrels_sql(policy)
-    return {p: int(g) for p, g in db.cursor().execute(f"""
+    return {
+        p: int(g)
+        for p, g in db.cursor()
+        .execute(
+            f"""
         WITH agg AS ({sql})
         SELECT w.pid, agg.grade FROM (SELECT unnest(?::VARCHAR[]) AS pid) w
         JOIN paragraphs p USING (pid) JOIN agg ON agg.qid = ? AND agg.pid = p.canonical_pid""",
-        [*params, list(pids), qid]).fetchall()}
+            [*params, list(pids), qid],
+        )
+        .fetchall()
+    }

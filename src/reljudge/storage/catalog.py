@@ -24,22 +24,34 @@ DEFAULT_SETTINGS = {
     "ties": ranking.DEFAULT_TIES,  # trec10; campaigns made before it are pinned to trec9 (migration 6)
     "dedup": "first",
     "ks": "1,3,5,10",
-    "highlight": "off",     # mark the question's content words in paragraphs (reljudge.highlight)
+    "highlight": "off",  # mark the question's content words in paragraphs (reljudge.highlight)
     "time_zone": "Asia/Seoul",  # times are stored in UTC, shown and exported in this zone (reljudge.times)
 }
 
 
 CODES = Codes(
-    summary_head=("kind", "source", "parts"),          # kind: a kind_* message; parts: summary_* messages
-    kind_corpus=(), kind_questions=(), kind_run=(),
-    summary_added=("n",), summary_updated=("n",), summary_unchanged=("n",), summary_systems=("names",),
-    summary_pooled=("n",), summary_incomplete=("n",),
+    summary_head=("kind", "source", "parts"),  # kind: a kind_* message; parts: summary_* messages
+    kind_corpus=(),
+    kind_questions=(),
+    kind_run=(),
+    summary_added=("n",),
+    summary_updated=("n",),
+    summary_unchanged=("n",),
+    summary_systems=("names",),
+    summary_pooled=("n",),
+    summary_incomplete=("n",),
     summary_pool_change=("before", "size", "added", "removed", "judged"),
-    summary_versioned=("n", "qids"), summary_replaced=("system", "n", "source", "v"),
-    error_duplicate_id=("field", "value", "first"), error_pid_changed=("pid",),
-    error_unknown_qid=("qid",), error_unknown_pid=("pid",), error_run_twice=("pid", "qid", "system", "first"),
-    error_undeclared_type=("qtype", "declared"), error_undeclared_type_near=("qtype", "declared", "near"),
-    error_type_variant=("qtype", "near"), error_type_not_declared=("qtype", "declared"),
+    summary_versioned=("n", "qids"),
+    summary_replaced=("system", "n", "source", "v"),
+    error_duplicate_id=("field", "value", "first"),
+    error_pid_changed=("pid",),
+    error_unknown_qid=("qid",),
+    error_unknown_pid=("pid",),
+    error_run_twice=("pid", "qid", "system", "first"),
+    error_undeclared_type=("qtype", "declared"),
+    error_undeclared_type_near=("qtype", "declared", "near"),
+    error_type_variant=("qtype", "near"),
+    error_type_not_declared=("qtype", "declared"),
     error_type_in_use=("qtype", "n"),
 )
 """What an import did (:meth:`ImportSummary.messages`) and why it was refused (``InputError``)."""
@@ -53,11 +65,11 @@ class ImportSummary:
     skipped: int = 0
     updated: int = 0
     systems: tuple[str, ...] = ()
-    incomplete: int = 0          # questions without a type or criteria
-    pooled: int | None = None    # pool size after the import rebuilt it (None: not rebuilt)
-    versioned: tuple[str, ...] = ()   # judged questions changed: earlier wording kept as a version
-    replaced: tuple["ReplacedRun", ...] = ()   # runs replaced (import --replace), kept as versions
-    pool_change: "PoolChange | None" = None    # what the rebuilt pool gained and lost
+    incomplete: int = 0  # questions without a type or criteria
+    pooled: int | None = None  # pool size after the import rebuilt it (None: not rebuilt)
+    versioned: tuple[str, ...] = ()  # judged questions changed: earlier wording kept as a version
+    replaced: tuple["ReplacedRun", ...] = ()  # runs replaced (import --replace), kept as versions
+    pool_change: "PoolChange | None" = None  # what the rebuilt pool gained and lost
 
     SEP = ". "
     """Between the messages when they are written as one line."""
@@ -72,13 +84,13 @@ class ImportSummary:
             parts.append(CODES("summary_unchanged", n=self.skipped))
         if self.systems:
             parts.append(CODES("summary_systems", names=tuple(self.systems)))
-        out = [CODES("summary_head", kind=CODES(f"kind_{self.kind}"), source=str(self.source),
-                     parts=tuple(parts))]
+        out = [CODES("summary_head", kind=CODES(f"kind_{self.kind}"), source=str(self.source), parts=tuple(parts))]
         if self.versioned:
             out.append(CODES("summary_versioned", n=len(self.versioned), qids=tuple(self.versioned)))
         for run in self.replaced:
-            out.append(CODES("summary_replaced", system=run.system, n=run.n_rows,
-                             source=run.source_file or "?", v=run.version))
+            out.append(
+                CODES("summary_replaced", system=run.system, n=run.n_rows, source=run.source_file or "?", v=run.version)
+            )
         if self.pool_change is not None:
             out.append(self.pool_change.to_message())
         elif self.pooled is not None:
@@ -91,7 +103,7 @@ class ImportSummary:
 @dataclass(frozen=True)
 class ReplacedRun:
     system: str
-    version: int          # the version number the replaced run is kept under
+    version: int  # the version number the replaced run is kept under
     n_rows: int
     source_file: str | None
 
@@ -100,6 +112,7 @@ class ReplacedRun:
 class PoolChange:
     """A pool rebuild: its size before and after, items that joined and left, and how
     many of those that left had already been judged (their judgments stay, unused)."""
+
     size: int
     before: int
     added: int
@@ -110,8 +123,14 @@ class PoolChange:
         """The rebuild as a message (:data:`CODES`)."""
         if self.added == 0 and self.removed == 0:
             return CODES("summary_pooled", n=self.size)
-        return CODES("summary_pool_change", before=self.before, size=self.size, added=self.added,
-                     removed=self.removed, judged=self.removed_judged)
+        return CODES(
+            "summary_pool_change",
+            before=self.before,
+            size=self.size,
+            added=self.added,
+            removed=self.removed,
+            judged=self.removed_judged,
+        )
 
 
 def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
@@ -133,6 +152,7 @@ def _first(cur, sql: str, params=None):
 
 # -- settings ---------------------------------------------------------------------
 
+
 def get_settings(db: Database) -> dict[str, str]:
     rows = dict(db.cursor().execute("SELECT key, value FROM settings").fetchall())
     return {**DEFAULT_SETTINGS, **rows}
@@ -145,21 +165,32 @@ def set_setting(db: Database, key: str, value: str) -> None:
 
 # -- corpus -----------------------------------------------------------------------
 
+
 def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
     with db.transaction() as cur:
-        n = _stage(cur, "stage_corpus",
-                   "line BIGINT, pid VARCHAR, doc_id VARCHAR, title VARCHAR, date VARCHAR, "
-                   "volume VARCHAR, page VARCHAR, position BIGINT, text VARCHAR, text_key VARCHAR, "
-                   "metadata VARCHAR", chunks)
-        dup = _first(cur, """
+        n = _stage(
+            cur,
+            "stage_corpus",
+            "line BIGINT, pid VARCHAR, doc_id VARCHAR, title VARCHAR, date VARCHAR, "
+            "volume VARCHAR, page VARCHAR, position BIGINT, text VARCHAR, text_key VARCHAR, "
+            "metadata VARCHAR",
+            chunks,
+        )
+        dup = _first(
+            cur,
+            """
             SELECT pid, min(line), max(line) FROM (
               SELECT pid, line, row_number() OVER (PARTITION BY pid ORDER BY line) AS k FROM stage_corpus)
-            WHERE k <= 2 GROUP BY pid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
+            WHERE k <= 2 GROUP BY pid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""",
+        )
         if dup:
             raise InputError(source, dup[2], CODES("error_duplicate_id", field="pid", value=dup[0], first=dup[1]))
-        clash = _first(cur, """
+        clash = _first(
+            cur,
+            """
             SELECT s.line, s.pid FROM stage_corpus s JOIN paragraphs p USING (pid)
-            WHERE p.text <> s.text ORDER BY s.line LIMIT 1""")
+            WHERE p.text <> s.text ORDER BY s.line LIMIT 1""",
+        )
         if clash:
             raise InputError(source, clash[0], CODES("error_pid_changed", pid=clash[1]))
         skipped = _first(cur, "SELECT count(*) FROM stage_corpus JOIN paragraphs USING (pid)")[0]
@@ -175,27 +206,34 @@ def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> 
                        FROM paragraphs GROUP BY text_key) e USING (text_key)
             WHERE s.pid NOT IN (SELECT pid FROM paragraphs)
             ORDER BY s.line""")
-        cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('corpus', ?, ?)",
-                    [source, n - skipped])
+        cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('corpus', ?, ?)", [source, n - skipped])
         cur.execute("DROP TABLE stage_corpus")
     return ImportSummary("corpus", source, n - skipped, skipped=skipped)
 
 
 # -- questions ----------------------------------------------------------------------
 
-def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
-                     update_questions: bool = False) -> ImportSummary:
+
+def import_questions(
+    db: Database, chunks: Iterable[pd.DataFrame], source: str, update_questions: bool = False
+) -> ImportSummary:
     """New questions are added; a known question takes the fields the file gives (a field
     left out or empty keeps its value). Changing a question that already has judgments
     needs ``update_questions``; every wording is kept in ``question_versions``."""
     with db.transaction() as cur:
-        n = _stage(cur, "stage_questions",
-                   "line BIGINT, qid VARCHAR, text VARCHAR, qtype VARCHAR, criteria VARCHAR, "
-                   "no_answer_expected BOOLEAN", chunks)
-        dup = _first(cur, """
+        n = _stage(
+            cur,
+            "stage_questions",
+            "line BIGINT, qid VARCHAR, text VARCHAR, qtype VARCHAR, criteria VARCHAR, no_answer_expected BOOLEAN",
+            chunks,
+        )
+        dup = _first(
+            cur,
+            """
             SELECT qid, min(line), max(line) FROM (
               SELECT qid, line, row_number() OVER (PARTITION BY qid ORDER BY line) AS k FROM stage_questions)
-            WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""")
+            WHERE k <= 2 GROUP BY qid HAVING count(*) > 1 ORDER BY 3 LIMIT 1""",
+        )
         if dup:
             raise InputError(source, dup[2], CODES("error_duplicate_id", field="qid", value=dup[0], first=dup[1]))
         _check_types(cur, source)
@@ -223,14 +261,20 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
             FROM merged_questions m WHERE m.changed <> '' AND n > 0 ORDER BY m.line""").fetchall()
         if judged and not update_questions:
             line, qid, changed, events = judged[0]
-            raise InputError(source, line,
-                             f"question {qid!r} already has {events} judgments; changing its {changed} needs "
-                             "--update-questions (the earlier wording is kept as a version) / 판정이 있는 "
-                             "질문을 바꾸려면 --update-questions가 필요합니다")
+            raise InputError(
+                source,
+                line,
+                f"question {qid!r} already has {events} judgments; changing its {changed} needs "
+                "--update-questions (the earlier wording is kept as a version) / 판정이 있는 "
+                "질문을 바꾸려면 --update-questions가 필요합니다",
+            )
         updated = _first(cur, "SELECT count(*) FROM merged_questions WHERE changed <> ''")[0]
         existing = _first(cur, "SELECT count(*) FROM merged_questions WHERE existing")[0]
-        incomplete = _first(cur, """SELECT count(*) FROM merged_questions
-                                    WHERE trim(qtype) = '' OR trim(criteria) = ''""")[0]
+        incomplete = _first(
+            cur,
+            """SELECT count(*) FROM merged_questions
+                                    WHERE trim(qtype) = '' OR trim(criteria) = ''""",
+        )[0]
         # Questions may be corrected (criteria, typos) after judging started: update in place,
         # keeping their order, and keep the new wording as the next version.
         cur.execute("""
@@ -241,38 +285,55 @@ def import_questions(db: Database, chunks: Iterable[pd.DataFrame], source: str,
             INSERT INTO questions(qid, text, qtype, criteria, no_answer_expected)
             SELECT qid, text, qtype, criteria, no_answer_expected FROM merged_questions
             WHERE NOT existing ORDER BY line""")
-        cur.execute("""
+        cur.execute(
+            """
             INSERT INTO question_versions(qid, version, text, qtype, criteria, no_answer_expected,
                                           source_file)
             SELECT m.qid, coalesce(v.last, 0) + 1, m.text, m.qtype, m.criteria, m.no_answer_expected, ?
             FROM merged_questions m
             LEFT JOIN (SELECT qid, max(version) AS last FROM question_versions GROUP BY qid) v USING (qid)
-            WHERE NOT m.existing OR m.changed <> ''""", [source])
-        cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('questions', ?, ?)",
-                    [source, n])
+            WHERE NOT m.existing OR m.changed <> ''""",
+            [source],
+        )
+        cur.execute("INSERT INTO import_log(kind, source_file, n_rows) VALUES ('questions', ?, ?)", [source, n])
         cur.execute("DROP TABLE stage_questions")
         cur.execute("DROP TABLE merged_questions")
-    return ImportSummary("questions", source, n - existing, updated=updated,
-                         skipped=existing - updated, incomplete=incomplete,
-                         versioned=tuple(r[1] for r in judged))
+    return ImportSummary(
+        "questions",
+        source,
+        n - existing,
+        updated=updated,
+        skipped=existing - updated,
+        incomplete=incomplete,
+        versioned=tuple(r[1] for r in judged),
+    )
 
 
 def _check_types(cur, source: str) -> None:
     """The first staged question whose type is not declared is refused: file, line, the
     type, the declared list (and the declared type it is a variant of, if one)."""
     declared = _declared_types(cur)
-    bad = _first(cur, """SELECT line, qtype FROM stage_questions
+    bad = _first(
+        cur,
+        """SELECT line, qtype FROM stage_questions
                          WHERE qtype IS NOT NULL AND NOT list_contains(CAST(? AS VARCHAR[]), qtype)
-                         ORDER BY line LIMIT 1""", [declared])
+                         ORDER BY line LIMIT 1""",
+        [declared],
+    )
     if bad:
         line, qtype = bad
         near = question_types.near(qtype, declared)
-        raise InputError(source, line,
-                         CODES("error_undeclared_type_near", qtype=qtype, declared=_listed(declared), near=near)
-                         if near else CODES("error_undeclared_type", qtype=qtype, declared=_listed(declared)))
+        raise InputError(
+            source,
+            line,
+            CODES("error_undeclared_type_near", qtype=qtype, declared=_listed(declared), near=near)
+            if near
+            else CODES("error_undeclared_type", qtype=qtype, declared=_listed(declared)),
+        )
 
 
 # -- question types ---------------------------------------------------------------------
+
 
 def _listed(declared: list[str]) -> tuple[str, ...]:
     """The declared list as a message shows it (a dash when nothing is declared)."""
@@ -297,8 +358,7 @@ def question_type_counts(db: Database) -> dict[str, int]:
 def _set_type(cur, name: str, declared: bool, by: str | None) -> None:
     # one row per type: its latest change (re-declared, it moves to the end of the order)
     cur.execute("DELETE FROM question_types WHERE name = ?", [name])
-    cur.execute("INSERT INTO question_types(name, declared, changed_by) VALUES (?, ?, ?)",
-                [name, declared, by])
+    cur.execute("INSERT INTO question_types(name, declared, changed_by) VALUES (?, ?, ?)", [name, declared, by])
 
 
 def declare_question_types(db: Database, names: list[str], by: str | None) -> list[str]:
@@ -333,7 +393,10 @@ def withdraw_question_type(db: Database, name: str, by: str | None) -> None:
 def question_versions(db: Database, qid: str) -> pd.DataFrame:
     """Every wording question ``qid`` has had, oldest first, with the judgment events
     made while each was in force (from its valid_from to the next version's)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         WITH v AS (
             SELECT *, lead(valid_from) OVER (ORDER BY version) AS valid_until
             FROM question_versions WHERE qid = ?)
@@ -342,13 +405,19 @@ def question_versions(db: Database, qid: str) -> pd.DataFrame:
                (SELECT count(*) FROM judgment_events e WHERE e.qid = ?
                   AND (e.created_at >= v.valid_from OR v.version = 1)
                   AND (v.valid_until IS NULL OR e.created_at < v.valid_until)) AS judgment_events
-        FROM v ORDER BY v.version""", [qid, qid]).df()
+        FROM v ORDER BY v.version""",
+            [qid, qid],
+        )
+        .df()
+    )
 
 
 def judged_wordings(db: Database) -> pd.DataFrame:
     """Questions that changed after they were first judged: per version, its wording and
     the judgment events made under it (for the report)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         WITH v AS (
             SELECT *, lead(valid_from) OVER (PARTITION BY qid ORDER BY version) AS valid_until
             FROM question_versions),
@@ -361,42 +430,56 @@ def judged_wordings(db: Database) -> pd.DataFrame:
         SELECT c.* FROM counted c
         WHERE c.qid IN (SELECT qid FROM question_versions GROUP BY qid HAVING count(*) > 1)
           AND c.qid IN (SELECT qid FROM judgment_events)
-        ORDER BY c.qid, c.version""").df()
+        ORDER BY c.qid, c.version""")
+        .df()
+    )
 
 
 # -- runs ---------------------------------------------------------------------------
 
-def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str,
-               replace: bool = False) -> ImportSummary:
+
+def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str, replace: bool = False) -> ImportSummary:
     """Stores the run of every system named in the file; unknown qids/pids are errors.
     A system that already has a run is refused unless ``replace``: then its old run is
     kept whole in ``run_versions`` and the file's rows take its place."""
     with db.transaction() as cur:
-        n = _stage(cur, "stage_run",
-                   "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, "
-                   "score DOUBLE, abstained BOOLEAN", chunks)
+        n = _stage(
+            cur,
+            "stage_run",
+            "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, score DOUBLE, abstained BOOLEAN",
+            chunks,
+        )
         # a line with a pid and abstained=true is staged as two rows (ranked + abstention)
         n = cur.execute("SELECT count(DISTINCT line) FROM stage_run").fetchall()[0][0] if n else 0
-        bad = _first(cur, """
+        bad = _first(
+            cur,
+            """
             SELECT line, qid FROM stage_run WHERE qid NOT IN (SELECT qid FROM questions)
-            ORDER BY line LIMIT 1""")
+            ORDER BY line LIMIT 1""",
+        )
         if bad:
             raise InputError(source, bad[0], CODES("error_unknown_qid", qid=bad[1]))
-        bad = _first(cur, """
+        bad = _first(
+            cur,
+            """
             SELECT line, pid FROM stage_run WHERE pid IS NOT NULL
-              AND pid NOT IN (SELECT pid FROM paragraphs) ORDER BY line LIMIT 1""")
+              AND pid NOT IN (SELECT pid FROM paragraphs) ORDER BY line LIMIT 1""",
+        )
         if bad:
             raise InputError(source, bad[0], CODES("error_unknown_pid", pid=bad[1]))
-        dup = _first(cur, """
+        dup = _first(
+            cur,
+            """
             SELECT system, qid, pid, min(line), max(line) FROM (
               SELECT *, row_number() OVER (PARTITION BY system, qid, pid ORDER BY line) AS k
               FROM stage_run WHERE pid IS NOT NULL)
-            WHERE k <= 2 GROUP BY system, qid, pid HAVING count(*) > 1 ORDER BY 5 LIMIT 1""")
+            WHERE k <= 2 GROUP BY system, qid, pid HAVING count(*) > 1 ORDER BY 5 LIMIT 1""",
+        )
         if dup:
-            raise InputError(source, dup[4], CODES("error_run_twice", pid=dup[2], qid=dup[1], system=dup[0],
-                                                   first=dup[3]))
-        systems = tuple(r[0] for r in cur.execute(
-            "SELECT DISTINCT system FROM stage_run ORDER BY system").fetchall())
+            raise InputError(
+                source, dup[4], CODES("error_run_twice", pid=dup[2], qid=dup[1], system=dup[0], first=dup[3])
+            )
+        systems = tuple(r[0] for r in cur.execute("SELECT DISTINCT system FROM stage_run ORDER BY system").fetchall())
         clash = cur.execute("""
             SELECT r.system, min(s.line), r.n_rows, r.source_file, r.imported_at,
                    coalesce((SELECT max(version) FROM run_versions v WHERE v.system = r.system), 0) + 1
@@ -404,20 +487,30 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str,
             GROUP BY ALL ORDER BY 2""").fetchall()
         if clash and not replace:
             system, line, n_rows, old_source, imported_at = clash[0][:5]
-            raise InputError(source, line,
-                             f"system {system!r} already has a run ({n_rows} lines from {old_source}, "
-                             f"imported {imported_at:%Y-%m-%d %H:%M}); import with --replace to replace it "
-                             "(the old run is kept as a version) / 이미 있는 시스템입니다: 바꾸려면 --replace")
+            raise InputError(
+                source,
+                line,
+                f"system {system!r} already has a run ({n_rows} lines from {old_source}, "
+                f"imported {imported_at:%Y-%m-%d %H:%M}); import with --replace to replace it "
+                "(the old run is kept as a version) / 이미 있는 시스템입니다: 바꾸려면 --replace",
+            )
         for system, _line, _n, _src, _at, version in clash:
-            cur.execute("""
+            cur.execute(
+                """
                 INSERT INTO run_versions(system, version, source_file, n_rows, imported_at, replaced_by)
                 SELECT system, ?, source_file, n_rows, imported_at, ? FROM runs WHERE system = ?""",
-                        [version, source, system])
-            cur.execute("""INSERT INTO run_version_entries
+                [version, source, system],
+            )
+            cur.execute(
+                """INSERT INTO run_version_entries
                            SELECT system, ?, qid, pid, rank, score FROM run_entries WHERE system = ?""",
-                        [version, system])
-            cur.execute("""INSERT INTO run_version_abstentions
-                           SELECT system, ?, qid FROM run_abstentions WHERE system = ?""", [version, system])
+                [version, system],
+            )
+            cur.execute(
+                """INSERT INTO run_version_abstentions
+                           SELECT system, ?, qid FROM run_abstentions WHERE system = ?""",
+                [version, system],
+            )
         for table in ("run_entries", "run_abstentions", "runs"):
             cur.execute(f"DELETE FROM {table} WHERE system IN (SELECT DISTINCT system FROM stage_run)")
         cur.execute("""
@@ -425,30 +518,42 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str,
             WHERE NOT abstained""")
         cur.execute("""
             INSERT INTO run_abstentions SELECT DISTINCT system, qid FROM stage_run WHERE abstained""")
-        cur.execute("""
+        cur.execute(
+            """
             INSERT INTO runs(system, source_file, n_rows)
-            SELECT system, ?, count(DISTINCT line) FROM stage_run GROUP BY system""", [source])
-        cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('run', ?, ?, ?)",
-                    [source, n, ",".join(systems)])
+            SELECT system, ?, count(DISTINCT line) FROM stage_run GROUP BY system""",
+            [source],
+        )
+        cur.execute(
+            "INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('run', ?, ?, ?)",
+            [source, n, ",".join(systems)],
+        )
         cur.execute("DROP TABLE stage_run")
-    replaced = tuple(ReplacedRun(system, version, n_rows, old_source)
-                     for system, _line, n_rows, old_source, _at, version in clash)
+    replaced = tuple(
+        ReplacedRun(system, version, n_rows, old_source) for system, _line, n_rows, old_source, _at, version in clash
+    )
     return ImportSummary("run", source, n, systems=systems, replaced=replaced)
 
 
 def run_versions(db: Database) -> pd.DataFrame:
     """Runs replaced under their system name, newest first."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT system, version, source_file, n_rows, imported_at, replaced_at, replaced_by
-        FROM run_versions ORDER BY replaced_at DESC, system""").df()
+        FROM run_versions ORDER BY replaced_at DESC, system""")
+        .df()
+    )
 
 
 # -- pool ---------------------------------------------------------------------------
 
 # The campaign's run rows as reljudge.ranking reads them: dkey is the paragraph's
 # duplicate group (its first paragraph), which pool items and judgments are keyed by.
-RUN_ROWS = ("SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dkey "
-             "FROM run_entries r JOIN paragraphs p USING (pid)")
+RUN_ROWS = (
+    "SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dkey "
+    "FROM run_entries r JOIN paragraphs p USING (pid)"
+)
 
 
 def ranked_runs_sql(ties: str, dedup: str, depth: int, where: str = "") -> str:
@@ -515,8 +620,12 @@ def counts(db: Database) -> dict[str, int]:
 
 
 def list_runs(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT r.system, r.source_file, r.n_rows, r.imported_at,
                (SELECT count(DISTINCT qid) FROM run_entries e WHERE e.system = r.system) AS questions,
                (SELECT count(*) FROM run_abstentions a WHERE a.system = r.system) AS abstained
-        FROM runs r ORDER BY r.system""").df()
+        FROM runs r ORDER BY r.system""")
+        .df()
+    )

@@ -44,6 +44,7 @@ ENV_VAR = "RELJUDGE_DB"
 MEMORY_ENV_VAR = "RELJUDGE_MEMORY_LIMIT"
 _MEMORY_RE = re.compile(r"\d+(\.\d+)?\s*(B|[KMGT]i?B)", re.IGNORECASE)
 
+
 def memory_limit() -> str | None:
     """$RELJUDGE_MEMORY_LIMIT (e.g. ``256MB``), checked; None when unset."""
     limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
@@ -190,12 +191,14 @@ class Database:
         if is_postgres(path):
             self.backend = "postgresql"
             self.url = str(path)
-            self.path = postgres.display_url(self.url)      # shown in messages: no password
+            self.path = postgres.display_url(self.url)  # shown in messages: no password
             self._connect_postgres()
             if must_exist and not postgres.table_exists(self._con, "schema_migrations"):
                 self._con.close()
-                raise ReljudgeError(f"{self.path}: this PostgreSQL database holds no reljudge campaign: "
-                                    "check --db / $RELJUDGE_DB, or create it with `reljudge init`")
+                raise ReljudgeError(
+                    f"{self.path}: this PostgreSQL database holds no reljudge campaign: "
+                    "check --db / $RELJUDGE_DB, or create it with `reljudge init`"
+                )
             if not read_only:
                 self.migrate()
             return
@@ -252,10 +255,13 @@ class Database:
                     raise ReljudgeError(
                         f"{self.path}: cannot open database: its write-ahead log "
                         f"{wal_path(self.path).name} does not replay ({_first_line(exc)}), and recovering "
-                        f"it failed too ({_first_line(again)}); the files are unchanged") from None
-                _say(f"{self.path}: its write-ahead log did not replay when opened directly "
-                     f"(a DuckDB defect); it was replayed through an attachment and checkpointed "
-                     f"into the file, every committed change kept. The log as it was is kept in {backup.name}.")
+                        f"it failed too ({_first_line(again)}); the files are unchanged"
+                    ) from None
+                _say(
+                    f"{self.path}: its write-ahead log did not replay when opened directly "
+                    f"(a DuckDB defect); it was replayed through an attachment and checkpointed "
+                    f"into the file, every committed change kept. The log as it was is kept in {backup.name}."
+                )
                 self.recovered_from = backup
                 recovered = True
 
@@ -348,14 +354,16 @@ class Database:
                 con.execute("SET GLOBAL TimeZone = 'UTC'")
             except (ReljudgeError, duckdb.Error, OSError) as exc:
                 raise failures.StorageUnavailable(
-                    f"{self.path}: cannot open the database again after its storage failed: "
-                    f"{_first_line(exc)}") from None
+                    f"{self.path}: cannot open the database again after its storage failed: {_first_line(exc)}"
+                ) from None
             self._con = con
             self._generation = getattr(self, "_generation", 0) + 1
             self._broken = False
-            if not getattr(self, "_reopened", False):      # said once until a checkpoint succeeds
-                _say(f"{self.path}: opened again after a storage failure (DuckDB had invalidated it); "
-                     "saves resume as soon as the storage takes writes")
+            if not getattr(self, "_reopened", False):  # said once until a checkpoint succeeds
+                _say(
+                    f"{self.path}: opened again after a storage failure (DuckDB had invalidated it); "
+                    "saves resume as soon as the storage takes writes"
+                )
                 self._reopened = True
 
     @property
@@ -376,7 +384,7 @@ class Database:
         self._ensure_connected()
         cur = getattr(self._local, "cursor", None)
         if cur is not None and getattr(self._local, "generation", None) != getattr(self, "_generation", None):
-            cur = None                      # made on a connection that was replaced
+            cur = None  # made on a connection that was replaced
         if cur is None:
             cur = self._new_cursor()
             self._local.cursor = cur
@@ -444,7 +452,7 @@ class Database:
             except duckdb.Error as exc:
                 self._raise_db_error(exc)
             try:
-                with _owner_only():      # DuckDB creates the .wal on the first write after a checkpoint
+                with _owner_only():  # DuckDB creates the .wal on the first write after a checkpoint
                     cur.begin()
                     try:
                         yield cur
@@ -485,7 +493,7 @@ class Database:
                     cur.close()
             except duckdb.Error as exc:
                 if failures.invalidates(exc):
-                    self._broken = True      # reopened on the next use (_reopen_file)
+                    self._broken = True  # reopened on the next use (_reopen_file)
                 return False
             self._checkpointed_writes = writes
             self._reopened = False
@@ -494,8 +502,12 @@ class Database:
     def _start_idle_checkpoints(self) -> None:
         if self.backend != "duckdb" or self._checkpointer is not None:
             return
-        self._checkpointer = threading.Thread(target=_checkpoint_when_idle, args=(weakref.ref(self),),
-                                              name=f"reljudge-checkpoint {self.path.name}", daemon=True)
+        self._checkpointer = threading.Thread(
+            target=_checkpoint_when_idle,
+            args=(weakref.ref(self),),
+            name=f"reljudge-checkpoint {self.path.name}",
+            daemon=True,
+        )
         self._checkpointer.start()
 
     def _match_wal_mode(self) -> None:
@@ -508,7 +520,7 @@ class Database:
             wal = wal_path(self.path)
             if wal.stat().st_mode & 0o777 != mode:
                 os.chmod(wal, mode)
-        except OSError:          # no .wal right now (checkpointed), or not ours to change
+        except OSError:  # no .wal right now (checkpointed), or not ours to change
             pass
 
     def close(self) -> None:
@@ -547,9 +559,7 @@ class Database:
                 cur.begin()
                 try:
                     cur.execute(sql)
-                    cur.execute(
-                        "INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name]
-                    )
+                    cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name])
                 except BaseException:
                     cur.rollback()
                     raise
@@ -608,8 +618,7 @@ class Database:
                 ddl += postgres.default_triggers(ddl[-1])
         ddl += postgres.NATIVE_STEPS.get(version, [])
         data = [] if version in postgres.SKIP_DATA else [s for s in parts if postgres.kind(s) == "data"]
-        record = ("INSERT INTO schema_migrations(version, name) VALUES "
-                  f"({int(version)}, {postgres.quote(name)})")
+        record = f"INSERT INTO schema_migrations(version, name) VALUES ({int(version)}, {postgres.quote(name)})"
         if ddl or not data:
             postgres.execute_native(cur, "; ".join(ddl + ([] if data else [record])))
             postgres.clear_cache(cur)
@@ -633,8 +642,10 @@ class Database:
         while True:
             try:
                 postgres.clear_cache(cur)
-                if postgres.table_exists(cur, "schema_migrations") and (version is None or cur.execute(
-                        "SELECT count(*) FROM schema_migrations WHERE version = ?", [version]).fetchone()[0]):
+                if postgres.table_exists(cur, "schema_migrations") and (
+                    version is None
+                    or cur.execute("SELECT count(*) FROM schema_migrations WHERE version = ?", [version]).fetchone()[0]
+                ):
                     return True
             except duckdb.Error as exc:
                 if postgres.is_connection_error(exc):
@@ -644,9 +655,7 @@ class Database:
             time.sleep(0.05)
 
     def applied_migrations(self) -> list[tuple[int, str]]:
-        return self.cursor().execute(
-            "SELECT version, name FROM schema_migrations ORDER BY version"
-        ).fetchall()
+        return self.cursor().execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
 
 
 def _checkpoint_when_idle(ref: "weakref.ref[Database]") -> None:
@@ -676,14 +685,12 @@ def registered(cur: duckdb.DuckDBPyConnection, name: str, frame) -> Iterator[Non
             pass
 
 
-def open_database(path: str | os.PathLike | None = None, read_only: bool = False,
-                  must_exist: bool = False) -> Database:
+def open_database(path: str | os.PathLike | None = None, read_only: bool = False, must_exist: bool = False) -> Database:
     """Open (and migrate) the database; with ``must_exist`` a missing file is an error
     rather than a new, empty database (a mistyped --db must not look like a campaign)."""
     path = default_db_path(path)
-    if isinstance(path, str):               # PostgreSQL: init creates the schema
+    if isinstance(path, str):  # PostgreSQL: init creates the schema
         return Database(path, read_only=read_only, must_exist=must_exist)
     if must_exist and not path.exists():
-        raise ReljudgeError(f"no database at {path}: check --db / {ENV_VAR}, "
-                            "or create it with `reljudge init`")
+        raise ReljudgeError(f"no database at {path}: check --db / {ENV_VAR}, or create it with `reljudge init`")
     return Database(path, read_only=read_only)

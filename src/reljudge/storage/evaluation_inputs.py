@@ -12,6 +12,7 @@ def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, s
     """Aggregate the judgments into this cursor's temp tables; returns their names.
     The qrels name each duplicate group by its first paragraph."""
     from reljudge.storage.team import stage_aggregates
+
     stage_aggregates(cur, policy, threshold, version)
     return "_rj_qrels", "_rj_verdicts"
 
@@ -49,6 +50,7 @@ def stage_run(cur, run: pd.DataFrame | None = None) -> str:
     group's first paragraph (a pid outside the corpus is its own group)."""
     if run is None:
         from reljudge.storage.catalog import RUN_ROWS
+
         cur.execute(f"""CREATE OR REPLACE TEMP VIEW _rj_run AS
                         SELECT system, qid, pid, score, rank, dkey AS dup_key FROM ({RUN_ROWS})""")
         return "_rj_run"
@@ -61,8 +63,7 @@ def stage_run(cur, run: pd.DataFrame | None = None) -> str:
 
 
 def no_answer_qids(cur, verdicts_table: str) -> list[str]:
-    return [r[0] for r in cur.execute(
-        f"SELECT qid FROM {verdicts_table} WHERE no_answer ORDER BY qid").fetchall()]
+    return [r[0] for r in cur.execute(f"SELECT qid FROM {verdicts_table} WHERE no_answer ORDER BY qid").fetchall()]
 
 
 def count(cur, table: str) -> int:
@@ -97,10 +98,18 @@ def top_k(db: Database, qid: str, k: int, ties: str = ranking.DEFAULT_TIES, dedu
     (the ranks the metrics use): system, rank, pid (as the system returned it),
     group_pid (its duplicate group's first paragraph, which judgments name), text."""
     from reljudge.storage.catalog import ranked_runs_sql
+
     ranked = ranked_runs_sql(ties, dedup, k, where="r.qid = $qid")
-    top = db.cursor().execute(f"""
+    top = (
+        db.cursor()
+        .execute(
+            f"""
         SELECT c.system, c.r AS rank, c.pid, c.dkey AS group_pid
-        FROM ({ranked}) c ORDER BY c.system, c.r""", {"qid": qid}).df()
+        FROM ({ranked}) c ORDER BY c.system, c.r""",
+            {"qid": qid},
+        )
+        .df()
+    )
     texts = paragraph_texts(db, list(top.pid))
     top["text"] = top.pid.map(texts)
     return top[top.pid.isin(list(texts))].reset_index(drop=True)
@@ -110,6 +119,7 @@ def evaluated_qrels(cur, items_table: str) -> pd.DataFrame:
     """qid, pid, grade: the staged qrels exactly as the metric engine reads them
     (:func:`reljudge.metrics.judged_items_sql`), ordered by qid, pid."""
     from reljudge.metrics import judged_items_sql
+
     return cur.execute(f"SELECT * FROM ({judged_items_sql(items_table)}) ORDER BY qid, pid").df()
 
 
@@ -118,9 +128,11 @@ def stage_ranked(cur, run_table: str, ties: str, dedup: str, depth: int) -> str:
     ranking of the staged run ranked once by the one rule (:func:`reljudge.ranking.ranked_sql`)
     down to ``depth``, for the metric engine and the bounds (reljudge.bounds) to share —
     ranking the run is most of an evaluation's time."""
-    source = (f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
-              f"score::DOUBLE AS score, rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run_table} "
-              "WHERE pid IS NOT NULL AND system IS NOT NULL)")
+    source = (
+        f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+        f"score::DOUBLE AS score, rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run_table} "
+        "WHERE pid IS NOT NULL AND system IS NOT NULL)"
+    )
     cur.execute(f"""CREATE OR REPLACE TEMP TABLE _rj_ranked AS
                     SELECT system, qid, pid, NULL::DOUBLE AS score, NULL::BIGINT AS rank, dkey AS dup_key,
                            r AS position
@@ -128,17 +140,19 @@ def stage_ranked(cur, run_table: str, ties: str, dedup: str, depth: int) -> str:
     return "_rj_ranked"
 
 
-def evaluated_rankings(cur, run_table: str, ties: str, dedup: str, depth: int,
-                       qids: list[str]) -> pd.DataFrame:
+def evaluated_rankings(cur, run_table: str, ties: str, dedup: str, depth: int, qids: list[str]) -> pd.DataFrame:
     """system, qid, docid, rank: the staged run's rankings of the questions ``qids``
     as the metric engine ranks them (:func:`reljudge.ranking.ranked_sql`, ranks
     1..``depth``), each row naming the item judgments are looked up by
     (:func:`reljudge.ranking.item_column`: the duplicate group under "first", the
     returned id under "keep")."""
     item = ranking.item_column(dedup)
-    source = (f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
-              f"score::DOUBLE AS score, rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run_table} "
-              "WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT unnest($qids::VARCHAR[])))")
+    source = (
+        f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
+        f"score::DOUBLE AS score, rank::BIGINT AS rank, dup_key::VARCHAR AS dkey FROM {run_table} "
+        "WHERE pid IS NOT NULL AND system IS NOT NULL AND qid::VARCHAR IN (SELECT unnest($qids::VARCHAR[])))"
+    )
     ranked = ranking.ranked_sql(source, ties, dedup, depth)
-    return cur.execute(f"SELECT system, qid, {item} AS docid, r AS rank FROM ({ranked}) "
-                       "ORDER BY system, qid, r", {"qids": list(qids)}).df()
+    return cur.execute(
+        f"SELECT system, qid, {item} AS docid, r AS rank FROM ({ranked}) ORDER BY system, qid, r", {"qids": list(qids)}
+    ).df()

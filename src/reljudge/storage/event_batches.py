@@ -10,14 +10,18 @@ from typing import Callable, Hashable
 
 STALE = "stale"  # the rejection code of an edit older than another browser's newer decision
 
-Row = tuple[int, str, dict]   # (batch index, username, event row)
+Row = tuple[int, str, dict]  # (batch index, username, event row)
 Results = list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]
 
 
-def sort_out(batches: list[tuple[str, list[dict], bool]], rows: list[Row],
-             problems: dict[int, dict[str, tuple[str, str | None]]], stored_before: set[tuple[str, str]],
-             latest: dict[Hashable, tuple[float, str | None]],
-             item_of: Callable[[str, dict], Hashable]) -> tuple[list[tuple[str, dict]], Results]:
+def sort_out(
+    batches: list[tuple[str, list[dict], bool]],
+    rows: list[Row],
+    problems: dict[int, dict[str, tuple[str, str | None]]],
+    stored_before: set[tuple[str, str]],
+    latest: dict[Hashable, tuple[float, str | None]],
+    item_of: Callable[[str, dict], Hashable],
+) -> tuple[list[tuple[str, dict]], Results]:
     """(the events to insert, in the order they were made, as (username, row); the
     result of each batch so far: {} acknowledgments, {refused id: (code, detail)}).
 
@@ -39,7 +43,7 @@ def sort_out(batches: list[tuple[str, list[dict], bool]], rows: list[Row],
             results[b][1][cid] = ("held_back", None)
             continue
         if (username, cid) in seen:
-            continue                       # resent: acknowledged below, stored once
+            continue  # resent: acknowledged below, stored once
         item = item_of(username, row)
         newest = latest.get(item)
         base = row["base_event_id"]

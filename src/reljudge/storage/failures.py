@@ -25,8 +25,11 @@ from reljudge.errors import ReljudgeError
 
 #: errnos of a storage that cannot take a write now but may later (space freed, the file
 #: system remounted writable, the permission given back, the device back).
-ERRNOS = tuple(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO",
-                                                "EFBIG", "ENOMEM") if hasattr(errno, name))
+ERRNOS = tuple(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EFBIG", "ENOMEM")
+    if hasattr(errno, name)
+)
 _TEXTS = tuple(os.strerror(code) for code in ERRNOS)
 
 

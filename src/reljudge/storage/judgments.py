@@ -7,8 +7,18 @@ import pandas as pd
 from reljudge.storage import event_batches
 from reljudge.storage.db import Database, in_list
 
-EVENT_COLUMNS = ["client_event_id", "qid", "pid", "grade", "no_answer", "note", "evidence",
-                 "time_spent_ms", "client_id", "base_event_id"]
+EVENT_COLUMNS = [
+    "client_event_id",
+    "qid",
+    "pid",
+    "grade",
+    "no_answer",
+    "note",
+    "evidence",
+    "time_spent_ms",
+    "client_id",
+    "base_event_id",
+]
 
 # A stable, per-(question, annotator) shuffle: nobody can infer a system or a rank
 # from the order, and the order does not move between visits.
@@ -27,14 +37,25 @@ _IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM assignments WHERE active)
 #: The columns of judgment_events that the views over them (latest_paragraph_events,
 #: current_judgments, current_verdicts) and the figures read; the rest (client ids, the
 #: base of an edit) serve the save path only.
-VIEW_COLUMNS = ("event_id", "username", "qid", "pid", "grade", "no_answer", "note", "evidence",
-                "time_spent_ms", "created_at")
+VIEW_COLUMNS = (
+    "event_id",
+    "username",
+    "qid",
+    "pid",
+    "grade",
+    "no_answer",
+    "note",
+    "evidence",
+    "time_spent_ms",
+    "created_at",
+)
 
 STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
-def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool]]
-                         ) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
+def append_event_batches(
+    db: Database, batches: list[tuple[str, list[dict], bool]]
+) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
     """Store several saves in ONE transaction (group commit), with the result each would
     have had alone, in order. ``batches``: (username, event rows, all_or_nothing).
 
@@ -60,47 +81,93 @@ def append_event_batches(db: Database, batches: list[tuple[str, list[dict], bool
     ids = [r["client_event_id"] for _, _, r in rows]
     with db.transaction() as cur:
         pairs = sorted({(u, r["qid"]) for _, u, r in rows})
-        known = {r[0] for r in cur.execute(
-            f"SELECT qid FROM questions WHERE qid IN {in_list(qids)}", qids).fetchall()}
-        queue = {(u, q): (q in known, in_queue) for u, q, in_queue in cur.execute(f"""
+        known = {r[0] for r in cur.execute(f"SELECT qid FROM questions WHERE qid IN {in_list(qids)}", qids).fetchall()}
+        queue = {
+            (u, q): (q in known, in_queue)
+            for u, q, in_queue in cur.execute(
+                f"""
             SELECT b.username, b.qid, {_IN_QUEUE.format(user="b.username", qid="b.qid")} AS in_queue
             FROM (SELECT unnest(?::VARCHAR[]) AS username, unnest(?::VARCHAR[]) AS qid) b""",
-            [[u for u, _ in pairs], [q for _, q in pairs]]).fetchall()}
-        pooled = set(cur.execute(
-            f"SELECT qid, pid FROM pool WHERE qid IN {in_list(qids)} AND pid IN {in_list(pids)}",
-            qids + pids).fetchall()) if pids else set()
-        stored_before = set(cur.execute(
-            f"SELECT username, client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)} "
-            f"AND username IN {in_list(users)}", ids + users).fetchall())
+                [[u for u, _ in pairs], [q for _, q in pairs]],
+            ).fetchall()
+        }
+        pooled = (
+            set(
+                cur.execute(
+                    f"SELECT qid, pid FROM pool WHERE qid IN {in_list(qids)} AND pid IN {in_list(pids)}", qids + pids
+                ).fetchall()
+            )
+            if pids
+            else set()
+        )
+        stored_before = set(
+            cur.execute(
+                f"SELECT username, client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)} "
+                f"AND username IN {in_list(users)}",
+                ids + users,
+            ).fetchall()
+        )
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
-            latest = {(u, q, p): (eid, client) for u, q, p, eid, client in cur.execute(f"""
+            latest = {
+                (u, q, p): (eid, client)
+                for u, q, p, eid, client in cur.execute(
+                    f"""
                 SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
                 FROM judgment_events WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
-                GROUP BY ALL""", users + qids).fetchall()}
+                GROUP BY ALL""",
+                    users + qids,
+                ).fetchall()
+            }
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
             known, in_queue = queue[(username, row["qid"])]
-            problem = (("unknown_question", None) if not known else
-                       ("not_pooled", row["pid"]) if row["pid"] is not None and (row["qid"], row["pid"]) not in pooled else
-                       ("not_assigned", None) if not in_queue else None)
+            problem = (
+                ("unknown_question", None)
+                if not known
+                else ("not_pooled", row["pid"])
+                if row["pid"] is not None and (row["qid"], row["pid"]) not in pooled
+                else ("not_assigned", None)
+                if not in_queue
+                else None
+            )
             if problem:
                 problems.setdefault(b, {})[row["client_event_id"]] = problem
-        to_insert, results = event_batches.sort_out(batches, rows, problems, stored_before, latest,
-                                                     lambda username, row: (username, row["qid"], row["pid"]))
+        to_insert, results = event_batches.sort_out(
+            batches, rows, problems, stored_before, latest, lambda username, row: (username, row["qid"], row["pid"])
+        )
         if to_insert:
             # Events are stored in the order they were made: the last one wins.
             cur.execute(
                 "INSERT INTO judgment_events(client_event_id, username, qid, pid, grade, no_answer, "
                 "note, evidence, time_spent_ms, client_id, base_event_id) VALUES "
                 + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in to_insert),
-                [value for username, row in to_insert for value in (
-                    row["client_event_id"], username, row["qid"], row["pid"], row["grade"],
-                    row["no_answer"], row["note"] or None, row["evidence"] or None,
-                    row["time_spent_ms"], row["client_id"], row["base_event_id"])])
-        eids = {(u, cid): eid for u, cid, eid in cur.execute(
-            f"SELECT username, client_event_id, event_id FROM judgment_events "
-            f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}", ids + users).fetchall()}
+                [
+                    value
+                    for username, row in to_insert
+                    for value in (
+                        row["client_event_id"],
+                        username,
+                        row["qid"],
+                        row["pid"],
+                        row["grade"],
+                        row["no_answer"],
+                        row["note"] or None,
+                        row["evidence"] or None,
+                        row["time_spent_ms"],
+                        row["client_id"],
+                        row["base_event_id"],
+                    )
+                ],
+            )
+        eids = {
+            (u, cid): eid
+            for u, cid, eid in cur.execute(
+                f"SELECT username, client_event_id, event_id FROM judgment_events "
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}",
+                ids + users,
+            ).fetchall()
+        }
     return event_batches.acknowledge(rows, results, eids)
 
 
@@ -108,7 +175,10 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
     """One row per question of the user's queue, in campaign order: pool size, this
     annotator's judged count and no-answer verdict. Only this annotator's events are
     aggregated (their latest event per item), not everyone's."""
-    return db.cursor().execute(f"""
+    return (
+        db.cursor()
+        .execute(
+            f"""
         WITH mine AS (
             SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
             WHERE username = $user AND pid IS NOT NULL GROUP BY qid, pid),
@@ -127,14 +197,21 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
         LEFT JOIN verdict v USING (qid)
         CROSS JOIN (SELECT $user::VARCHAR AS username) me
         WHERE {_IN_QUEUE.format(user="me.username", qid="q.qid")}
-        ORDER BY q.seq""", {"user": username}).df()
+        ORDER BY q.seq""",
+            {"user": username},
+        )
+        .df()
+    )
 
 
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
     """The pooled paragraphs of one question as this annotator sees them: shuffled,
     blind (no system, rank or score), with source fields, neighbours and how many
     duplicate copies each stands for. Changes only when the pool is rebuilt."""
-    return db.cursor().execute(f"""
+    return (
+        db.cursor()
+        .execute(
+            f"""
         WITH items AS (
             SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?),
         docs AS (
@@ -152,49 +229,72 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
         FROM items i JOIN paragraphs p USING (pid)
         LEFT JOIN neighbours n USING (pid)
         LEFT JOIN copies c USING (pid)
-        ORDER BY i.shuffle_key""", [username, qid]).df()
+        ORDER BY i.shuffle_key""",
+            [username, qid],
+        )
+        .df()
+    )
 
 
 def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
     """This annotator's latest (grade, note, evidence, event_id) per paragraph of a question
     (aggregated from their own events of that question only)."""
-    rows = db.cursor().execute("""
+    rows = (
+        db.cursor()
+        .execute(
+            """
         SELECT pid, arg_max_null(grade, event_id), arg_max_null(note, event_id),
                arg_max_null(evidence, event_id), max(event_id)
         FROM judgment_events WHERE username = ? AND qid = ? AND pid IS NOT NULL
-        GROUP BY pid""", [username, qid]).fetchall()
+        GROUP BY pid""",
+            [username, qid],
+        )
+        .fetchall()
+    )
     return {r[0]: r[1:] for r in rows}
 
 
 def question_verdict(db: Database, username: str, qid: str) -> tuple[bool, str | None, int | None]:
-    rows = db.cursor().execute(
-        "SELECT no_answer, note, event_id FROM current_verdicts WHERE username = ? AND qid = ?",
-        [username, qid]).fetchall()
+    rows = (
+        db.cursor()
+        .execute(
+            "SELECT no_answer, note, event_id FROM current_verdicts WHERE username = ? AND qid = ?", [username, qid]
+        )
+        .fetchall()
+    )
     return (bool(rows[0][0]), rows[0][1], rows[0][2]) if rows else (False, None, None)
 
 
 def get_position(db: Database, username: str) -> str | None:
-    row = db.cursor().execute(
-        "SELECT qid FROM user_positions WHERE username = ? AND qid IN (SELECT qid FROM questions)",
-        [username]).fetchone()
+    row = (
+        db.cursor()
+        .execute("SELECT qid FROM user_positions WHERE username = ? AND qid IN (SELECT qid FROM questions)", [username])
+        .fetchone()
+    )
     return row[0] if row else None
 
 
 def set_position(db: Database, username: str, qid: str) -> None:
     with db.transaction() as cur:
-        cur.execute("INSERT OR REPLACE INTO user_positions(username, qid) VALUES (?, ?)",
-                    [username, qid])
+        cur.execute("INSERT OR REPLACE INTO user_positions(username, qid) VALUES (?, ?)", [username, qid])
 
 
 def event_history(db: Database, qid: str, pid: str | None = None) -> pd.DataFrame:
     """Every event on a paragraph (or the question verdict when pid is None), oldest first."""
     cond = "pid = ?" if pid is not None else "pid IS NULL"
     params = [qid] + ([pid] if pid is not None else [])
-    return db.cursor().execute(f"""
+    return (
+        db.cursor()
+        .execute(
+            f"""
         SELECT event_id, username, grade, no_answer, note, evidence,
                round(time_spent_ms / 1000.0, 1) AS seconds_spent, created_at,
                lag(grade) OVER (PARTITION BY username ORDER BY event_id) AS previous_grade
-        FROM judgment_events WHERE qid = ? AND {cond} ORDER BY event_id""", params).df()
+        FROM judgment_events WHERE qid = ? AND {cond} ORDER BY event_id""",
+            params,
+        )
+        .df()
+    )
 
 
 def last_judged_question(db: Database) -> str | None:
@@ -205,8 +305,9 @@ def last_judged_question(db: Database) -> str | None:
 
 def event_counts(db: Database, qid: str) -> dict[str | None, int]:
     """Number of events per paragraph of a question (None: the question verdict)."""
-    return dict(db.cursor().execute(
-        "SELECT pid, count(*) FROM judgment_events WHERE qid = ? GROUP BY pid", [qid]).fetchall())
+    return dict(
+        db.cursor().execute("SELECT pid, count(*) FROM judgment_events WHERE qid = ? GROUP BY pid", [qid]).fetchall()
+    )
 
 
 def progress_by_annotator(db: Database) -> pd.DataFrame:
@@ -216,7 +317,9 @@ def progress_by_annotator(db: Database) -> pd.DataFrame:
     per judgment over the assigned questions of that type. People shown: active annotators,
     and anyone who judged or holds an assignment. ``reljudge.progress`` aggregates these
     rows per question type, counting a question finished by ``judging.finished``."""
-    return db.cursor().execute(f"""
+    return (
+        db.cursor()
+        .execute(f"""
         WITH people AS (
             SELECT username, seq FROM (
                 SELECT username, row_number() OVER (ORDER BY username) AS seq FROM users
@@ -244,7 +347,9 @@ def progress_by_annotator(db: Database) -> pd.DataFrame:
         LEFT JOIN judged ON judged.username = queue.username AND judged.qid = queue.qid
         LEFT JOIN current_verdicts v ON v.username = queue.username AND v.qid = queue.qid
         LEFT JOIN speed ON speed.username = queue.username AND speed.qtype = queue.qtype
-        ORDER BY queue.user_seq, queue.seq""").df()
+        ORDER BY queue.user_seq, queue.seq""")
+        .df()
+    )
 
 
 def all_questions(db: Database) -> pd.DataFrame:
@@ -253,6 +358,13 @@ def all_questions(db: Database) -> pd.DataFrame:
 
 
 def pool_paragraphs(db: Database, qid: str) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         SELECT p.pid, left(p.text, 80) AS text FROM pool JOIN paragraphs p USING (pid)
-        WHERE pool.qid = ? ORDER BY p.pid""", [qid]).df()
+        WHERE pool.qid = ? ORDER BY p.pid""",
+            [qid],
+        )
+        .df()
+    )

@@ -65,8 +65,7 @@ def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int) -
         FROM queue q LEFT JOIN frontier f USING (username, qid) LEFT JOIN ungraded g USING (username, qid)"""
 
 
-def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str, k: int,
-                  rel: int) -> pd.DataFrame:
+def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str, k: int, rel: int) -> pd.DataFrame:
     """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
     the same counts: pool size, this annotator's graded pooled paragraphs, their latest
     no-answer verdict) with ``open_now`` (items to judge now), ``unsettled`` and
@@ -89,17 +88,22 @@ def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str
     return db.cursor().execute(sql, {"user": username, "rel": int(rel), "rest": bool(rest)}).df()
 
 
-def plan_counts_pairs(db: Database, users: list[str], qids: list[str], rest: bool, ties: str, dedup: str,
-                      k: int, rel: int) -> list[tuple]:
+def plan_counts_pairs(
+    db: Database, users: list[str], qids: list[str], rest: bool, ties: str, dedup: str, k: int, rel: int
+) -> list[tuple]:
     """(username, qid, open_now, unsettled, systems) for (username, qid) pairs of several
     annotators (the progress page), in one query."""
     sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k)
-    return db.cursor().execute(sql, {"users": list(users), "qids": list(qids), "rel": int(rel),
-                                     "rest": bool(rest)}).fetchall()
+    return (
+        db.cursor()
+        .execute(sql, {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest)})
+        .fetchall()
+    )
 
 
-def plan_items(db: Database, username: str, qids: list[str], plan: str, rest: bool, ties: str,
-               dedup: str, k: int, rel: int) -> dict[str, list[str]]:
+def plan_items(
+    db: Database, username: str, qids: list[str], plan: str, rest: bool, ties: str, dedup: str, k: int, rel: int
+) -> dict[str, list[str]]:
     """{qid: the items to judge now, in the page's order} for ``qids`` of ``username``'s
     queue. complete: the ungraded pooled items in the annotator's stable shuffle;
     rr-first: the frontier in the stable shuffle, or (``rest``, once settled) the ungraded

@@ -92,7 +92,8 @@ def extension_path() -> Path:
         raise ReljudgeError(
             "PostgreSQL needs the package duckdb-extension-postgres-scanner "
             f"(version {duckdb.__version__}, the same as duckdb): pip install "
-            f"'duckdb-extension-postgres-scanner=={duckdb.__version__}'") from None
+            f"'duckdb-extension-postgres-scanner=={duckdb.__version__}'"
+        ) from None
     root = Path(package.__file__).parent / "extensions"
     wanted = root / f"v{duckdb.__version__}" / "postgres_scanner.duckdb_extension"
     if wanted.is_file():
@@ -101,7 +102,8 @@ def extension_path() -> Path:
     raise ReljudgeError(
         f"the installed DuckDB postgres extension is built for {', '.join(found) or 'no version'}, "
         f"but duckdb is {duckdb.__version__}: install the same version of both "
-        f"(pip install 'duckdb=={duckdb.__version__}' 'duckdb-extension-postgres-scanner=={duckdb.__version__}')")
+        f"(pip install 'duckdb=={duckdb.__version__}' 'duckdb-extension-postgres-scanner=={duckdb.__version__}')"
+    )
 
 
 def connect(url: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -124,8 +126,7 @@ def quote(value: str) -> str:
 
 def table_exists(cur, name: str) -> bool:
     query = "SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = " + quote(name)
-    return bool(cur.execute(
-        f"SELECT count(*) FROM postgres_query('{ALIAS}', {quote(query)})").fetchone()[0])
+    return bool(cur.execute(f"SELECT count(*) FROM postgres_query('{ALIAS}', {quote(query)})").fetchone()[0])
 
 
 def setup_cursor(cur) -> None:
@@ -138,12 +139,22 @@ class DatabaseUnavailable(ReljudgeError):
     """The PostgreSQL server cannot be reached (down, restarting, wrong address)."""
 
 
-_CONNECTION_MARKERS = ("unable to connect", "connection to server", "could not connect",
-                       "server closed the connection", "terminating connection",
-                       "connection refused", "no connection to the server", "connection is bad",
-                       "the database system is starting up", "the database system is shutting down",
-                       "ssl syscall", "could not receive data", "could not send data",
-                       "connection not open")
+_CONNECTION_MARKERS = (
+    "unable to connect",
+    "connection to server",
+    "could not connect",
+    "server closed the connection",
+    "terminating connection",
+    "connection refused",
+    "no connection to the server",
+    "connection is bad",
+    "the database system is starting up",
+    "the database system is shutting down",
+    "ssl syscall",
+    "could not receive data",
+    "could not send data",
+    "connection not open",
+)
 
 
 def is_connection_error(exc: BaseException) -> bool:
@@ -151,8 +162,13 @@ def is_connection_error(exc: BaseException) -> bool:
     return isinstance(exc, duckdb.Error) and any(m in text for m in _CONNECTION_MARKERS)
 
 
-_COLLISION_MARKERS = ("already exists", "duplicate key value", "could not serialize access",
-                      "deadlock detected", "tuple concurrently updated")
+_COLLISION_MARKERS = (
+    "already exists",
+    "duplicate key value",
+    "could not serialize access",
+    "deadlock detected",
+    "tuple concurrently updated",
+)
 
 
 def is_collision(exc: BaseException) -> bool:
@@ -209,7 +225,9 @@ def translate_ddl(statement: str) -> str:
 _TABLE = re.compile(r"^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
 _DEFAULT_COLUMN = re.compile(
     r"^\s*(\w+)\s+[A-Z]+[^\n]*?\b(?:NOT\s+NULL|PRIMARY\s+KEY)\b[^\n]*?\bDEFAULT\s+"
-    r"(\(now\(\) AT TIME ZONE 'UTC'\)|nextval\('\w+'\)|TRUE|FALSE|''|-?\d+)", re.I | re.M)
+    r"(\(now\(\) AT TIME ZONE 'UTC'\)|nextval\('\w+'\)|TRUE|FALSE|''|-?\d+)",
+    re.I | re.M,
+)
 
 
 def default_triggers(statement: str) -> list[str]:
@@ -236,14 +254,15 @@ def default_triggers(statement: str) -> list[str]:
 
 def view_sql(statement: str) -> str:
     """A migration's CREATE VIEW as a view of this process's in-memory catalog."""
-    return re.sub(r"^CREATE\s+(OR\s+REPLACE\s+)?VIEW\s+", "CREATE OR REPLACE VIEW memory.main.",
-                  statement, count=1, flags=re.I)
+    return re.sub(
+        r"^CREATE\s+(OR\s+REPLACE\s+)?VIEW\s+", "CREATE OR REPLACE VIEW memory.main.", statement, count=1, flags=re.I
+    )
 
 
 #: Migration steps whose data statements do nothing on PostgreSQL, and why.
 SKIP_DATA = {
     10: "rows in PostgreSQL are written in UTC from the start (time-stamp defaults and the "
-        "DuckDB session time zone are UTC), so there is nothing to convert",
+    "DuckDB session time zone are UTC), so there is nothing to convert",
 }
 
 #: Statements a migration step sends to PostgreSQL only (physical layout that DuckDB's
@@ -293,7 +312,7 @@ NATIVE_STEPS = {
 #: done there by its NATIVE_STEPS alone), and why.
 NATIVE_ONLY = {
     12: "DuckDB cannot drop a UNIQUE constraint, so the step rebuilds the event tables; "
-        "PostgreSQL alters the constraint in place, keeping its indexes and collations",
+    "PostgreSQL alters the constraint in place, keeping its indexes and collations",
 }
 
 SCHEMA_MIGRATIONS_DDL = (
@@ -317,5 +336,4 @@ def snapshot(cur) -> str:
     """PostgreSQL's current snapshot (xmin:xmax:in-progress): it changes whenever a write
     transaction of any process commits, so it is an exact cache key for 'nothing was
     written since' (it may change more often — other databases of the server — never less)."""
-    return cur.execute(
-        f"SELECT * FROM postgres_query('{ALIAS}', 'SELECT pg_current_snapshot()::text')").fetchone()[0]
+    return cur.execute(f"SELECT * FROM postgres_query('{ALIAS}', 'SELECT pg_current_snapshot()::text')").fetchone()[0]

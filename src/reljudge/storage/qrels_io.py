@@ -21,27 +21,42 @@ def import_external(db: Database, source: str, rows: pd.DataFrame, file: str) ->
         if bad:
             raise InputError(file, int(bad[0][0]), f"unknown pid {bad[0][1]!r} (not in the corpus)")
         cur.execute("DELETE FROM external_qrels WHERE source = ?", [source])
-        cur.execute("""INSERT INTO external_qrels(source, qid, pid, grade)
-                       SELECT DISTINCT ?, qid, pid, grade FROM _qrels""", [source])
-        cur.execute("INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('qrels', ?, ?, ?)",
-                    [file, len(rows), source])
+        cur.execute(
+            """INSERT INTO external_qrels(source, qid, pid, grade)
+                       SELECT DISTINCT ?, qid, pid, grade FROM _qrels""",
+            [source],
+        )
+        cur.execute(
+            "INSERT INTO import_log(kind, source_file, n_rows, detail) VALUES ('qrels', ?, ?, ?)",
+            [file, len(rows), source],
+        )
         return cur.execute("SELECT count(*) FROM external_qrels WHERE source = ?", [source]).fetchall()[0][0]
 
 
 def external(db: Database, source: str) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         SELECT qid, pid, grade, 'external' AS provenance, 1 AS n_annotators
-        FROM external_qrels WHERE source = ? ORDER BY qid, pid""", [source]).df()
+        FROM external_qrels WHERE source = ? ORDER BY qid, pid""",
+            [source],
+        )
+        .df()
+    )
 
 
 def sources(db: Database) -> list[str]:
-    return [r[0] for r in db.cursor().execute(
-        "SELECT DISTINCT source FROM external_qrels ORDER BY source").fetchall()]
+    return [r[0] for r in db.cursor().execute("SELECT DISTINCT source FROM external_qrels ORDER BY source").fetchall()]
 
 
 def external_as_grades(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""SELECT 'source:' || source AS annotator, qid, pid, grade
-                                  FROM external_qrels ORDER BY 1, 2, 3""").df()
+    return (
+        db.cursor()
+        .execute("""SELECT 'source:' || source AS annotator, qid, pid, grade
+                                  FROM external_qrels ORDER BY 1, 2, 3""")
+        .df()
+    )
 
 
 def expand_to_copies(db: Database, qrels: pd.DataFrame) -> pd.DataFrame:
@@ -56,10 +71,14 @@ def expand_to_copies(db: Database, qrels: pd.DataFrame) -> pd.DataFrame:
 
 def judgment_details(db: Database) -> pd.DataFrame:
     """Notes and evidence spans per (qid, pid) across annotators (for rich exports)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT qid, pid, list(note ORDER BY username) FILTER (WHERE note IS NOT NULL) AS notes,
                list(evidence ORDER BY username) FILTER (WHERE evidence IS NOT NULL) AS evidence
-        FROM current_judgments GROUP BY qid, pid""").df()
+        FROM current_judgments GROUP BY qid, pid""")
+        .df()
+    )
 
 
 def raw_events(db: Database) -> pd.DataFrame:

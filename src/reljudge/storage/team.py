@@ -13,19 +13,28 @@ PROVENANCES = ("unanimous", "majority", "adjudicated", "single", "tie")
 
 # -- assignments -----------------------------------------------------------------------
 
+
 def questions_for_assignment(db: Database) -> pd.DataFrame:
     """Questions with their pool size (the work an assignment costs) and type."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT q.qid, q.qtype, q.seq, coalesce(p.n, 0) AS pool_size
         FROM questions q LEFT JOIN (SELECT qid, count(*) AS n FROM pool GROUP BY qid) p USING (qid)
-        ORDER BY q.seq""").df()
+        ORDER BY q.seq""")
+        .df()
+    )
 
 
 def active_assignments(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT a.qid, a.username, q.qtype, a.assigned_at, a.assigned_by
         FROM assignments a JOIN questions q USING (qid) WHERE a.active
-        ORDER BY q.seq, a.username""").df()
+        ORDER BY q.seq, a.username""")
+        .df()
+    )
 
 
 def replace_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
@@ -44,19 +53,25 @@ def _insert(cur, rows: pd.DataFrame, by: str) -> None:
     if rows.empty:
         return
     with registered(cur, "_assign", rows[["qid", "username"]]):
-        cur.execute("""
+        cur.execute(
+            """
             INSERT INTO assignments(qid, username, active, assigned_by)
             SELECT qid, username, TRUE, ? FROM _assign
             ON CONFLICT (qid, username) DO UPDATE SET active = TRUE, ended_at = NULL,
-                assigned_by = excluded.assigned_by, assigned_at = now()""", [by])
+                assigned_by = excluded.assigned_by, assigned_at = now()""",
+            [by],
+        )
 
 
 def end_assignments(db: Database, username: str, qids: list[str]) -> None:
     if not qids:
         return
     with db.transaction() as cur:
-        cur.execute(f"""UPDATE assignments SET active = FALSE, ended_at = current_timestamp
-                        WHERE username = ? AND active AND qid IN {in_list(qids)}""", [username, *qids])
+        cur.execute(
+            f"""UPDATE assignments SET active = FALSE, ended_at = current_timestamp
+                        WHERE username = ? AND active AND qid IN {in_list(qids)}""",
+            [username, *qids],
+        )
 
 
 def contested_no_answer(db: Database, policy: str = "adjudicated", threshold: int = 2) -> list[str]:
@@ -66,35 +81,55 @@ def contested_no_answer(db: Database, policy: str = "adjudicated", threshold: in
     if policy not in ("adjudicated", "majority"):
         return []
     qrels, params = qrels_sql(policy)
-    ruled = ("SELECT qid FROM current_adjudications WHERE pid IS NULL" if policy == "adjudicated"
-             else "SELECT NULL::VARCHAR AS qid WHERE FALSE")
-    return [r[0] for r in db.cursor().execute(f"""
+    ruled = (
+        "SELECT qid FROM current_adjudications WHERE pid IS NULL"
+        if policy == "adjudicated"
+        else "SELECT NULL::VARCHAR AS qid WHERE FALSE"
+    )
+    return [
+        r[0]
+        for r in db.cursor()
+        .execute(
+            f"""
         WITH agg AS ({qrels})
         SELECT v.qid FROM (SELECT DISTINCT qid FROM current_verdicts WHERE no_answer) v
         JOIN questions q USING (qid)
         WHERE v.qid IN (SELECT qid FROM agg WHERE grade >= ?)
           AND v.qid NOT IN ({ruled})
-        ORDER BY q.seq""", [*params, threshold]).fetchall()]
+        ORDER BY q.seq""",
+            [*params, threshold],
+        )
+        .fetchall()
+    ]
 
 
 def started_work(db: Database) -> pd.DataFrame:
     """(qid, username, n): how many current judgments (grades and no-answer verdicts)
     each annotator already has on each question."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT qid, username, count(*) AS n FROM (
             SELECT qid, username FROM current_judgments WHERE grade IS NOT NULL
             UNION ALL
             SELECT qid, username FROM current_verdicts WHERE no_answer)
         JOIN users USING (username) WHERE users.role = 'annotator'
-        GROUP BY qid, username ORDER BY qid, n DESC, username""").df()
+        GROUP BY qid, username ORDER BY qid, n DESC, username""")
+        .df()
+    )
 
 
 def active_annotators(db: Database) -> list[str]:
-    return [r[0] for r in db.cursor().execute(
-        "SELECT username FROM users WHERE active AND role = 'annotator' ORDER BY username").fetchall()]
+    return [
+        r[0]
+        for r in db.cursor()
+        .execute("SELECT username FROM users WHERE active AND role = 'annotator' ORDER BY username")
+        .fetchall()
+    ]
 
 
 # -- aggregation ---------------------------------------------------------------------
+
 
 def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[str, list]:
     """SQL (and parameters) giving qid, pid, grade, provenance, n_annotators.
@@ -103,24 +138,33 @@ def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[
     lower of the tied grades), ``majority`` (the same without adjudications),
     ``annotator:NAME`` (one annotator's grades). ``version`` reads a frozen version."""
     if version is not None:
-        return ("""SELECT qid, pid, grade, provenance, n_annotators FROM qrels_version_rows
-                   WHERE version = ?""", [version])
+        return (
+            """SELECT qid, pid, grade, provenance, n_annotators FROM qrels_version_rows
+                   WHERE version = ?""",
+            [version],
+        )
     if policy.startswith("annotator:"):
-        return ("""SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
-                   FROM current_judgments WHERE username = ?""", [policy.split(":", 1)[1]])
+        return (
+            """SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
+                   FROM current_judgments WHERE username = ?""",
+            [policy.split(":", 1)[1]],
+        )
     if policy.startswith("source:"):
         # Judgments made elsewhere, keyed like the team's: by each duplicate group's
         # first paragraph (a copy's grade counts for its group, the highest if several).
-        return ("""SELECT e.qid, coalesce(p.canonical_pid, e.pid) AS pid,
+        return (
+            """SELECT e.qid, coalesce(p.canonical_pid, e.pid) AS pid,
                           CAST(max(e.grade) AS TINYINT) AS grade,
                           'external' AS provenance, 1 AS n_annotators
                    FROM external_qrels e LEFT JOIN paragraphs p USING (pid)
-                   WHERE e.source = ? GROUP BY ALL""", [policy.split(":", 1)[1]])
+                   WHERE e.source = ? GROUP BY ALL""",
+            [policy.split(":", 1)[1]],
+        )
     if policy not in ("adjudicated", "majority"):
-        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority, annotator:NAME "
-                            "or source:NAME")
+        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority, annotator:NAME or source:NAME")
     use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
-    return (f"""
+    return (
+        f"""
         WITH counts AS (
             SELECT qid, pid, grade, count(*) AS n FROM current_judgments GROUP BY ALL),
         stats AS (
@@ -141,11 +185,14 @@ def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[
                     ELSE 'tie' END AS provenance,
                CAST(coalesce(s.total, 0) AS INTEGER) AS n_annotators
         FROM stats s JOIN winners w ON w.qid = s.qid AND w.pid = s.pid
-        FULL JOIN adj a ON a.qid = s.qid AND a.pid = s.pid""", [])
+        FULL JOIN adj a ON a.qid = s.qid AND a.pid = s.pid""",
+        [],
+    )
 
 
-def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int = 2,
-                 version: int | None = None) -> tuple[str, list]:
+def verdicts_sql(
+    qrels_table: str, policy: str = "adjudicated", threshold: int = 2, version: int | None = None
+) -> tuple[str, list]:
     """SQL giving qid, no_answer, provenance, n_annotators; ``qrels_table`` holds the
     aggregated qrels of the same policy.
 
@@ -154,17 +201,27 @@ def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int =
     on the question said "no answer in these results" (``effective_verdicts``: grading
     without saying so counts as "has an answer")."""
     if version is not None:
-        return ("""SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
-                   WHERE version = ?""", [version])
+        return (
+            """SELECT qid, no_answer, provenance, n_annotators FROM qrels_version_verdicts
+                   WHERE version = ?""",
+            [version],
+        )
     if policy.startswith("source:"):
-        return ("""SELECT NULL::VARCHAR AS qid, NULL::BOOLEAN AS no_answer, NULL::VARCHAR AS provenance,
-                          NULL::INTEGER AS n_annotators WHERE FALSE""", [])
+        return (
+            """SELECT NULL::VARCHAR AS qid, NULL::BOOLEAN AS no_answer, NULL::VARCHAR AS provenance,
+                          NULL::INTEGER AS n_annotators WHERE FALSE""",
+            [],
+        )
     if policy.startswith("annotator:"):
-        return (f"""SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM {qrels_table} WHERE grade >= ?)
+        return (
+            f"""SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM {qrels_table} WHERE grade >= ?)
                            AS no_answer, 'single' AS provenance, 1 AS n_annotators
-                    FROM effective_verdicts WHERE username = ?""", [threshold, policy.split(":", 1)[1]])
+                    FROM effective_verdicts WHERE username = ?""",
+            [threshold, policy.split(":", 1)[1]],
+        )
     use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
-    return (f"""
+    return (
+        f"""
         WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes
                    FROM effective_verdicts GROUP BY qid),
         adj AS (SELECT qid, no_answer FROM current_adjudications WHERE pid IS NULL AND {use_adj}),
@@ -177,12 +234,16 @@ def verdicts_sql(qrels_table: str, policy: str = "adjudicated", threshold: int =
                     WHEN v.yes = 0 OR v.yes = v.n THEN 'unanimous'
                     WHEN 2 * v.yes = v.n THEN 'tie' ELSE 'majority' END AS provenance,
                CAST(coalesce(v.n, 0) AS INTEGER) AS n_annotators
-        FROM v FULL JOIN adj a ON a.qid = v.qid""", [threshold])
+        FROM v FULL JOIN adj a ON a.qid = v.qid""",
+        [threshold],
+    )
 
 
 def _check_version(cur, version: int | None) -> None:
-    if version is not None and not cur.execute(
-            "SELECT count(*) FROM qrels_versions WHERE version = ?", [version]).fetchall()[0][0]:
+    if (
+        version is not None
+        and not cur.execute("SELECT count(*) FROM qrels_versions WHERE version = ?", [version]).fetchall()[0][0]
+    ):
         raise ReljudgeError(f"no qrels version {version}")
 
 
@@ -194,15 +255,15 @@ def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | N
     return cur.execute(f"SELECT * FROM ({sql}) ORDER BY qid, pid", params).df()
 
 
-def aggregated_verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2,
-                        version: int | None = None) -> pd.DataFrame:
+def aggregated_verdicts(
+    db: Database, policy: str = "adjudicated", threshold: int = 2, version: int | None = None
+) -> pd.DataFrame:
     """Final no-answer verdict per question that has any verdict or adjudication."""
     cur = db.cursor()
     _check_version(cur, version)
     q_sql, q_params = qrels_sql(policy, version)
     v_sql, v_params = verdicts_sql("_agg", policy, threshold, version)
-    return cur.execute(f"WITH _agg AS ({q_sql}) SELECT * FROM ({v_sql}) ORDER BY qid",
-                       q_params + v_params).df()
+    return cur.execute(f"WITH _agg AS ({q_sql}) SELECT * FROM ({v_sql}) ORDER BY qid", q_params + v_params).df()
 
 
 def stage_aggregates(cur, policy: str, threshold: int, version: int | None) -> None:
@@ -217,8 +278,10 @@ def stage_aggregates(cur, policy: str, threshold: int, version: int | None) -> N
 
 # -- disagreements and adjudication ----------------------------------------------------
 
-def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2, ties: str | None = None,
-                            dedup: str | None = None) -> pd.DataFrame:
+
+def paragraph_disagreements(
+    db: Database, k: int = 10, threshold: int = 2, ties: str | None = None, dedup: str | None = None
+) -> pd.DataFrame:
     """Pooled paragraphs on which annotators' current grades differ and no lead has
     adjudicated since the last judgment. Most consequential first: the grade spread
     (2 vs 0 before 2 vs 1), then whether the paragraph decides some system's first
@@ -227,10 +290,15 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2, ties:
     campaign's tie rule and duplicates policy (or ``ties``/``dedup``), as the metrics
     do; a paragraph's rank is its duplicate group's first."""
     from reljudge.storage.catalog import get_settings, ranked_runs_sql
+
     settings = get_settings(db)
-    ranked = ranked_runs_sql(ties or settings["ties"], dedup or settings["dedup"], k,
-                             where="r.qid IN (SELECT qid FROM open_items)")
-    return db.cursor().execute(f"""
+    ranked = ranked_runs_sql(
+        ties or settings["ties"], dedup or settings["dedup"], k, where="r.qid IN (SELECT qid FROM open_items)"
+    )
+    return (
+        db.cursor()
+        .execute(
+            f"""
         WITH g AS (
             SELECT j.qid, j.pid, min(j.grade) AS lo, max(j.grade) AS hi, count(*) AS n,
                    max(j.created_at) AS last_judged,
@@ -261,7 +329,10 @@ def paragraph_disagreements(db: Database, k: int = 10, threshold: int = 2, ties:
         FROM open_items o JOIN questions q USING (qid) JOIN paragraphs p ON p.pid = o.pid
         LEFT JOIN decides d ON d.qid = o.qid AND d.pid = o.pid
         ORDER BY spread DESC, changes_first DESC, n_systems DESC, q.seq, o.pid""",
-        [threshold, threshold, threshold]).df()
+            [threshold, threshold, threshold],
+        )
+        .df()
+    )
 
 
 def verdict_disagreements(db: Database, contested: list[str] | tuple = ()) -> pd.DataFrame:
@@ -269,7 +340,10 @@ def verdict_disagreements(db: Database, contested: list[str] | tuple = ()) -> pd
     ``contested`` qids, see :func:`contested_no_answer`) someone marked "no answer" while a
     paragraph's aggregated grade is citable — also when only one person judged it.
     Column ``contested`` says which; a ruling newer than every verdict settles either."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes,
                           max(created_at) AS last, list(no_answer ORDER BY md5(username || qid)) AS verdicts,
                           list(coalesce(note, '') ORDER BY md5(username || qid)) AS notes
@@ -281,63 +355,100 @@ def verdict_disagreements(db: Database, contested: list[str] | tuple = ()) -> pd
         FROM v JOIN questions q USING (qid)
         LEFT JOIN current_adjudications a ON a.qid = v.qid AND a.pid IS NULL
         WHERE a.adjudication_id IS NULL OR a.created_at < v.last ORDER BY q.seq""",
-        [list(contested), list(contested)]).df()
+            [list(contested), list(contested)],
+        )
+        .df()
+    )
 
 
-def insert_adjudication(db: Database, lead: str, qid: str, pid: str | None, grade: int | None,
-                        no_answer: bool | None, reason: str) -> None:
+def insert_adjudication(
+    db: Database, lead: str, qid: str, pid: str | None, grade: int | None, no_answer: bool | None, reason: str
+) -> None:
     with db.transaction() as cur:
-        cur.execute("""INSERT INTO adjudications(qid, pid, grade, no_answer, reason, lead)
-                       VALUES (?, ?, ?, ?, ?, ?)""", [qid, pid, grade, no_answer, reason, lead])
+        cur.execute(
+            """INSERT INTO adjudications(qid, pid, grade, no_answer, reason, lead)
+                       VALUES (?, ?, ?, ?, ?, ?)""",
+            [qid, pid, grade, no_answer, reason, lead],
+        )
 
 
 def adjudication_history(db: Database, qid: str | None = None) -> pd.DataFrame:
     """Every adjudication, oldest first; ``in_force`` marks the latest ruling on its
     paragraph (or question verdict), the one qrels use."""
     cond, params = ("WHERE qid = ?", [qid]) if qid is not None else ("", [])
-    return db.cursor().execute(f"""
+    return (
+        db.cursor()
+        .execute(
+            f"""
         SELECT adjudication_id, created_at, lead, qid, pid, grade, no_answer, reason,
                row_number() OVER (PARTITION BY qid, pid ORDER BY adjudication_id DESC) = 1 AS in_force
-        FROM adjudications {cond} ORDER BY adjudication_id""", params).df()
+        FROM adjudications {cond} ORDER BY adjudication_id""",
+            params,
+        )
+        .df()
+    )
 
 
 # -- frozen versions ----------------------------------------------------------------
 
-def freeze(db: Database, lead: str, policy: str, note: str | None, rows: pd.DataFrame,
-           verdicts: pd.DataFrame) -> int:
+
+def freeze(db: Database, lead: str, policy: str, note: str | None, rows: pd.DataFrame, verdicts: pd.DataFrame) -> int:
     with db.transaction() as cur:
         version = cur.execute("SELECT coalesce(max(version), 0) + 1 FROM qrels_versions").fetchall()[0][0]
-        cur.execute("INSERT INTO qrels_versions(version, created_by, policy, note) VALUES (?, ?, ?, ?)",
-                    [version, lead, policy, note])
+        cur.execute(
+            "INSERT INTO qrels_versions(version, created_by, policy, note) VALUES (?, ?, ?, ?)",
+            [version, lead, policy, note],
+        )
         with registered(cur, "_rows", rows), registered(cur, "_verdicts", verdicts):
-            cur.execute("""INSERT INTO qrels_version_rows
-                           SELECT ?, qid, pid, grade, provenance, n_annotators FROM _rows""", [version])
-            cur.execute("""INSERT INTO qrels_version_verdicts
-                           SELECT ?, qid, no_answer, provenance, n_annotators FROM _verdicts""", [version])
+            cur.execute(
+                """INSERT INTO qrels_version_rows
+                           SELECT ?, qid, pid, grade, provenance, n_annotators FROM _rows""",
+                [version],
+            )
+            cur.execute(
+                """INSERT INTO qrels_version_verdicts
+                           SELECT ?, qid, no_answer, provenance, n_annotators FROM _verdicts""",
+                [version],
+            )
     return version
 
 
 def list_versions(db: Database) -> pd.DataFrame:
     """Frozen versions: ``n_judged`` judged paragraphs, ``n_qrels_rows`` qrels rows as exported
     (every duplicate copy gets its canonical paragraph's row)."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute("""
         SELECT v.version, v.created_by, v.created_at, v.policy, v.note,
                (SELECT count(*) FROM qrels_version_rows r WHERE r.version = v.version) AS n_judged,
                (SELECT count(*) FROM qrels_version_rows r JOIN paragraphs p ON p.canonical_pid = r.pid
                 WHERE r.version = v.version) AS n_qrels_rows
-        FROM qrels_versions v ORDER BY v.version""").df()
+        FROM qrels_versions v ORDER BY v.version""")
+        .df()
+    )
 
 
 def current_grades(db: Database, username: str | None = None) -> pd.DataFrame:
     """Current grades (annotator, qid, pid, grade) — the input of agreement figures."""
     cond, params = ("WHERE username = ?", [username]) if username else ("", [])
-    return db.cursor().execute(f"""SELECT username AS annotator, qid, pid, grade
-                                   FROM current_judgments {cond} ORDER BY 1, 2, 3""", params).df()
+    return (
+        db.cursor()
+        .execute(
+            f"""SELECT username AS annotator, qid, pid, grade
+                                   FROM current_judgments {cond} ORDER BY 1, 2, 3""",
+            params,
+        )
+        .df()
+    )
 
 
 def current_verdict_rows(db: Database) -> pd.DataFrame:
-    return db.cursor().execute("""SELECT username AS annotator, qid, no_answer
-                                  FROM effective_verdicts ORDER BY 1, 2""").df()
+    return (
+        db.cursor()
+        .execute("""SELECT username AS annotator, qid, no_answer
+                                  FROM effective_verdicts ORDER BY 1, 2""")
+        .df()
+    )
 
 
 def question_types(db: Database) -> dict[str, str]:
@@ -348,7 +459,10 @@ def judging_speed(db: Database, fast_ms: int = 2000) -> pd.DataFrame:
     """Per annotator: judgments, median seconds per judgment, and how many took less than
     ``fast_ms`` (suspiciously fast for reading a paragraph). A judgment is an event that
     sets or changes a paragraph's grade; editing only the note or evidence is not one."""
-    return db.cursor().execute("""
+    return (
+        db.cursor()
+        .execute(
+            """
         WITH graded AS (
             SELECT username, grade, time_spent_ms,
                    lag(grade) OVER (PARTITION BY username, qid, pid ORDER BY event_id) AS before
@@ -358,4 +472,8 @@ def judging_speed(db: Database, fast_ms: int = 2000) -> pd.DataFrame:
                count(*) FILTER (WHERE time_spent_ms < ?) AS fast,
                round(100.0 * count(*) FILTER (WHERE time_spent_ms < ?) / count(*), 1) AS fast_percent
         FROM graded WHERE grade IS NOT NULL AND before IS DISTINCT FROM grade
-        GROUP BY username ORDER BY username""", [fast_ms, fast_ms]).df()
+        GROUP BY username ORDER BY username""",
+            [fast_ms, fast_ms],
+        )
+        .df()
+    )

@@ -40,14 +40,23 @@ def tables(db: Database) -> list[str]:
     cur = db.cursor()
     if catalog is None:
         catalog = cur.execute("SELECT current_database()").fetchone()[0]
-    return [r[0] for r in cur.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? "
-        "AND table_name <> 'schema_migrations' ORDER BY 1", [catalog, schema]).fetchall()]
+    return [
+        r[0]
+        for r in cur.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? "
+            "AND table_name <> 'schema_migrations' ORDER BY 1",
+            [catalog, schema],
+        ).fetchall()
+    ]
 
 
 def columns(db: Database, table: str) -> list[str]:
-    return [r[0] for r in db.cursor().execute(
-        "SELECT column_name FROM (DESCRIBE SELECT * FROM " + _ident(table) + ")").fetchall()]
+    return [
+        r[0]
+        for r in db.cursor()
+        .execute("SELECT column_name FROM (DESCRIBE SELECT * FROM " + _ident(table) + ")")
+        .fetchall()
+    ]
 
 
 def _ident(name: str) -> str:
@@ -81,27 +90,31 @@ def copy(source: str, target: Database) -> dict[str, int]:
     fully migrated) into the empty database ``target``; returns rows per table."""
     not_empty = {t: n for t, n in row_counts(target).items() if n}
     if not_empty:
-        raise ReljudgeError(f"{target.path}: the target database is not empty "
-                            f"({', '.join(f'{t}: {n}' for t, n in sorted(not_empty.items()))}); "
-                            "copy-db only fills a new database")
+        raise ReljudgeError(
+            f"{target.path}: the target database is not empty "
+            f"({', '.join(f'{t}: {n}' for t, n in sorted(not_empty.items()))}); "
+            "copy-db only fills a new database"
+        )
     names = tables(target)
     _attach_source(target, source)
     schema = "public" if is_postgres(source) else "main"
     try:
         cur = target.cursor()
-        source_steps = {r[0] for r in cur.execute(
-            f"SELECT version FROM {SOURCE}.{schema}.schema_migrations").fetchall()}
+        source_steps = {
+            r[0] for r in cur.execute(f"SELECT version FROM {SOURCE}.{schema}.schema_migrations").fetchall()
+        }
         target_steps = {r[0] for r in target.applied_migrations()}
         if source_steps != target_steps:
-            raise ReljudgeError("the source and the target have different migrations "
-                                f"({sorted(source_steps ^ target_steps)}): open the source with this "
-                                "version of reljudge first (it migrates it)")
+            raise ReljudgeError(
+                "the source and the target have different migrations "
+                f"({sorted(source_steps ^ target_steps)}): open the source with this "
+                "version of reljudge first (it migrates it)"
+            )
         counts = {}
         with target.transaction() as tx:
             for table in names:
                 cols = ", ".join(_ident(c) for c in columns(target, table))
-                tx.execute(f"INSERT INTO {_ident(table)} ({cols}) "
-                           f"SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)}")
+                tx.execute(f"INSERT INTO {_ident(table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)}")
                 counts[table] = tx.execute(f"SELECT count(*) FROM {_ident(table)}").fetchone()[0]
         _continue_sequences(target)
         return counts
@@ -123,10 +136,13 @@ def _continue_sequences(db: Database) -> None:
             postgres.execute_native(cur, f"SELECT setval('{sequence}', {int(top)})")
         else:
             # DuckDB has no setval: draw the sequence up to the copied maximum.
-            have = cur.execute("SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ? "
-                               "AND database_name = current_database()", [sequence]).fetchone()
+            have = cur.execute(
+                "SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ? "
+                "AND database_name = current_database()",
+                [sequence],
+            ).fetchone()
             last = have[0] if have and have[0] is not None else 0
-            if top > last:         # in a write transaction: a bare SELECT's draw may not be logged
+            if top > last:  # in a write transaction: a bare SELECT's draw may not be logged
                 with db.transaction() as tx:
                     tx.execute(f"SELECT max(nextval('{sequence}')) FROM range(?)", [int(top - last)])
 
@@ -143,4 +159,3 @@ def compare(a: Database, b: Database) -> dict[str, str]:
         if left != right:
             differ[table] = f"{len(left)} rows vs {len(right)} rows"
     return differ
-

@@ -14,14 +14,49 @@ import streamlit as st
 from reljudge import display, i18n, judging
 from reljudge.ui import keyboard
 
-_LABEL_KEYS = ["question_n", "criteria", "grade2", "grade1", "grade0", "ungraded", "no_answer",
-               "note", "evidence", "context_prev", "context_next", "no_context", "copies",
-               "progress_q", "progress_all", "questions_done", "saving", "saved", "offline", "save_waiting_server",
-               "shortcuts", "prev_q", "next_q", "next_open", "na_conflict", "empty_pool", "evidence_short",
-               "edit_hint", "save_login", "event_rejected", "na_ask", "na_ask_yes", "na_ask_only",
-               "na_ask_cancel", "unfinished_before", "unfold_hint",
-               "plan_settled", "plan_done", "plan_now", "plan_rest_items",
-               *(f"rejected_{code}" for code in judging.REJECTION_CODES)]
+_LABEL_KEYS = [
+    "question_n",
+    "criteria",
+    "grade2",
+    "grade1",
+    "grade0",
+    "ungraded",
+    "no_answer",
+    "note",
+    "evidence",
+    "context_prev",
+    "context_next",
+    "no_context",
+    "copies",
+    "progress_q",
+    "progress_all",
+    "questions_done",
+    "saving",
+    "saved",
+    "offline",
+    "save_waiting_server",
+    "shortcuts",
+    "prev_q",
+    "next_q",
+    "next_open",
+    "na_conflict",
+    "empty_pool",
+    "evidence_short",
+    "edit_hint",
+    "save_login",
+    "event_rejected",
+    "na_ask",
+    "na_ask_yes",
+    "na_ask_only",
+    "na_ask_cancel",
+    "unfinished_before",
+    "unfold_hint",
+    "plan_settled",
+    "plan_done",
+    "plan_now",
+    "plan_rest_items",
+    *(f"rejected_{code}" for code in judging.REJECTION_CODES),
+]
 
 _component = st.components.v2.component(
     "reljudge_judge",
@@ -55,8 +90,7 @@ def render(db, username: str, lang: str) -> None:
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
         data["acked"] = _FLOW.acked()
         data["max_note"] = judging.MAX_NOTE
-        _component(data=data, key="rj_judge",
-                   on_action_change=lambda: _FLOW.on_action(db, username))
+        _component(data=data, key="rj_judge", on_action_change=lambda: _FLOW.on_action(db, username))
 
     _fragment()
 
@@ -71,15 +105,20 @@ def question_picker(db, username: str, lang: str) -> None:
     # widget, not this sidebar), so its label leaves the count out rather than go stale.
     done = dict(zip(ov.qid, judging.finished(ov)))
     labels = {
-        r.qid: f"▶ {r.qid} · {r.qtype}" if r.qid == current else
-               f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} "
-               f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
+        r.qid: f"▶ {r.qid} · {r.qtype}"
+        if r.qid == current
+        else f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} "
+        f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
         for r in ov.itertuples()
     }
     qids = list(ov.qid)
-    choice = st.sidebar.selectbox(i18n.t("jump_to", lang), qids,
-                                  index=qids.index(current) if current in qids else 0,
-                                  format_func=lambda q: display.visible(labels.get(q)), key=f"rj_pick_{current}")
+    choice = st.sidebar.selectbox(
+        i18n.t("jump_to", lang),
+        qids,
+        index=qids.index(current) if current in qids else 0,
+        format_func=lambda q: display.visible(labels.get(q)),
+        key=f"rj_pick_{current}",
+    )
     if choice != current:
         judging.go_to(db, username, choice)
         st.rerun()

@@ -36,11 +36,11 @@ def still_logged_in(db, username: str) -> bool:
 
 @dataclass(frozen=True)
 class Flow:
-    key: str                                   # the component's key in session state
-    prefix: str                                # of this widget's session-state entries
-    current: Callable                          # (db, username) -> the item shown
-    step: Callable                             # (db, username, delta, only_open=) -> item
-    at_end: Callable                           # (db, username, item) -> what to report
+    key: str  # the component's key in session state
+    prefix: str  # of this widget's session-state entries
+    current: Callable  # (db, username) -> the item shown
+    step: Callable  # (db, username, delta, only_open=) -> item
+    at_end: Callable  # (db, username, item) -> what to report
 
     def _k(self, name: str) -> str:
         return f"_{self.prefix}_{name}"
@@ -84,7 +84,7 @@ class Flow:
         if item is None:
             return None, None
         if st.session_state.pop(self._k("navigated"), False):
-            st.rerun(scope="app")              # refresh the sidebar list after moving on
+            st.rerun(scope="app")  # refresh the sidebar list after moving on
         if st.session_state.get(self._k("error")):
             error = st.session_state.pop(self._k("error"))
             st.error(i18n.t("not_logged_in", lang) if error == "session" else display.md(error))

@@ -12,27 +12,47 @@ from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 
 
-def overlap_plan(people: list[str], people_label: str, preview: Callable, apply: Callable, applied: str,
-                 name: str, key: str = "assign") -> None:
+def overlap_plan(
+    people: list[str],
+    people_label: str,
+    preview: Callable,
+    apply: Callable,
+    applied: str,
+    name: str,
+    key: str = "assign",
+) -> None:
     """People per question (or a share of questions given to two), balance by type;
     Preview shows ``preview(chosen, **options)``'s plan, Apply stores ``apply(chosen,
     **options)`` and says ``applied`` (an i18n key taking ``msg``); the loads table is
     downloadable as ``name``."""
     # Outside the form, so the share below can switch off at once: with two or more
     # people on every question, every question is doubled already.
-    per_question = st.number_input(session.t("per_question"), min_value=1, max_value=10, value=1,
-                                   key=None if key == "assign" else f"{key}_per_question")
+    per_question = st.number_input(
+        session.t("per_question"),
+        min_value=1,
+        max_value=10,
+        value=1,
+        key=None if key == "assign" else f"{key}_per_question",
+    )
     with st.form(key):
         chosen = st.multiselect(session.t(people_label), people, default=people, format_func=display.visible)
-        double_share = st.slider(session.t("double_share"), 0.0, 1.0, 0.2, 0.05, disabled=per_question > 1,
-                                 help=session.t("double_share_off") if per_question > 1 else None)
+        double_share = st.slider(
+            session.t("double_share"),
+            0.0,
+            1.0,
+            0.2,
+            0.05,
+            disabled=per_question > 1,
+            help=session.t("double_share_off") if per_question > 1 else None,
+        )
         by_type = st.checkbox(session.t("by_type"), value=True)
         show = st.form_submit_button(session.t("preview"))
         store = st.form_submit_button(session.t("apply"), type="primary")
     if show or store:
         try:
-            options = dict(per_question=int(per_question), double_share=0.0 if per_question > 1 else double_share,
-                           by_type=by_type)
+            options = dict(
+                per_question=int(per_question), double_share=0.0 if per_question > 1 else double_share, by_type=by_type
+            )
             if store:
                 result = apply(chosen, **options)
                 st.success(session.tm(applied, msg=i18n.message(result.messages(), session.lang())))
@@ -44,15 +64,22 @@ def overlap_plan(people: list[str], people_label: str, preview: Callable, apply:
             session.error(exc)
 
 
-def final_grade(form: str, item_key: str, grade_label: Callable[[int], str], save: Callable[[int, str], None],
-                saved_item: str) -> None:
+def final_grade(
+    form: str, item_key: str, grade_label: Callable[[int], str], save: Callable[[int, str], None], saved_item: str
+) -> None:
     """A final grade (2, 1, 0; none preselected: a hurried click must not record a grade
     nobody chose) and its reason; ``save(grade, reason)`` stores it, then the page says
     so (``saved_item`` → the grade) and reruns. Keyed by the item, so what was typed stays
     after a refused save and the next item starts empty."""
     with st.form(form):
-        grade = st.radio(session.t("final_grade"), [2, 1, 0], horizontal=True, index=None,
-                         format_func=grade_label, key=f"{form}_grade_{item_key}")
+        grade = st.radio(
+            session.t("final_grade"),
+            [2, 1, 0],
+            horizontal=True,
+            index=None,
+            format_func=grade_label,
+            key=f"{form}_grade_{item_key}",
+        )
         reason = st.text_input(session.t("reason"), key=f"{form}_reason_{item_key}")
         if st.form_submit_button(session.t("save_adjudication"), type="primary"):
             if grade is None:

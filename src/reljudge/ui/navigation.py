@@ -16,8 +16,7 @@ from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 # (file in pages/ — reached as ui/screens/ —, title key in i18n, icon); a page's address is its file name.
-ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:"),
-                   ("review", "nav_review", ":material/fact_check:")]
+ANNOTATOR_PAGES = [("judge", "nav_judge", ":material/edit_note:"), ("review", "nav_review", ":material/fact_check:")]
 LEAD_PAGES = [
     ("dashboard", "nav_dashboard", ":material/monitoring:"),
     ("overview", "nav_overview", ":material/checklist:"),
@@ -31,9 +30,9 @@ LEAD_PAGES = [
     ("users", "nav_users", ":material/group:"),
     ("audit", "nav_audit", ":material/history:"),
 ]
-HOME = "judge"          # where "/" leads, and an address the user cannot open
-DEFAULT_PAGE = HOME     # (its former name)
-NOTICE = "_rj_address_notice"   # session state: (message key, address) to show on the next run
+HOME = "judge"  # where "/" leads, and an address the user cannot open
+DEFAULT_PAGE = HOME  # (its former name)
+NOTICE = "_rj_address_notice"  # session state: (message key, address) to show on the next run
 
 
 def pages_for(is_lead: bool) -> list[tuple[str, str, str]]:
@@ -54,7 +53,7 @@ def address(url: str | None, base_path: str = "") -> str | None:
     path = unquote(urlsplit(url).path)
     base = "/" + base_path.strip("/") if base_path.strip("/") else ""
     if base and (path == base or path.startswith(base + "/")):
-        path = path[len(base):]
+        path = path[len(base) :]
     return path.strip("/")
 
 
@@ -66,11 +65,14 @@ def can_have_page(name: str | None) -> bool:
 
 def _leads_to(target, notice: tuple[str, str] | None) -> Callable[[], None]:
     """A hidden page's body: remember the notice, open ``target`` instead."""
+
     def lead_elsewhere() -> None:
         import streamlit as st
+
         if notice:
             st.session_state[NOTICE] = notice
         st.switch_page(target)
+
     return lead_elsewhere
 
 
@@ -79,17 +81,30 @@ def app_pages(is_lead: bool, title: Callable[[str], str], requested: str | None)
     other address (the other role's pages, the ``requested`` one if no page has it),
     leading to the home page."""
     import streamlit as st
-    own = {name: st.Page(f"screens/{name}.py", title=title(key), icon=icon, url_path=name)
-           for name, key, icon in pages_for(is_lead)}
+
+    own = {
+        name: st.Page(f"screens/{name}.py", title=title(key), icon=icon, url_path=name)
+        for name, key, icon in pages_for(is_lead)
+    }
     home = own[HOME]
-    pages = [st.Page(_leads_to(home, None), title=home.title, url_path="", default=True, visibility="hidden"),
-             *own.values()]
-    pages += [st.Page(_leads_to(home, ("address_lead_only", name)), title=home.title, url_path=name,
-                      visibility="hidden")
-              for name in all_addresses() if name not in own]
+    pages = [
+        st.Page(_leads_to(home, None), title=home.title, url_path="", default=True, visibility="hidden"),
+        *own.values(),
+    ]
+    pages += [
+        st.Page(_leads_to(home, ("address_lead_only", name)), title=home.title, url_path=name, visibility="hidden")
+        for name in all_addresses()
+        if name not in own
+    ]
     if can_have_page(requested) and requested not in all_addresses():
-        pages.append(st.Page(_leads_to(home, ("address_unknown", requested)), title=home.title,
-                             url_path=requested, visibility="hidden"))
+        pages.append(
+            st.Page(
+                _leads_to(home, ("address_unknown", requested)),
+                title=home.title,
+                url_path=requested,
+                visibility="hidden",
+            )
+        )
     return pages
 
 
@@ -99,11 +114,13 @@ def login_pages(screen: Callable[[object], None], title: str, requested: str | N
     address leads to ``/`` with a notice. ``screen(target)`` draws the login screen whose
     login moves on to the page ``target``."""
     import streamlit as st
+
     pages: dict[str, object] = {}
 
     def login_to(name: str) -> Callable[[], None]:
         def login() -> None:
             screen(pages[name])
+
         return login
 
     for name in all_addresses():
@@ -118,6 +135,7 @@ def login_pages(screen: Callable[[object], None], title: str, requested: str | N
 def show_notice(text: Callable[..., str]) -> None:
     """The notice a hidden page left for this run (``text(key, address=…)`` words it)."""
     import streamlit as st
+
     notice = st.session_state.pop(NOTICE, None)
     if notice:
         key, name = notice

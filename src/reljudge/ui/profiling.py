@@ -58,8 +58,15 @@ def _watch_gc(folder: Path) -> None:
         if event == "start":
             _GC["t0"], _GC["wall"] = time.perf_counter(), time.time()
         elif "t0" in _GC:
-            _append(folder / "gc.jsonl", {"start": _GC["wall"], "ms": (time.perf_counter() - _GC.pop("t0")) * 1000,
-                                          "collected": info.get("collected")})
+            _append(
+                folder / "gc.jsonl",
+                {
+                    "start": _GC["wall"],
+                    "ms": (time.perf_counter() - _GC.pop("t0")) * 1000,
+                    "collected": info.get("collected"),
+                },
+            )
+
     _GC["callback"] = callback
     gc.callbacks.append(callback)
 
@@ -74,6 +81,7 @@ class _Run:
         self.profiler = None
         if os.environ.get(CPROFILE_ENV) == "1":
             import cProfile
+
             self.profiler = cProfile.Profile()
             self.profiler.enable()
         self.start_wall = time.time()
@@ -95,9 +103,18 @@ class _Run:
         if self.profiler is not None:
             self.profiler.disable()
             self.profiler.dump_stats(str(self.folder / f"run-{self.n}.prof"))
-        _append(self.folder / "runs.jsonl",
-                {"n": self.n, "start": self.start_wall, "end": self.start_wall + (end - self.start),
-                 "ms": (end - self.start) * 1000, "ended": ended, "phases": self.phases, **self.fields})
+        _append(
+            self.folder / "runs.jsonl",
+            {
+                "n": self.n,
+                "start": self.start_wall,
+                "end": self.start_wall + (end - self.start),
+                "ms": (end - self.start) * 1000,
+                "ended": ended,
+                "phases": self.phases,
+                **self.fields,
+            },
+        )
 
 
 def start():

@@ -9,12 +9,41 @@ import streamlit as st
 from reljudge import display, i18n, judging, review
 from reljudge.ui import keyboard
 
-_LABEL_KEYS = ["answer_n", "answer_in_question", "criteria", "no_answer_expected", "answer_abstained",
-               "interpretation", "interp2", "interp1", "interp0", "abstention_q", "yes", "no", "review_note",
-               "review_keys", "relevance_now", "support2", "support1", "support0", "ungraded", "cites_nothing",
-               "needs_no_citation", "pairs_done", "saving", "saved", "offline", "save_waiting_server", "save_login", "event_rejected",
-               "prev_answer", "next_answer", "next_open_answer", "answer_empty",
-               *(f"rejected_{code}" for code in sorted(set(judging.REJECTION_CODES) | set(review.REJECTION_CODES)))]
+_LABEL_KEYS = [
+    "answer_n",
+    "answer_in_question",
+    "criteria",
+    "no_answer_expected",
+    "answer_abstained",
+    "interpretation",
+    "interp2",
+    "interp1",
+    "interp0",
+    "abstention_q",
+    "yes",
+    "no",
+    "review_note",
+    "review_keys",
+    "relevance_now",
+    "support2",
+    "support1",
+    "support0",
+    "ungraded",
+    "cites_nothing",
+    "needs_no_citation",
+    "pairs_done",
+    "saving",
+    "saved",
+    "offline",
+    "save_waiting_server",
+    "save_login",
+    "event_rejected",
+    "prev_answer",
+    "next_answer",
+    "next_open_answer",
+    "answer_empty",
+    *(f"rejected_{code}" for code in sorted(set(judging.REJECTION_CODES) | set(review.REJECTION_CODES))),
+]
 
 _component = st.components.v2.component(
     "reljudge_review",
@@ -23,8 +52,7 @@ _component = st.components.v2.component(
     js=keyboard.script("review.js"),
 )
 
-_FLOW = keyboard.Flow("rv_review", "rv", review.current_answer, review.step,
-                      lambda db, username, before: True)
+_FLOW = keyboard.Flow("rv_review", "rv", review.current_answer, review.step, lambda db, username, before: True)
 
 
 def render(db, username: str, lang: str) -> None:
@@ -57,13 +85,19 @@ def answer_picker(db, username: str, lang: str) -> None:
     current = review.current_answer(db, username)
     done = dict(zip(queue.answer_id, review.finished(queue)))
     number = queue.groupby("qid").cumcount() + 1
-    labels = {int(r.answer_id): f"{'▶' if r.answer_id == current else '●' if done[r.answer_id] else '○'} "
-                                f"{r.qid} · {i18n.t('answer_short', lang, n=int(n))}"
-              for r, n in zip(queue.itertuples(), number)}
+    labels = {
+        int(r.answer_id): f"{'▶' if r.answer_id == current else '●' if done[r.answer_id] else '○'} "
+        f"{r.qid} · {i18n.t('answer_short', lang, n=int(n))}"
+        for r, n in zip(queue.itertuples(), number)
+    }
     ids = [int(a) for a in queue.answer_id]
-    choice = st.sidebar.selectbox(i18n.t("jump_to_answer", lang), ids,
-                                  index=ids.index(current) if current in ids else 0,
-                                  format_func=lambda q: display.visible(labels.get(q)), key=f"rv_pick_{current}")
+    choice = st.sidebar.selectbox(
+        i18n.t("jump_to_answer", lang),
+        ids,
+        index=ids.index(current) if current in ids else 0,
+        format_func=lambda q: display.visible(labels.get(q)),
+        key=f"rv_pick_{current}",
+    )
     if choice != current:
         review.go_to(db, username, choice)
         st.rerun()

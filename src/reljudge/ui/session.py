@@ -93,8 +93,10 @@ def show_lost_database(db: Database, exc: BaseException) -> bool:
     """When ``exc`` says the PostgreSQL server was lost: say so in the user's language (no
     password), attach again on the next rerun, and return True; else False."""
     from reljudge.storage import postgres
-    if db.backend != "postgresql" or not (isinstance(exc, postgres.DatabaseUnavailable)
-                                          or postgres.is_connection_error(exc)):
+
+    if db.backend != "postgresql" or not (
+        isinstance(exc, postgres.DatabaseUnavailable) or postgres.is_connection_error(exc)
+    ):
         return False
     db.mark_broken()
     if not isinstance(exc, postgres.DatabaseUnavailable):
@@ -196,7 +198,7 @@ def flash(message: str) -> None:
 def show_flash() -> None:
     message = st.session_state.pop("_flash", None)
     if message:
-        st.success(message)          # built with tm(): data already escaped
+        st.success(message)  # built with tm(): data already escaped
 
 
 def language_switch(logged_in: bool) -> None:
@@ -204,11 +206,11 @@ def language_switch(logged_in: bool) -> None:
     widgets (sharing one setting): a widget carried across the login's rerun lost
     its first change in the browser."""
     key = "lang_toggle_app" if logged_in else "lang_toggle_login"
-    st.sidebar.toggle(i18n.t("english"), key=key, value=lang() == "en",
-                      on_change=_remember_language, args=(key,))
+    st.sidebar.toggle(i18n.t("english"), key=key, value=lang() == "en", on_change=_remember_language, args=(key,))
     if st.session_state.pop("write_lang_cookie", False):
-        _cookie_writer(data={"name": LANG_COOKIE, "value": lang(), "max_age": LANG_COOKIE_MAX_AGE},
-                       key="rj_lang_cookie")
+        _cookie_writer(
+            data={"name": LANG_COOKIE, "value": lang(), "max_age": LANG_COOKIE_MAX_AGE}, key="rj_lang_cookie"
+        )
 
 
 def login_screen(db: Database, target=None) -> None:
@@ -218,9 +220,11 @@ def login_screen(db: Database, target=None) -> None:
     if logging_in():
         st.title(t("app_title"))
         st.info(t("logging_in"), icon=":material/hourglass_top:")
-        _post_from_browser(data={"url": "/api/session", "body": {"grant": st.session_state[_LOGGING_IN]["grant"]},
-                                 "report": True},
-                           key="rj_login_cookie", on_done_change=lambda: _cookie_reported(db))
+        _post_from_browser(
+            data={"url": "/api/session", "body": {"grant": st.session_state[_LOGGING_IN]["grant"]}, "report": True},
+            key="rj_login_cookie",
+            on_done_change=lambda: _cookie_reported(db),
+        )
         return
     login_form(db, target)
 
@@ -256,21 +260,26 @@ def login_form(db: Database, target=None) -> None:
         first_lead_form(db, target)
         return
     if demo:
-        st.info(t("demo_notice", accounts=", ".join(
-            f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
+        st.info(t("demo_notice", accounts=", ".join(f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
     with st.form("login"):
         st.subheader(t("login_title"))
         username = st.text_input(t("username"), key="login_username")
         password = st.text_input(t("password"), type="password", key="login_password")
         submitted = st.form_submit_button(t("login_button"), type="primary")
     if submitted:
-        address = st.context.ip_address     # None when unknown (and not a str under AppTest)
-        address = auth.client_address(address if isinstance(address, str) else None,
-                                      st.context.headers.get_all("x-forwarded-for"))
+        address = st.context.ip_address  # None when unknown (and not a str under AppTest)
+        address = auth.client_address(
+            address if isinstance(address, str) else None, st.context.headers.get_all("x-forwarded-for")
+        )
         outcome = auth.login(db, username, password, address if isinstance(address, str) else None)
         if outcome.user is None:
-            st.error(t("login_wait", s=outcome.wait_seconds) if outcome.refusal == "wait" else
-                     t("login_locked") if outcome.refusal == "locked" else t("login_failed"))
+            st.error(
+                t("login_wait", s=outcome.wait_seconds)
+                if outcome.refusal == "wait"
+                else t("login_locked")
+                if outcome.refusal == "locked"
+                else t("login_failed")
+            )
             return
         _logged_in(db, outcome.user, target)
 
@@ -343,8 +352,10 @@ def uploader_in_language() -> None:
     """Streamlit draws its file uploader's button and size line in English whatever the
     page's language ("Upload", "2GB per file • …"): hide those and show ours (CSS
     ``content``, from the text catalog; the accepted types are in each uploader's help)."""
+
     def css_string(text: str) -> str:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
     st.html(f"""<style>
 [data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p {{ display: none; }}
 [data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]::after {{

@@ -13,7 +13,7 @@ from reljudge.export import defuse_formulas
 from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
-MISSING = "—"   # st.dataframe writes the English word "None" in empty cells otherwise
+MISSING = "—"  # st.dataframe writes the English word "None" in empty cells otherwise
 
 
 def localized(frame: pd.DataFrame) -> pd.DataFrame:
@@ -21,14 +21,14 @@ def localized(frame: pd.DataFrame) -> pd.DataFrame:
     st.dataframe draws them as check boxes), its time stamps as ISO 8601 in the
     campaign's zone (reljudge.times) and invisible characters in its text shown as marks
     (display.visible)."""
-    return visible(times.localize_frame(i18n.localized_values(frame, session.lang()),
-                                        times.campaign_zone(session.get_db())))
+    return visible(
+        times.localize_frame(i18n.localized_values(frame, session.lang()), times.campaign_zone(session.get_db()))
+    )
 
 
 def visible(frame: pd.DataFrame) -> pd.DataFrame:
     """Text cells with invisible and control characters shown as ⟨U+…⟩ marks."""
-    text_cols = [c for c in frame.columns
-                 if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c].dtype)]
+    text_cols = [c for c in frame.columns if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c].dtype)]
     if not text_cols:
         return frame
     frame = frame.copy()
@@ -41,9 +41,11 @@ def mark_provisional(table: pd.DataFrame):
     """Shade the rows marked provisional (too little of the returned top K judged)."""
     if table.empty or "provisional" not in table.columns:
         return table
-    return localized(table).style.apply(
-        lambda row: [_PROVISIONAL if row["provisional"] else ""] * len(row), axis=1
-    ).format(precision=3, na_rep=MISSING)
+    return (
+        localized(table)
+        .style.apply(lambda row: [_PROVISIONAL if row["provisional"] else ""] * len(row), axis=1)
+        .format(precision=3, na_rep=MISSING)
+    )
 
 
 def csv_bytes(frame: pd.DataFrame, lang: str, *, index: bool = False) -> bytes:
@@ -61,9 +63,16 @@ def csv_download(frame: pd.DataFrame, name: str, *, index: bool = False):
     callable: nothing is serialised on a rerun). ``name`` names the file and keys the
     button, so it must be unique on its page."""
     lang = session.lang()
-    return st.download_button(session.t("download_csv"), lambda: csv_bytes(frame, lang, index=index),
-                              file_name=f"{name}.csv", mime="text/csv", key=f"csv_{name}",
-                              type="tertiary", icon=":material/download:", on_click="ignore")
+    return st.download_button(
+        session.t("download_csv"),
+        lambda: csv_bytes(frame, lang, index=index),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=f"csv_{name}",
+        type="tertiary",
+        icon=":material/download:",
+        on_click="ignore",
+    )
 
 
 def dataframe(data, *, name: str, hide_index: bool = True, **kwargs):

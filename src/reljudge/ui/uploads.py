@@ -25,12 +25,13 @@ class Form:
     """What the Import page's form asks for one kind of file: the options of
     ``reljudge import KIND FILE``. ``system`` and ``replace`` are the i18n keys of their
     labels (None: the kind has no such option)."""
-    suffixes: tuple[str, ...]           # what the file picker offers
-    formats: tuple[str, ...] = ()       # --format choices besides "auto" (none: one format)
-    system: str | None = None           # --system
-    source: bool = False                # --source NAME (needed)
-    replace: str | None = None          # --replace
-    update_questions: bool = False      # --update-questions
+
+    suffixes: tuple[str, ...]  # what the file picker offers
+    formats: tuple[str, ...] = ()  # --format choices besides "auto" (none: one format)
+    system: str | None = None  # --system
+    source: bool = False  # --source NAME (needed)
+    replace: str | None = None  # --replace
+    update_questions: bool = False  # --update-questions
 
 
 _CAMPAIGN_FILES = ("jsonl", "json", "csv", "tsv", "txt", "trec", "run")
@@ -38,8 +39,9 @@ FORMS: dict[str, Form] = {
     "corpus": Form(_CAMPAIGN_FILES, ("jsonl", "csv", "beir")),
     "questions": Form(_CAMPAIGN_FILES, ("jsonl", "csv", "beir"), update_questions=True),
     "run": Form(_CAMPAIGN_FILES, ("trec", "jsonl", "csv"), system="system_name", replace="replace_run"),
-    "answers": Form(("jsonl", "json", "csv"), ("jsonl", "csv"), system="system_name_answers",
-                    replace="replace_answers"),
+    "answers": Form(
+        ("jsonl", "json", "csv"), ("jsonl", "csv"), system="system_name_answers", replace="replace_answers"
+    ),
     "reviews": Form(("jsonl", "json"), source=True),
     "qrels": Form(("txt", "qrels", "tsv", "trec"), ("trec", "beir"), source=True),
 }
@@ -51,6 +53,7 @@ KINDS = tuple(FORMS)
 class Imported:
     """What an upload did, worded in the page's language; ``warning``: say it as a
     warning (questions without a type or criteria)."""
+
     text: str
     warning: bool = False
 
@@ -67,22 +70,37 @@ def saved_upload(upload) -> Iterator[str]:
         os.unlink(tmp)
 
 
-def import_any(db, kind: str, upload, *, fmt: str = "", system: str = "", source: str = "",
-               replace: bool = False, update_questions: bool = False, lang: str = "ko") -> Imported:
+def import_any(
+    db,
+    kind: str,
+    upload,
+    *,
+    fmt: str = "",
+    system: str = "",
+    source: str = "",
+    replace: bool = False,
+    update_questions: bool = False,
+    lang: str = "ko",
+) -> Imported:
     """Import an uploaded file of any kind in :data:`FORMS`, all or nothing, as
     ``reljudge import`` does; a refusal is a ``ReljudgeError`` naming the uploaded file
     (and the line)."""
     if kind in campaign.KINDS:
-        summary = import_upload(db, kind, upload, fmt, system, lang, replace=replace,
-                                update_questions=update_questions)
+        summary = import_upload(db, kind, upload, fmt, system, lang, replace=replace, update_questions=update_questions)
         return Imported(i18n.message(summary.messages(), lang, sep=summary.SEP), warning=bool(summary.incomplete))
     if kind not in FORMS:
         raise ReljudgeError(f"unknown import kind {kind!r}; choose one of {', '.join(KINDS)}")
     with st.spinner(i18n.t("importing", lang, name=upload.name)):
         if kind == "answers":
             versions = import_answers_upload(db, upload, fmt, system, replace)
-            return Imported(i18n.t("answers_imported", lang, name=upload.name, versions=", ".join(
-                i18n.t("answers_version", lang, system=s, v=v) for s, v in versions.items())))
+            return Imported(
+                i18n.t(
+                    "answers_imported",
+                    lang,
+                    name=upload.name,
+                    versions=", ".join(i18n.t("answers_version", lang, system=s, v=v) for s, v in versions.items()),
+                )
+            )
         if kind == "reviews":
             n = import_reviews_upload(db, upload, source)
             return Imported(i18n.t("reviews_imported", lang, name=upload.name, n=n, source=source.strip()))
@@ -90,34 +108,52 @@ def import_any(db, kind: str, upload, *, fmt: str = "", system: str = "", source
         return Imported(i18n.t("qrels_source_imported", lang, name=upload.name, n=n, source=source.strip()))
 
 
-def import_upload(db, kind: str, upload, fmt: str | None, system: str | None, lang: str = "ko",
-                  replace: bool = False, update_questions: bool = False):
+def import_upload(
+    db,
+    kind: str,
+    upload,
+    fmt: str | None,
+    system: str | None,
+    lang: str = "ko",
+    replace: bool = False,
+    update_questions: bool = False,
+):
     """Import a corpus, questions or a run from an ``st.file_uploader`` file with a
     progress bar; messages name the uploaded file."""
     bar = st.progress(0.0, text=i18n.t("importing", lang, name=upload.name))
 
     def show(done: int, total: int) -> None:
         if done < total:
-            bar.progress(done / total, text=i18n.t("import_progress", lang, name=upload.name,
-                                                    done=done, total=total))
+            bar.progress(done / total, text=i18n.t("import_progress", lang, name=upload.name, done=done, total=total))
         else:
             bar.progress(1.0, text=i18n.t("import_writing", lang, name=upload.name))
 
     try:
         with saved_upload(upload) as tmp:
-            return campaign.import_file(db, kind, tmp, fmt=fmt or None, system=system or None,
-                                        display=upload.name, repool=True, progress=show,
-                                        replace=replace, update_questions=update_questions)
+            return campaign.import_file(
+                db,
+                kind,
+                tmp,
+                fmt=fmt or None,
+                system=system or None,
+                display=upload.name,
+                repool=True,
+                progress=show,
+                replace=replace,
+                update_questions=update_questions,
+            )
     finally:
         bar.empty()
 
 
-def import_answers_upload(db, upload, fmt: str | None = None, system: str | None = None,
-                          replace: bool = False) -> dict[str, int]:
+def import_answers_upload(
+    db, upload, fmt: str | None = None, system: str | None = None, replace: bool = False
+) -> dict[str, int]:
     """Import uploaded generated answers (``reljudge import answers``): {system: version}."""
     with saved_upload(upload) as tmp:
-        return review.import_answers(db, tmp, system=system or None, fmt=fmt or None, replace=replace,
-                                     display=upload.name)
+        return review.import_answers(
+            db, tmp, system=system or None, fmt=fmt or None, replace=replace, display=upload.name
+        )
 
 
 def import_reviews_upload(db, upload, source: str) -> int:

@@ -14,5 +14,5 @@ module imports nothing, so the CLI can find them without Streamlit):
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPT = HERE / "workbench.py"      # the Streamlit script
-LAUNCHER = HERE / "launcher.py"     # `streamlit run` this: the st.App with the routes
+SCRIPT = HERE / "workbench.py"  # the Streamlit script
+LAUNCHER = HERE / "launcher.py"  # `streamlit run` this: the st.App with the routes

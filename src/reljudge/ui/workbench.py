@@ -17,7 +17,7 @@ try:
         run.phase("user")
         user = session.current_user(db)
         if user is not None and session.logging_in():
-            user = None            # until the browser has stored its cookie (session.login_screen)
+            user = None  # until the browser has stored its cookie (session.login_screen)
         run.phase("sidebar")
         session.language_switch(logged_in=user is not None)
         # the address the browser asked for (None when the client is not a browser page)
@@ -28,20 +28,26 @@ try:
             # the address names (if their role has it).
             session.clear_cookie_if_logged_out()
             run.phase("navigation")
-            page = st.navigation(navigation.login_pages(lambda target: session.login_screen(db, target),
-                                                        session.t("login_title"), requested), position="hidden")
+            page = st.navigation(
+                navigation.login_pages(
+                    lambda target: session.login_screen(db, target), session.t("login_title"), requested
+                ),
+                position="hidden",
+            )
         else:
             session.logout_button(db, user)
             run.phase("navigation")
-            page = st.navigation(navigation.app_pages(user.is_lead, session.t, requested),
-                                 # every page listed: with more than ten, Streamlit folds the rest behind
-                                 # its English "View N more" button
-                                 expanded=True)
+            page = st.navigation(
+                navigation.app_pages(user.is_lead, session.t, requested),
+                # every page listed: with more than ten, Streamlit folds the rest behind
+                # its English "View N more" button
+                expanded=True,
+            )
         run.note(page=page.url_path, user=user.username if user else None)
         navigation.show_notice(session.tm)
         run.phase("page" if user else "login screen")
         page.run()
-    except Exception as exc:               # a lost PostgreSQL server: said plainly, retried on rerun
+    except Exception as exc:  # a lost PostgreSQL server: said plainly, retried on rerun
         if not session.show_lost_database(db, exc):
             raise
 finally:
