@@ -8,7 +8,7 @@
 #      python3); `pip install -e '.[test]'` into it.
 #      RELJUDGE_TEST_REUSE_VENV=1 keeps an existing .venv-test/ (inner loop only: packages
 #      installed earlier stay, so it can hide a missing declaration; CI never sets it).
-#   3. `ruff check` (configured in pyproject.toml).
+#   3. `ruff check` and `ruff format --check` (configured in pyproject.toml).
 #   4. `python -m pytest "$@"` with the venv's python; its exit code is the script's
 #      (5, no test collected, is a failure too).
 # Arguments go to pytest: bash scripts/test.sh -x -q -m "not browser" tests/test_packaging.py
@@ -72,6 +72,8 @@ step "pip install -e '.[test]' into $VENV"
 
 step "ruff check"
 "$VPY" -m ruff check .
+step "ruff format --check"
+"$VPY" -m ruff format --check .
 
 step "pytest $*"
 trap - ERR
