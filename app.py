@@ -1,5 +1,5 @@
 """reljudge — the web server: the Streamlit pages (src/reljudge/ui/workbench.py) and,
-beside them, the small JSON routes that take saves off the rerun path (reljudge.api).
+beside them, the small JSON routes that take saves off the rerun path (reljudge.web.routes).
 
 Start it with ``streamlit run app.py`` (or ``reljudge serve``): Streamlit finds the
 ``st.App`` below and serves both from one process.
@@ -7,7 +7,7 @@ Start it with ``streamlit run app.py`` (or ``reljudge serve``): Streamlit finds 
 
 import streamlit as st
 
-from reljudge import api
+from reljudge.web import routes as api
 from reljudge.ui import webapp
 
 app = st.App(webapp.SCRIPT, routes=api.routes(), lifespan=api.lifespan)

@@ -2,7 +2,7 @@
 
 Times one dashboard evaluation (RR, R, nDCG, P, Judged at K = 10, with 95% bootstrap
 intervals and randomization tests: `dashboard.evaluate_for_dashboard`) with and without the
-bounds (`reljudge.bounds`), the two interleaved in one process so that the machine's other
+bounds (`reljudge.eval.bounds`), the two interleaved in one process so that the machine's other
 load hits both alike, and the bounds' own step alone. The campaign is the dashboard
 benchmark's (benchlib.build_large_campaign): about a quarter of the pool judged, so most
 rankings still have open paragraphs and nDCG's bounds enumerate their multisets.
@@ -26,8 +26,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from benchlib import build_large_campaign, cpu_model, write_section  # noqa: E402
 
-from reljudge import dashboard, evaluation  # noqa: E402
-from reljudge.measures import parse_measures  # noqa: E402
+from reljudge.reporting import dashboard  # noqa: E402
+from reljudge.campaign import evaluation  # noqa: E402
+from reljudge.eval.measures import parse_measures  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
 
 

@@ -48,7 +48,7 @@ from benchlib import (  # noqa: E402
     write_section,
 )
 
-from reljudge import dashboard  # noqa: E402
+from reljudge.reporting import dashboard  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
 
 GOAL_RATIO = 1.5

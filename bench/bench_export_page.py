@@ -23,7 +23,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from benchlib import N_Q, cpu_model, build_large_campaign, write_section  # noqa: E402
 
-from reljudge import auth, export  # noqa: E402
+from reljudge.campaign import auth  # noqa: E402
+from reljudge.campaign import export  # noqa: E402
 from reljudge.ui import webapp  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
 

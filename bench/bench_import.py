@@ -30,7 +30,7 @@ DATA = HERE / "data"
 
 CHILD = """
 import resource, sys, time
-from reljudge import campaign
+from reljudge.campaign import setup as campaign
 from reljudge.storage import open_database
 t = time.perf_counter()
 db = open_database(sys.argv[2])

@@ -258,7 +258,7 @@ def add_answer(camp, path: Path) -> None:
     paragraphs, so the review page shows POOL cards as the judging page does."""
     import json
 
-    from reljudge import review
+    from reljudge.review import workflow as review
     from reljudge.storage import open_database
 
     qid = camp.qids[0]

@@ -12,7 +12,7 @@ descending: trec_eval's rule) and the pool is the union of every system's top K
 (depth K = 10). The oracle grades a pooled paragraph with its qrels grade, 0 when the
 qrels lack it. "Full-pool" values are those with every pooled paragraph judged.
 
-1. rr-first: per question, repeatedly judge what ``frontier`` (reljudge.plan) says is
+1. rr-first: per question, repeatedly judge what ``frontier`` (reljudge.campaign.plan) says is
    to judge now, until every system's RR@K is settled. Its cost is set beside the
    least possible -- the union over systems of each one's top-K ranking down to and
    including its first relevant paragraph (the whole top K when it has none) -- and
@@ -49,22 +49,22 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 import reljudge
-from reljudge import bounds as rj_bounds
-from reljudge.measures import parse_measures
+from reljudge.eval import bounds as rj_bounds
+from reljudge.eval.measures import parse_measures
 from benchlib import cpu_model, write_section
 
 HERE = Path(__file__).resolve().parent
 
-# -- the judging order: reljudge.plan.frontier ---------------------------------------------------
-from reljudge.plan import frontier  # noqa: E402  (the page's and `reljudge next`'s rule)
+# -- the judging order: reljudge.campaign.plan.frontier ---------------------------------------------------
+from reljudge.campaign.plan import frontier  # noqa: E402  (the page's and `reljudge next`'s rule)
 
-FRONTIER_SOURCE = "reljudge.plan.frontier"
+FRONTIER_SOURCE = "reljudge.campaign.plan.frontier"
 
 
 # -- the bounds of nDCG@K and R@K -----------------------------------------------------------------
-# reljudge.bounds, the engine's own (exact for both: tests/test_bounds.py), on arrays of every
+# reljudge.eval.bounds, the engine's own (exact for both: tests/test_bounds.py), on arrays of every
 # question × system of the campaign at once.
-BOUNDS_SOURCE = "reljudge.bounds.measure_bounds (exact for nDCG@K and R@K)"
+BOUNDS_SOURCE = "reljudge.eval.bounds.measure_bounds (exact for nDCG@K and R@K)"
 
 
 def bounds_for(
@@ -508,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     body += [
         "τ: Kendall's tau-b of the systems' MRR@10 (unjudged = 0) against the full-pool MRR@10, n/a while "
         "every system still scores the same. Widths: mean of (high − low) over systems × questions of the "
-        "bounds of reljudge.bounds (exact for both: every way the unjudged pooled paragraphs could still be "
+        "bounds of reljudge.eval.bounds (exact for both: every way the unjudged pooled paragraphs could still be "
         "graded, tests/test_bounds.py). rr-first→rest: rr-first's rounds (all questions, round by round), then the unjudged "
         "pooled paragraphs by Σ over systems of 1/log2(rank+1) within K. complete: the pool in a stable "
         f"random order (Python's random.Random(seed).shuffle, seeds 0–{args.seeds - 1}, averaged).",
@@ -519,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         "that is unjudged or relevant), rr-first can only ever judge paragraphs of the least set: a paragraph "
         "it asks for has every paragraph above it in that system's top K judged non-relevant, so it lies at or "
         "above the system's first relevant one. rr-first ÷ least is therefore 1.000 by construction, and the "
-        "column checks that reljudge.plan.frontier (the judging page's and `reljudge next`'s rule) asks for "
+        "column checks that reljudge.campaign.plan.frontier (the judging page's and `reljudge next`'s rule) asks for "
         "nothing more (a batching that asked for more than each system's next paragraph would show here). What the data decide is rr-first ÷ pool -- how much of a "
         "complete judging MRR@10 needs -- which follows how early the systems find a relevant paragraph "
         "(high MRR: few rounds, small share) and how many questions have nothing relevant in the pool (each "

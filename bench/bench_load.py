@@ -526,7 +526,7 @@ def library_moves(db_path: Path, moves: int) -> dict:
     """The server's own work for a move, in-process on the same file: what the widget's
     action and the reruns it causes ask of the library (save what the move carries, step,
     the sidebar's queue, the question payload)."""
-    from reljudge import judging
+    from reljudge.campaign import judging
     from reljudge.storage import open_database
 
     db = open_database(db_path)

@@ -132,7 +132,7 @@ def export_revision(rev: str, folder: Path) -> str:
 def argon2_verify_ms(n: int = 7) -> list[float]:
     """The password check alone (Argon2id with reljudge's parameters), timed in this
     process under the same load: what the login run cannot go below."""
-    from reljudge import auth
+    from reljudge.campaign import auth
 
     stored = auth._hasher.hash(ANNOTATOR[1])
     times = []

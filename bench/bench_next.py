@@ -3,10 +3,10 @@ events; benchlib.build_large_campaign): how long the items a user would be shown
 take to compute under each judging plan (README "판정 계획 / Judging plans").
 
 Figures per plan, median and max over --repeat runs:
-* ``next_items``: reljudge.judging.next_items(limit) in-process, after a write (so nothing
+* ``next_items``: reljudge.campaign.judging.next_items(limit) in-process, after a write (so nothing
   cached: the whole queue's frontier is one SQL query, storage.plans), and without a limit
   (every item of every unfinished question ordered);
-* ``cli in-process``: ``reljudge.cli.main(["next", ...])``, opening the database each time;
+* ``cli in-process``: ``reljudge.cli.main.main(["next", ...])``, opening the database each time;
 * ``subprocess``: ``python -m reljudge next`` as a whole process (Python start-up included).
 
 The user is a0: no assignments, so all 1,000 questions are in the queue, with about
@@ -34,7 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchlib import build_large_campaign, cpu_model  # noqa: E402
 
-from reljudge import cli, judging, plan  # noqa: E402
+from reljudge.cli import main as cli  # noqa: E402
+from reljudge.campaign import judging  # noqa: E402
+from reljudge.campaign import plan  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
 
 

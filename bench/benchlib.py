@@ -14,7 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
-from reljudge.question_types import DEFAULT_TYPES
+from reljudge.campaign.question_types import DEFAULT_TYPES
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -22,7 +22,7 @@ RESULTS = HERE / "RESULTS.md"
 
 # The campaign-sized database of the dashboard and load benchmarks.
 N_Q, SYSTEMS, DEPTH, N_EVENTS, N_ANNOT = 1000, ("bm25", "vector", "hybrid", "graphrag"), 20, 50_000, 5
-TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.question_types), declared in every campaign
+TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.campaign.question_types), declared in every campaign
 PASSWORD = "bench-password"
 
 
@@ -32,7 +32,8 @@ def build_large_campaign(path: Path, n_annotators: int = N_ANNOT) -> None:
     through the same save path the app uses (batches of 500)."""
     import numpy as np
 
-    from reljudge import auth, campaign
+    from reljudge.campaign import auth
+    from reljudge.campaign import setup as campaign
     from reljudge.storage import judgments as store
     from reljudge.storage import open_database
 

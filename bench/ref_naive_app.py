@@ -1,7 +1,7 @@
 """Reference page for bench_judging.py: the naive design the judging widget replaces.
 
 The same question, the same 50 pooled paragraphs and the same library calls as the
-real judging page (reljudge.judging.payload to read, .record to save), but drawn
+real judging page (reljudge.campaign.judging.payload to read, .record to save), but drawn
 with one st.radio per paragraph and no fragment: every click reruns the whole
 script and re-sends all 50 paragraphs. The benchmark times a click until the
 grade read back from DuckDB is shown after that rerun.
@@ -12,7 +12,7 @@ import uuid
 
 import streamlit as st
 
-from reljudge import judging
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 
 USER = os.environ.get("REF_USER", "annotator1")

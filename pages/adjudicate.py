@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from reljudge import adjudication, display, i18n
+from reljudge import display, i18n
+from reljudge.campaign import adjudication
 from reljudge.errors import ReljudgeError
 from reljudge.ui import lead_forms, session, tables
 

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-from reljudge import agreement, charts, outcome_agreement, progress
+from reljudge.agreement import coefficients as agreement
+from reljudge.reporting import charts
+from reljudge.campaign import outcome_agreement
+from reljudge.campaign import progress
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
-from reljudge import assignment, campaign, display, plan
+from reljudge import display
+from reljudge.campaign import assignment
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import plan
 from reljudge.errors import ReljudgeError
 from reljudge.ui import lead_forms, session, tables
 

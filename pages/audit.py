@@ -3,7 +3,11 @@ the lead's adjudications with their reasons."""
 
 import streamlit as st
 
-from reljudge import auth, adjudication, campaign, display, judging
+from reljudge import display
+from reljudge.campaign import auth
+from reljudge.campaign import adjudication
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")

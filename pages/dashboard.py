@@ -3,7 +3,12 @@ shares, abstention, coverage and the failure cases — recomputed from the judgm
 
 import streamlit as st
 
-from reljudge import campaign, charts, dashboard, display, evaluation, i18n, report_answers
+from reljudge import display, i18n
+from reljudge.campaign import setup as campaign
+from reljudge.reporting import charts
+from reljudge.reporting import dashboard
+from reljudge.campaign import evaluation
+from reljudge.reporting import report_answers
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")

@@ -3,7 +3,11 @@ history, the report (external qrels come in on the Import page)."""
 
 import streamlit as st
 
-from reljudge import bundle, display, export, i18n, report, review
+from reljudge import display, i18n
+from reljudge.campaign import bundle
+from reljudge.campaign import export
+from reljudge.reporting import report
+from reljudge.review import workflow as review
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 

@@ -4,7 +4,8 @@ the app runs; declare the question types; rebuild the pool."""
 
 import streamlit as st
 
-from reljudge import campaign, display, times
+from reljudge import display, times
+from reljudge.campaign import setup as campaign
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables, uploads
 

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from reljudge import campaign, progress
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import progress
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")

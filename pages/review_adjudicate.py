@@ -3,7 +3,8 @@ the interpretation, read blind, and the lead's final grade with a reason."""
 
 import streamlit as st
 
-from reljudge import display, review
+from reljudge import display
+from reljudge.review import workflow as review
 from reljudge.ui import lead_forms, session, tables
 
 user = session.require_role("lead")

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from reljudge import assignment, review
+from reljudge.campaign import assignment
+from reljudge.review import workflow as review
 from reljudge.ui import lead_forms, session, tables
 
 user = session.require_role("lead")

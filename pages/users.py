@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from reljudge import auth
+from reljudge.campaign import auth
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session, tables
 

@@ -20,7 +20,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 import e2e_support as es  # noqa: E402
 
-from reljudge import campaign, i18n  # noqa: E402
+from reljudge import i18n  # noqa: E402
+from reljudge.campaign import setup as campaign  # noqa: E402
 from reljudge.storage import open_database  # noqa: E402
 from reljudge.ui import navigation  # noqa: E402
 from reljudge.ui.session import LANG_COOKIE  # noqa: E402

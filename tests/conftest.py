@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from reljudge import auth, campaign
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
 from reljudge.storage import open_database
 
 from postgres_support import PostgresServer

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from reljudge.question_types import DEFAULT_TYPES
+from reljudge.campaign.question_types import DEFAULT_TYPES
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -75,7 +75,8 @@ def build_campaign(
     Run A ranks the first ~70 % of each question's paragraphs, run B the last ~70 %;
     the pool is their union (the overlap tests duplicate collapsing by pid).
     ``special_texts`` replaces the text of paragraph (question index, k)."""
-    from reljudge import auth, campaign
+    from reljudge.campaign import auth
+    from reljudge.campaign import setup as campaign
     from reljudge.storage import open_database
 
     work_dir.mkdir(parents=True, exist_ok=True)

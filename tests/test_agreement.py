@@ -18,7 +18,7 @@ from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 from reljudge.codes import Message
-from reljudge.agreement import (
+from reljudge.agreement.coefficients import (
     UNTYPED,
     annotator_summary,
     cohen_kappa,
@@ -470,7 +470,7 @@ def test_reasons_are_shown_in_korean_on_the_pages_and_report():
     Korean on the pages and the report: a Korean lead must never read 'fewer than two
     annotators'."""
     import re
-    from reljudge.agreement import figures_table
+    from reljudge.agreement.coefficients import figures_table
     from reljudge.i18n import localized_values
 
     cases = [

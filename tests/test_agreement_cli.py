@@ -8,8 +8,8 @@ import json
 import pandas as pd
 import pytest
 
-from reljudge.agreement import compute_agreement
-from reljudge.agreement_cli import read_grades_csv, readable_reasons, register
+from reljudge.agreement.coefficients import compute_agreement
+from reljudge.cli.agreement import read_grades_csv, readable_reasons, register
 from reljudge.errors import InputError
 
 ROWS = """\
@@ -182,7 +182,8 @@ def test_missing_file(tmp_path, capsys):
 
 
 def test_database_mode(tmp_path, capsys):
-    from reljudge import campaign, judging
+    from reljudge.campaign import setup as campaign
+    from reljudge.campaign import judging
     from reljudge.storage import open_database
 
     path = tmp_path / "j.duckdb"

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from reljudge import answer_metrics, review
-from reljudge.cli import main
+from reljudge.review import measures as answer_metrics
+from reljudge.review import workflow as review
+from reljudge.cli.main import main
 from reljudge.errors import InputError, ReljudgeError
 
 ANSWERS = [
@@ -186,7 +187,7 @@ def test_review_assignments_limit_the_queue(answered):
 
 
 def test_payload_is_blind_ordered_and_shows_decisions(answered):
-    from reljudge import judging
+    from reljudge.campaign import judging
 
     ids = _ids(answered)
     a = ids[("q1", "rag")]
@@ -225,7 +226,7 @@ def test_measures_hand_computed(answered):
     review.review(db, "ann", b1, "support", sentence=0, pid="p03", grade=0)
     review.review(db, "ann", b1, "interpretation", grade=0)
     review.review(db, "ann", q3, "abstention", appropriate=True)
-    from reljudge import judging
+    from reljudge.campaign import judging
 
     for pid, g in (("p01", 2), ("p02", 1), ("p03", 0)):  # q1's paragraph judgments
         judging.grade(db, "bob", "q1", pid, g)
@@ -367,7 +368,7 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
     assert not (tmp_path / "x.jsonl").exists()
 
 
-# -- agreement on support and interpretation (reuses reljudge.agreement) ---------------
+# -- agreement on support and interpretation (reuses reljudge.agreement.coefficients) ---------------
 
 
 def _ratings(rows):
@@ -377,7 +378,7 @@ def _ratings(rows):
 
 
 def test_review_agreement_hand_computed():
-    from reljudge import agreement
+    from reljudge.agreement import coefficients as agreement
 
     # support on 4 (sentence, paragraph) pairs: A 2,1,0,2 / B 2,0,0,1. Observed linear
     # disagreement Σ|i−j| o_ij = .25 + .25 = .5; marginals A (.25,.25,.5), B (.5,.25,.25):
@@ -411,7 +412,7 @@ def test_review_agreement_matches_krippendorff_and_scikit_learn():
     import numpy as np
     from sklearn.metrics import cohen_kappa_score
 
-    from reljudge import agreement
+    from reljudge.agreement import coefficients as agreement
 
     rng = np.random.default_rng(3)
     for _ in range(20):
@@ -443,7 +444,7 @@ def test_review_agreement_matches_krippendorff_and_scikit_learn():
 
 
 def test_review_agreement_from_database_with_an_imported_source(answered, tmp_path, db_path, capsys):
-    from reljudge import agreement
+    from reljudge.agreement import coefficients as agreement
 
     db = answered
     ids = _ids(db)
@@ -482,7 +483,8 @@ def test_review_agreement_from_database_with_an_imported_source(answered, tmp_pa
 
 
 def test_report_section_hand_computed(answered):
-    from reljudge import report, report_answers
+    from reljudge.reporting import report
+    from reljudge.reporting import report_answers
 
     db = answered
     ids = _ids(db)
@@ -521,7 +523,7 @@ def test_report_section_hand_computed(answered):
 
 
 def test_report_section_escapes_answer_text(answered, tmp_path):
-    from reljudge import report_answers
+    from reljudge.reporting import report_answers
 
     db = answered
     evil = "<img src=x onerror=alert(1)> **굵게** | <b>x</b>"
@@ -550,7 +552,7 @@ def test_a_long_answer_is_split_in_bounded_pieces_and_imports(campaign_db, tmp_p
     piece: every piece is at most SPLIT_PIECE characters, cut where a sentence ends, and
     the pieces are the whole text; an answer at the limit imports."""
     from reljudge import korean
-    from reljudge.importers import MAX_ANSWER_CHARS
+    from reljudge.campaign.importers import MAX_ANSWER_CHARS
 
     base = "목회자는 믿음을 설명했다 [1]. 그 해 겨울 교회는 피난민을 도왔다. "
     text = (base * (MAX_ANSWER_CHARS // len(base) + 1))[:MAX_ANSWER_CHARS].strip()
@@ -588,7 +590,7 @@ def test_hidden_characters_in_review_names_and_nul_in_notes_are_refused(answered
 
 
 def test_hidden_characters_in_source_and_answer_system_names_are_refused(answered, tmp_path):
-    from reljudge import export
+    from reljudge.campaign import export
 
     db = answered
     review.review(db, "ann", _ids(db)[("q1", "rag")], "note", note="좋음")

@@ -1,4 +1,4 @@
-"""The JSON save route beside the pages (reljudge.api), against a real server process
+"""The JSON save route beside the pages (reljudge.web.routes), against a real server process
 (`streamlit run app.py`) on a real DuckDB file: who may save what, and that a resent
 save is stored once. The browser's side of it is in test_e2e_save_route.py."""
 
@@ -11,7 +11,9 @@ import urllib.request
 import pytest
 
 from e2e_support import StreamlitServer, build_campaign
-from reljudge import assignment, auth, judging
+from reljudge.campaign import assignment
+from reljudge.campaign import auth
+from reljudge.campaign import judging
 from reljudge.storage import accounts, open_database
 
 ACCOUNTS = {

@@ -14,7 +14,10 @@ import pytest
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, export, judging
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import export
+from reljudge.campaign import judging
 from reljudge.ui import webapp
 from reljudge.errors import InputError
 from reljudge.ui import navigation
@@ -263,7 +266,8 @@ def test_text_shows_invisible_characters_as_marks():
 
 
 def test_report_escapes_and_marks_hostile_text(hostile_db):
-    from reljudge import adjudication, report
+    from reljudge.campaign import adjudication
+    from reljudge.reporting import report
 
     # answerable, nothing citable: a failure case that shows the question and the first paragraph
     adjudication.adjudicate_verdict(hostile_db, "lead", QID, False, "답이 있음")

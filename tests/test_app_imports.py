@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from app_support import lead_on
 
-from reljudge import campaign, judging
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
 
 ROOT = Path(__file__).resolve().parents[1]
 

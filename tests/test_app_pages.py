@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, display, i18n, judging
+from reljudge import display, i18n
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
 from reljudge.ui import webapp
 from reljudge.ui import navigation, uploads
 
@@ -283,7 +286,7 @@ def test_adjudication_page_resolves_the_top_disagreement(app_db):
     pid = items[0]["pid"]
     # the confirmation survives the rerun that refreshes the queue
     assert at.success[0].value == f"조정을 저장했습니다: q01 · {pid} → 2 직접 인용 가능한 근거"
-    from reljudge import adjudication
+    from reljudge.campaign import adjudication
 
     q = adjudication.qrels(_db()).set_index("pid")
     assert q.loc[pid, "provenance"] == "adjudicated" and q.loc[pid, "grade"] == 2
@@ -370,7 +373,7 @@ def test_export_page_offers_qrels_downloads(app_db):
     at.button(key="build_bundle").click().run()
     assert not at.exception and not at.error
     assert "재현 번들 내려받기 (zip)" in [b.proto.label for b in at.get("download_button")]
-    from reljudge import bundle
+    from reljudge.campaign import bundle
 
     assert any(bundle.build(_db()).bundle_sha256 in c.value for c in at.caption)
 
@@ -431,7 +434,7 @@ def test_every_table_header_on_the_lead_pages_is_korean(app_db):
     _two_annotators_judge(db)
     judging.mark_no_answer(db, "annotator1", "q02", True)
     judging.mark_no_answer(db, "annotator2", "q02", False)
-    from reljudge import assignment
+    from reljudge.campaign import assignment
 
     assignment.assign(db, "lead", per_question=1)
     data_names = {"annotator1", "annotator2", "bm25", "vector", "hybrid", "graphrag"}
@@ -526,14 +529,16 @@ def test_review_screen_shows_an_answer_blind(app_db):
     assert at.title[0].value == "답변 검수"
     keys = [getattr(el, "key", None) for el in at.main]
     assert "rv_review" in keys
-    from reljudge import review
+    from reljudge.review import workflow as review
 
     data = review.payload(_db(), "annotator1", review.current_answer(_db(), "annotator1"))
     assert "system" not in data and not any(s in str(data) for s in ("bm25", "graphrag", "hybrid"))
 
 
 def test_every_refusal_code_has_a_translation():
-    from reljudge import i18n, judging, review
+    from reljudge import i18n
+    from reljudge.campaign import judging
+    from reljudge.review import workflow as review
 
     for code in set(judging.REJECTION_CODES) | set(review.REJECTION_CODES):
         for lang in ("ko", "en"):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from reljudge import auth
+from reljudge.campaign import auth
 from reljudge.errors import ReljudgeError
 
 

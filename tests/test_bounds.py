@@ -1,8 +1,8 @@
-"""Bounds over every completion of the unjudged pooled paragraphs (reljudge.bounds).
+"""Bounds over every completion of the unjudged pooled paragraphs (reljudge.eval.bounds).
 
 The reference enumerates every way the open paragraphs could be graded, computes each
 measure by its textbook formula (trec_eval's semantics) and takes the minimum and the
-maximum: the bounds must equal them where reljudge.bounds claims exactness (RR, P,
+maximum: the bounds must equal them where reljudge.eval.bounds claims exactness (RR, P,
 Success, R, nDCG) and contain them everywhere.  Today's value (open = not relevant)
 is checked against the metric engine itself.
 """
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reljudge import bounds
-from reljudge.measures import parse_measures
-from reljudge.metrics import evaluate
+from reljudge.eval import bounds
+from reljudge.eval.measures import parse_measures
+from reljudge.eval.metrics import evaluate
 
 GRADES = (0, 1, 2)
 EXACT = ("RR", "P", "Success", "R", "nDCG")
@@ -238,9 +238,9 @@ def test_means_carry_the_mean_of_the_bounds_over_answerable_questions():
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(campaigns())
 def test_the_judging_plan_and_the_bounds_agree_on_when_rr_is_settled(questions):
-    """One rule: reljudge.plan.settled (what the judging page asks for) and the bounds'
+    """One rule: reljudge.campaign.plan.settled (what the judging page asks for) and the bounds'
     settled RR@K (what the dashboard marks) say the same for every ranking."""
-    from reljudge import plan
+    from reljudge.campaign import plan
 
     questions = [(q, pooled, {}, rankings) for q, pooled, _, rankings in questions]
     measures = parse_measures(["RR@1", "RR@3", "RR@10", "RR(rel=1)@5"], default_rel=2)

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from conftest import load_small_campaign
-from reljudge import dashboard, evaluation, judging
+from reljudge.reporting import dashboard
+from reljudge.campaign import evaluation
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 
 MEASURES = ["RR@10", "RR@3", "R@10", "nDCG@10", "nDCG@3", "P@5", "Success@3", "Judged@10", "AP"]
@@ -149,7 +151,7 @@ def test_evaluate_json_tsv_and_table_carry_the_bounds(half_judged):
 
 
 def test_dashboard_report_and_bundle_show_the_bounds(half_judged, tmp_path):
-    from reljudge import report
+    from reljudge.reporting import report
 
     db = open_database(half_judged)
     try:
@@ -163,13 +165,13 @@ def test_dashboard_report_and_bundle_show_the_bounds(half_judged, tmp_path):
         text = report.render(data, "md")
         assert "Share of the pool judged" in text and "Caution: the intervals and tests below rest on" in text
         assert "complete: every pooled paragraph" in text
-        from reljudge import plan
+        from reljudge.campaign import plan
 
         plan.set_plan(db, "rr-first", rest=True)
         text = report.render(report.build(db, lang="en", n_boot=0), "md")
         assert "rr-first: per question only the paragraphs that could still change some system's RR\\@10" in text
         assert "then the rest of the pool" in text
-        from reljudge import bundle
+        from reljudge.campaign import bundle
 
         built = bundle.build(db)
         assert "bounds.tsv" in built.files and "bounds_means.tsv" in built.files

@@ -19,7 +19,13 @@ import pytest
 import pytrec_eval
 
 from conftest import write_campaign_files
-from reljudge import adjudication, auth, bundle, campaign, evaluation, judging, report
+from reljudge.campaign import adjudication
+from reljudge.campaign import auth
+from reljudge.campaign import bundle
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import evaluation
+from reljudge.campaign import judging
+from reljudge.reporting import report
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 

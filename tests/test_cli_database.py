@@ -87,7 +87,7 @@ def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
     """The other questions are not judged yet: bounds only, and stderr says so."""
     db_path = tmp_path / "demo.duckdb"
     assert _cli("--db", str(db_path), "init", "--demo").returncode == 0
-    from reljudge import judging
+    from reljudge.campaign import judging
     from reljudge.storage import open_database
 
     db = open_database(db_path)
@@ -100,11 +100,11 @@ def test_evaluate_with_only_no_answer_questions_says_so(tmp_path):
 
 def test_a_broken_subcommand_import_shows_the_real_error(monkeypatch):
     # issue 10: the ImportError was swallowed and `evaluate` became an "invalid choice"
-    from reljudge import cli
+    from reljudge.cli import main as cli
 
-    # None in sys.modules makes `import reljudge.evaluate_cli` raise ImportError
-    monkeypatch.setitem(__import__("sys").modules, "reljudge.evaluate_cli", None)
-    with pytest.raises(ImportError, match="reljudge.evaluate_cli"):
+    # None in sys.modules makes `import reljudge.cli.evaluate` raise ImportError
+    monkeypatch.setitem(__import__("sys").modules, "reljudge.cli.evaluate", None)
+    with pytest.raises(ImportError, match="reljudge.cli.evaluate"):
         cli.main(["evaluate", "--qrels", "q.txt", "r.trec", "-m", "RR@10"])
 
 

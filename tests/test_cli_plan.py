@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
-from reljudge import campaign, cli, judging, plan
+from reljudge.campaign import setup as campaign
+from reljudge.cli import main as cli
+from reljudge.campaign import judging
+from reljudge.campaign import plan
 from reljudge.storage import open_database
 
 

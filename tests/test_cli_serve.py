@@ -34,7 +34,7 @@ def test_serve_starts_the_web_app(tmp_path):
 def test_serve_listens_on_this_machine_only_unless_told(tmp_path):
     """A new database offers its first-lead form to whoever reaches the server first:
     `serve` listens on 127.0.0.1 unless --address widens it."""
-    from reljudge.cli import build_parser
+    from reljudge.cli.main import build_parser
 
     args = build_parser().parse_args(["serve"])
     assert args.address == "127.0.0.1"

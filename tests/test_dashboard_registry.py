@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from reljudge import dashboard, measures
+from reljudge.reporting import dashboard
+from reljudge.eval import measures
 
 
 def test_the_dashboard_evaluates_and_shows_the_registrys_families(campaign_db, monkeypatch):

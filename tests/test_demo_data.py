@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from reljudge.question_types import DEFAULT_TYPES
+from reljudge.campaign.question_types import DEFAULT_TYPES
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "src" / "reljudge" / "demo"
 SCRIPT = ROOT / "scripts" / "make_demo_data.py"
 TREC_SYSTEMS = ("bm25", "vector", "hybrid")
 DEPTH = 20
-TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.question_types)
+TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.campaign.question_types)
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -226,7 +226,7 @@ def test_system_quality_differs_plausibly(script):
 
 
 def test_demo_answers_load_with_wrong_unsupported_and_abstaining_answers(tmp_path, questions):
-    from reljudge import campaign
+    from reljudge.campaign import setup as campaign
     from reljudge.storage import open_database
 
     db = open_database(tmp_path / "demo.duckdb")

@@ -9,7 +9,7 @@ import sys
 import textwrap
 import threading
 
-from reljudge import judging
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 
 POOL = {"q1": ["p02", "p01", "p03", "p08"], "q2": ["p04", "p05", "p03"]}
@@ -64,7 +64,7 @@ def test_twenty_concurrent_sessions_lose_no_judgment(campaign_db):
 
 WRITER = textwrap.dedent("""
     import sys, uuid
-    from reljudge import judging
+    from reljudge.campaign import judging
     from reljudge.storage import open_database
     db = open_database(sys.argv[1])
     pids = {"q1": ["p02", "p01", "p03", "p08"], "q2": ["p04", "p05", "p03"]}

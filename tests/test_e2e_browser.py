@@ -19,7 +19,7 @@ from e2e_support import (
     wait_saved,
     widget_state,
 )
-from reljudge import judging
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,7 @@ from e2e_support import (
     wait_saved,
     widget_state,
 )
-from reljudge import judging
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -169,7 +169,7 @@ def test_compact_layout_fits_more_long_paragraphs_and_unfolds_on_f(tmp_path):
 def test_highlighting_marks_the_question_words_as_plain_text(tmp_path):
     hostile = "<b>피난</b> 시절 <img src=x onerror=window.__pwned=1> 교회는 문을 열었다"
     camp = _open(tmp_path, pool_size=3, special_texts={(0, 0): hostile, (1, 0): hostile})
-    from reljudge import campaign
+    from reljudge.campaign import setup as campaign
 
     db = open_database(camp.db_path)
     campaign.set_highlight(db, True)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from e2e_support import DEEP_QUERY_JS, build_campaign, logged_in_page, served_in_browser, wait_for_widget
-from reljudge import judging, plan
+from reljudge.campaign import judging
+from reljudge.campaign import plan
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from e2e_support import DEEP_QUERY_JS, build_campaign, login, served_in_browser
-from reljudge import review
+from reljudge.review import workflow as review
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser

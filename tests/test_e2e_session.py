@@ -81,7 +81,7 @@ def _first_request_after_start(tmp_path, name, path, token=None):
         accounts={"lead1": ("lead-pass-0001", "lead")},
     )
     if token:
-        from reljudge import auth
+        from reljudge.campaign import auth
         from reljudge.storage import open_database
 
         db = open_database(camp.db_path)
@@ -134,7 +134,8 @@ def test_deep_link_as_first_request_runs_through_the_app(tmp_path):
 
 def test_question_with_nothing_pooled_explains_itself(tmp_path):
     camp = build_campaign(tmp_path / "e.duckdb", tmp_path / "input", n_questions=1, pool_size=3)
-    from reljudge import campaign, judging
+    from reljudge.campaign import setup as campaign
+    from reljudge.campaign import judging
     from reljudge.storage import open_database
 
     extra = tmp_path / "extra.jsonl"

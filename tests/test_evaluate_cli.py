@@ -13,8 +13,8 @@ import pytrec_eval
 from pandas.testing import assert_frame_equal
 
 from reljudge.errors import InputError
-from reljudge.evaluate_cli import register
-from reljudge.trec_io import read_qrels, read_run, run_name
+from reljudge.cli.evaluate import register
+from reljudge.eval.trec_io import read_qrels, read_run, run_name
 
 
 def cli(argv, capsys):
@@ -325,9 +325,9 @@ def long_runs(tmp_path):
 
 @pytest.mark.parametrize("ties", ["trec10", "trec9", "trec", "ranked"])
 def test_top_rows_give_the_figures_of_the_whole_run(long_runs, ties):
-    from reljudge.evaluate_cli import load_files
-    from reljudge.measures import parse_measures
-    from reljudge.metrics import evaluate, ranking_depth
+    from reljudge.cli.evaluate import load_files
+    from reljudge.eval.measures import parse_measures
+    from reljudge.eval.metrics import evaluate, ranking_depth
 
     d, _, _ = long_runs
     measures = parse_measures(["RR@5", "nDCG@10", "P@3", "R@10", "Judged@10", "RR(rel=2)@10"], default_rel=1)
@@ -355,10 +355,10 @@ def test_kept_rows_give_the_figures_of_the_whole_run_at_every_depth(long_runs, t
     """read_run_top keeps a ranking's rows with the top-n heap (depth <= TOP_N_HEAP_DEPTH)
     or by sorting every row (deeper cuts, whole-ranking measures): both give the figures
     of the whole run, ties in float32 included."""
-    from reljudge import ranking
-    from reljudge.evaluate_cli import load_files
-    from reljudge.measures import parse_measures
-    from reljudge.metrics import per_query_values, ranking_depth
+    from reljudge.eval import ranking
+    from reljudge.cli.evaluate import load_files
+    from reljudge.eval.measures import parse_measures
+    from reljudge.eval.metrics import per_query_values, ranking_depth
 
     d, _, _ = long_runs
     measures = parse_measures(names, default_rel=1)
@@ -416,7 +416,7 @@ def test_duplicate_far_below_the_cut_is_found(tmp_path, capsys):
 def test_a_duplicate_in_a_late_batch_of_rankings_is_found(tmp_path, capsys, measure):
     """The document hashes are checked a batch of rankings at a time (trec_io.HASH_BATCH_ROWS),
     and at full depth on the table of rows: a repeat in the last ranking is found either way."""
-    from reljudge.trec_io import HASH_BATCH_ROWS
+    from reljudge.eval.trec_io import HASH_BATCH_ROWS
 
     n = 2 * HASH_BATCH_ROWS + 7
     qrels = _write(tmp_path, "qrels.txt", "".join(f"q{q} 0 d0 1\n" for q in range(n)))
@@ -431,7 +431,7 @@ def test_a_duplicate_in_a_late_batch_of_rankings_is_found(tmp_path, capsys, meas
 def test_repeated_rows_finds_every_row_with_a_repeat():
     import pyarrow as pa
 
-    from reljudge.trec_io import _repeated_rows
+    from reljudge.eval.trec_io import _repeated_rows
 
     def rows(lists):
         return _repeated_rows(pa.array(lists, type=pa.list_(pa.uint64()))).tolist()
@@ -644,7 +644,7 @@ def test_too_little_memory_is_said_as_such_not_blamed_on_a_file(tmp_path, capsys
     """With less memory than the reading needs (here RELJUDGE_MEMORY_LIMIT=2MB), the command
     says so and how to give more; it used to report "cannot read as TREC qrels" (or
     scanned the file line by line, needing more memory still)."""
-    from reljudge import cli as reljudge_cli
+    from reljudge.cli import main as reljudge_cli
 
     rng = random.Random(1)
     qrels = _write(tmp_path, "qrels.txt", "".join(f"q{q} 0 d{d} 1\n" for q in range(300) for d in range(5)))
@@ -708,7 +708,7 @@ def test_a_table_run_without_scores_or_ranks_and_bad_lines(tmp_path, capsys):
 def test_import_run_skips_comment_lines_as_evaluate_does(tmp_path):
     """One rule for both readers: a '#' line in a TREC run is a comment for `import run`
     too (it was refused: "expected 6 fields … found 8")."""
-    from reljudge import importers
+    from reljudge.campaign import importers
 
     run = _write(tmp_path, "t.run", "# run t, made 2026-12-03 by the lab\nq1 Q0 c 1 2 t\n  # q1 Q0 b 2 1.5 t\n")
     frame = next(importers.run_chunks(importers.Source.of(run)))

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reljudge import ranking
+from reljudge.eval import ranking
 
 LIMIT_MB = 1200  # the old code failed at 1,500 MB on this input; the fixed one needs < 1,000
 
@@ -124,7 +124,7 @@ def test_a_file_evaluation_with_plain_output_never_loads_pandas(tmp_path, fmt):
     qrels, run = _files(tmp_path)
     code = (
         "import contextlib, io, sys\n"
-        "from reljudge.cli import main\n"
+        "from reljudge.cli.main import main\n"
         "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
         f"    rc = main(['evaluate', '--qrels', {str(qrels)!r}, {str(run)!r}, '-m', 'RR@10', 'nDCG@10',"
         f" '--format', {fmt!r}])\n"

@@ -10,7 +10,11 @@ import sys
 import pytest
 
 from e2e_support import build_campaign
-from reljudge import adjudication, dashboard, evaluation, export, judging
+from reljudge.campaign import adjudication
+from reljudge.reporting import dashboard
+from reljudge.campaign import evaluation
+from reljudge.campaign import export
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 
 
@@ -96,7 +100,7 @@ def test_duplicates_no_answer_abstention_and_versions(campaign_db):
 
 def test_abstention_rates(tmp_path, campaign_db):
     import json as _json
-    from reljudge import campaign
+    from reljudge.campaign import setup as campaign
 
     db = campaign_db
     run = tmp_path / "graph.jsonl"
@@ -127,7 +131,7 @@ def test_abstention_rates(tmp_path, campaign_db):
 def test_a_short_but_fully_judged_run_is_not_provisional(judged_campaign, tmp_path):
     """GraphRAG returns two paragraphs per question, both judged: Judged@10 = 0.2 as
     trec_eval counts it, yet nothing it returned is unjudged, so it is not provisional."""
-    from reljudge import campaign
+    from reljudge.campaign import setup as campaign
 
     camp = judged_campaign
     db = open_database(camp.db_path)
@@ -168,7 +172,7 @@ def test_dashboard_tables(judged_campaign):
 def test_questions_used_counts_the_campaigns_questions(campaign_db):
     """questions_used counts the questions table alone (it no longer asks campaign.counts,
     which streams paragraphs, pool and all events on PostgreSQL): same total, on both backends."""
-    from reljudge import campaign
+    from reljudge.campaign import setup as campaign
 
     ev = dashboard.evaluate_for_dashboard(campaign_db, 5, 2, n_boot=50, n_perm=50)
     used = dashboard.questions_used(campaign_db, ev)
@@ -226,7 +230,7 @@ def test_database_mode_equals_file_mode_for_trec_evals_official_measures(judged_
 def test_paragraph_texts_reads_exactly_the_paragraphs_asked_for(db, n):
     """A few keys and many keys (above storage.db.MANY_KEYS: a semi-join on the file, an
     IN list on PostgreSQL) give the same texts as the table, and nothing else."""
-    from reljudge import campaign
+    from reljudge.campaign import setup as campaign
     from reljudge.storage import db as storage_db
     from reljudge.storage import evaluation_inputs
 

@@ -1,6 +1,6 @@
 """One session's bad input never fails another session's save.
 
-Every field of a browser event is checked before the transaction (reljudge.event_fields,
+Every field of a browser event is checked before the transaction (reljudge.campaign.event_fields,
 one routine for paragraph judgments and answer reviews): a bad event is refused by code
 on its own while the good events of the same request are stored; and the group commit
 stores each member of a group on its own when the group as a whole fails, so a member
@@ -14,7 +14,9 @@ import time
 
 import pytest
 
-from reljudge import events, group_commit, review
+from reljudge.campaign import events
+from reljudge.campaign import group_commit
+from reljudge.review import workflow as review
 from reljudge.storage import judgments as judgment_store
 
 ANSWERS = [

@@ -9,7 +9,10 @@ import sys
 import pandas as pd
 import pytest
 
-from reljudge import adjudication, agreement, export, judging
+from reljudge.campaign import adjudication
+from reljudge.agreement import coefficients as agreement
+from reljudge.campaign import export
+from reljudge.campaign import judging
 from reljudge.errors import InputError, ReljudgeError
 
 
@@ -254,7 +257,8 @@ def test_no_csv_cell_is_a_live_spreadsheet_formula(db, tmp_path):
     the tool writes as text ('=…), never as a formula a spreadsheet runs; the values stay
     exact in TREC, TSV and JSONL, and numbers stay numbers."""
     import csv
-    from reljudge import auth, campaign
+    from reljudge.campaign import auth
+    from reljudge.campaign import setup as campaign
     from reljudge.ui.tables import csv_bytes
 
     corpus = tmp_path / "corpus.jsonl"
@@ -333,7 +337,7 @@ def test_no_answer_questions_are_left_out_of_exported_qrels_unless_asked(judged,
 
 
 def test_cli_include_no_answer_only_for_qrels(judged, tmp_path):
-    from reljudge.cli import main
+    from reljudge.cli.main import main
 
     if judged.backend != "duckdb":
         pytest.skip("the CLI part runs on the file")

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, export, judging
+from reljudge.campaign import auth
+from reljudge.campaign import export
+from reljudge.campaign import judging
 from reljudge.ui import webapp
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reljudge import auth, cli
+from reljudge.campaign import auth
+from reljudge.cli import main as cli
 from reljudge.storage import judgments as store
 from test_ranking_rules import make_campaign
 

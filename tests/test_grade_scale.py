@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from reljudge import adjudication, agreement, event_fields, grades
+from reljudge import grades
+from reljudge.campaign import adjudication
+from reljudge.agreement import coefficients as agreement
+from reljudge.campaign import event_fields
 from reljudge.errors import ReljudgeError
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from reljudge import campaign, highlight, judging, report
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import highlight
+from reljudge.campaign import judging
+from reljudge.reporting import report
 
 
 def test_content_words_are_korean_morphemes_not_substrings():

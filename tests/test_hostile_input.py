@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from reljudge import campaign
+from reljudge.campaign import setup as campaign
 from reljudge.errors import InputError
 
 
@@ -131,7 +131,7 @@ DEEP = 100_000
 def test_deeply_nested_json_is_an_input_error_not_a_crash(db, tmp_path, kind, prefix):
     """A JSONL line nested 100,000 deep (or just past the limit) is refused with file and
     line, all or nothing, instead of a RecursionError."""
-    from reljudge.importers import MAX_JSON_DEPTH
+    from reljudge.campaign.importers import MAX_JSON_DEPTH
 
     f = tmp_path / f"{kind}.jsonl"
     good = '{"pid":"z1","text":"fine"}\n' if kind == "corpus" else '{"qid":"b","text":"좋은 질문"}\n'

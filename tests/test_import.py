@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from reljudge import campaign
+from reljudge.campaign import setup as campaign
 from reljudge.i18n import message
 from reljudge.errors import InputError
 from reljudge.storage import catalog
@@ -187,7 +187,7 @@ def test_failed_run_reimport_keeps_previous_rows(db, files, tmp_path):
 
 
 def test_large_corpus_streams_in_chunks(db, tmp_path, monkeypatch):
-    from reljudge import importers
+    from reljudge.campaign import importers
 
     monkeypatch.setattr(importers, "CHUNK_ROWS", 1000)
     f = tmp_path / "big.jsonl"
@@ -206,7 +206,7 @@ def test_large_corpus_streams_in_chunks(db, tmp_path, monkeypatch):
 
 
 def test_progress_counts_lines_up_to_the_total(db, tmp_path, monkeypatch):
-    from reljudge import importers
+    from reljudge.campaign import importers
 
     monkeypatch.setattr(importers, "CHUNK_ROWS", 1000)
     f = tmp_path / "progress.csv"
@@ -299,7 +299,7 @@ def test_out_of_range_numbers_are_input_errors(db, files, tmp_path):
 
 
 def test_demo_loads_only_into_a_brand_new_database(db):
-    from reljudge import auth
+    from reljudge.campaign import auth
 
     auth.add_user(db, "boss", "boss-password", "lead")
     assert campaign.ensure_demo(db) is False

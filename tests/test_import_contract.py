@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parents[1] / "src" / "reljudge"
 
 #: the metric engine and what it stands on: they import nothing above them
 ENGINE = {
-    "reljudge.measures",
-    "reljudge.metrics",
-    "reljudge.ranking",
-    "reljudge.bounds",
-    "reljudge.trec_io",
+    "reljudge.eval.measures",
+    "reljudge.eval.metrics",
+    "reljudge.eval.ranking",
+    "reljudge.eval.bounds",
+    "reljudge.eval.trec_io",
     "reljudge.grades",
-    "reljudge.event_fields",
+    "reljudge.campaign.event_fields",
     "reljudge.errors",
     "reljudge.codes",
 }
@@ -30,21 +30,21 @@ ENGINE_MAY_IMPORT = ENGINE | {"reljudge.i18n"}
 #: modules above storage, and the text catalog (storage returns codes, never words)
 ABOVE_STORAGE_PREFIXES = (
     "reljudge.i18n",
-    "reljudge.report",
-    "reljudge.dashboard",
-    "reljudge.charts",
+    "reljudge.reporting.report",
+    "reljudge.reporting.dashboard",
+    "reljudge.reporting.charts",
     "reljudge.ui",
-    "reljudge.api",
-    "reljudge.cli",
-    "reljudge.evaluate_cli",
-    "reljudge.agreement_cli",
-    "reljudge.answers_cli",
+    "reljudge.web.routes",
+    "reljudge.cli.main",
+    "reljudge.cli.evaluate",
+    "reljudge.cli.agreement",
+    "reljudge.cli.answers",
     "reljudge.notebook",
-    "reljudge.judging",
-    "reljudge.review",
-    "reljudge.campaign",
-    "reljudge.evaluation",
-    "reljudge.plan",
+    "reljudge.campaign.judging",
+    "reljudge.review.workflow",
+    "reljudge.campaign.setup",
+    "reljudge.campaign.evaluation",
+    "reljudge.campaign.plan",
 )
 
 

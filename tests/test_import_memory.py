@@ -8,7 +8,8 @@ import weakref
 
 import pytest
 
-from reljudge import campaign, importers
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import importers
 from reljudge.errors import ReljudgeError
 from reljudge.storage import open_database
 

@@ -15,7 +15,10 @@ from streamlit.testing.v1 import AppTest
 
 from app_support import lead_on
 
-from reljudge import campaign, export, i18n, review
+from reljudge import i18n
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import export
+from reljudge.review import workflow as review
 from reljudge.errors import ReljudgeError
 from reljudge.ui import uploads
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import judging
+from reljudge.campaign import judging
 from reljudge.ui import webapp
 from reljudge.ui import navigation
 

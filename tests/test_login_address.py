@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from e2e_support import StreamlitServer, build_campaign
-from reljudge import auth
+from reljudge.campaign import auth
 
 ACCOUNTS = {"annotator1": ("annotator-pass-1", "annotator")}
 

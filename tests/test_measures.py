@@ -1,7 +1,7 @@
 import pytest
 
 from reljudge.errors import ReljudgeError
-from reljudge.measures import NO_CUTOFF, trec_name, REGISTRY, Measure, parse_measure, parse_measures
+from reljudge.eval.measures import NO_CUTOFF, trec_name, REGISTRY, Measure, parse_measure, parse_measures
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ def test_bare_trec_families_take_trec_evals_defaults():
 def test_trec_eval_parameter_rule_first_explicit_wins():
     """trec_eval (meas_init.c): a family's parameters are those of its first -m
     family.params; a bare family or -m official then uses them."""
-    from reljudge.measures import parse_trec_eval_measures
+    from reljudge.eval.measures import parse_trec_eval_measures
 
     got = [trec_name(m) for m in parse_trec_eval_measures(["P.5", "P.10", "recip_rank", "P.20,3"], 1)]
     assert got == ["P_5", "recip_rank"]
@@ -164,7 +164,7 @@ def test_every_family_is_complete_and_derived_tables_agree():
     derived from it (the README holds exactly markdown_table())."""
     from pathlib import Path
 
-    from reljudge.measures import FAMILIES, TREC_NAMES, help_text, markdown_table
+    from reljudge.eval.measures import FAMILIES, TREC_NAMES, help_text, markdown_table
 
     for f in FAMILIES:
         assert f.description and f.definition and f.source and callable(f.sql)

@@ -48,11 +48,11 @@ def _fields(text: str) -> set[str]:
 def test_the_walk_finds_the_library_codes():
     modules = {module for module, _ in DECLARED.values()}
     assert {
-        "reljudge.agreement",
-        "reljudge.outcome_agreement",
-        "reljudge.assignment",
+        "reljudge.agreement.coefficients",
+        "reljudge.campaign.outcome_agreement",
+        "reljudge.campaign.assignment",
         "reljudge.storage.catalog",
-        "reljudge.adjudication",
+        "reljudge.campaign.adjudication",
     } <= modules
     assert "reason_fewer_annotators" in DECLARED and "reason_all_tied" in DECLARED
 

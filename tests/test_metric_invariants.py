@@ -13,8 +13,8 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reljudge.measures import parse_measures
-from reljudge.metrics import evaluate
+from reljudge.eval.measures import parse_measures
+from reljudge.eval.metrics import evaluate
 
 KS = (1, 3, 5)
 FAMILIES = ("RR", "R", "P", "nDCG", "Judged")

@@ -12,8 +12,8 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from reljudge.errors import ReljudgeError
-from reljudge.measures import parse_measures
-from reljudge.metrics import ALL, bootstrap_ci, evaluate, holm, randomization_test
+from reljudge.eval.measures import parse_measures
+from reljudge.eval.metrics import ALL, bootstrap_ci, evaluate, holm, randomization_test
 
 
 def _run(rows, system="s"):

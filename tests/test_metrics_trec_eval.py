@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 import pytrec_eval
 
-from reljudge.measures import Measure, parse_measures
-from reljudge.metrics import evaluate
+from reljudge.eval.measures import Measure, parse_measures
+from reljudge.eval.metrics import evaluate
 
 KS = (1, 3, 5, 10, 20)
 N_Q = 6000

@@ -19,9 +19,9 @@ import duckdb
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from reljudge.evaluate_cli import load_files
-from reljudge.measures import MIN_GEO_MEAN, parse_measures
-from reljudge.metrics import evaluate, ranking_depth
+from reljudge.cli.evaluate import load_files
+from reljudge.eval.measures import MIN_GEO_MEAN, parse_measures
+from reljudge.eval.metrics import evaluate, ranking_depth
 
 TREC = ["map", "gm_map", "Rprec", "bpref", "iprec_at_recall", "num_ret", "num_rel", "num_rel_ret"]
 

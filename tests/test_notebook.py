@@ -10,7 +10,9 @@ import pytest
 import pytrec_eval
 
 import reljudge
-from reljudge import auth, campaign, judging
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
 from reljudge.errors import ReljudgeError
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from reljudge import campaign
+from reljudge.campaign import setup as campaign
 from reljudge.errors import InputError
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau
 
-from reljudge import judging
-from reljudge.outcome_agreement import kendall_tau_b, outcome_agreement
+from reljudge.campaign import judging
+from reljudge.campaign.outcome_agreement import kendall_tau_b, outcome_agreement
 
 
 def test_kendall_tau_b_matches_scipy_with_ties():

@@ -1,4 +1,4 @@
-"""Judging plans (README "판정 계획 / Judging plans", reljudge.plan): the frontier rule
+"""Judging plans (README "판정 계획 / Judging plans", reljudge.campaign.plan): the frontier rule
 against brute force, the SQL frontier against the pure one, the plan's notion of done in
 the queue and the progress, and ``next_items`` under both plans."""
 
@@ -9,7 +9,10 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from reljudge import campaign, judging, plan, progress
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
+from reljudge.campaign import plan
+from reljudge.campaign import progress
 from reljudge.storage import catalog, evaluation_inputs, team
 
 ITEMS = [f"d{i}" for i in range(7)]
@@ -234,7 +237,7 @@ def test_next_items_under_both_plans(campaign_db):
 
 
 def test_reassign_moves_only_questions_unsettled_under_rr_first(campaign_db):
-    from reljudge import assignment
+    from reljudge.campaign import assignment
 
     db = campaign_db
     rows = judging.all_questions(db)[["qid"]].assign(username="ann")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from reljudge import judging, plan
+from reljudge.campaign import judging
+from reljudge.campaign import plan
 from test_app_pages import _app, _db, _login, app_db  # noqa: F401  (app_db: the fixture)
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reljudge import campaign, judging, progress
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
+from reljudge.campaign import progress
 from reljudge.errors import ReljudgeError
 
 

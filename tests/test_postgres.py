@@ -17,7 +17,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reljudge import adjudication, auth, campaign, cli, dashboard, events, judging, report, review
+from reljudge.campaign import adjudication
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
+from reljudge.cli import main as cli
+from reljudge.reporting import dashboard
+from reljudge.campaign import events
+from reljudge.campaign import judging
+from reljudge.reporting import report
+from reljudge.review import workflow as review
 from reljudge.storage import open_database, postgres, transfer
 from reljudge.storage.db import is_postgres
 
@@ -129,7 +137,7 @@ def test_a_judgment_saved_in_one_process_is_seen_by_another(pg_url):
     judged_before = int(before.loc[before.qid == qid, "judged"].iloc[0])
     code = (
         f"import sys; sys.path.insert(0, {SRC!r})\n"
-        "from reljudge import judging\nfrom reljudge.storage import open_database\n"
+        "from reljudge.campaign import judging\nfrom reljudge.storage import open_database\n"
         f"db = open_database({pg_url!r})\n"
         f"judging.grade(db, 'annotator1', {qid!r}, {pid!r}, 2)\n"
     )
@@ -142,7 +150,7 @@ def test_a_judgment_saved_in_one_process_is_seen_by_another(pg_url):
 WRITER = """
 import sys, uuid
 sys.path.insert(0, {src!r})
-from reljudge import events
+from reljudge.campaign import events
 from reljudge.storage import open_database
 db = open_database({url!r})
 tag, pool = sys.argv[1], {pool!r}

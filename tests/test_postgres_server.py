@@ -11,7 +11,8 @@ import pytest
 
 from e2e_support import StreamlitServer, build_campaign
 from postgres_support import PostgresServer
-from reljudge import auth, judging
+from reljudge.campaign import auth
+from reljudge.campaign import judging
 from reljudge.storage import open_database
 from test_api_routes import post
 
@@ -103,7 +104,7 @@ def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_serv
     import sys
 
     from e2e_support import free_port, wait_for_health
-    from reljudge import cli
+    from reljudge.cli import main as cli
 
     url = pg_server.url(pg_server.new_database())
     camp = build_campaign(url, tmp_path / "input", n_questions=2, pool_size=4, accounts=ACCOUNTS)
@@ -146,7 +147,7 @@ def test_reljudge_serve_twice_on_one_database_and_the_cli_while_they_run(pg_serv
 def test_the_app_says_in_korean_when_postgresql_is_lost_and_recovers_without_a_restart(own_server, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
-    from reljudge import api
+    from reljudge.web import routes as api
     from reljudge.ui import webapp
 
     secret = "pw-Secret-123"  # trust authentication: accepted, never needed

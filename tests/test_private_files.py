@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from reljudge import auth, campaign
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
 from reljudge.storage import open_database
 
 

@@ -3,7 +3,10 @@ a question finished by the one rule of judging.finished."""
 
 from __future__ import annotations
 
-from reljudge import assignment, campaign, judging, progress
+from reljudge.campaign import assignment
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
+from reljudge.campaign import progress
 
 
 def _grade_everything_assigned(db, username):

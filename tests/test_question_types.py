@@ -1,4 +1,4 @@
-"""Declared question types (reljudge.question_types): a questions import with a type the
+"""Declared question types (reljudge.campaign.question_types): a questions import with a type the
 campaign has not declared is refused, naming the file, the line, the type and the declared
 list, and writes nothing; a lead declares and withdraws types; a database made before
 the step keeps every type its questions use. On both backends."""
@@ -9,7 +9,9 @@ import json
 
 import pytest
 
-from reljudge import campaign, i18n, question_types
+from reljudge import i18n
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import question_types
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage import db as storage_db, open_database, transfer
 from reljudge.storage.db import database_key
@@ -196,7 +198,7 @@ def test_copy_db_carries_the_declared_types(db, tmp_path):
 
 
 def test_the_cli_lists_declares_and_withdraws_types(db_target, tmp_path, capsys):
-    from reljudge import cli
+    from reljudge.cli import main as cli
 
     target = str(db_target)
     assert cli.main(["--db", target, "init"]) == 0
@@ -241,7 +243,7 @@ def test_the_cli_lists_declares_and_withdraws_types(db_target, tmp_path, capsys)
 
 
 def test_the_types_command_has_help_with_examples_and_needs_a_campaign(tmp_path, capsys):
-    from reljudge import cli
+    from reljudge.cli import main as cli
 
     for argv in (
         ["types", "--help"],

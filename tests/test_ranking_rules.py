@@ -16,8 +16,12 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reljudge import adjudication, campaign, dashboard, evaluation, judging
-from reljudge.importers import text_key
+from reljudge.campaign import adjudication
+from reljudge.campaign import setup as campaign
+from reljudge.reporting import dashboard
+from reljudge.campaign import evaluation
+from reljudge.campaign import judging
+from reljudge.campaign.importers import text_key
 from reljudge.storage import catalog, open_database
 
 
@@ -126,7 +130,7 @@ def test_dedup_keep_counts_a_copy_nobody_retrieved_in_the_recall_base(tmp_path):
 
 
 def test_dedup_keep_on_the_command_line_stays_within_one(dup_campaign, capsys):
-    from reljudge import cli
+    from reljudge.cli import main as cli
 
     path = dup_campaign.path
     dup_campaign.close()

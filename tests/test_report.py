@@ -7,7 +7,10 @@ import sys
 
 import pytest
 
-from reljudge import campaign, display, judging, report
+from reljudge import display
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
+from reljudge.reporting import report
 from reljudge.storage import open_database
 
 HOSTILE = "<script>window.x=1</script> | **굵게** [링크](javascript:1)"
@@ -112,7 +115,7 @@ def test_report_cli(demo_judged, tmp_path):
 def test_report_and_dashboard_print_the_same_p_values_for_a_small_campaign(demo_judged):
     """The report asks for 10,000 permutations and the dashboard for 1,000; with this
     few questions both enumerate every sign pattern, so a lead never sees two p's."""
-    from reljudge import dashboard
+    from reljudge.reporting import dashboard
 
     db, _ = demo_judged
     data = report.build(db, n_boot=50)
@@ -188,7 +191,8 @@ def test_dashboard_cli_and_report_run_one_test_procedure_and_say_which(many_judg
     so one comparison had two p's. With more questions than the exact test enumerates,
     all three now give the same p, and each states how it was computed."""
     import json
-    from reljudge import dashboard, metrics
+    from reljudge.reporting import dashboard
+    from reljudge.eval import metrics
 
     db, path = many_judged
     assert 20 > metrics.EXACT_SIGN_FLIPS_MAX_N
@@ -235,7 +239,8 @@ def test_report_tests_every_measure_with_holm_and_never_prints_p_zero(many_judge
     reported quality measure at K with the dashboard's table (Holm per measure over the
     system pairs) and writes "< 0.001" for what three decimals cannot show."""
     import re
-    from reljudge import dashboard, i18n
+    from reljudge import i18n
+    from reljudge.reporting import dashboard
 
     db, _ = many_judged
     data = report.build(db, n_boot=50, lang="en")
@@ -263,7 +268,8 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
     syllable per line. The reasons are footnotes, each written once; the table stays
     short enough for A4 and a screen, and Korean words are not broken mid-word."""
     import re
-    from reljudge import agreement, i18n
+    from reljudge import i18n
+    from reljudge.agreement import coefficients as agreement
 
     db, _ = demo_judged
     rep = agreement.from_database(db)
@@ -310,7 +316,7 @@ def test_groups_on_few_questions_are_flagged_in_the_report(demo_judged, many_jud
     """Issue 13 item 11: an interval from 5 questions ([1.000, 1.000]) looked as reliable as
     any other. A group with fewer than dashboard.FEW_QUESTIONS_BELOW answerable questions
     is flagged, and the report says what the flag means, in Korean and in English."""
-    from reljudge import dashboard
+    from reljudge.reporting import dashboard
 
     assert dashboard.FEW_QUESTIONS_BELOW == 10
     few, _ = demo_judged  # 5 answerable questions
@@ -333,7 +339,7 @@ def test_groups_on_few_questions_are_flagged_in_the_report(demo_judged, many_jud
 
 def test_measure_definitions_come_from_the_registry():
     """The report's measure definitions are the registry's, in both languages."""
-    from reljudge.measures import REGISTRY, parse_measures
+    from reljudge.eval.measures import REGISTRY, parse_measures
 
     ms = parse_measures(["RR@10", "nDCG@10", "Judged@10", "RR@5"], 2)
     en = report.measure_definitions(ms, "en")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from test_app_pages import _app, _db, _login, app_db  # noqa: F401  (app_db: the fixture)
 
-from reljudge import answer_metrics, review
+from reljudge.review import measures as answer_metrics
+from reljudge.review import workflow as review
 
 
 def _disagree(db):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth
+from reljudge.campaign import auth
 from reljudge.ui import webapp
 from test_app_pages import _token, app_db  # noqa: F401  (app_db: the fixture)
 

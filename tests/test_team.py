@@ -5,7 +5,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reljudge import adjudication, assignment, auth, campaign, i18n, judging
+from reljudge import i18n
+from reljudge.campaign import adjudication
+from reljudge.campaign import assignment
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
 from reljudge.errors import ReljudgeError
 from reljudge.storage import team
 
@@ -268,7 +273,7 @@ def test_verdicts_and_freeze(campaign_db):
     versions = adjudication.versions(db).set_index("version")
     assert list(versions.index) == [1, 2]
     # p01 stands for its copies p06 and p07: the listed row count is what the export writes
-    from reljudge import export
+    from reljudge.campaign import export
 
     assert (versions.loc[2, "n_judged"], versions.loc[2, "n_qrels_rows"]) == (2, 4)
     assert len(export.qrels_table(db, version=2)[0]) == 4
@@ -319,7 +324,7 @@ def test_contested_no_answer_follows_the_aggregation(campaign_db):
 def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
     """Found in a walkthrough: only pressed N's were verdicts, so one annotator's N made
     a question no-answer and the no-answer rate was always 100 %."""
-    from reljudge import agreement
+    from reljudge.agreement import coefficients as agreement
 
     db = campaign_db
     judging.grade(db, "ann", "q1", "p02", 0)
@@ -338,7 +343,7 @@ def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
 
 
 def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
-    from reljudge import agreement
+    from reljudge.agreement import coefficients as agreement
 
     db = campaign_db
     judging.grade(db, "ann", "q1", "p01", 2, ms=6000)
@@ -358,7 +363,7 @@ def test_a_no_answer_mark_against_a_citable_grade_reaches_the_verdict_queue_with
     """The dashboard warns when someone marked "no answer" while a paragraph's aggregated
     grade is citable, and sends the lead to adjudication: the question must be there
     even when a single annotator judged it, and a ruling settles it."""
-    from reljudge import dashboard
+    from reljudge.reporting import dashboard
 
     for kind, path in (("corpus", files["corpus"]), ("questions", files["questions"])):
         campaign.import_file(db, kind, path)

@@ -15,7 +15,11 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from reljudge import auth, campaign, export, judging, times
+from reljudge import times
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import export
+from reljudge.campaign import judging
 from reljudge.ui import webapp
 from reljudge.errors import ReljudgeError
 
@@ -102,7 +106,7 @@ def test_exports_carry_the_offset_of_the_campaign_zone(campaign_db):
     db = campaign_db
     judging.grade(db, "ann", "q1", "p02", 2)
     judging.grade(db, "bob", "q1", "p02", 0)
-    from reljudge import adjudication
+    from reljudge.campaign import adjudication
 
     adjudication.adjudicate(db, "lee", "q1", "p02", 2, "본문이 직접 답한다")
     event = json.loads(export.judgments_bytes(db).decode().splitlines()[0])
@@ -151,7 +155,7 @@ def test_the_lead_sets_the_zone_on_the_campaign_page(campaign_db, db_path, monke
 
 
 def test_the_report_says_when_it_was_made_with_the_offset(campaign_db):
-    from reljudge import report
+    from reljudge.reporting import report
 
     judging.grade(campaign_db, "ann", "q1", "p02", 2)
     made = report.build(campaign_db, "adjudicated", None, "ko").generated
@@ -159,7 +163,7 @@ def test_the_report_says_when_it_was_made_with_the_offset(campaign_db):
 
 
 def test_the_bundle_manifest_is_dated_in_the_campaign_zone(campaign_db):
-    from reljudge import bundle
+    from reljudge.campaign import bundle
 
     judging.grade(campaign_db, "ann", "q1", "p02", 2)
     campaign.set_time_zone(campaign_db, "America/Sao_Paulo")  # no daylight saving since 2019

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import pytest
 
-from reljudge import cli
+from reljudge.cli import main as cli
 
 DATA = Path(__file__).parent / "data" / "trec_eval_golden"
 MEASURES = [

@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
-from reljudge import campaign, i18n, judging
+from reljudge import i18n
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import judging
 from reljudge.errors import InputError
 
 
@@ -80,7 +82,7 @@ def test_an_empty_csv_cell_keeps_the_field(campaign_db, tmp_path):
 
 
 def test_an_adjudicated_question_counts_as_judged(campaign_db, tmp_path):
-    from reljudge import adjudication
+    from reljudge.campaign import adjudication
 
     db = campaign_db
     adjudication.adjudicate_verdict(db, "lee", "q1", False, "근거가 있음")
@@ -151,7 +153,7 @@ def test_migration_keeps_the_present_wording_as_version_one(campaign_db):
 
 
 def test_report_and_audit_page_show_which_wording_was_judged(campaign_db, tmp_path):
-    from reljudge import report
+    from reljudge.reporting import report
 
     db = campaign_db
     judging.grade(db, "ann", "q1", "p02", 2)

@@ -1,3 +1,3 @@
-from reljudge.cli import main
+from reljudge.cli.main import main
 
 raise SystemExit(main())

@@ -13,7 +13,7 @@ from numbers import Integral
 #: every grade a judgment can carry, lowest first
 GRADES: tuple[int, ...] = (0, 1, 2)
 
-#: the highest grade: directly citable evidence (an open paragraph's best case, reljudge.bounds)
+#: the highest grade: directly citable evidence (an open paragraph's best case, reljudge.eval.bounds)
 TOP_GRADE: int = max(GRADES)
 
 

@@ -344,7 +344,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "외부 qrels {name}: {n}행을 출처 {source}로",
         "External qrels {name}: {n} rows as source {source}",
     ),
-    # question types (reljudge.question_types) on the import page
+    # question types (reljudge.campaign.question_types) on the import page
     "question_types_title": ("질문 유형", "Question types"),
     "question_types_help": (
         "이 캠페인이 받는 질문 유형입니다(처음에는 방법론의 네 유형). 질문 파일에 다른 유형이 있으면 "
@@ -666,7 +666,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Caution: the intervals and tests below rest on figures not yet settled ({measures}): "
         "judging the unjudged paragraphs can change them.",
     ),
-    "report_measures": ("측정 정의", "Measure definitions (reljudge.measures)"),
+    "report_measures": ("측정 정의", "Measure definitions (reljudge.eval.measures)"),
     "report_unjudged": ("미판정 문단", "Unjudged paragraphs"),
     "report_unjudged_text": (
         "관련 없음으로 계산 (Judged@K로 잠정 여부 표시)",
@@ -847,7 +847,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "policy_source": ("가져온 외부 판정 {name}", "imported qrels source {name}"),
     "policy_annotator": ("판정자 {name}의 등급만", "grades of annotator {name} only"),
     "report_policy_version": ("동결된 qrels 버전 {v}", "frozen qrels version {v}"),
-    # why an agreement figure is not computed (reljudge.agreement.CODES, outcome_agreement.CODES)
+    # why an agreement figure is not computed (reljudge.agreement.coefficients.CODES, outcome_agreement.CODES)
     "reason_no_pairable_items": ("두 명 이상이 판정한 항목이 없습니다", "no item was rated by two or more annotators"),
     "reason_fleiss_one_category": (
         "판정자 {raters}명이 본 항목 {items}개의 판정이 모두 한 범주여서 우연 일치가 1이므로 kappa를 정의할 수 없습니다",
@@ -1170,7 +1170,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "No review assignment: every reviewer sees every answer.",
     ),
     "support_label": ("뒷받침", "support"),
-    # the "answer review" section of the dashboard and the report (reljudge.report_answers)
+    # the "answer review" section of the dashboard and the report (reljudge.reporting.report_answers)
     "answers_title": ("답변 검수", "Answer review"),
     "answers_none": (
         "가져온 답변이 없습니다 (자료 가져오기 화면이나 명령줄에서 답변 파일을 가져오면 여기에 나타납니다).",
@@ -1264,7 +1264,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "review_malformed": ("잘못된 검수 기록입니다", "malformed review event"),
     "review_malformed_detail": ("잘못된 검수 기록입니다: {detail}", "malformed review event: {detail}"),
-    # a field of a browser event (reljudge.event_fields: judgments and reviews alike)
+    # a field of a browser event (reljudge.campaign.event_fields: judgments and reviews alike)
     "event_error_id": (
         "잘못된 기록 id입니다 (최대 100자의 문자열)",
         "malformed event id (a string of at most 100 characters)",

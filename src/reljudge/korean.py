@@ -1,8 +1,8 @@
 """The one Korean analyser of the process (kiwipiepy, https://github.com/bab2min/kiwipiepy).
 
 Loading Kiwi's model takes about a second, so it is loaded once, on first use, and
-shared: by the content-word highlighting (:mod:`reljudge.highlight`) and by the
-sentence splitting of imported answers (:mod:`reljudge.importers`). A Kiwi object is
+shared: by the content-word highlighting (:mod:`reljudge.campaign.highlight`) and by the
+sentence splitting of imported answers (:mod:`reljudge.campaign.importers`). A Kiwi object is
 used by one thread at a time.
 """
 

@@ -24,9 +24,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from reljudge import ranking
+from reljudge.eval import ranking
 from reljudge.errors import ReljudgeError
-from reljudge.measures import parse_measures
+from reljudge.eval.measures import parse_measures
 
 #: The relevance threshold when ``rel`` is not given: trec_eval's and ir_measures' (1).
 #: A campaign's own threshold (2, directly citable) applies in :meth:`Campaign.evaluate`.
@@ -109,10 +109,10 @@ def evaluate(
     Returns a DataFrame (``measure``, ``value``) of means, or with ``per_query`` one row
     per query and measure (``query_id``, ``measure``, ``value``). Measures are named as
     reljudge prints them (``RR(rel=1)@10``)."""
-    from reljudge.evaluate_cli import as_trec_runs
-    from reljudge.metrics import per_query_values, summarise
-    from reljudge.measures import summary_of
-    from reljudge.trec_io import read_qrels, read_run
+    from reljudge.cli.evaluate import as_trec_runs
+    from reljudge.eval.metrics import per_query_values, summarise
+    from reljudge.eval.measures import summary_of
+    from reljudge.eval.trec_io import read_qrels, read_run
     import shutil
     import tempfile
 
@@ -193,7 +193,7 @@ class Campaign:
         """The aggregated qrels (``qid``, ``pid``, ``grade``, provenance …) under ``policy``
         (adjudicated, majority, annotator:NAME, source:NAME) or a frozen ``version``;
         no-answer questions left out unless asked (as the export)."""
-        from reljudge import export
+        from reljudge.campaign import export
 
         return export.qrels_table(self.db, policy, version, include_no_answer=include_no_answer)[0]
 
@@ -209,7 +209,7 @@ class Campaign:
         evaluate`` (the campaign's threshold, tie and duplicate rules, no-answer questions
         left out of the means): means per system × question type with 95 % bootstrap
         intervals, or with ``per_query`` every question's value."""
-        from reljudge.evaluation import evaluate_campaign
+        from reljudge.campaign.evaluation import evaluate_campaign
 
         ev = evaluate_campaign(
             self.db,

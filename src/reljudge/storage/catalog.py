@@ -13,7 +13,8 @@ from typing import Iterable
 import duckdb
 import pandas as pd
 
-from reljudge import question_types, ranking
+from reljudge.campaign import question_types
+from reljudge.eval import ranking
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage.db import Database
@@ -24,7 +25,7 @@ DEFAULT_SETTINGS = {
     "ties": ranking.DEFAULT_TIES,  # trec10; campaigns made before it are pinned to trec9 (migration 6)
     "dedup": "first",
     "ks": "1,3,5,10",
-    "highlight": "off",  # mark the question's content words in paragraphs (reljudge.highlight)
+    "highlight": "off",  # mark the question's content words in paragraphs (reljudge.campaign.highlight)
     "time_zone": "Asia/Seoul",  # times are stored in UTC, shown and exported in this zone (reljudge.times)
 }
 
@@ -346,7 +347,7 @@ def _declared_types(cur) -> list[str]:
 
 
 def declared_types(db: Database) -> list[str]:
-    """The campaign's declared question types, in order (:mod:`reljudge.question_types`)."""
+    """The campaign's declared question types, in order (:mod:`reljudge.campaign.question_types`)."""
     return _declared_types(db.cursor())
 
 
@@ -548,7 +549,7 @@ def run_versions(db: Database) -> pd.DataFrame:
 
 # -- pool ---------------------------------------------------------------------------
 
-# The campaign's run rows as reljudge.ranking reads them: dkey is the paragraph's
+# The campaign's run rows as reljudge.eval.ranking reads them: dkey is the paragraph's
 # duplicate group (its first paragraph), which pool items and judgments are keyed by.
 RUN_ROWS = (
     "SELECT r.system, r.qid, r.pid, r.score, r.rank, p.canonical_pid AS dkey "
@@ -559,7 +560,7 @@ RUN_ROWS = (
 def ranked_runs_sql(ties: str, dedup: str, depth: int, where: str = "") -> str:
     """A query giving system, qid, pid (as returned), dkey (its duplicate group), r:
     the campaign's rankings under the tie rule and duplicates policy, ranks 1..depth
-    (:func:`reljudge.ranking.ranked_sql`, the one ranking rule). ``where`` filters
+    (:func:`reljudge.eval.ranking.ranked_sql`, the one ranking rule). ``where`` filters
     the run rows (columns of run_entries r) before ranking; it may hold parameters."""
     source = f"({RUN_ROWS}{' WHERE ' + where if where else ''})"
     return ranking.ranked_sql(source, ties, dedup, depth)

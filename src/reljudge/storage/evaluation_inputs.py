@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reljudge import ranking
+from reljudge.eval import ranking
 from reljudge.storage.db import Database, registered
 
 
@@ -18,7 +18,7 @@ def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, s
 
 
 def items_qrels(cur, qrels_table: str, dedup: str) -> str:
-    """The qrels keyed as the ranking's items under ``dedup`` (reljudge.ranking):
+    """The qrels keyed as the ranking's items under ``dedup`` (reljudge.eval.ranking):
     ``qrels_table`` itself under "first" (items are duplicate groups); under "keep"
     a view giving every copy of a judged group the group's grade, so that copies
     count in the recall base and the ideal ranking as they do in the ranking."""
@@ -34,7 +34,7 @@ def items_qrels(cur, qrels_table: str, dedup: str) -> str:
 def pool_items(cur, dedup: str) -> str:
     """The pool keyed as the ranking's items under ``dedup`` (as :func:`items_qrels`):
     the pool itself under "first" (it names duplicate groups); under "keep" every copy
-    of a pooled group. The bounds (reljudge.bounds) read it: what is pooled and not
+    of a pooled group. The bounds (reljudge.eval.bounds) read it: what is pooled and not
     judged can still be graded."""
     if ranking.item_column(dedup) == "dkey":
         return "pool"
@@ -117,16 +117,16 @@ def top_k(db: Database, qid: str, k: int, ties: str = ranking.DEFAULT_TIES, dedu
 
 def evaluated_qrels(cur, items_table: str) -> pd.DataFrame:
     """qid, pid, grade: the staged qrels exactly as the metric engine reads them
-    (:func:`reljudge.metrics.judged_items_sql`), ordered by qid, pid."""
-    from reljudge.metrics import judged_items_sql
+    (:func:`reljudge.eval.metrics.judged_items_sql`), ordered by qid, pid."""
+    from reljudge.eval.metrics import judged_items_sql
 
     return cur.execute(f"SELECT * FROM ({judged_items_sql(items_table)}) ORDER BY qid, pid").df()
 
 
 def stage_ranked(cur, run_table: str, ties: str, dedup: str, depth: int) -> str:
     """A temp table ``_rj_ranked`` (system, qid, pid, score, rank, dup_key, position): every
-    ranking of the staged run ranked once by the one rule (:func:`reljudge.ranking.ranked_sql`)
-    down to ``depth``, for the metric engine and the bounds (reljudge.bounds) to share —
+    ranking of the staged run ranked once by the one rule (:func:`reljudge.eval.ranking.ranked_sql`)
+    down to ``depth``, for the metric engine and the bounds (reljudge.eval.bounds) to share —
     ranking the run is most of an evaluation's time."""
     source = (
         f"(SELECT system::VARCHAR AS system, qid::VARCHAR AS qid, pid::VARCHAR AS pid, "
@@ -142,9 +142,9 @@ def stage_ranked(cur, run_table: str, ties: str, dedup: str, depth: int) -> str:
 
 def evaluated_rankings(cur, run_table: str, ties: str, dedup: str, depth: int, qids: list[str]) -> pd.DataFrame:
     """system, qid, docid, rank: the staged run's rankings of the questions ``qids``
-    as the metric engine ranks them (:func:`reljudge.ranking.ranked_sql`, ranks
+    as the metric engine ranks them (:func:`reljudge.eval.ranking.ranked_sql`, ranks
     1..``depth``), each row naming the item judgments are looked up by
-    (:func:`reljudge.ranking.item_column`: the duplicate group under "first", the
+    (:func:`reljudge.eval.ranking.item_column`: the duplicate group under "first", the
     returned id under "keep")."""
     item = ranking.item_column(dedup)
     source = (

@@ -2,7 +2,7 @@
 permission, an I/O error, no memory — told apart from errors of a request.
 
 A save that meets one of these is not refused for anything the annotator did: the route
-answers ``503`` with ``Retry-After`` (reljudge.api), the widget keeps the events and sends
+answers ``503`` with ``Retry-After`` (reljudge.web.routes), the widget keeps the events and sends
 them again, and they are stored once the storage works again.
 
 Told by the exception's type where the type says it: Python's ``OSError`` by its errno,

@@ -315,7 +315,7 @@ def progress_by_annotator(db: Database) -> pd.DataFrame:
     question while nothing is assigned, as in the judging queue), in campaign order: pool
     size, their graded pooled paragraphs, their no-answer verdict, and their median seconds
     per judgment over the assigned questions of that type. People shown: active annotators,
-    and anyone who judged or holds an assignment. ``reljudge.progress`` aggregates these
+    and anyone who judged or holds an assignment. ``reljudge.campaign.progress`` aggregates these
     rows per question type, counting a question finished by ``judging.finished``."""
     return (
         db.cursor()

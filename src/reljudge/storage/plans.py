@@ -1,7 +1,7 @@
-"""SQL of the judging plans (:mod:`reljudge.plan`; README "판정 계획 / Judging plans").
+"""SQL of the judging plans (:mod:`reljudge.campaign.plan`; README "판정 계획 / Judging plans").
 
 For every question of a queue, ONE query walks the campaign's top-K rankings
-(:func:`reljudge.ranking.ranked_sql`, the one ranking rule) joined with the pool and each
+(:func:`reljudge.eval.ranking.ranked_sql`, the one ranking rule) joined with the pool and each
 annotator's latest grades: how many items are to judge now and how many systems are not
 settled (:func:`plan_overview`, :func:`plan_counts_pairs`). A second query orders the items to judge now of the
 questions about to be shown (:func:`plan_items`): ordering every question's items costs
@@ -28,7 +28,7 @@ def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle
     """The CTEs every plan query shares: queue (username, qid), items (every pooled item
     of a queued question with the annotator's latest grade), ranked (top-K rows) and walk:
     per annotator × question × system the first pooled item within K that is unjudged or
-    relevant (reljudge.plan.settled); ``open`` = it is unjudged, i.e. the system is not
+    relevant (reljudge.campaign.plan.settled); ``open`` = it is unjudged, i.e. the system is not
     settled and that item is on the frontier."""
     key = SHUFFLE_KEY.format(qid="p.qid", user="q.username", pid="p.pid") if shuffle else "NULL"
     # pooled items are duplicate groups: a ranked row names its group by dkey. A question

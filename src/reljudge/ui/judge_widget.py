@@ -1,7 +1,7 @@
 """The keyboard judging widget: a Streamlit v2 component inside a fragment.
 
 A keypress is painted in the browser at once; the widget posts the event to the JSON
-route ``/api/events`` (reljudge.api), which appends it to the database and answers with
+route ``/api/events`` (reljudge.web.routes), which appends it to the database and answers with
 the acknowledged ids: a save costs one short transaction, no Streamlit rerun. The
 fragment reruns only to move to another question (the outbox travels along and is
 stored first) or to take the server's state after an edit was refused.
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from reljudge import display, i18n, judging
+from reljudge import display, i18n
+from reljudge.campaign import judging
 from reljudge.ui import keyboard
 
 _LABEL_KEYS = [

@@ -16,7 +16,8 @@ from typing import Callable
 
 import streamlit as st
 
-from reljudge import display, events, i18n
+from reljudge import display, i18n
+from reljudge.campaign import events
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 

@@ -3,7 +3,7 @@ does). The same st.App as the checkout's top-level app.py."""
 
 import streamlit as st
 
-from reljudge import api
+from reljudge.web import routes as api
 from reljudge.ui import webapp
 
 app = st.App(webapp.SCRIPT, routes=api.routes(), lifespan=api.lifespan)

@@ -1,12 +1,14 @@
 """The keyboard answer-review widget (methodology §4: people check what each RAG system
 said with the paragraphs it cites): a Streamlit v2 component inside a fragment, on the
-same outbox, route and save contract as the judging widget (reljudge.events)."""
+same outbox, route and save contract as the judging widget (reljudge.campaign.events)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from reljudge import display, i18n, judging, review
+from reljudge import display, i18n
+from reljudge.campaign import judging
+from reljudge.review import workflow as review
 from reljudge.ui import keyboard
 
 _LABEL_KEYS = [

@@ -11,7 +11,10 @@ import threading
 
 import streamlit as st
 
-from reljudge import api, auth, campaign, display, i18n
+from reljudge import display, i18n
+from reljudge.web import routes as api
+from reljudge.campaign import auth
+from reljudge.campaign import setup as campaign
 from reljudge.errors import ReljudgeError
 from reljudge.storage.db import Database
 

@@ -9,7 +9,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from reljudge import display, i18n, times
-from reljudge.export import defuse_formulas
+from reljudge.campaign.export import defuse_formulas
 from reljudge.ui import session
 
 _PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
@@ -52,7 +52,7 @@ def csv_bytes(frame: pd.DataFrame, lang: str, *, index: bool = False) -> bytes:
     """``frame`` as the page shows it, in CSV: translated headers and values, yes/no for
     booleans, "—" in empty cells; UTF-8 with a byte-order mark, so that spreadsheet
     programs read the Korean; cells that a spreadsheet would run as formulas defused
-    (:func:`reljudge.export.defuse_formulas`)."""
+    (:func:`reljudge.campaign.export.defuse_formulas`)."""
     shown = defuse_formulas(i18n.localized_values(frame, lang, booleans=True))
     shown = shown.rename(columns={c: i18n.column_label(str(c), lang) for c in shown.columns})
     return shown.to_csv(index=index, na_rep=MISSING).encode("utf-8-sig")

@@ -16,7 +16,10 @@ from typing import Iterator
 
 import streamlit as st
 
-from reljudge import campaign, export, i18n, review
+from reljudge import i18n
+from reljudge.campaign import setup as campaign
+from reljudge.campaign import export
+from reljudge.review import workflow as review
 from reljudge.errors import ReljudgeError
 
 

@@ -8,7 +8,7 @@ module imports nothing, so the CLI can find them without Streamlit):
   the login form);
 - ``.streamlit/config.toml`` (here): a link to the repository's Streamlit settings;
 - ``launcher.py`` (here): the ``st.App`` — the screens plus the JSON routes of
-  reljudge.api; ``reljudge serve`` runs it, ``streamlit run app.py`` runs the same st.App.
+  reljudge.web.routes; ``reljudge serve`` runs it, ``streamlit run app.py`` runs the same st.App.
 """
 
 from pathlib import Path

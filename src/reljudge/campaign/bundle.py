@@ -1,0 +1,514 @@
+"""The reproducibility bundle: qrels and runs exactly as evaluated, with the
+``trec_eval`` command lines that give every number (README, 내보내기 / Export).
+
+Layout of ``DIR`` (``reljudge export bundle -o DIR``; a zip of it on the export page)::
+
+    qrels.txt                  the answerable questions' qrels as evaluated (qid 0 docid grade)
+    qrels_judged.txt           the same rows with grade 1 (Judged@K is P@K on it)
+    runs/NAME.txt              one TREC run per system: its rankings of those questions as evaluated
+    no_answer.txt              the no-answer questions, one qid a line
+    no_answer/qrels.txt        their judged rows (a lead may rule "no answer" over a citable grade)
+    no_answer/qrels_judged.txt the same rows with grade 1
+    no_answer/runs/NAME.txt    the systems' rankings of them
+    abstentions.tsv            system, qid, no_answer: every abstention the rates count
+    per_query.tsv              system, qid, qtype, no_answer, measure, value: every value reljudge computed
+    means.tsv                  system, qtype, questions (answerable | no_answer), measure, n, mean
+    REPRODUCE.md               the trec_eval command lines (and pytrec_eval lines) for each number
+    manifest.json              versions, policies, creation time, sha256 of every file, bundle_sha256
+
+"Exactly as evaluated" means the files hold what the metric engine reads, staged by
+the same functions (:func:`reljudge.campaign.evaluation.stage_inputs`) and ranked by the one
+ranking rule (:mod:`reljudge.eval.ranking`):
+
+* items: under ``dedup=first`` a ranking's items are duplicate groups, so qrels and
+  runs name each group by its first paragraph (the canonical id) and a run holds
+  each group once, later copies removed and ranks closed up; under ``keep`` they
+  are the ids the systems returned, every copy at its own rank, and the qrels name
+  every copy of a judged group with the group's grade;
+* each ranking is cut at the depth the engine reads (the largest K, at least 3)
+  in the order of the campaign's tie rule, and its scores are rewritten as
+  ``depth + 1 - rank``: strictly decreasing whole numbers, so trec_eval's own order
+  (score descending, then docid) is the evaluated order and every tool agrees;
+* the answerable questions and the no-answer questions are in separate files, so
+  that plain ``trec_eval -c`` on ``qrels.txt`` averages over exactly the questions
+  the report's means use.
+
+The bundle's hash (``bundle_sha256``) is the sha256 of the ``sha256sum`` listing
+(``<sha256>  <path>``, one line per file, sorted by path) of every file except
+``manifest.json``.  Those files depend only on the data and the policies — no
+time, no versions — so the report, built from the same data under the same
+policies, names the same hash (:func:`content_hash`).  Check a bundle with::
+
+    cd DIR && find . -type f ! -name manifest.json -printf '%P\\n' | LC_ALL=C sort | xargs sha256sum | sha256sum
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import platform
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from reljudge import __version__, times
+from reljudge.campaign import adjudication
+from reljudge.campaign import evaluation
+from reljudge.campaign import plan
+from reljudge.eval import ranking
+from reljudge.codes import Codes
+from reljudge.errors import ReljudgeError
+from reljudge.eval.measures import Measure
+from reljudge.eval.metrics import ranking_depth
+from reljudge.storage import evaluation_inputs
+from reljudge.storage.db import Database
+
+MANIFEST = "manifest.json"
+QRELS = "qrels.txt"
+QRELS_JUDGED = "qrels_judged.txt"
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+@dataclass
+class Bundle:
+    files: dict[str, bytes]  # path inside the bundle -> content; every file but the manifest
+    manifest: dict
+    bundle_sha256: str
+
+    def all_files(self) -> dict[str, bytes]:
+        return {**self.files, MANIFEST: _json_bytes(self.manifest)}
+
+
+# -- trec_eval equivalents --------------------------------------------------------------
+
+
+def trec_eval_measure(m: Measure) -> tuple[str, str, str]:
+    """(qrels file, trec_eval options, trec_eval measure) giving ``m`` per question on
+    the bundle's files; the measure is written as ``-m`` takes it (``P.10``), and
+    trec_eval prints it with ``_`` (``P_10``).  RR@K is ``recip_rank`` on the run cut
+    at K (``-M K``); Judged@K is ``P_K`` on ``qrels_judged.txt``, where every judged
+    paragraph has grade 1 (pytrec_eval refuses ``-l 0``)."""
+    k = int(m.k)
+    if m.name == "RR":
+        return QRELS, f"-l {m.rel} -M {k}", "recip_rank"
+    if m.name == "P":
+        return QRELS, f"-l {m.rel}", f"P.{k}"
+    if m.name == "R":
+        return QRELS, f"-l {m.rel}", f"recall.{k}"
+    if m.name == "nDCG":
+        return QRELS, "", f"ndcg_cut.{k}"
+    if m.name == "Judged":
+        return QRELS_JUDGED, "-l 1", f"P.{k}"
+    raise ReljudgeError(f"the bundle has no trec_eval equivalent for {m}")
+
+
+def _command_groups(measures: list[Measure]) -> list[tuple[str, str, list[str], list[str]]]:
+    """(qrels file, options, -m arguments, reljudge measures) — one trec_eval call each."""
+    groups: dict[tuple[str, str], dict[str, list]] = {}
+    for m in measures:
+        qrels, opts, name = trec_eval_measure(m)
+        fam, _, k = name.partition(".")
+        g = groups.setdefault((qrels, opts), {})
+        g.setdefault(fam, []).append((k, str(m)))
+    out = []
+    for (qrels, opts), fams in groups.items():
+        args, names = [], []
+        for fam, items in fams.items():
+            ks = [k for k, _ in items if k]
+            args.append(f"{fam}.{','.join(ks)}" if ks else fam)
+            names += [n for _, n in items]
+        out.append((qrels, opts, args, names))
+    return out
+
+
+# -- building ----------------------------------------------------------------------------
+
+
+def _system_files(systems: list[str]) -> dict[str, str]:
+    """system -> file stem: the name itself when it is a safe ASCII file name, unique
+    also on case-insensitive file systems; otherwise ``systemN``."""
+    taken: set[str] = set()
+    out = {}
+    for i, s in enumerate(systems, 1):
+        stem = s if _SAFE.fullmatch(s) and s.lower() not in taken else f"system{i}"
+        while stem.lower() in taken:
+            stem += "_"
+        taken.add(stem.lower())
+        out[s] = stem
+    return out
+
+
+def _tsv(frame: pd.DataFrame) -> bytes:
+    return frame.to_csv(sep="\t", index=False, lineterminator="\n").encode("utf-8")
+
+
+def _value(v: float) -> str:
+    # 12 significant digits: every digit the engine's doubles carry for these ratios,
+    # and no last-bit noise of a summation order to change the bundle's hash
+    return "" if pd.isna(v) else f"{float(v):.12g}"
+
+
+def _qrels_text(rows: pd.DataFrame) -> bytes:
+    return "".join(f"{r.qid} 0 {r.pid} {int(r.grade)}\n" for r in rows.itertuples()).encode("utf-8")
+
+
+CODES = Codes(error_id_has_space=("column", "value"))
+"""The error a bundle of the export page can meet (worded by the page)."""
+
+
+def _run_text(rows: pd.DataFrame, tag: str, depth: int) -> bytes:
+    return "".join(
+        f"{r.qid} Q0 {r.docid} {int(r.rank)} {depth + 1 - int(r.rank)} {tag}\n" for r in rows.itertuples()
+    ).encode("utf-8")
+
+
+def _check_ids(*frames_cols) -> None:
+    for frame, cols in frames_cols:
+        for c in cols:
+            bad = frame[c][frame[c].astype(str).str.contains(r"\s", regex=True)]
+            if len(bad):
+                raise ReljudgeError(CODES("error_id_has_space", column=c, value=str(bad.iloc[0])))
+
+
+def build(
+    db: Database,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    dedup: str | None = None,
+    ev: evaluation.CampaignEvaluation | None = None,
+) -> Bundle:
+    """The bundle of the campaign evaluated under ``policy``/``version``/``dedup``
+    (default: the campaign's settings), or of the evaluation ``ev`` (the report passes
+    its own, so that it names the hash of the bundle of its figures)."""
+    if ev is None:
+        ev = evaluation.evaluate_campaign(db, policy=policy, version=version, dedup=dedup, n_boot=0, n_perm=0)
+    r = ev.result
+    ties, dedup = r.policies["ties"], r.policies["dedup"]
+    measures = list(r.measures)
+    groups = _command_groups(measures)  # refuses a measure trec_eval cannot give
+    depth = ranking_depth(measures)
+
+    cur = db.cursor()
+    staged = evaluation.stage_inputs(cur, ev.policy, ev.threshold, ev.version, dedup)
+    qrels = evaluation_inputs.evaluated_qrels(cur, staged.items)
+    no_answer = sorted(set(ev.no_answer_qids))
+    evaluated = sorted(set(qrels.qid) | set(no_answer))
+    runs = evaluation_inputs.evaluated_rankings(cur, staged.run, ties, dedup, depth, evaluated)
+    abst = evaluation_inputs.abstentions(db)
+    _check_ids((qrels, ["qid", "pid"]), (runs, ["qid", "docid"]))
+
+    systems = list(r.systems)
+    stems = _system_files(systems)
+    na = set(no_answer)
+    files: dict[str, bytes] = {}
+    judged = qrels.assign(grade=1)
+    files[QRELS] = _qrels_text(qrels[~qrels.qid.isin(na)])
+    files[QRELS_JUDGED] = _qrels_text(judged[~judged.qid.isin(na)])
+    files[f"no_answer/{QRELS}"] = _qrels_text(qrels[qrels.qid.isin(na)])
+    files[f"no_answer/{QRELS_JUDGED}"] = _qrels_text(judged[judged.qid.isin(na)])
+    files["no_answer.txt"] = "".join(f"{q}\n" for q in no_answer).encode("utf-8")
+    for s in systems:
+        rows = runs[runs.system == s]
+        tag = s if not re.search(r"\s", s) else stems[s]
+        files[f"runs/{stems[s]}.txt"] = _run_text(rows[~rows.qid.isin(na)], tag, depth)
+        files[f"no_answer/runs/{stems[s]}.txt"] = _run_text(rows[rows.qid.isin(na)], tag, depth)
+
+    # the abstentions the rates count: of the evaluated systems, on evaluated questions
+    abst = abst[abst.system.isin(systems) & abst.qid.isin(evaluated)].drop_duplicates()
+    abst = abst.assign(no_answer=abst.qid.isin(na).astype(int)).sort_values(["system", "qid"])
+    files["abstentions.tsv"] = _tsv(abst[["system", "qid", "no_answer"]])
+
+    pq = r.per_query.assign(no_answer=r.per_query.no_answer.astype(int), value=r.per_query.value.map(_value))
+    files["per_query.tsv"] = _tsv(pq[["system", "qid", "qtype", "no_answer", "measure", "value"]])
+    means = pd.concat(
+        [
+            r.means.assign(questions="answerable")[["system", "qtype", "questions", "measure", "n", "mean"]],
+            r.means_no_answer.assign(questions="no_answer")[["system", "qtype", "questions", "measure", "n", "mean"]],
+        ],
+        ignore_index=True,
+    )
+    files["means.tsv"] = _tsv(means.assign(mean=means["mean"].map(_value)))
+    if r.bounds is not None:
+        # how far the unjudged pooled paragraphs could still move each figure (reljudge.eval.bounds);
+        # questions nobody has judged yet are here too (they are in no qrels file)
+        b = r.bounds.assign(
+            no_answer=r.bounds.no_answer.astype(int),
+            judged=r.bounds.judged.astype(int),
+            settled=r.bounds.settled.astype(int),
+            bound_low=r.bounds.bound_low.map(_value),
+            bound_high=r.bounds.bound_high.map(_value),
+        )
+        files["bounds.tsv"] = _tsv(
+            b[
+                [
+                    "system",
+                    "qid",
+                    "qtype",
+                    "no_answer",
+                    "judged",
+                    "measure",
+                    "bound_low",
+                    "bound_high",
+                    "settled",
+                    "n_open",
+                ]
+            ]
+        )
+        bm = r.means[["system", "qtype", "measure", "n_bounded", "bound_low", "bound_high", "settled", "n_open"]]
+        files["bounds_means.tsv"] = _tsv(
+            bm.assign(
+                bound_low=bm.bound_low.map(_value),
+                bound_high=bm.bound_high.map(_value),
+                settled=bm.settled.astype(bool).astype(int),
+            )
+        )
+
+    n_answerable = int(r.n_questions["answerable"])
+    policies = {
+        "ties": ties,
+        "ties_rule": ranking.TIES[ties],
+        "dedup": dedup,
+        "dedup_rule": ranking.DEDUP[dedup],
+        "relevance_threshold": ev.threshold,
+        "ks": list(ev.ks),
+        "measures": [str(m) for m in measures],
+        "qrels_policy": ev.policy,
+        "qrels_policy_text": adjudication.describe_policy(ev.policy),
+        "qrels_version": ev.version,
+        "run_depth": depth,
+        "no_answer": "no-answer questions are left out of the means: they are in no_answer/, not in "
+        "qrels.txt and runs/",
+        "missing_from_run": "scores 0 (trec_eval -c)",
+        "unjudged": "not relevant",
+    }
+    # the judging plan decides which paragraphs were judged, so how far the bounds still are
+    policies["judging_plan"] = plan.current(db).describe()
+    if "bounds" in r.policies:
+        policies["bounds"] = {**r.policies["bounds"], "files": "bounds.tsv (per question), bounds_means.tsv"}
+    files["REPRODUCE.md"] = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer), measures).encode(
+        "utf-8"
+    )
+    files = dict(sorted(files.items()))
+    digest = content_hash(files)
+    manifest = {
+        "reljudge": __version__,
+        "duckdb": _duckdb_version(),
+        "python": platform.python_version(),
+        "created": times.now_iso(times.campaign_zone(db)),
+        "policies": policies,
+        "trec_eval": {str(m): dict(zip(("qrels", "options", "measure"), trec_eval_measure(m))) for m in measures},
+        "systems": {s: f"runs/{stems[s]}.txt" for s in systems},
+        "questions": {
+            "evaluated": int(r.n_questions["all"]),
+            "answerable": n_answerable,
+            "no_answer": int(r.n_questions["no_answer"]),
+        },
+        "sha256": {p: hashlib.sha256(b).hexdigest() for p, b in files.items()},
+        "bundle_sha256": digest,
+        "bundle_sha256_rule": "sha256 of the sha256sum listing ('<sha256>  <path>' per line, sorted by "
+        "path) of every file except manifest.json",
+    }
+    return Bundle(files, manifest, digest)
+
+
+def content_hash(files: dict[str, bytes]) -> str:
+    """sha256 of ``sha256sum``'s listing of ``files`` (manifest excluded), sorted by path."""
+    listing = "".join(f"{hashlib.sha256(files[p]).hexdigest()}  {p}\n" for p in sorted(files) if p != MANIFEST)
+    return hashlib.sha256(listing.encode("utf-8")).hexdigest()
+
+
+def _duckdb_version() -> str:
+    import duckdb
+
+    return duckdb.__version__
+
+
+def _json_bytes(obj) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def write(bundle: Bundle, out_dir) -> list[Path]:
+    """Write the bundle into ``out_dir`` (created; files of an earlier bundle there are
+    replaced, other files refused so that the directory holds exactly one bundle)."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ReljudgeError(f"{out} exists and is not a directory")
+    files = bundle.all_files()
+    if out.exists():
+        stray = sorted(
+            str(p.relative_to(out))
+            for p in out.rglob("*")
+            if p.is_file() and p.relative_to(out).as_posix() not in files
+        )
+        if stray:
+            raise ReljudgeError(
+                f"{out} holds files that are not part of this bundle ({', '.join(stray[:3])}"
+                f"{', …' if len(stray) > 3 else ''}): use an empty or new directory"
+            )
+    paths = []
+    for rel, data in files.items():
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
+
+
+def zip_bytes(bundle: Bundle, folder: str = "bundle") -> bytes:
+    """The bundle as a zip whose entries sit under ``folder/`` (for a download)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for rel, data in bundle.all_files().items():
+            z.writestr(f"{folder}/{rel}", data)
+    return buf.getvalue()
+
+
+# -- REPRODUCE.md --------------------------------------------------------------------------
+
+_PYTREC = '''import pytrec_eval
+
+def read_qrels(path):
+    qrels = {}
+    for line in open(path, encoding="utf-8"):
+        qid, _, docid, grade = line.split()
+        qrels.setdefault(qid, {})[docid] = int(grade)
+    return qrels
+
+def read_run(path, cut=None):                  # cut = K: the run truncated to K (trec_eval -M K)
+    run = {}
+    for line in open(path, encoding="utf-8"):
+        qid, _, docid, rank, score, _ = line.split()
+        if cut is None or int(rank) <= cut:
+            run.setdefault(qid, {})[docid] = float(score)
+    return run
+
+def per_query(qrels_path, run_path, measure, level, cut=None):
+    """{qid: value} for every question of the qrels; a question missing from the run scores 0 (-c)."""
+    qrels = read_qrels(qrels_path)
+    res = pytrec_eval.RelevanceEvaluator(qrels, {measure}, relevance_level=level).evaluate(
+        read_run(run_path, cut))
+    name = measure.replace(".", "_")
+    return {q: res.get(q, {}).get(name, 0.0) for q in qrels}
+'''
+
+
+def _reproduce_md(
+    policies: dict, groups, stems: dict[str, str], n_answerable: int, n_no_answer: int, measures: list[Measure]
+) -> str:
+    t = policies["relevance_threshold"]
+    first = next(iter(stems.values()), "SYSTEM")
+    k = max(policies["ks"])
+    lines = [
+        "# Reproducing every number / 모든 수치 재현하기",
+        "",
+        "이 번들에는 평가에 쓰인 그대로의 qrels와 run, 그리고 보고서의 각 수치를 내는 trec_eval 명령이 들어 있습니다.",
+        "This bundle holds the qrels and runs exactly as reljudge evaluated them, and the trec_eval",
+        "command lines that give each of its numbers (trec_eval 9.x; pytrec_eval gives the same).",
+        "",
+        "## Policies",
+        "",
+        f"- ties: `{policies['ties']}` — {policies['ties_rule']}",
+        f"- duplicates: `{policies['dedup']}` — {policies['dedup_rule']}",
+        f"- relevant: grade >= {t} (RR, P, R); nDCG gain = grade",
+        f"- K: {', '.join(str(k) for k in policies['ks'])}",
+        f"- qrels: {policies['qrels_policy_text']}"
+        + (f", frozen version {policies['qrels_version']}" if policies["qrels_version"] is not None else ""),
+        "- unjudged paragraphs count as not relevant; a question missing from a run scores 0 (`-c`)",
+        "",
+        "## How the files are what was evaluated",
+        "",
+        (
+            "- Duplicates `first`: qrels and runs name each duplicate group by its first paragraph (the "
+            "canonical id); a run holds each group once, later copies removed and ranks closed up."
+            if policies["dedup"] == "first"
+            else "- Duplicates `keep`: runs hold the ids the systems returned, every copy at its own rank; "
+            "qrels.txt names every copy of a judged paragraph with its grade (also in the recall base "
+            "and the ideal ranking)."
+        ),
+        f"- Each ranking is cut at rank {policies['run_depth']} (what the measures read) in the order "
+        "of the tie rule above; the score column is rewritten as "
+        f"`{policies['run_depth'] + 1} - rank`, strictly decreasing, so trec_eval (score descending, then "
+        "docid) and any other tool rank the rows exactly as reljudge did.",
+        f"- `qrels.txt` and `runs/` hold the {n_answerable} answerable questions only: the report's "
+        "means leave no-answer questions out, so plain `trec_eval -c` over these files gives them.",
+        f"- The {n_no_answer} no-answer questions (`no_answer.txt`) are evaluated separately from "
+        "`no_answer/qrels.txt` and `no_answer/runs/`. A no-answer question with no judged paragraph "
+        "cannot appear in a TREC qrels file: it scores 0 on every measure. Their mean in `means.tsv` "
+        "(`questions = no_answer`) is the sum of the `-q` values divided by the number of lines of "
+        "`no_answer.txt`.",
+        "",
+        "## Measures",
+        "",
+        "| reljudge | trec_eval | options | qrels |",
+        "|---|---|---|---|",
+    ]
+    for m in measures:
+        qrels, opts, name = trec_eval_measure(m)
+        lines.append(f"| `{m}` | `{name.replace('.', '_')}` | {f'`{opts}`' if opts else ''} | `{qrels}` |")
+    lines += [
+        "",
+        "`recip_rank` has no cutoff in trec_eval: `-M K` truncates the run to K, which is RR@K. "
+        "Judged@K is P@K with every judged paragraph relevant: `qrels_judged.txt` holds the rows of "
+        "`qrels.txt` with grade 1.",
+        "",
+        "## trec_eval",
+        "",
+        "Means over the answerable questions (the report's figures), for each system:",
+        "",
+        "```sh",
+    ]
+    for s, stem in stems.items():
+        lines.append(f"# {s}")
+        for qrels, opts, args, names in groups:
+            margs = " ".join(f"-m {a}" for a in args)
+            opt = f" {opts}" if opts else ""
+            lines.append(f"trec_eval -c{opt} {margs} {qrels} runs/{stem}.txt    # {', '.join(names)}")
+    lines += [
+        "```",
+        "",
+        "trec_eval refuses an empty run file: a system whose file is empty scores 0 on every question. "
+        "Add `-q` for the value of every question (`per_query.tsv`). For the no-answer questions use "
+        "`no_answer/qrels.txt` (`no_answer/qrels_judged.txt`) and `no_answer/runs/NAME.txt` with `-q`. A mean per question type is "
+        "the mean of the `-q` values over that type's questions (`qtype` in `per_query.tsv`).",
+        "",
+        "The report's shares come from the same values: rank 1 = share of questions with RR@1 = 1; "
+        "top 3 = share with RR@3 >= 1/3; not found within K = share with RR@K = 0.",
+        "",
+        "Abstention rates (`abstentions.tsv`): appropriate = rows of the system with `no_answer` = 1 "
+        "divided by the lines of `no_answer.txt`; false = rows with `no_answer` = 0 divided by the "
+        "number of answerable questions:",
+        "",
+        "```sh",
+        "cut -d' ' -f1 qrels.txt | sort -u | wc -l                      # answerable questions",
+        f"awk -F'\\t' '$1 == \"{next(iter(stems), 'SYSTEM')}\" && $3 == 1' abstentions.tsv | wc -l   # appropriate abstentions",
+        "```",
+        "",
+        "## pytrec_eval",
+        "",
+        "```python",
+        _PYTREC.rstrip(),
+        "",
+        f'rr = per_query("qrels.txt", "runs/{first}.txt", "recip_rank", {t}, cut={k})   # RR@{k}',
+        f'ndcg = per_query("qrels.txt", "runs/{first}.txt", "ndcg_cut.{k}", {t})      # nDCG@{k}',
+        f'judged = per_query("qrels_judged.txt", "runs/{first}.txt", "P.{k}", 1)      # Judged@{k}',
+        f"print(sum(rr.values()) / len(rr))                                        # MRR@{k}",
+        "```",
+        "",
+        "## Checking the bundle",
+        "",
+        "`manifest.json` lists the sha256 of every file and `bundle_sha256`, the hash the report names. "
+        "It covers every file but the manifest and depends only on the data and the policies:",
+        "",
+        "```sh",
+        "find . -type f ! -name manifest.json -printf '%P\\n' | LC_ALL=C sort | xargs sha256sum | sha256sum",
+        "```",
+        "",
+    ]
+    return "\n".join(lines)

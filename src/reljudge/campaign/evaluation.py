@@ -1,0 +1,191 @@
+"""Evaluating the campaign: its runs against its judgments, live or a frozen version.
+
+The same function feeds the dashboard, ``reljudge evaluate`` without ``--qrels``, and
+the report. Judgments are keyed by each duplicate group's first paragraph (README, 정책 / Policies: duplicates);
+run rows keep the id the system returned and carry their group as the duplicate key
+(:mod:`reljudge.eval.ranking`): under "first" copies collapse into their group, which the
+judgments name; under "keep" every copy counts and carries its group's grade, in the
+ranking and in the recall base / ideal ranking alike (trec_eval on the raw ids). For a
+collection without duplicates both are exactly the file-mode evaluation of the
+exported qrels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from reljudge.campaign import adjudication
+from reljudge.eval import bounds
+from reljudge.eval.measures import DASHBOARD_FAMILIES, Measure, parse_measures
+from reljudge.eval.metrics import RANDOMIZATION, EvalResult, evaluate, ranking_depth
+from reljudge.storage import catalog, evaluation_inputs
+from reljudge.storage.db import Database
+
+MEASURE_FAMILIES = DASHBOARD_FAMILIES  # the registry's dashboard families (reljudge.eval.measures)
+
+
+def settings_ks(db: Database) -> list[int]:
+    return [int(k) for k in catalog.get_settings(db)["ks"].split(",") if k.strip()]
+
+
+def default_measures(ks: list[int], threshold: int) -> list[Measure]:
+    names = [f"{family}@{k}" for family in MEASURE_FAMILIES for k in ks]
+    return parse_measures(names, default_rel=threshold)
+
+
+@dataclass
+class CampaignEvaluation:
+    result: EvalResult
+    policy: str
+    version: int | None
+    threshold: int
+    ks: list[int]
+    no_answer_qids: list[str]
+    n_qrels: int
+    db: Database
+
+    @property
+    def qrels(self) -> pd.DataFrame:
+        """The aggregated qrels the figures rest on (read on demand)."""
+        return adjudication.qrels(self.db, self.policy, self.version)
+
+    @property
+    def qrels_label(self) -> str:
+        if self.version is not None:
+            return f"frozen version {self.version}"
+        return f"live judgments — {adjudication.describe_policy(self.policy)}"
+
+
+def evaluate_campaign(
+    db: Database,
+    measures: list[str] | list[Measure] | None = None,
+    *,
+    ks: list[int] | None = None,
+    threshold: int | None = None,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    ties: str | None = None,
+    dedup: str | None = None,
+    systems: list[str] | None = None,
+    run: pd.DataFrame | None = None,
+    n_boot: int = 1000,
+    n_perm: int = RANDOMIZATION.permutations,
+    seed: int = RANDOMIZATION.seed,
+    with_bounds: bool = True,
+) -> CampaignEvaluation:
+    """Evaluate every run of the campaign (or ``run``: system, qid, pid, score, rank)
+    against the aggregated judgments under ``policy``/``version``; ``with_bounds``:
+    every figure also gets its bounds over the ways the unjudged pooled paragraphs
+    could still be graded (:mod:`reljudge.eval.bounds`)."""
+    settings = catalog.get_settings(db)
+    threshold = int(threshold if threshold is not None else settings["rel_threshold"])
+    ks = ks or settings_ks(db)
+    ties = ties or settings["ties"]
+    dedup = dedup or settings["dedup"]
+    if measures is None:
+        parsed = default_measures(ks, threshold)
+    elif all(isinstance(m, Measure) for m in measures):
+        parsed = list(measures)
+    else:
+        parsed = parse_measures([str(m) for m in measures], default_rel=threshold)
+    # Everything stays inside DuckDB: the judgments are aggregated into temporary tables
+    # of this thread's cursor and the engine reads them there.
+    cur = db.cursor()
+    staged = stage_inputs(cur, policy, threshold, version, dedup, run)
+    if systems is None:
+        systems = evaluation_inputs.systems(db) if run is None else sorted(set(run.system))
+    # with the bounds, the run is ranked once for the engine and the bounds alike
+    run_table = (
+        evaluation_inputs.stage_ranked(cur, staged.run, ties, dedup, ranking_depth(parsed))
+        if with_bounds
+        else staged.run
+    )
+    result = evaluate(
+        cur,
+        staged.items,
+        run_table,
+        parsed,
+        ties=ties,
+        dedup=dedup,
+        default_rel=threshold,
+        questions="questions",
+        abstentions="run_abstentions",
+        no_answer_qids=staged.no_answer,
+        systems=systems,
+        n_boot=n_boot,
+        n_perm=n_perm,
+        seed=seed,
+    )
+    if with_bounds:
+        attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db), run_table)
+    return CampaignEvaluation(
+        result, policy, version, threshold, ks, staged.no_answer, evaluation_inputs.count(cur, staged.qrels), db
+    )
+
+
+def attach_bounds(
+    result: EvalResult, cur, staged: "StagedInputs", dedup: str, ties: str, questions: pd.DataFrame, ranked_run: str
+) -> None:
+    """Give ``result`` its bounds: ``result.bounds`` per question, and the columns
+    n_bounded, bound_low, bound_high, settled, n_open on ``result.means``."""
+    from reljudge.eval.metrics import ALL, NO_TYPE
+
+    pq = result.per_query
+    qids = list(dict.fromkeys(pq.qid)) if not pq.empty else []
+    M = len(result.measures)
+    values = (
+        pq.value.to_numpy(dtype=float).reshape(len(result.systems), len(qids), M)
+        if len(qids) and len(result.systems)
+        else None
+    )
+    b = bounds.compute(
+        cur,
+        staged.items,
+        ranked_run,
+        evaluation_inputs.pool_items(cur, dedup),
+        result.measures,
+        result.systems,
+        ties=ties,
+        dedup=dedup,
+        extra_qids=staged.no_answer,
+        values=values,
+        value_qids=qids,
+        ranked=True,
+    )
+    qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
+    per_query, means = bounds.frames(b, qtype_of, set(staged.no_answer), ALL, NO_TYPE)
+    result.bounds = per_query
+    result.means = result.means.merge(means, on=["system", "qtype", "measure"], how="left")
+    result.policies["bounds"] = {
+        "what": "lowest and highest value over every way the unjudged pooled paragraphs could still be graded",
+        "means": "over every answerable pooled question, judged or not (the mean itself: judged questions only)",
+        "pool_size": int(b.pool_size.sum()),
+        "pool_judged": int(b.n_judged_in_pool.sum()),
+        # answerable pooled questions nobody has judged yet: in the bounds, not in the value
+        "pooled_not_judged": int(sum(1 for q, j in zip(b.qids, b.judged) if not j and q not in set(staged.no_answer))),
+    }
+
+
+@dataclass
+class StagedInputs:
+    """Names of the temporary tables (of one cursor) the metric engine reads."""
+
+    qrels: str  # aggregated qrels, keyed by duplicate group
+    items: str  # the qrels keyed as the ranking's items under the dedup policy
+    run: str  # system, qid, pid, score, rank, dup_key
+    no_answer: list[str]  # qids finally judged to have no citable evidence
+
+
+def stage_inputs(
+    cur, policy: str, threshold: int, version: int | None, dedup: str, run: pd.DataFrame | None = None
+) -> StagedInputs:
+    """Stage what :func:`evaluate_campaign` evaluates on ``cur``; the reproducibility
+    bundle (:mod:`reljudge.campaign.bundle`) writes its files from the same tables."""
+    qrels_table, verdicts_table = evaluation_inputs.stage(cur, policy, threshold, version)
+    run_table = evaluation_inputs.stage_run(cur, run)
+    no_answer = evaluation_inputs.no_answer_qids(cur, verdicts_table)
+    # the judgments name duplicate groups; under "keep" every copy carries its group's grade
+    items = evaluation_inputs.items_qrels(cur, qrels_table, dedup)
+    return StagedInputs(qrels_table, items, run_table, no_answer)

@@ -1,0 +1,357 @@
+"""Qrels out and in: TREC, BEIR TSV, JSONL, CSV, Parquet; and the raw judgment history.
+
+Exported qrels follow a stated aggregation policy (see :mod:`reljudge.campaign.adjudication`);
+a duplicate paragraph's copies all carry its judgment. No-answer questions go to a
+file of their own beside the qrels (``NAME.no_answer.tsv`` or the same format), so
+they are never silently dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from reljudge import times
+from reljudge.campaign import adjudication
+from reljudge.codes import Codes
+from reljudge.errors import InputError, ReljudgeError
+from reljudge.grades import GRADES
+from reljudge.campaign.importers import check_name, iter_text_lines
+from reljudge.storage import qrels_io
+from reljudge.storage.db import Database
+from reljudge.eval.trec_io import whole_number_problem
+
+CODES = Codes(
+    error_qrels_import_format=("format",),
+    error_beir_header=(),
+    error_beir_fields=("n",),
+    error_qrels_fields=("n",),
+    error_qrels_empty_id=(),
+    error_grade_not_whole=("value",),
+    error_grade_range=("value",),
+    error_qrels_conflict=("qid", "pid", "grade", "other", "other_line"),
+    error_no_qrels_rows=(),
+    error_qrels_no_source=(),
+)
+"""The problems of a qrels import (:func:`read_qrels`, inside ``InputError``), worded by the pages."""
+
+QRELS_FORMATS = ("trec", "beir", "jsonl", "csv", "parquet")
+JUDGMENT_FORMATS = ("jsonl", "csv", "parquet")
+
+
+@dataclass
+class ExportSummary:
+    paths: list[Path] = field(default_factory=list)
+    n_rows: int = 0
+    n_no_answer: int = 0
+    policy: str = ""
+    no_answer_included: bool = False
+
+    def message(self) -> str:
+        files = ", ".join(str(p) for p in self.paths)
+        where = (
+            "also as rows of the qrels (--include-no-answer)"
+            if self.no_answer_included
+            else "left out of the qrels, listed in the no-answer file"
+        )
+        return f"{self.n_rows} qrels rows, {self.n_no_answer} no-answer questions {where} ({self.policy}) -> {files}"
+
+
+def qrels_table(
+    db: Database,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    threshold: int = 2,
+    include_no_answer: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(qrels rows, no-answer questions) under ``policy`` or a frozen ``version``;
+    ``source:NAME`` gives an imported source's rows unchanged.
+
+    The no-answer questions (final judgment: no citable evidence) are left out of the
+    rows unless ``include_no_answer``: the evaluation leaves them out of the means, and
+    their all-zero rows would make ``trec_eval -c`` average them in as zeros (a lower MRR
+    than the dashboard's, for the same judgments). Their list is the second frame."""
+    if policy.startswith("source:"):
+        name = policy.split(":", 1)[1]
+        if name not in qrels_io.sources(db):
+            raise ReljudgeError(f"no imported qrels source {name!r}")
+        rows = qrels_io.external(db, name)
+        rows["judged_as"] = rows["pid"]
+        verdicts = pd.DataFrame(columns=["qid", "no_answer", "provenance", "n_annotators"])
+    else:
+        rows = qrels_io.expand_to_copies(db, adjudication.qrels(db, policy, version))
+        verdicts = adjudication.verdicts(db, policy, threshold, version)
+        details = qrels_io.judgment_details(db)
+        rows = rows.merge(details.rename(columns={"pid": "judged_as"}), on=["qid", "judged_as"], how="left")
+    if min_grade is not None:
+        rows = rows[rows.grade >= min_grade]
+    no_answer = verdicts[verdicts.no_answer.astype(bool)].reset_index(drop=True)
+    if not include_no_answer:
+        rows = rows[~rows.qid.isin(set(no_answer.qid))]
+    return rows.reset_index(drop=True), no_answer
+
+
+def _side_path(path: Path, fmt: str) -> Path:
+    ext = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
+    return path.with_name(f"{path.stem}.no_answer.{ext}")
+
+
+#: What a spreadsheet program reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def defuse_formulas(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell that a spreadsheet would run as a formula (it starts
+    with ``= + - @``, a tab or a carriage return) prefixed with ``'``, as OWASP recommends
+    for CSV files: a paragraph id ``=HYPERLINK(…)`` opens as text, not as a live link.
+    Numbers stay numbers (``-0.5`` is a number column, not text). Every CSV file reljudge
+    writes goes through this; TSV, TREC, JSONL and Parquet files are data for programs and
+    keep their values exactly."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(
+                lambda v: "'" + v if isinstance(v, str) and v.startswith(FORMULA_STARTS) else v
+            )
+    return out
+
+
+def _write_frame(frame: pd.DataFrame, path: Path, fmt: str) -> None:
+    if fmt == "csv":
+        defuse_formulas(frame).to_csv(path, index=False, encoding="utf-8")
+    elif fmt == "parquet":
+        frame.to_parquet(path, index=False)
+    elif fmt == "jsonl":
+        # Missing values are JSON null: pandas' NaN would be written as the non-JSON token NaN.
+        records = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
+        with open(path, "w", encoding="utf-8") as fh:
+            for rec in records:
+                fh.write(json.dumps(rec, ensure_ascii=False, default=_jsonable, allow_nan=False) + "\n")
+    else:
+        frame.to_csv(path, index=False, sep="\t", encoding="utf-8")
+
+
+def _jsonable(value):
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def write_qrels(
+    db: Database,
+    path,
+    fmt: str = "trec",
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    include_no_answer: bool = False,
+) -> ExportSummary:
+    if fmt not in QRELS_FORMATS:
+        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+    path = Path(path)
+    rows, no_answer = qrels_table(db, policy, version, min_grade, include_no_answer=include_no_answer)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    label = f"version {version}" if version is not None else adjudication.describe_policy(policy)
+    if fmt == "trec":
+        with open(path, "w", encoding="utf-8") as fh:
+            for r in rows.itertuples():
+                fh.write(f"{r.qid} 0 {r.pid} {int(r.grade)}\n")
+    elif fmt == "beir":
+        rows[["qid", "pid", "grade"]].rename(columns={"qid": "query-id", "pid": "corpus-id", "grade": "score"}).to_csv(
+            path, sep="\t", index=False, encoding="utf-8"
+        )
+    else:
+        rich = rows.assign(policy=policy if version is None else f"version:{version}")
+        _write_frame(rich, path, fmt)
+    side = _side_path(path, fmt)
+    _write_frame(no_answer, side, "tsv" if fmt in ("trec", "beir") else fmt)
+    return ExportSummary([path, side], len(rows), len(no_answer), label, include_no_answer)
+
+
+def qrels_bytes(
+    db: Database,
+    fmt: str,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    include_no_answer: bool = False,
+) -> tuple[bytes, bytes]:
+    """(qrels file, no-answer file) as bytes — for download buttons."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = write_qrels(db, Path(tmp) / f"qrels.{fmt}", fmt, policy, version, min_grade, include_no_answer)
+        return summary.paths[0].read_bytes(), summary.paths[1].read_bytes()
+
+
+@dataclass(frozen=True)
+class Download:
+    """One file the export page offers: ``build`` makes its bytes, only when called (the
+    page hands it to the download button as a deferred callable, so a render of the page
+    serialises nothing)."""
+
+    key: str  # also the name of its button's label in the UI catalog: download_<key>
+    file_name: str
+    build: Callable[[], bytes]
+    mime: str | None = None
+
+
+def downloads(
+    db: Database,
+    fmt: str,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    min_grade: int | None = None,
+    include_no_answer: bool = False,
+) -> list[Download]:
+    """The export page's files, none built yet: qrels in ``fmt`` under ``policy`` or a
+    frozen ``version`` (no-answer questions left out unless ``include_no_answer``), its
+    no-answer file, the full judgment history, the adjudications."""
+    if fmt not in QRELS_FORMATS:
+        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+    ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
+    side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
+    qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade, include_no_answer)[part]  # noqa: E731
+    return [
+        Download("qrels", f"qrels.{ext}", qrels(0)),
+        Download("no_answer", f"qrels.no_answer.{side}", qrels(1)),
+        Download("judgments", "judgments.jsonl", lambda: judgments_bytes(db), "application/jsonl"),
+        Download("adjudications", "adjudications.jsonl", lambda: adjudications_bytes(db), "application/jsonl"),
+    ]
+
+
+def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
+    if fmt not in JUDGMENT_FORMATS:
+        raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    _write_frame(frame, Path(path), fmt)
+    return len(frame)
+
+
+def _zoned(db: Database, frame: pd.DataFrame) -> pd.DataFrame:
+    """Time stamps as ISO 8601 with the offset of the campaign's zone (stored: UTC)."""
+    return times.localize_frame(frame, times.campaign_zone(db))
+
+
+def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:
+    """The full, append-only event history (for archiving and audit); times in ISO 8601
+    with the campaign zone's offset."""
+    return _write_history(_zoned(db, qrels_io.raw_events(db)), path, fmt)
+
+
+def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
+    """Every lead adjudication with its reason, oldest first (a later ruling on the same
+    paragraph or question replaces the earlier one; ``in_force`` marks the latest)."""
+    from reljudge.storage import team
+
+    return _write_history(_zoned(db, team.adjudication_history(db)), path, fmt)
+
+
+# -- import -------------------------------------------------------------------------
+
+
+def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.DataFrame:
+    """Rows (line, qid, pid, grade) of a TREC (``qid 0 docid rel``) or BEIR TSV
+    (``query-id corpus-id score`` with header) qrels file, validated."""
+    path = Path(path)
+    name = display or str(path)
+    lines = iter_text_lines(path, name)
+    if fmt is None:
+        fmt = "beir" if path.suffix.lower() == ".tsv" else "trec"
+    if fmt not in ("trec", "beir"):
+        raise ReljudgeError(CODES("error_qrels_import_format", format=str(fmt)))
+    rows, seen = [], {}
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        if fmt == "beir":
+            parts = line.rstrip("\r\n").split("\t")
+            if lineno == 1:
+                if [p.strip() for p in parts] != ["query-id", "corpus-id", "score"]:
+                    raise InputError(name, lineno, CODES("error_beir_header"))
+                continue
+            if len(parts) != 3:
+                raise InputError(name, lineno, CODES("error_beir_fields", n=len(parts)))
+            qid, pid, grade_text = (p.strip() for p in parts)
+        else:
+            parts = line.split()
+            if len(parts) != 4:
+                raise InputError(name, lineno, CODES("error_qrels_fields", n=len(parts)))
+            qid, _, pid, grade_text = parts
+        if whole_number_problem(grade_text, "grade"):  # the rule of `evaluate --qrels`
+            raise InputError(name, lineno, CODES("error_grade_not_whole", value=grade_text))
+        grade = int(grade_text)
+        if grade not in GRADES:
+            raise InputError(name, lineno, CODES("error_grade_range", value=grade_text))
+        if not qid or not pid:
+            raise InputError(name, lineno, CODES("error_qrels_empty_id"))
+        key = (qid, pid)
+        if key in seen:
+            if seen[key][0] != grade:
+                raise InputError(
+                    name,
+                    lineno,
+                    CODES(
+                        "error_qrels_conflict",
+                        qid=qid,
+                        pid=pid,
+                        grade=grade,
+                        other=seen[key][0],
+                        other_line=seen[key][1],
+                    ),
+                )
+            continue
+        seen[key] = (grade, lineno)
+        rows.append((lineno, qid, pid, grade))
+    if not rows:
+        raise InputError(name, None, CODES("error_no_qrels_rows"))
+    return pd.DataFrame(rows, columns=["line", "qid", "pid", "grade"])
+
+
+def import_qrels(db: Database, path, source: str, fmt: str | None = None, display: str | None = None) -> int:
+    """Load judgments made elsewhere as source ``source`` (replacing an earlier import)."""
+    source = (source or "").strip()
+    if not source:
+        raise ReljudgeError(CODES("error_qrels_no_source"))
+    check_name(source, None, None, "source name")
+    rows = read_qrels(path, fmt, display)
+    return qrels_io.import_external(db, source, rows, display or str(path))
+
+
+sources = qrels_io.sources
+
+
+def export_choices(db: Database) -> list[tuple[str, int | None]]:
+    """(policy, version) pairs a lead can export: live policies, each annotator, each
+    imported source, each frozen version."""
+    from reljudge.storage import team
+
+    choices: list[tuple[str, int | None]] = [("adjudicated", None), ("majority", None)]
+    choices += [(f"annotator:{a}", None) for a in sorted(set(team.current_grades(db).annotator))]
+    choices += [(f"source:{s}", None) for s in qrels_io.sources(db)]
+    choices += [("adjudicated", int(v)) for v in adjudication.versions(db).version]
+    return choices
+
+
+def _jsonl_bytes(write, db: Database) -> bytes:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "export.jsonl"
+        write(db, path, "jsonl")
+        return path.read_bytes()
+
+
+def judgments_bytes(db: Database) -> bytes:
+    return _jsonl_bytes(write_judgments, db)
+
+
+def adjudications_bytes(db: Database) -> bytes:
+    return _jsonl_bytes(write_adjudications, db)

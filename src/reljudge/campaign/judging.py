@@ -1,0 +1,489 @@
+"""The judging workflow: what an annotator sees for a question, and saving what
+they did. Used by the judging page; independent of Streamlit.
+
+Grades: 2 = directly citable evidence (직접 인용 가능한 근거), 1 = related but not
+citable on its own, 0 = not relevant; ``None`` clears a grade. A question-level
+verdict marks "no answer in these results" (근거 없음).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import uuid
+from collections import OrderedDict
+
+import pandas as pd
+
+from reljudge import display, i18n
+from reljudge.campaign import event_fields as fields
+from reljudge.campaign import group_commit
+from reljudge.campaign import plan
+from reljudge.campaign.queue_position import WorkQueue
+from reljudge.errors import ReljudgeError
+from reljudge.storage import catalog
+from reljudge.storage import judgments as store
+from reljudge.storage.db import Database
+
+GRADES = fields.GRADES
+MAX_NOTE = fields.MAX_TEXT
+MAX_TIME_MS = fields.MAX_TIME_MS
+
+
+def source_line(title, date, volume, page, lang: str = "ko") -> str:
+    """'title · date · 3권 45쪽' — the paragraph's place in the collection."""
+    parts = [str(x) for x in (title, date) if x not in (None, "") and not _isnan(x)]
+    vol = volume if volume not in (None, "") and not _isnan(volume) else None
+    pg = page if page not in (None, "") and not _isnan(page) else None
+    if vol or pg:
+        if lang == "ko":
+            parts.append(" ".join(p for p in ((f"{vol}권" if vol else ""), (f"{pg}쪽" if pg else "")) if p))
+        else:
+            parts.append(", ".join(p for p in ((f"vol. {vol}" if vol else ""), (f"p. {pg}" if pg else "")) if p))
+    return " · ".join(parts)
+
+
+def _isnan(x) -> bool:
+    return isinstance(x, float) and math.isnan(x)
+
+
+def _clean(x):
+    return None if x is None or _isnan(x) or x is pd.NA else x
+
+
+class _LruCache:
+    """A small thread-safe least-recently-used cache (sessions run in their own threads)."""
+
+    def __init__(self, size: int = 512):
+        self._items: "OrderedDict[tuple, object]" = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, compute):
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = compute()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+
+# Keyed on the database's write counter (Database.version): a move to another question
+# asks for the same queue overview several times (the action, the fragment, the
+# sidebar); it is computed once until something is written.
+_BY_VERSION = _LruCache(256)
+# Keyed on the pool version: texts, sources and neighbours change only with the pool.
+_BY_POOL = _LruCache(512)
+
+
+def overview(db: Database, username: str) -> pd.DataFrame:
+    """The annotator's queue (see storage.judgments.question_overview) with what the
+    campaign's judging plan asks of each question (reljudge.campaign.plan.overview): ``open_now``
+    (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
+    rr-first; 0 under complete). Callers must not modify the frame, it is shared
+    until the next write."""
+
+    def compute() -> pd.DataFrame:
+        planned = plan.overview(db, username)
+        if planned is not None:
+            return planned
+        ov = store.question_overview(db, username)  # complete: every ungraded pooled paragraph
+        return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
+
+    return _BY_VERSION.get(("overview", id(db), db.version, username), compute)
+
+
+def current_question(db: Database, username: str) -> str | None:
+    """Where the annotator left off; else the first unfinished question of their own
+    queue (one they started comes first), in campaign order (remembered, so the
+    question does not change under the annotator's hands when it becomes complete)."""
+    return QUEUE.current(db, username)
+
+
+def finished(ov: pd.DataFrame) -> pd.Series:
+    """Per question of an overview: nothing is left to judge under the campaign's judging
+    plan (``open_now`` = 0, reljudge.campaign.plan: under complete every pooled paragraph has a
+    grade; under rr-first every system's RR@K is settled, and with the rest of the pool
+    every paragraph graded); a question with an empty pool: its 'no answer' verdict is
+    given. 'No answer' alone does not finish a question whose paragraphs are still to be
+    judged: the qrels would lack them. Rows without ``open_now`` count the ungraded
+    pooled paragraphs (the complete plan)."""
+    open_now = ov.open_now if "open_now" in ov else (ov.pool_size - ov.judged)
+    return ((ov.pool_size > 0) & (open_now <= 0)) | ((ov.pool_size == 0) & ov.no_answer)
+
+
+def _next_unfinished(ov: pd.DataFrame, after: str | None = None) -> str | None:
+    """The next unfinished question: one this annotator has started comes first (work in
+    progress is finished before new work begins); otherwise the first in campaign order,
+    or — ``after`` a question — the next one after it, wrapping around."""
+    open_ = ov[~finished(ov) & (ov.qid != after)]
+    if open_.empty:
+        return None
+    started = open_[open_.judged > 0]
+    if not started.empty:
+        return str(started.iloc[0].qid)
+    seqs = ov.loc[ov.qid == after, "seq"]
+    later = open_[open_.seq > seqs.iloc[0]] if not seqs.empty else open_
+    return str((later if not later.empty else open_).iloc[0].qid)
+
+
+next_unfinished = _next_unfinished
+
+
+def unfinished_before(ov: pd.DataFrame, qid: str) -> int:
+    """How many unfinished questions come before ``qid`` in the queue (the widget says
+    so, so that a skipped question is never a silent gap)."""
+    seqs = ov.loc[ov.qid == qid, "seq"]
+    return 0 if seqs.empty else int((~finished(ov) & (ov.seq < seqs.iloc[0])).sum())
+
+
+def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
+    """(unfinished questions other than ``qid``, paragraphs of ``qid`` still to judge
+    under the judging plan)."""
+    ov = overview(db, username)
+    if ov.empty:
+        return 0, 0
+    unfinished = ~finished(ov)
+    here = ov.qid == qid
+    left_here = int(ov.open_now[here & unfinished].clip(lower=0).sum())
+    return int((unfinished & ~here).sum()), left_here
+
+
+def go_to(db: Database, username: str, qid: str) -> None:
+    QUEUE.go_to(db, username, qid)
+
+
+def step(db: Database, username: str, delta: int, only_open: bool = False) -> str | None:
+    """Move ``delta`` questions forward/back in campaign order, or (``only_open``) to the
+    next unfinished question after the current one."""
+    return QUEUE.step(db, username, delta, only_open)
+
+
+QUEUE = WorkQueue(
+    overview,
+    "qid",
+    lambda ov, after=None: _next_unfinished(ov, after),
+    store.get_position,
+    store.set_position,
+    lambda qid, _user: ReljudgeError(f"unknown question {qid!r}"),
+    str,
+)
+"""The judging queue's position and moves (the rule review's queue shares)."""
+
+
+def _static_items(db: Database, username: str, qid: str, lang: str, question: str, highlight: bool) -> list[dict]:
+    """Texts, sources and neighbours of a question's pool as this annotator sees them
+    (with the question's content words located, when the lead switched highlighting on);
+    cached until the pool is rebuilt, so a save re-reads only the grades."""
+
+    def compute() -> list[dict]:
+        rows = store.question_items(db, username, qid)
+        words = None
+        if highlight:
+            from reljudge.campaign import highlight as hl
+
+            words = hl.content_words(question)
+        # Hidden characters (right-to-left overrides, zero-width spaces) are shown as
+        # ⟨U+…⟩ before anything is located in the text, so the marks fit what is shown.
+        texts = [display.visible(r.text) for r in rows.itertuples()]
+        return [
+            {
+                "pid": r.pid,
+                "text": text,
+                "source": display.visible(source_line(r.title, r.date, r.volume, r.page, lang)),
+                "prev": display.visible(_clean(r.prev_text)),
+                "next": display.visible(_clean(r.next_text)),
+                "copies": int(r.n_copies),
+                "marks": hl.spans(words, text) if highlight else [],
+            }
+            for r, text in zip(rows.itertuples(), texts)
+        ]
+
+    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db), highlight, question), compute)
+
+
+def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
+    """Everything the judging widget shows for one question, blind: no system name,
+    rank or score ever leaves the server."""
+    ov = overview(db, username)
+    row = ov[ov.qid == qid]
+    if row.empty:
+        raise ReljudgeError(f"unknown question {qid!r}")
+    q = row.iloc[0]
+    mine = store.my_latest(db, username, qid)
+    settings = catalog.get_settings(db)
+    items = []
+    for item in _static_items(db, username, qid, lang, q.text, settings["highlight"] == "on"):
+        grade, note, evidence, eid = mine.get(item["pid"], (None, None, None, 0))
+        items.append(
+            {
+                **item,
+                "grade": None if grade is None else int(grade),
+                "note": note or "",
+                "evidence": evidence or "",
+                "eid": int(eid),
+            }
+        )
+    no_answer, verdict_note, verdict_eid = store.question_verdict(db, username, qid)
+    index = list(ov.qid).index(qid)
+    chosen = plan.current(db)
+    if chosen.name == "complete":
+        now = [it["pid"] for it in items if it["grade"] is None]
+    else:
+        now = plan.now_items(db, username, [qid], chosen)[qid]
+        # the items to judge now first, in the plan's order; the rest of the pool below
+        # (still open to judging), in the stable shuffle
+        place = {pid: i for i, pid in enumerate(now)}
+        items.sort(key=lambda it: place.get(it["pid"], len(place)))
+    for item in items:
+        item["now"] = item["pid"] in set(now)
+    done = bool(finished(ov).iloc[index])
+    return {
+        "qid": qid,
+        "pool_version": catalog.pool_version(db),
+        "rel_threshold": int(settings["rel_threshold"]),
+        "index": index + 1,
+        "n_questions": int(len(ov)),
+        "question": {"text": q.text, "type": q.qtype, "criteria": q.criteria},
+        "items": items,
+        "no_answer": no_answer,
+        "verdict_note": verdict_note or "",
+        "verdict_eid": int(verdict_eid or 0),
+        "progress": {
+            "judged": int(ov.judged.sum()),
+            "total": int(ov.pool_size.sum()),
+            "q_judged": int(q.judged),
+            "q_total": int(q.pool_size),
+            "questions_done": int(finished(ov).sum()),
+        },
+        "unfinished_before": unfinished_before(ov, qid),
+        "plan": {
+            "name": chosen.name,
+            "rest": chosen.rest,
+            "k": chosen.k,
+            "systems": int(q.systems),
+            "settled": int(q.systems) - int(q.unsettled),
+            "open_now": int(q.open_now),
+            "done": done,
+            # changes whenever the items to judge now change: the widget rebuilds its cards
+            "now_key": "|".join(now) if chosen.name != "complete" else "",
+        },
+    }
+
+
+def bounded_text(value, what: str) -> str | None:
+    """A note or evidence sentence; refused (never cut short) beyond MAX_NOTE characters,
+    and refused when it is not a storable string (reljudge.campaign.event_fields)."""
+    return fields.text({what: value}, what, MAX_NOTE)
+
+
+def _event_row(raw: dict, qid_default: str | None) -> dict:
+    """The row of one paragraph event, every field checked (reljudge.campaign.event_fields) before
+    any transaction: a bad field is this event's own refusal."""
+    row = fields.common(raw)
+    kind = fields.kind(raw, ("grade", "verdict"), "grade")
+    qid = fields.key(raw, "qid", qid_default)
+    note = fields.text(raw, "note", MAX_NOTE)
+    row.update(qid=qid, note=note)
+    if kind == "verdict":
+        return {
+            **row,
+            "pid": None,
+            "grade": None,
+            "no_answer": fields.boolean(raw, "no_answer", required=True),
+            "evidence": None,
+        }
+    grade = fields.grade(raw)
+    evidence = fields.text(raw, "evidence", MAX_NOTE) if grade == 2 else None
+    return {**row, "pid": fields.key(raw, "pid"), "grade": grade, "no_answer": None, "evidence": evidence}
+
+
+STALE_REASON = "changed in another browser after this edit was made; the newer judgment is kept"
+STALE = store.STALE
+# Why an event was refused: a code (translated by the pages, i18n "rejected_<code>") and
+# the English sentence that scripts and the CLI see.
+REJECTION_CODES = ("stale", "not_pooled", "not_assigned", "unknown_question", "held_back", "malformed")
+
+
+def rejection_text(code: str, detail: str | None, qid: str | None = None, username: str | None = None) -> str:
+    return {
+        "stale": STALE_REASON,
+        "not_pooled": f"paragraph {detail!r} is not in the pool of question {qid!r}",
+        "not_assigned": f"question {qid!r} is not assigned to {username!r}",
+        "unknown_question": f"unknown question {qid!r}",
+        "held_back": "not stored: another event of the same save was refused",
+    }.get(code, detail or code)
+
+
+class StaleEvents(ReljudgeError):
+    """Some events were older than a judgment stored from another browser; the rest were stored."""
+
+    def __init__(self, stored: list[str], stale: list[str], eids: dict[str, int] | None = None):
+        self.stored, self.stale, self.eids = stored, stale, eids or {}
+        super().__init__(f"{len(stale)} judgment(s) {STALE_REASON}")
+
+
+def _store(db: Database, username: str, rows: list[dict], all_or_nothing: bool):
+    """Store through the database's group commit (saves arriving together share one
+    transaction: reljudge.campaign.group_commit)."""
+    if not rows:
+        return {}, {}
+    return group_commit.for_database(db, store.append_event_batches).submit(db, username, rows, all_or_nothing)
+
+
+def record(db: Database, username: str, events: list[dict], qid: str | None = None) -> list[str]:
+    """Store events (append-only, idempotent on their ids) all or nothing; returns the
+    acknowledged ids. A refused event raises ReljudgeError and nothing is stored; edits
+    refused as stale (StaleEvents) leave the others of the batch stored."""
+    rows = [_event_row(e, qid) for e in events]
+    stored, refused = _store(db, username, rows, True)
+    problems = {cid: r for cid, r in refused.items() if r[0] not in (STALE, "held_back")}
+    if problems:
+        cid, (code, detail) = next(iter(problems.items()))
+        row = next(r for r in rows if r["client_event_id"] == cid)
+        raise ReljudgeError(rejection_text(code, detail, row["qid"], username))
+    stale = [cid for cid, r in refused.items() if r[0] == STALE]
+    if stale:
+        raise StaleEvents(list(stored), stale, stored)
+    return list(stored)
+
+
+def record_each(db: Database, username: str, events: list[dict], with_ids: bool = False, codes: bool = False):
+    """Like :func:`record`, but one bad event (a paragraph no longer pooled, a question
+    taken away, a malformed event) cannot block the others: returns (acknowledged ids,
+    {refused id: reason}), and with ``with_ids`` also {acknowledged id: stored event id}.
+    With ``codes`` the reasons are codes (REJECTION_CODES) for the pages to translate."""
+    rows, refused = [], {}
+    for event in events:
+        try:
+            rows.append(_event_row(event, None))
+        except ReljudgeError as exc:
+            refused[fields.reply_key(event)] = ("malformed", str(exc), None)
+    stored, problems = _store(db, username, rows, False)
+    qid_of = {r["client_event_id"]: r["qid"] for r in rows}
+    refused.update({cid: (code, detail, qid_of.get(cid)) for cid, (code, detail) in problems.items()})
+    reasons = {
+        cid: code if codes else rejection_text(code, detail, qid, username)
+        for cid, (code, detail, qid) in refused.items()
+    }
+    return (list(stored), reasons, stored) if with_ids else (list(stored), reasons)
+
+
+def grade(
+    db: Database,
+    username: str,
+    qid: str,
+    pid: str,
+    grade: int | None,
+    note: str | None = None,
+    evidence: str | None = None,
+    ms: int | None = None,
+) -> str:
+    """Convenience for scripts and tests: one grade event; returns its id."""
+    cid = str(uuid.uuid4())
+    record(
+        db,
+        username,
+        [
+            {
+                "id": cid,
+                "kind": "grade",
+                "qid": qid,
+                "pid": pid,
+                "grade": grade,
+                "note": note,
+                "evidence": evidence,
+                "ms": ms,
+            }
+        ],
+    )
+    return cid
+
+
+def mark_no_answer(db: Database, username: str, qid: str, no_answer: bool = True, note: str | None = None) -> str:
+    cid = str(uuid.uuid4())
+    record(db, username, [{"id": cid, "kind": "verdict", "qid": qid, "no_answer": no_answer, "note": note}])
+    return cid
+
+
+def history(db: Database, qid: str, pid: str | None = None) -> pd.DataFrame:
+    """Every event on a paragraph, or on the question verdict (pid None or VERDICT)."""
+    return store.event_history(db, qid, pid or None)
+
+
+event_counts = store.event_counts
+last_judged_question = store.last_judged_question
+
+
+VERDICT = ""  # the audit choice for a question's no-answer verdict (paragraph ids are never empty)
+
+
+def audit_choices(db: Database, qid: str, lang: str = "ko") -> tuple[dict, int]:
+    """Labels of a question's audit choices (VERDICT: the no-answer verdict, then each
+    pooled paragraph) with their event counts, and the index of the first choice
+    that has any history, so the audit page does not open on an empty table."""
+    counts = {VERDICT if p is None else p: n for p, n in event_counts(db, qid).items()}
+    paragraphs = store.pool_paragraphs(db, qid)
+    labels = {VERDICT: i18n.t("no_answer", lang)}
+    labels.update({p: f"{p} · {text[:80]}" for p, text in zip(paragraphs.pid, paragraphs.text)})
+    labels = {p: f"{label} ({i18n.t('n_events', lang, n=counts.get(p, 0))})" for p, label in labels.items()}
+    start = next((i for i, p in enumerate(labels) if counts.get(p)), 0)
+    return labels, start
+
+
+progress_by_annotator = store.progress_by_annotator
+all_questions = store.all_questions
+pool_paragraphs = store.pool_paragraphs
+
+
+def next_items(db: Database, username: str, limit: int | None = None) -> list[dict]:
+    """What ``username`` would be shown next under the campaign's judging plan
+    (reljudge.campaign.plan), in the page's order — ``reljudge next`` prints it: their current question
+    (or, when it is done, the next unfinished one, as the page moves on), then the
+    following unfinished questions of their queue in campaign order (wrapping around);
+    within a question the items to judge now. Never a system, rank or score.
+
+    Each item: qid, pid, question_index (1-based place in the queue), position (1-based
+    place among the question's items to judge now). Reads only: the remembered place in
+    the queue is not changed."""
+    from reljudge.storage import accounts
+
+    if not accounts.user_exists(db, username):
+        raise ReljudgeError(f"no such user {username!r}")
+    ov = overview(db, username)
+    if ov.empty:
+        return []
+    done = finished(ov)
+    open_ = ov[~done]
+    if open_.empty:
+        return []
+    here = QUEUE.get_position(db, username)
+    qids = list(ov.qid)
+    if here in qids and not bool(done.iloc[qids.index(here)]):
+        start = here
+    else:
+        start = next_unfinished(ov, here if here in qids else None)
+    order = list(open_.qid)
+    i = order.index(start)
+    order = order[i:] + order[:i]
+    # only the questions the answer reaches are ordered (their counts are known)
+    wanted, total = [], 0
+    sizes = dict(zip(ov.qid, ov.open_now))
+    for qid in order:
+        if limit is not None and total >= limit:
+            break
+        if sizes[qid] > 0:
+            wanted.append(qid)
+            total += int(sizes[qid])
+    lists = plan.now_items(db, username, wanted)
+    out: list[dict] = []
+    for qid in wanted:
+        for n, pid in enumerate(lists[qid], 1):
+            out.append({"qid": qid, "pid": pid, "question_index": qids.index(qid) + 1, "position": n})
+            if limit is not None and len(out) >= limit:
+                return out
+    return out

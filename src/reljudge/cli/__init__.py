@@ -1,0 +1,1 @@
+"""The ``reljudge`` command line: a thin layer over the library the app uses."""

@@ -1,0 +1,682 @@
+"""The ``reljudge`` command line: a thin layer over the library the app uses.
+
+Every subcommand has ``--help`` with an example. ``--db PATH`` (or $RELJUDGE_DB)
+is a global option placed before the subcommand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from reljudge import __version__, i18n
+
+EPILOG = """examples:
+  reljudge init --demo
+  reljudge --db judgments/campaign.duckdb import corpus corpus.jsonl
+  reljudge import questions questions.csv
+  reljudge types add '역사 배경'
+  reljudge import run bm25.trec --system bm25
+  reljudge pool --depth 20
+  reljudge users add kim --role annotator
+  reljudge assign --per-question 1 --double-share 0.2 --by-type
+  reljudge agreement --format json
+  reljudge plan rr-first --then-rest
+  reljudge next --user kim --limit 5
+  reljudge serve
+"""
+
+
+def _db(args, create: bool = False):
+    """The campaign database; only commands that set one up (init, import, users add)
+    may create it."""
+    from reljudge.storage import open_database
+
+    return open_database(args.db, must_exist=not create)
+
+
+# -- handlers ------------------------------------------------------------------------
+
+
+def _english(summary) -> str:
+    """An import summary in the English catalog text."""
+    return i18n.message(summary.messages(), "en", sep=summary.SEP)
+
+
+def cmd_init(args) -> int:
+    from reljudge.campaign import setup as campaign
+
+    db = _db(args, create=True)
+    print(f"database: {db.path} (migrations: {', '.join(n for _, n in db.applied_migrations())})")
+    if args.demo:
+        if not campaign.is_empty(db):
+            print("the database already holds a campaign; demo not loaded", file=sys.stderr)
+            return 2
+        for summary in campaign.load_demo(db):
+            print(_english(summary))
+        print("demo accounts: " + ", ".join(f"{u} / {p} ({r})" for u, p, r in campaign.DEMO_ACCOUNTS))
+    return 0
+
+
+def cmd_import(args) -> int:
+    from reljudge.campaign import setup as campaign
+
+    if args.replace and args.kind != "run":
+        print("error: --replace is for runs (import run FILE --replace)", file=sys.stderr)
+        return 2
+    if args.update_questions and args.kind != "questions":
+        print("error: --update-questions is for questions", file=sys.stderr)
+        return 2
+    db = _db(args, create=True)
+    if args.kind == "answers":
+        from reljudge.review import workflow as review
+
+        versions = review.import_answers(db, args.file, system=args.system, fmt=args.format, replace=args.replace)
+        print(f"answers {args.file}: " + ", ".join(f"{s} version {v}" for s, v in versions.items()))
+        return 0
+    if args.kind == "reviews":
+        from reljudge.review import workflow as review
+
+        if not args.source:
+            print("error: import reviews needs --source NAME", file=sys.stderr)
+            return 2
+        n = review.import_reviews(db, args.file, args.source)
+        print(f"reviews {args.file}: {n} reviewer × answer records as source {args.source!r}")
+        return 0
+    if args.kind == "qrels":
+        from reljudge.campaign import export
+
+        if args.format not in (None, "trec", "beir"):
+            print("error: qrels are imported from --format trec or beir", file=sys.stderr)
+            return 2
+        n = export.import_qrels(db, args.file, args.source, args.format)
+        print(f"qrels {args.file}: {n} rows as source {args.source!r}")
+        return 0
+    summary = campaign.import_file(
+        db,
+        args.kind,
+        args.file,
+        fmt=args.format,
+        system=args.system,
+        progress=_terminal_progress(args.file),
+        replace=args.replace,
+        update_questions=args.update_questions,
+    )
+    print(_english(summary))
+    if args.kind == "run" or campaign.counts(db)["systems"]:
+        change = campaign.repool_change(db)
+        print(f"pool: {change.size} items")
+        if change.added or change.removed:
+            print(i18n.message(change.to_message(), "en"))
+    return 0
+
+
+def _terminal_progress(name: str):
+    """Lines read so far, on one line of stderr; only for a person at a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        text = (
+            f"{name}: {done:,} / {total:,} lines read ({100 * done // max(total, 1)}%)"
+            if done < total
+            else f"{name}: checking and writing…"
+        )
+        print(f"\r\033[K{text}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    return show
+
+
+def cmd_pool(args) -> int:
+    from reljudge.campaign import setup as campaign
+
+    db = _db(args)
+    if args.depth is not None and args.depth < 1:
+        print("error: --depth must be at least 1", file=sys.stderr)
+        return 2
+    n = campaign.pool(db, args.depth)
+    print(f"pool: {n} items (depth {campaign.settings(db)['pool_depth']})")
+    return 0
+
+
+def _read_password(args) -> str:
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    env = os.environ.get("RELJUDGE_PASSWORD")
+    if env:
+        return env
+    if not sys.stdin.isatty():
+        raise SystemExit("error: no password: use --password-stdin or RELJUDGE_PASSWORD")
+    first = getpass.getpass("password: ")
+    if first != getpass.getpass("again: "):
+        raise SystemExit("error: the passwords differ")
+    return first
+
+
+def cmd_users(args) -> int:
+    from reljudge.campaign import auth
+
+    db = _db(args, create=args.action == "add")
+    if args.action == "add":
+        user = auth.add_user(db, args.name, _read_password(args), args.role)
+        print(f"added {user.username} ({user.role})")
+    elif args.action == "passwd":
+        auth.set_password(db, args.name, _read_password(args), args.lead)
+        print(f"password changed for {args.name} (and any lock lifted)")
+    elif args.action == "unlock":
+        if not auth.accounts.user_exists(db, args.name):
+            return _error(f"no such user {args.name!r}")
+        was_locked = auth.unlock(db, args.name, args.lead)
+        print(f"unlocked {args.name}" if was_locked else f"{args.name} was not locked")
+    elif args.action == "deactivate":
+        auth.set_active(db, args.name, False)
+        print(f"deactivated {args.name}")
+    elif args.action == "activate":
+        auth.set_active(db, args.name, True)
+        print(f"activated {args.name}")
+    else:
+        frame = auth.list_users(db)
+        print(
+            frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
+            if not frame.empty
+            else "no users"
+        )
+    return 0
+
+
+def cmd_types(args) -> int:
+    from reljudge.campaign import setup as campaign
+
+    db = _db(args)
+    if args.action == "add":
+        added = campaign.declare_types(db, args.names, args.lead)
+        print("declared: " + ", ".join(added) if added else "nothing new: every name was declared already")
+        already = [n for n in dict.fromkeys(n.strip() for n in args.names) if n not in added]
+        if added and already:
+            print("already declared: " + ", ".join(already))
+    elif args.action == "remove":
+        campaign.withdraw_type(db, args.name, args.lead)
+        print(f"withdrew {args.name.strip()!r}: a questions import with it is refused from now on")
+    else:
+        for row in campaign.question_types_table(db).itertuples():
+            print(f"{row.qtype}\t{row.questions}")
+        untyped = campaign.untyped_questions(db)
+        if untyped:
+            print(f"({untyped} questions have no type)", file=sys.stderr)
+    return 0
+
+
+def cmd_assign(args) -> int:
+    from reljudge.campaign import assignment
+
+    db = _db(args)
+    if args.reassign:
+        moved = assignment.reassign(db, args.lead, args.reassign)
+        print(f"moved {len(moved)} unfinished questions from {args.reassign}")
+        for r in moved.itertuples():
+            print(f"  {r.qid} -> {r.username}")
+        return 0
+    if not args.show:
+        annotators = [a.strip() for a in args.annotators.split(",")] if args.annotators else None
+        result = assignment.assign(
+            db,
+            args.lead,
+            annotators,
+            per_question=args.per_question,
+            double_share=args.double_share,
+            by_type=args.by_type,
+            seed=args.seed,
+        )
+        print(i18n.message(result.messages(), "en"))
+    frame = assignment.active_assignments(db)
+    if args.show:
+        print(
+            frame[["qid", "username", "qtype"]].to_string(index=False)
+            if not frame.empty
+            else "no assignments: every annotator sees every question"
+        )
+    return 0
+
+
+def cmd_freeze(args) -> int:
+    from reljudge.campaign import adjudication
+
+    db = _db(args)
+    version = adjudication.freeze(db, args.lead, args.policy, args.note)
+    print(f"qrels version {version} frozen ({adjudication.describe_policy(args.policy)})")
+    return 0
+
+
+#: The options of ``export`` that each kind of export takes (the rest are refused).
+EXPORT_OPTIONS = {
+    "qrels": {"format", "policy", "version", "min_grade", "include_no_answer"},
+    "bundle": {"policy", "version", "dedup"},
+    "judgments": {"format"},
+    "adjudications": {"format"},
+    "reviews": {"policy"},
+}
+
+
+def _export_policy(args) -> str | None:
+    """``--source NAME`` is another spelling of ``--policy source:NAME``; both at once
+    must agree. None when neither was given."""
+    if args.source is not None:
+        spelled = f"source:{args.source}"
+        if args.policy is not None and args.policy != spelled:
+            from reljudge.errors import ReljudgeError
+
+            raise ReljudgeError(f"--source {args.source} and --policy {args.policy} disagree: give one of them")
+        return spelled
+    return args.policy
+
+
+def cmd_export(args) -> int:
+    from reljudge.campaign import export
+
+    policy = _export_policy(args)
+    given = {name for name in ("format", "version", "min_grade", "dedup") if getattr(args, name) is not None}
+    if args.include_no_answer:
+        given.add("include_no_answer")
+    if policy is not None:
+        given.add("policy")
+    unused = sorted(given - EXPORT_OPTIONS[args.what])
+    if unused:
+        options = ", ".join("--" + name.replace("_", "-") for name in unused)
+        return _error(f"export {args.what} takes no {options}")
+    if args.what == "reviews" and policy is not None and not policy.startswith("source:"):
+        return _error(
+            f"export reviews writes every reviewer's records; --policy {policy} does not apply "
+            "(only source:NAME, an imported review source, as --source NAME)"
+        )
+    db = _db(args)
+    if args.what == "judgments":
+        fmt = args.format or "jsonl"
+        n = export.write_judgments(db, args.output, fmt)
+        print(f"{n} judgment events -> {args.output}")
+        return 0
+    if args.what == "reviews":
+        from reljudge.review import workflow as review
+
+        source = policy.split(":", 1)[1] if policy else None
+        n = review.write_reviews(db, args.output, source)
+        print(f"{n} reviewer × answer records -> {args.output}")
+        return 0
+    if args.what == "adjudications":
+        n = export.write_adjudications(db, args.output, args.format or "jsonl")
+        print(f"{n} adjudications -> {args.output}")
+        return 0
+    policy = policy or "adjudicated"
+    if args.what == "bundle":
+        from reljudge.campaign import bundle
+
+        built = bundle.build(db, policy, args.version, args.dedup)
+        paths = bundle.write(built, args.output)
+        print(f"bundle: {len(paths)} files -> {args.output} (bundle_sha256 {built.bundle_sha256})")
+        return 0
+    summary = export.write_qrels(
+        db, args.output, args.format or "trec", policy, args.version, args.min_grade, args.include_no_answer
+    )
+    print(summary.message())
+    return 0
+
+
+def cmd_report(args) -> int:
+    from reljudge.reporting import report
+
+    db = _db(args)
+    data = report.build(db, args.policy, args.version, args.lang)
+    text = report.render(data, args.format)
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(text, encoding="utf-8")
+    print(f"report ({args.format}, {args.lang}) -> {args.output}")
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from reljudge.ui import webapp
+    from reljudge.storage.db import database_key
+
+    env = dict(os.environ)
+    # The server runs from the package's web app folder (its .streamlit/config.toml):
+    # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
+    env["RELJUDGE_DB"] = database_key(args.db)
+    # uvicorn believes X-Forwarded-For from loopback unless told otherwise: only from the
+    # proxies the operator named (none by default), so a client cannot choose its address.
+    from reljudge.campaign.auth import trusted_proxies
+
+    env["FORWARDED_ALLOW_IPS"] = ",".join(trusted_proxies())
+    if not args.db and not os.environ.get("RELJUDGE_DB"):
+        env["RELJUDGE_DEMO"] = "1"  # the default file: a brand-new one gets the demo
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(webapp.LAUNCHER),
+        "--server.port",
+        str(args.port),
+        "--server.address",
+        args.address,
+        "--server.headless",
+        "true",
+    ]
+    # The server runs in a session of its own and this process forwards the stop signals
+    # to it, once: a process manager's SIGTERM to `reljudge serve` then stops the server
+    # cleanly (its databases checkpointed), and Ctrl+C in a terminal reaches it once (a
+    # second SIGINT would make uvicorn skip its clean shutdown).
+    server = subprocess.Popen(cmd, env=env, cwd=webapp.HERE, start_new_session=True)
+    stopping = []
+
+    def forward(signum, _frame):
+        stopping.append(signum)
+        server.send_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, forward)
+    code = server.wait()
+    # The server re-raises the stop signal after its clean shutdown: that is a clean stop.
+    return 0 if code < 0 and -code in stopping else (128 - code if code < 0 else code)
+
+
+# -- parser --------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reljudge",
+        description="Relevance-judgment workbench for RAG retrieval evaluation.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server "
+        "(default: $RELJUDGE_DB or judgments/reljudge.duckdb)",
+    )
+    parser.add_argument("--version", action="version", version=f"reljudge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def add(name, help_, example, handler):
+        p = sub.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("init", "create (or upgrade) the database", "reljudge init --demo", cmd_init)
+    p.add_argument("--demo", action="store_true", help="load the bundled synthetic demo campaign")
+
+    p = add(
+        "import",
+        "import a corpus, questions, a run, qrels, generated answers or reviews (all or nothing)",
+        "reljudge import run runs/bm25.trec --system bm25 [--replace]\n  reljudge import answers answers.jsonl "
+        "--system rag\n  reljudge import reviews llm_reviews.jsonl --source llm-judge",
+        cmd_import,
+    )
+    p.add_argument("kind", choices=["corpus", "questions", "run", "qrels", "answers", "reviews"])
+    p.add_argument("file")
+    p.add_argument("--source", help="name of an imported qrels or review source (import qrels, import reviews)")
+    p.add_argument(
+        "--format",
+        choices=["jsonl", "csv", "trec", "beir"],
+        help="file format (default: from the extension; runs default to TREC)",
+    )
+    p.add_argument("--system", help="system name for a run or answers (default: the tag/system column)")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="a run (or a system's answers) may replace one already imported (the old one is kept "
+        "as a version; for a run the pool change is shown)",
+    )
+    p.add_argument(
+        "--update-questions",
+        action="store_true",
+        help="questions that already have judgments may change (every earlier wording is "
+        "kept; a field the file leaves out or empty keeps its value)",
+    )
+
+    p = add(
+        "pool",
+        "rebuild the judging pool: union of every run's top-D per question",
+        "reljudge pool --depth 20",
+        cmd_pool,
+    )
+    p.add_argument("--depth", type=int, help="pool depth D (default: the campaign's, 20)")
+
+    p = add(
+        "users",
+        "manage accounts (passwords are Argon2id-hashed)",
+        "echo 's3cret-pass' | reljudge users add kim --role annotator --password-stdin",
+        cmd_users,
+    )
+    users_sub = p.add_subparsers(dest="action", metavar="ACTION")
+    users_sub.required = True
+    u = users_sub.add_parser("add", help="add a user")
+    u.add_argument("name")
+    u.add_argument("--role", choices=["annotator", "lead"], default="annotator")
+    u.add_argument("--password-stdin", action="store_true", help="read the password from stdin")
+    u = users_sub.add_parser("passwd", help="change a password (lifts a lock of the account)")
+    u.add_argument("name")
+    u.add_argument("--password-stdin", action="store_true")
+    u.add_argument("--lead", default="cli", help="name recorded as who changed it (default: cli)")
+    u = users_sub.add_parser("unlock", help="lift the lock after too many failed logins")
+    u.add_argument("name")
+    u.add_argument("--lead", default="cli", help="name recorded as who unlocked it (default: cli)")
+    for action in ("deactivate", "activate"):
+        users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
+    users_sub.add_parser("list", help="list users")
+
+    p = add(
+        "types",
+        "the question types the campaign declares: a questions import with another type is "
+        "refused (file, line, the declared list); new campaigns declare the methodology's four",
+        "reljudge types list\n  reljudge types add '역사 배경' 인물\n  reljudge types remove 인물",
+        cmd_types,
+    )
+    types_sub = p.add_subparsers(dest="action", metavar="ACTION")
+    types_sub.required = True
+    t = types_sub.add_parser(
+        "list",
+        help="the declared types in order, each with its number of questions (TSV)",
+        description="The declared types in order, each with its number of questions "
+        "(name<TAB>questions); questions without a type are counted on stderr.",
+        epilog="example:\n  reljudge types list",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    t = types_sub.add_parser(
+        "add",
+        help="declare one or more types (all or none; names with spaces in quotes)",
+        description="Declare question types, all or none. A name that differs from a "
+        "declared type only in spacing, case or punctuation is refused.",
+        epilog="example:\n  reljudge types add '역사 배경' 인물",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    t.add_argument("names", nargs="+", metavar="NAME")
+    t.add_argument("--lead", default="cli", help="name recorded as who declared them (default: cli)")
+    t = types_sub.add_parser(
+        "remove",
+        help="withdraw a declared type (refused while questions have it)",
+        description="Withdraw a declared type; refused while any question has it "
+        "(change those questions first: import questions --update-questions).",
+        epilog="example:\n  reljudge types remove 인물",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    t.add_argument("name", metavar="NAME")
+    t.add_argument("--lead", default="cli", help="name recorded as who withdrew it (default: cli)")
+
+    p = add(
+        "assign",
+        "assign questions to annotators, with overlap for agreement",
+        "reljudge assign --per-question 1 --double-share 0.2 --by-type",
+        cmd_assign,
+    )
+    p.add_argument("--per-question", type=int, default=1, help="annotators per question (default 1)")
+    p.add_argument(
+        "--double-share", type=float, default=0.0, help="share of questions judged by at least two annotators (0-1)"
+    )
+    p.add_argument("--by-type", action="store_true", help="balance within each question type")
+    p.add_argument("--annotators", help="comma-separated usernames (default: all active annotators)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lead", default="cli", help="name recorded as the assigner")
+    p.add_argument("--reassign", metavar="USER", help="move USER's unfinished questions to others")
+    p.add_argument("--show", action="store_true", help="only list the current assignments")
+
+    p = add(
+        "freeze",
+        "freeze the aggregated judgments as the next numbered qrels version",
+        "reljudge freeze --note 'after adjudication round 1'",
+        cmd_freeze,
+    )
+    p.add_argument("--policy", default="adjudicated", help="adjudicated (default), majority, or annotator:NAME")
+    p.add_argument("--note")
+    p.add_argument("--lead", default="cli", help="name recorded as the author")
+
+    p = add(
+        "export",
+        "export qrels (aggregated, per annotator or a frozen version), the raw "
+        "judgment history, the lead's adjudications with their reasons, a reproducibility "
+        "bundle (qrels and runs exactly as evaluated, with the trec_eval commands for every number), "
+        "or the answer reviews",
+        "reljudge export qrels --format trec --policy adjudicated -o judgments/qrels.txt\n"
+        "  reljudge export bundle --version 2 -o judgments/bundle-v2",
+        cmd_export,
+    )
+    p.add_argument("what", choices=["qrels", "judgments", "adjudications", "bundle", "reviews"])
+    p.add_argument(
+        "--source",
+        metavar="NAME",
+        help="an imported source instead of the team's judgments or reviews: the same as --policy source:NAME",
+    )
+    p.add_argument(
+        "--format",
+        choices=["trec", "beir", "jsonl", "csv", "parquet"],
+        help="qrels: trec (default), beir, jsonl, csv, parquet; "
+        "judgments, adjudications: jsonl (default), csv, parquet",
+    )
+    p.add_argument(
+        "--policy",
+        help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME; reviews: source:NAME only",
+    )
+    p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
+    p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
+    p.add_argument(
+        "--include-no-answer",
+        action="store_true",
+        help="qrels: keep the no-answer questions' rows (default: left out, as the evaluation "
+        "leaves them out of the means, and listed in the .no_answer file beside)",
+    )
+    from reljudge.eval.ranking import DEDUP
+
+    p.add_argument(
+        "--dedup", choices=list(DEDUP), help="bundle: duplicates policy to evaluate under (default: the campaign's)"
+    )
+    p.add_argument("-o", "--output", required=True, help="output file (bundle: a new or empty directory)")
+
+    p = add(
+        "report",
+        "write the evaluation report the methodology asks for (Markdown or HTML)",
+        "reljudge report --format html -o judgments/report.html",
+        cmd_report,
+    )
+    p.add_argument("--format", choices=["md", "html"], default="md")
+    p.add_argument("--lang", choices=["ko", "en"], default="ko")
+    p.add_argument(
+        "--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME or source:NAME"
+    )
+    p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
+    p.add_argument("-o", "--output", required=True)
+
+    p = add(
+        "serve",
+        "start the web app (on this machine only, unless --address widens it)",
+        "reljudge serve --port 8501 --address 0.0.0.0",
+        cmd_serve,
+    )
+    p.add_argument("--port", type=int, default=8501)
+    p.add_argument(
+        "--address",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+        "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)",
+    )
+
+    # Imported here, not at the top, so that other subcommands start without them; an
+    # ImportError is not caught: a broken import must show itself, not make the
+    # subcommand vanish as an "invalid choice".
+    import importlib
+
+    for module in (
+        "reljudge.cli.evaluate",
+        "reljudge.cli.agreement",
+        "reljudge.cli.answers",
+        "reljudge.campaign.copy_db",
+        "reljudge.cli.plan",
+    ):
+        importlib.import_module(module).register(sub)
+    return parser
+
+
+def _error(message) -> int:
+    """One line on stderr, exit code 2: how every refusal of the CLI ends."""
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command. A reader that goes away (``reljudge export … | head``) ends the
+    command quietly with exit code 141 (128 + SIGPIPE, as a shell tool ends), without a
+    traceback."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, where a closed pipe can still be handled
+        return code
+    except BrokenPipeError:
+        # Python would flush stdout again at exit and complain: point it at /dev/null.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
+    from reljudge.errors import OutOfMemory, ReljudgeError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        handler = getattr(args, "handler", None) or args.func
+        return int(handler(args) or 0)
+    except ReljudgeError as exc:
+        return _error(exc)
+    except MemoryError:
+        return _error(OutOfMemory("the process ran out"))
+    except BrokenPipeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 — a lost PostgreSQL server, said plainly
+        import duckdb
+
+        if isinstance(exc, duckdb.OutOfMemoryException):
+            return _error(OutOfMemory(str(exc).splitlines()[0]))
+        from reljudge.storage import postgres
+        from reljudge.storage.db import database_key, is_postgres
+
+        target = database_key(args.db)
+        if is_postgres(target) and postgres.is_connection_error(exc):
+            return _error(postgres.unavailable(exc, target))
+        raise
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,99 @@
+"""``reljudge plan`` and ``reljudge next``: the judging plan (reljudge.campaign.plan; README
+"판정 계획 / Judging plans")."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+PLAN_EPILOG = """\
+complete   every pooled paragraph is judged (the default)
+rr-first   first the paragraphs that can still change some system's RR@K (K = the
+           largest of the campaign's ks); a question is done once every RR@K is settled
+           by the annotator's grades; --then-rest goes on with the rest of the pool
+
+examples:
+  reljudge plan
+  reljudge plan rr-first --then-rest
+  reljudge plan complete
+"""
+
+NEXT_EPILOG = """\
+One JSON object per line (jsonl, the default): qid, pid, question_index (place of the
+question in the user's queue), position (place among the question's items to judge now);
+never a system, rank or score. Prints nothing when the user has nothing left under the plan.
+
+examples:
+  reljudge next --user annotator1 --limit 5
+  reljudge next --user annotator1 --format table
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "plan",
+        help="show or choose the judging plan (complete, rr-first)",
+        description="Show the campaign's judging plan, or choose one.",
+        epilog=PLAN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("plan", nargs="?", choices=("complete", "rr-first"), help="the plan to choose")
+    p.add_argument(
+        "--then-rest", action="store_true", help="rr-first: once every RR@K is settled, go on with the rest of the pool"
+    )
+    p.set_defaults(func=run_plan)
+
+    p = subparsers.add_parser(
+        "next",
+        help="the items a user would be shown next, in the judging page's order",
+        description="The paragraphs USER would judge next under the campaign's judging plan: their "
+        "current (or next unfinished) question first, then the following unfinished ones.",
+        epilog=NEXT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--user", required=True, metavar="NAME")
+    p.add_argument("--limit", type=int, metavar="N", help="at most N items")
+    p.add_argument("--format", choices=("jsonl", "table"), default="jsonl")
+    p.set_defaults(func=run_next)
+
+
+def _db(args):
+    from reljudge.storage import open_database
+
+    return open_database(getattr(args, "db", None), must_exist=True)
+
+
+def run_plan(args) -> int:
+    from reljudge.campaign import plan
+
+    if args.plan is None:
+        if args.then_rest:
+            print("error: --then-rest goes with a plan: reljudge plan rr-first --then-rest", file=sys.stderr)
+            return 2
+        print(plan.current(_db(args)).describe())
+        return 0
+    if args.then_rest and args.plan != "rr-first":
+        print("error: --then-rest is for rr-first", file=sys.stderr)
+        return 2
+    chosen = plan.set_plan(_db(args), args.plan, args.then_rest)
+    print(f"judging plan: {chosen.describe()}")
+    return 0
+
+
+def run_next(args) -> int:
+    from reljudge.campaign import judging
+
+    if args.limit is not None and args.limit < 1:
+        print("error: --limit must be at least 1", file=sys.stderr)
+        return 2
+    items = judging.next_items(_db(args), args.user, args.limit)
+    out = sys.stdout
+    if args.format == "jsonl":
+        for item in items:
+            out.write(json.dumps(item, ensure_ascii=False) + "\n")
+    elif items:
+        out.write("question_index\tqid\tposition\tpid\n")
+        for item in items:
+            out.write(f"{item['question_index']}\t{item['qid']}\t{item['position']}\t{item['pid']}\n")
+    return 0

@@ -1,0 +1,292 @@
+"""What the live dashboard shows, shaped from one campaign evaluation (no Streamlit).
+
+Every table gives counts and shares beside the mean (seed methodology §5), and a
+row is marked provisional when less than PROVISIONAL_BELOW of what its systems
+returned within K is judged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reljudge.campaign import adjudication
+from reljudge.campaign.evaluation import CampaignEvaluation, evaluate_campaign
+from reljudge.eval.measures import COVERAGE_FAMILIES, DASHBOARD_FAMILIES, DASHBOARD_QUALITY, parse_measures
+from reljudge.eval.metrics import RANDOMIZATION
+from reljudge.storage import evaluation_inputs, judgments
+from reljudge.storage.db import Database
+
+#: Below this judged share of the returned top K, a row's figures are provisional
+#: (unjudged paragraphs count as not relevant, so the figures can still move).
+PROVISIONAL_BELOW = 0.9
+
+#: A group (system × question type) resting on fewer answerable questions than this is
+#: flagged: its mean and bootstrap interval say little (5 questions can give [1.000, 1.000]).
+FEW_QUESTIONS_BELOW = 10
+
+
+def one_reading(db: Database):
+    """``with dashboard.one_reading(db):`` around one refresh: its queries read the
+    judgment events once (on PostgreSQL every view over them would copy the table again;
+    see :meth:`reljudge.storage.db.Database.reading_once`)."""
+    return db.reading_once({"judgment_events": judgments.VIEW_COLUMNS})
+
+
+def contested_no_answer(db: Database, policy: str, version: int | None, threshold: int) -> list[str]:
+    """Questions marked "no answer" by an annotator although the aggregated grades hold a
+    citable paragraph (and no lead ruled): the grade wins, the dashboard says so. Frozen
+    versions and imported sources are settled already: nothing to flag."""
+    from reljudge.storage import team
+
+    return [] if version is not None else team.contested_no_answer(db, policy, threshold)
+
+
+def evaluate_for_dashboard(
+    db: Database,
+    k: int,
+    threshold: int,
+    policy: str = "adjudicated",
+    version: int | None = None,
+    n_boot: int = 1000,
+    n_perm: int = RANDOMIZATION.permutations,
+) -> CampaignEvaluation:
+    """The measures at one cutoff K (what the dashboard shows), with intervals; the tests
+    run the one procedure of :data:`reljudge.eval.metrics.RANDOMIZATION` (as the CLI and the
+    report), so a comparison gets the same p everywhere."""
+    names = [f"{family}@{k}" for family in DASHBOARD_FAMILIES]
+    return evaluate_campaign(
+        db,
+        parse_measures(names, default_rel=threshold),
+        ks=[k],
+        threshold=threshold,
+        policy=policy,
+        version=version,
+        n_boot=n_boot,
+        n_perm=n_perm,
+    )
+
+
+def tests_table(ev: CampaignEvaluation, k: int | None = None) -> pd.DataFrame:
+    """The system comparisons on the quality measures (Judged@K is coverage, not quality),
+    optionally only those at cutoff ``k``: every measure's p-values with Holm's correction
+    over the system pairs of that measure. The dashboard and the report show this table."""
+    t = ev.result.tests
+    t = t[~t.measure.str.match("|".join(COVERAGE_FAMILIES))]
+    if k is not None:
+        t = t[t.measure.str.endswith(f"@{k}")]
+    return t.reset_index(drop=True)
+
+
+def unsettled_measures(ev: CampaignEvaluation, k: int) -> list[str]:
+    """The quality measures at cutoff ``k`` whose overall figure is not settled for some
+    system (its bounds still apart): the intervals and tests on them can still move."""
+    m = ev.result.means
+    if "settled" not in m.columns:
+        return []
+    m = m[(m.qtype == "all") & m.measure.str.endswith(f"@{k}") & ~m.measure.str.match("|".join(COVERAGE_FAMILIES))]
+    return sorted(set(m[~m.settled.astype(bool)].measure))
+
+
+def test_procedure(ev: CampaignEvaluation) -> dict | None:
+    """How the p-values of ``ev`` were computed (exact or sampled, with its parameters);
+    None when no test was run. :func:`reljudge.i18n.test_procedure` says it in words."""
+    return ev.result.policies["randomization_test"].get("used")
+
+
+def questions_used(db: Database, ev: CampaignEvaluation) -> dict[str, int]:
+    """How many questions the figures rest on: answerable (in the means), no-answer
+    (reported apart), not judged yet (left out), of all questions in the campaign."""
+    # Only the questions are counted: campaign.counts would also count paragraphs, pool and
+    # every judgment event, which on PostgreSQL streams each of those tables (bench_dashboard).
+    total = int(db.cursor().execute("SELECT count(*) FROM questions").fetchall()[0][0])
+    n = ev.result.n_questions
+    return {
+        "answerable": int(n["answerable"]),
+        "no_answer": int(n["no_answer"]),
+        "total": total,
+        "unjudged": max(total - int(n["all"]), 0),
+    }
+
+
+def pool_judged(ev: CampaignEvaluation) -> dict:
+    """How much of the pool is judged: judged, size and the share as text."""
+    b = ev.result.policies.get("bounds", {})
+    size, judged = int(b.get("pool_size", 0)), int(b.get("pool_judged", 0))
+    return {"judged": judged, "size": size, "share": _pct(judged / size if size else float("nan"))}
+
+
+def summary_table(
+    ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None, systems: list[str] | None = None
+) -> pd.DataFrame:
+    """One row per system × question type (and 'all'): n, whether n is below
+    FEW_QUESTIONS_BELOW, each mean with its 95% interval, rank-1 / top-3 / not-found
+    counts and shares, Judged@K, provisional flag."""
+    r = ev.result
+    m = r.means.copy()
+    m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
+    bounded = "bound_low" in m.columns
+    values = ["mean", "ci_low", "ci_high"] + (["bound_low", "bound_high", "settled", "n_open"] if bounded else [])
+    wide = m.pivot_table(index=["system", "qtype"], columns="measure", values=values, aggfunc="first", dropna=False)
+    rows = []
+    shares = r.shares[(r.shares.k == k) & (r.shares.rel == ev.threshold)].set_index(["system", "qtype"])
+    coverage = (
+        r.coverage[r.coverage.k == k].set_index(["system", "qtype"]).judged_share
+        if not r.coverage.empty
+        else pd.Series(dtype=float)
+    )
+    for (system, qtype), row in wide.iterrows():
+        out = {"system": system, "qtype": qtype}
+        n = int(m[(m.system == system) & (m.qtype == qtype)]["n"].iloc[0])
+        out["n"] = n
+        out["few_questions"] = n < FEW_QUESTIONS_BELOW
+        for fam in DASHBOARD_FAMILIES:
+            name = f"{fam}@{k}"
+            if ("mean", name) not in row.index:
+                continue
+            label = "MRR" if fam == "RR" else fam
+            out[f"{label}@{k}"] = row[("mean", name)]
+            if fam not in COVERAGE_FAMILIES:
+                out[f"{label}@{k} 95% CI"] = _ci(row[("ci_low", name)], row[("ci_high", name)])
+                if bounded:
+                    # where the value can still go as the unjudged pooled paragraphs are
+                    # graded (reljudge.eval.bounds): one range, or "settled"
+                    out[f"{label}@{k} bounds"] = _bounds(
+                        row[("bound_low", name)], row[("bound_high", name)], row[("settled", name)]
+                    )
+        if bounded and ("n_open", f"nDCG@{k}") in row.index:
+            # every open pooled paragraph within K of this system: judging them settles all its figures
+            opened = row[("n_open", f"nDCG@{k}")]
+            out[f"open @{k}"] = int(opened) if opened == opened else 0
+        if (system, qtype) in shares.index:
+            s = shares.loc[(system, qtype)]
+            out["rank 1"] = f"{int(s.n_rank1)} ({_pct(s.rank1)})"
+            out["top 3"] = f"{int(s.n_top3)} ({_pct(s.top3)})"
+            out[f"not found @{k}"] = f"{int(s.n_not_found)} ({_pct(s.not_found)})"
+        # Judged@K divides by K; a system that returned fewer than K paragraphs must not
+        # look provisional for it, so the flag uses the judged share of what it returned.
+        judged = coverage.get((system, qtype), np.nan)
+        out["judged_returned"] = judged
+        out["provisional"] = bool(judged == judged and judged < PROVISIONAL_BELOW)
+        rows.append(out)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    if qtypes:
+        table = table[table.qtype.isin(qtypes + ["all"])]
+    if systems:
+        table = table[table.system.isin(systems)]
+    order = {"all": 0}
+    return table.sort_values(["qtype", "system"], key=lambda c: c.map(lambda v: (order.get(v, 1), v))).reset_index(
+        drop=True
+    )
+
+
+def _ci(lo: float, hi: float) -> str:
+    if lo != lo or hi != hi:
+        return "—"
+    return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _bounds(lo: float, hi: float, settled) -> str:
+    """A figure's bounds as the table shows them: "= 0.833" when settled, else "[lo, hi]"."""
+    if lo != lo or hi != hi:
+        return "—"
+    if bool(settled):
+        return f"= {lo:.3f}"
+    return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _pct(x: float) -> str:
+    return "—" if x != x else f"{100 * x:.0f}%"
+
+
+def chart_frame(
+    ev: CampaignEvaluation,
+    k: int,
+    family: str = "RR",
+    qtypes: list[str] | None = None,
+    systems: list[str] | None = None,
+) -> pd.DataFrame:
+    """system, qtype, mean, ci_low, ci_high of one measure (for a bar chart with error bars),
+    optionally only some question types (plus 'all') and systems."""
+    m = ev.result.means
+    name = f"{family}@{k}"
+    sel = m[m.measure.str.replace(r"\(rel=\d+\)", "", regex=True) == name]
+    if qtypes:
+        sel = sel[sel.qtype.isin(list(qtypes) + ["all"])]
+    if systems:
+        sel = sel[sel.system.isin(systems)]
+    return sel[["system", "qtype", "n", "mean", "ci_low", "ci_high"]].reset_index(drop=True)
+
+
+def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
+    a = ev.result.abstention.copy()
+    return a[
+        [
+            "system",
+            "qtype",
+            "n_questions",
+            "n_no_answer",
+            "no_answer_rate",
+            "n_appropriate",
+            "appropriate_rate",
+            "n_answerable",
+            "n_false",
+            "false_rate",
+        ]
+    ]
+
+
+def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[str] | None = None) -> pd.DataFrame:
+    """Questions whose first citable paragraph is not within K, per system, with the
+    question text and what the system returned first (text and its grade)."""
+    f = ev.result.failures
+    f = f[(f.k == k) & (f.rel == ev.threshold)]
+    if systems:
+        f = f[f.system.isin(systems)]
+    if f.empty:
+        return pd.DataFrame(columns=["system", "qid", "qtype", "question", "first_pid", "first_grade", "first_text"])
+    questions = evaluation_inputs.question_texts(db)
+    texts = evaluation_inputs.paragraph_texts(db, [p for p in f.first_pid.dropna()])
+    out = f[["system", "qid", "qtype", "first_pid", "first_grade"]].copy()
+    out.insert(3, "question", out.qid.map(questions))
+    out["first_text"] = out.first_pid.map(lambda p: (texts.get(p) or "")[:160] if p else "")
+    return out.reset_index(drop=True)
+
+
+def question_detail(db: Database, ev: CampaignEvaluation, qid: str, k: int) -> pd.DataFrame:
+    """Each system's top-K for one question, ranked as the evaluation ranked it (its tie
+    rule and duplicates policy), with the aggregated grade of every paragraph: the
+    grade of its duplicate group, which the judgments name."""
+    qrels = ev.qrels[ev.qrels.qid == qid].set_index("pid")
+    policies = ev.result.policies
+    ranked = evaluation_inputs.top_k(db, qid, k, policies["ties"], policies.get("dedup", "first"))
+    ranked["grade"] = ranked.group_pid.map(qrels["grade"]) if not qrels.empty else None
+    ranked["provenance"] = ranked.group_pid.map(qrels["provenance"]) if not qrels.empty else None
+    return ranked.drop(columns="group_pid")
+
+
+def chart_families() -> tuple[str, ...]:
+    """The measures the dashboard's chart offers: the registry's dashboard quality families."""
+    return DASHBOARD_QUALITY
+
+
+def question_types(db: Database) -> list[str]:
+    return sorted(set(evaluation_inputs.questions(db).qtype))
+
+
+def qrels_choices(db: Database) -> list[tuple[str, int | None]]:
+    """(policy, version) pairs the dashboard can evaluate on: the live policies, every
+    imported source, every frozen version."""
+    from reljudge.storage import qrels_io
+
+    return (
+        [("adjudicated", None), ("majority", None)]
+        + [(f"source:{s}", None) for s in qrels_io.sources(db)]
+        + [("adjudicated", v) for v in versions(db)]
+    )
+
+
+def versions(db: Database) -> list[int]:
+    return [int(v) for v in adjudication.versions(db).version]

@@ -1,0 +1,372 @@
+"""The evaluation report: everything the methodology asks to disclose (seed §3, §5).
+
+Number and types of questions; the relevance criterion and the evidence unit; K,
+tie rule, duplicate policy, threshold, qrels version or policy; per system × question
+type and overall: MRR with its interval, Recall@K, nDCG@K, P@K, rank-1 / top-3 /
+not-found shares, Judged@K; abstention rates; agreement; failure cases with the
+question text and what each system returned first. Markdown or self-contained HTML
+(charts as inline SVG), Korean by default.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from reljudge import i18n, times
+from reljudge.agreement import coefficients as agreement
+from reljudge.campaign import bundle
+from reljudge.campaign import setup as campaign
+from reljudge.reporting import dashboard
+from reljudge.campaign import evaluation
+from reljudge.eval import metrics
+from reljudge.campaign import plan
+from reljudge.reporting import report_answers
+from reljudge.reporting.render import fmt_cell, html_table, md_cell, md_table
+from reljudge.storage import catalog, evaluation_inputs
+from reljudge.storage.db import Database
+
+
+def measure_definitions(measures, lang: str = "en") -> str:
+    """Each reported family's definition (and, in English, its source), from the one
+    registry of measures."""
+    from reljudge.eval.measures import REGISTRY
+
+    names = list(dict.fromkeys(m.name for m in measures))
+    if lang == "ko":
+        return "; ".join(f"{n}: {REGISTRY[n].definition_ko or REGISTRY[n].definition}" for n in names)
+    return "; ".join(f"{n}: {REGISTRY[n].definition} ({REGISTRY[n].source})" for n in names)
+
+
+def _t(key: str, lang: str, **kw) -> str:
+    return i18n.t(f"report_{key}", lang, **kw)
+
+
+@dataclass
+class ReportData:
+    lang: str
+    generated: str
+    setup: list[tuple[str, str]]
+    question_types: pd.DataFrame
+    k: int
+    results: pd.DataFrame
+    mrr_by_k: pd.DataFrame
+    chart: pd.DataFrame
+    abstention: pd.DataFrame
+    tests: pd.DataFrame
+    agreement: pd.DataFrame
+    failures: pd.DataFrame
+    is_demo: bool
+    bundle_sha256: str = ""
+    # questions changed after judging began: each wording and the judgment events made under it
+    wordings: pd.DataFrame | None = None
+    test_procedure: str = ""  # how the p-values were computed, stated beside them
+    agreement_notes: list[str] = field(default_factory=list)  # footnote (i) of the agreement table
+    few_questions_note: str = ""  # below the results when a group rests on too few questions
+    answer_review: object = None  # the "answer review" section (reljudge.reporting.report_answers), None: no answers
+    unsettled_note: str = ""  # above the tests when they rest on figures the unjudged paragraphs can still move
+
+
+def build(
+    db: Database, policy: str = "adjudicated", version: int | None = None, lang: str = "ko", n_boot: int = 1000
+) -> ReportData:
+    """The report's data. Every part reads the same judgment and review events, read once
+    (:meth:`reljudge.storage.db.Database.reading_once`): on PostgreSQL, saves made while
+    the report is built cannot make its figures and its agreement disagree."""
+    # every column: the bundle hashes the events as `reljudge export bundle` writes them
+    with db.reading_once({"judgment_events": None, "review_events": None}):
+        return _build(db, policy, version, lang, n_boot)
+
+
+def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: int) -> ReportData:
+    ev = evaluation.evaluate_campaign(
+        db, policy=policy, version=version, n_boot=n_boot, n_perm=metrics.RANDOMIZATION.permutations
+    )
+    settings = campaign.settings(db)
+    # the hash of the reproducibility bundle of these very figures (reljudge.campaign.bundle):
+    # `reljudge export bundle` on the same data writes it as manifest.json's bundle_sha256
+    built = bundle.build(db, ev=ev)
+    k = max(ev.ks)
+    r = ev.result
+    qtypes = (
+        evaluation_inputs.questions(db)
+        .qtype.replace("", "(none)")
+        .value_counts()
+        .rename_axis("type")
+        .reset_index(name="questions")
+    )
+    setup = [
+        (
+            _t("questions", lang),
+            f"{int(qtypes.questions.sum())} — " + ", ".join(f"{t} {n}" for t, n in zip(qtypes.type, qtypes.questions)),
+        ),
+        (
+            _t("evaluated", lang),
+            _t("evaluated_text", lang, a=r.n_questions["answerable"], n=r.n_questions["no_answer"]),
+        ),
+        (_t("criterion", lang), _t("criterion_text", lang, rel=ev.threshold)),
+        (_t("unit", lang), _t("unit_text", lang)),
+        (_t("k", lang), ", ".join(str(x) for x in ev.ks)),
+        (_t("ties", lang), _t(f"ties_{r.policies['ties']}", lang)),
+        (_t("dedup", lang), _t(f"dedup_{r.policies['dedup']}", lang)),
+        (_t("qrels", lang), _qrels_text(ev, lang)),
+        (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
+        (_t("plan", lang), _plan_text(plan.current(db), lang)),
+        (
+            _t("pool_judged", lang),
+            _t("pool_judged_text", lang, q=r.policies["bounds"]["pooled_not_judged"], **dashboard.pool_judged(ev)),
+        ),
+        (_t("highlight", lang), _t(f"highlight_{settings['highlight']}", lang)),
+        (_t("measures", lang), measure_definitions(r.measures, lang)),
+        (_t("unjudged", lang), _t("unjudged_text", lang)),
+        (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
+        (_t("ci", lang), _t("ci_text", lang, b=n_boot)),
+        (
+            _t("test", lang),
+            _t(
+                "test_text",
+                lang,
+                exact=metrics.RANDOMIZATION.exact_max_n,
+                r=f"{metrics.RANDOMIZATION.permutations:,}",
+                seed=metrics.RANDOMIZATION.seed,
+            ),
+        ),
+        (_t("bundle", lang), _t("bundle_text", lang, h=built.bundle_sha256, cmd=bundle_command(policy, version))),
+    ]
+    results = dashboard.summary_table(ev, k)
+    few_note = (
+        i18n.t("few_questions_note", lang, m=dashboard.FEW_QUESTIONS_BELOW)
+        if not results.empty and results.few_questions.any()
+        else ""
+    )
+    means = r.means[(r.means.qtype == "all") & r.means.measure.str.startswith("RR")]
+    mrr_by_k = (
+        means.assign(K=means.measure.str.extract(r"@(\d+)")[0].astype(int))
+        .pivot_table(index="system", columns="K", values="mean")
+        .reset_index()
+    )
+    mrr_by_k.columns = ["system"] + [f"MRR@{c}" for c in mrr_by_k.columns[1:]]
+    failures = _failures_with_first(db, ev, k)
+    agree, agree_notes = _agreement_with_notes(agreement.from_database(db), lang)
+    # every reported quality measure at K, Holm per measure as on the dashboard (one function)
+    tests = dashboard.tests_table(ev, k)
+    unsettled = dashboard.unsettled_measures(ev, k)
+    unsettled_note = _t("unsettled_tests", lang, measures=", ".join(unsettled)) if unsettled else ""
+    is_demo = campaign.is_demo(db)
+    results, abstention = _localized(results, lang), _localized(dashboard.abstention_table(ev), lang)
+    tests = _localized(tests, lang)
+    return ReportData(
+        lang,
+        times.now_iso(times.campaign_zone(db)),
+        setup,
+        qtypes,
+        k,
+        results,
+        mrr_by_k,
+        dashboard.chart_frame(ev, k, "RR"),
+        abstention,
+        tests,
+        agree,
+        failures,
+        is_demo,
+        built.bundle_sha256,
+        catalog.judged_wordings(db),
+        i18n.test_procedure(dashboard.test_procedure(ev), lang),
+        agree_notes,
+        few_note,
+        report_answers.build(db, lang, n_boot),
+        unsettled_note,
+    )
+
+
+# the agreement table's column that shows a figure (cohen_kappa[A|B] -> its mean's column)
+_FIGURE_COLUMNS = {
+    "percent_agreement": "percent_agreement",
+    "cohen_kappa": "cohen_kappa_mean",
+    "fleiss_kappa": "fleiss_kappa",
+    "krippendorff_alpha_nominal": "alpha_nominal",
+    "krippendorff_alpha_ordinal": "alpha_ordinal",
+}
+
+
+def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd.DataFrame, list[str]]:
+    """The agreement figures without the long "not computed" column: a figure that is
+    missing carries a footnote number "(i)" in its cell (a figure without a column, in
+    the notes column), and each distinct reason is written once, as footnote i."""
+    table = i18n.localized_values(agreement.figures_table(rep).drop(columns="not_computed", errors="ignore"), lang)
+    if table.empty:
+        return table, []
+    # the rows of figures_table: overall, then each type; grades before verdicts
+    results = [
+        res
+        for g, v in [(rep.grades, rep.no_answer)] + [p for _, p in sorted(rep.by_type.items())]
+        for res in (g, v)
+        if res is not None
+    ]
+    if len(results) != len(table):
+        raise RuntimeError("internal error: agreement rows and results differ")
+    notes: list[str] = []
+    cells = table.astype(object).map(fmt_cell)
+    extra = [""] * len(table)
+    for row, res in enumerate(results):
+        for name, reason in res.reasons.items():
+            text = f"{i18n.figure_name(name, lang)}: {i18n.message(reason, lang)}"
+            if text not in notes:
+                notes.append(text)
+            mark = f"({notes.index(text) + 1})"
+            column = _FIGURE_COLUMNS.get(name.partition("[")[0])
+            if column in cells.columns:
+                cells.iat[row, cells.columns.get_loc(column)] += " " + mark
+            else:
+                extra[row] = (extra[row] + " " + mark).strip()
+    cells["footnotes"] = extra
+    return cells, notes
+
+
+def _plan_text(p: "plan.Plan", lang: str) -> str:
+    """The judging plan in the report's words (README, 판정 계획 / Judging plans)."""
+    if p.name == "complete":
+        return _t("plan_complete", lang)
+    return _t("plan_rr_first", lang, k=p.k, rel=p.rel) + (_t("plan_then_rest", lang) if p.rest else "")
+
+
+def bundle_command(policy: str, version: int | None) -> str:
+    """The command that writes the bundle whose hash a report of ``policy``/``version`` names
+    (under the campaign's tie rule and duplicates policy, as the report)."""
+    cmd = "reljudge export bundle -o DIR"
+    if policy != "adjudicated":
+        cmd += f" --policy {policy}"
+    if version is not None:
+        cmd += f" --version {version}"
+    return cmd
+
+
+def _localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
+    return i18n.localized_values(frame, lang, booleans=True)
+
+
+def _qrels_text(ev, lang: str) -> str:
+    return i18n.qrels_label(ev.policy, ev.version, lang)
+
+
+def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:
+    f = dashboard.failure_cases(db, ev, k)
+    if f.empty:
+        return f
+    return f[["qid", "qtype", "question", "system", "first_pid", "first_grade", "first_text"]]
+
+
+# -- rendering -----------------------------------------------------------------------
+
+
+def render_markdown(data: ReportData) -> str:
+    L = data.lang
+    out = [f"# {_t('title', L)}\n", f"{_t('generated', L)}: {data.generated}\n"]
+    if data.is_demo:
+        out.append(f"> {_t('sample', L)}\n")
+    out.append(f"## {_t('setup', L)}\n")
+    out.append(md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
+    out.append(f"\n## {_t('results', L, k=data.k)}\n")
+    out.append(md_table(data.results, L))
+    if data.few_questions_note:
+        out.append(f"\n> {md_cell(data.few_questions_note)}\n")
+    out.append(f"\n## {_t('mrr_by_k', L)}\n")
+    out.append(md_table(data.mrr_by_k, L))
+    out.append(f"\n## {_t('abstention', L)}\n\n{_t('abstention_text', L)}\n\n")
+    out.append(md_table(data.abstention, L))
+    out.append(f"\n## {_t('tests', L)}\n")
+    if data.unsettled_note:
+        out.append(f"\n> {md_cell(data.unsettled_note)}\n")
+    out.append(md_table(data.tests, L))
+    if data.test_procedure:
+        out.append(f"\n{data.test_procedure}\n")
+    out.append(f"\n## {_t('agreement', L)}\n")
+    out.append(md_table(data.agreement, L))
+    if data.agreement_notes:
+        out.append(
+            "\n" + "\n".join(f"- ({i}) {md_cell(note)}" for i, note in enumerate(data.agreement_notes, 1)) + "\n"
+        )
+    out.append(f"\n## {_t('failures', L, k=data.k)}\n")
+    out.append(md_table(data.failures, L))
+    if data.wordings is not None and not data.wordings.empty:
+        out.append(f"\n## {_t('wordings', L)}\n\n{_t('wordings_text', L)}\n\n")
+        out.append(md_table(data.wordings, L))
+    out.append(report_answers.markdown(data.answer_review))
+    return "\n".join(out)
+
+
+def _chart_svg(frame: pd.DataFrame, title: str) -> str:
+    if frame.empty:
+        return ""
+    import vl_convert as vlc
+    from reljudge.reporting.charts import means_with_intervals
+
+    return vlc.vegalite_to_svg(means_with_intervals(frame, title).to_json())
+
+
+# Korean breaks between any two syllables unless told otherwise: keep-all keeps words
+# whole, so a narrow column wraps at spaces instead of showing one syllable per line.
+# Wide tables scroll on screen; on paper (A4) the type shrinks and rows do not split.
+CSS = """body{font-family:'Noto Sans KR','Malgun Gothic',sans-serif;max-width:1200px;margin:2rem auto;padding:0 1rem;color:#222}
+.wide{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .45rem;text-align:left;vertical-align:top;word-break:keep-all;overflow-wrap:break-word}
+th{background:#f3f3f3}.note{background:#fff7e0;padding:.5rem;border-left:4px solid #f0b000}
+.footnote,.caption{font-size:.8rem;color:#444;margin:.2rem 0}
+@page{size:A4;margin:12mm}
+@media print{body{max-width:none;margin:0;padding:0;font-size:9pt}.wide{overflow:visible}
+table{font-size:7.5pt;page-break-inside:auto}tr{page-break-inside:avoid}th,td{padding:.1rem .25rem}
+h2,h3{page-break-after:avoid}svg{max-width:100%;height:auto}}"""
+
+
+def render_html(data: ReportData) -> str:
+    L = data.lang
+    parts = [
+        f"<!doctype html><html lang='{L}'><head><meta charset='utf-8'><title>{html.escape(_t('title', L))}</title>",
+        f"<style>{CSS}</style></head><body>",
+        f"<h1>{html.escape(_t('title', L))}</h1><p>{_t('generated', L)}: {html.escape(data.generated)}</p>",
+    ]
+    if data.is_demo:
+        parts.append(f"<p class='note'>{html.escape(_t('sample', L))}</p>")
+    parts.append(f"<h2>{_t('setup', L)}</h2>" + html_table(pd.DataFrame(data.setup, columns=["", ""]), L))
+    parts.append(
+        f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>"
+        + html_table(data.results, L)
+        + (f"<p class='note'>{html.escape(data.few_questions_note)}</p>" if data.few_questions_note else "")
+    )
+    parts.append(f"<h3>{html.escape(_t('chart', L, k=data.k))}</h3>" + _chart_svg(data.chart, f"MRR@{data.k}"))
+    parts.append(f"<h2>{_t('mrr_by_k', L)}</h2>" + html_table(data.mrr_by_k, L))
+    parts.append(
+        f"<h2>{_t('abstention', L)}</h2><p>{html.escape(_t('abstention_text', L))}</p>" + html_table(data.abstention, L)
+    )
+    parts.append(
+        f"<h2>{_t('tests', L)}</h2>"
+        + (f"<p>{html.escape(data.unsettled_note)}</p>" if data.unsettled_note else "")
+        + html_table(data.tests, L)
+        + (f"<p class='caption'>{html.escape(data.test_procedure)}</p>" if data.test_procedure else "")
+    )
+    parts.append(
+        f"<h2>{_t('agreement', L)}</h2>"
+        + html_table(data.agreement, L)
+        + "".join(
+            f"<p class='footnote'>({i}) {html.escape(note)}</p>" for i, note in enumerate(data.agreement_notes, 1)
+        )
+    )
+    parts.append(f"<h2>{html.escape(_t('failures', L, k=data.k))}</h2>" + html_table(data.failures, L))
+    if data.wordings is not None and not data.wordings.empty:
+        parts.append(
+            f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"
+            + html_table(data.wordings, L)
+        )
+    parts.append(report_answers.html(data.answer_review))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def render(data: ReportData, fmt: str = "md") -> str:
+    if fmt == "html":
+        return render_html(data)
+    if fmt == "md":
+        return render_markdown(data)
+    raise ValueError(f"unknown report format {fmt!r}; use md or html")

@@ -1,0 +1,1 @@
+"""The small JSON routes served beside the Streamlit pages."""
