@@ -14,7 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
-from reljudge.campaign.question_types import DEFAULT_TYPES
+from reljudge.question_types import DEFAULT_TYPES
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -22,7 +22,7 @@ RESULTS = HERE / "RESULTS.md"
 
 # The campaign-sized database of the dashboard and load benchmarks.
 N_Q, SYSTEMS, DEPTH, N_EVENTS, N_ANNOT = 1000, ("bm25", "vector", "hybrid", "graphrag"), 20, 50_000, 5
-TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.campaign.question_types), declared in every campaign
+TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.question_types), declared in every campaign
 PASSWORD = "bench-password"
 
 

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from reljudge.campaign import team_agreement
 from reljudge.agreement import coefficients as agreement
 from reljudge.reporting import charts
 from reljudge.campaign import outcome_agreement
@@ -16,12 +17,12 @@ tables.dataframe(progress.by_annotator(db), name="progress")
 
 st.subheader(session.t("speed"))
 fast = st.number_input(session.t("fast_threshold"), min_value=0.5, max_value=60.0, value=2.0, step=0.5)
-tables.dataframe(agreement.judging_speed(db, int(fast * 1000)), name="judging_speed")
+tables.dataframe(team_agreement.judging_speed(db, int(fast * 1000)), name="judging_speed")
 
 st.subheader(session.t("annotator_summary"))
-tables.dataframe(agreement.annotators_from_database(db), name="annotators")
+tables.dataframe(team_agreement.annotators_from_database(db), name="annotators")
 
-report = agreement.from_database(db)
+report = team_agreement.from_database(db)
 st.subheader(session.t("agreement_figures"))
 tables.dataframe(agreement.figures_table(report), name="agreement_figures")
 
@@ -42,7 +43,7 @@ tables.dataframe(outcome.tau_table(), name="outcome_tau")
 tables.dataframe(outcome.flagged, name="outcome_flagged")
 
 st.subheader(session.t("answers_agreement"))
-reviews = agreement.reviews_from_database(db)
+reviews = team_agreement.reviews_from_database(db)
 review_figures = agreement.figures_table(reviews)
 if review_figures.empty:
     st.info(session.t("answers_none"))

@@ -4,6 +4,7 @@ the app runs; declare the question types; rebuild the pool."""
 
 import streamlit as st
 
+from reljudge.storage import catalog
 from reljudge import display, times
 from reljudge.campaign import setup as campaign
 from reljudge.errors import ReljudgeError
@@ -101,9 +102,9 @@ if st.button(session.t("rebuild_pool")):
 
 zones = times.zone_names()
 zone = st.selectbox(
-    session.t("time_zone"), zones, index=zones.index(times.campaign_zone(db)), help=session.t("time_zone_help")
+    session.t("time_zone"), zones, index=zones.index(catalog.campaign_zone(db)), help=session.t("time_zone_help")
 )
-if zone != times.campaign_zone(db):
+if zone != catalog.campaign_zone(db):
     campaign.set_time_zone(db, zone)
     st.success(session.t("time_zone_saved", zone=zone))
 

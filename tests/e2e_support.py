@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from reljudge.campaign.question_types import DEFAULT_TYPES
+from reljudge.question_types import DEFAULT_TYPES
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")

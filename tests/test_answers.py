@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from reljudge.campaign import team_agreement
 from reljudge.review import measures as answer_metrics
 from reljudge.review import workflow as review
 from reljudge.cli.main import main
@@ -444,14 +445,13 @@ def test_review_agreement_matches_krippendorff_and_scikit_learn():
 
 
 def test_review_agreement_from_database_with_an_imported_source(answered, tmp_path, db_path, capsys):
-    from reljudge.agreement import coefficients as agreement
 
     db = answered
     ids = _ids(db)
     q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
     _review_q1_q2(db, "ann", q1, q2)
     _review_q1_q2(db, "bob", q1, q2, q1_support=((0, "p01", 2), (1, "p02", 0), (1, "p03", 0)), interp=(2, 2))
-    rep = agreement.reviews_from_database(db)
+    rep = team_agreement.reviews_from_database(db)
     assert rep.support.annotators == ["ann", "bob"] and rep.support.n_items == 7
     # ann 2,1,0 | 2,0,0,0 and bob 2,0,0 | 2,0,0,0: one pair differs by one grade
     from sklearn.metrics import cohen_kappa_score
@@ -466,10 +466,10 @@ def test_review_agreement_from_database_with_an_imported_source(answered, tmp_pa
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     _write(path, [dict(r, reviewer="llm") for r in lines if r["reviewer"] == "ann"])
     review.import_reviews(db, path, "llm")
-    rep = agreement.reviews_from_database(db)
+    rep = team_agreement.reviews_from_database(db)
     assert rep.support.annotators == ["ann", "bob", "source:llm"]
     assert rep.support.cohen_kappa["ann|source:llm"] == pytest.approx(1.0)
-    assert agreement.reviews_from_database(db, include_sources=False).support.annotators == ["ann", "bob"]
+    assert team_agreement.reviews_from_database(db, include_sources=False).support.annotators == ["ann", "bob"]
     db.close()
     assert main(["--db", str(db_path), "agreement", "--reviews"]) == 0
     out = capsys.readouterr().out

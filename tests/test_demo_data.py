@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from reljudge.campaign.question_types import DEFAULT_TYPES
+from reljudge.question_types import DEFAULT_TYPES
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "src" / "reljudge" / "demo"
 SCRIPT = ROOT / "scripts" / "make_demo_data.py"
 TREC_SYSTEMS = ("bm25", "vector", "hybrid")
 DEPTH = 20
-TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.campaign.question_types)
+TYPES = DEFAULT_TYPES  # the methodology's four (reljudge.question_types)
 
 
 def _jsonl(path: Path) -> list[dict]:

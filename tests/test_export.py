@@ -9,8 +9,8 @@ import sys
 import pandas as pd
 import pytest
 
+from reljudge.campaign import team_agreement
 from reljudge.campaign import adjudication
-from reljudge.agreement import coefficients as agreement
 from reljudge.campaign import export
 from reljudge.campaign import judging
 from reljudge.errors import InputError, ReljudgeError
@@ -96,7 +96,7 @@ def test_beir_round_trip_and_agreement_with_source(judged, tmp_path):
         f.read_text(encoding="utf-8").splitlines()[1:]
     )
     assert out.read_text(encoding="utf-8").splitlines()[0] == "query-id\tcorpus-id\tscore"
-    report = agreement.from_database(judged)
+    report = team_agreement.from_database(judged)
     assert "source:beir-ref" in report.grades.annotators
     # a source's judgments never vote in the team's qrels
     assert set(export.qrels_table(judged)[0].pid) >= {"p02"}

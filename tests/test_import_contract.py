@@ -1,7 +1,8 @@
 """The library's dependency direction, read from the source (imports inside functions
-count, as they run all the same): no import cycle anywhere in src/reljudge, the metric
-engine never reaches up into storage, campaign work, reporting or the web, and storage
-never reaches up into the text catalogs, reporting or the web (README, 구조 / Layout)."""
+count, as they run all the same): no import cycle anywhere in src/reljudge, and every
+module imports only its own layer and the layers below (README, 층 / Architecture):
+front (web, cli, ui, notebook) -> reporting -> campaign, review -> storage -> eval,
+agreement -> base (errors, codes and their catalog, grades, times, display)."""
 
 from __future__ import annotations
 
@@ -12,40 +13,40 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "src" / "reljudge"
 
-#: the metric engine and what it stands on: they import nothing above them
-ENGINE = {
-    "reljudge.eval.measures",
-    "reljudge.eval.metrics",
-    "reljudge.eval.ranking",
-    "reljudge.eval.bounds",
-    "reljudge.eval.trec_io",
-    "reljudge.grades",
-    "reljudge.campaign.event_fields",
-    "reljudge.errors",
-    "reljudge.codes",
-}
-#: what the engine may import: itself and the bottom layer — codes and their one catalog,
-#: reljudge.i18n, which imports nothing but reljudge.codes (an error words its code in English)
-ENGINE_MAY_IMPORT = ENGINE | {"reljudge.i18n"}
-#: modules above storage, and the text catalog (storage returns codes, never words)
-ABOVE_STORAGE_PREFIXES = (
-    "reljudge.i18n",
-    "reljudge.reporting.report",
-    "reljudge.reporting.dashboard",
-    "reljudge.reporting.charts",
-    "reljudge.ui",
-    "reljudge.web.routes",
-    "reljudge.cli.main",
-    "reljudge.cli.evaluate",
-    "reljudge.cli.agreement",
-    "reljudge.cli.answers",
-    "reljudge.notebook",
-    "reljudge.campaign.judging",
-    "reljudge.review.workflow",
-    "reljudge.campaign.setup",
-    "reljudge.campaign.evaluation",
-    "reljudge.campaign.plan",
-)
+#: The layers, lowest first: a module may import its own layer and the layers below it,
+#: never one above (README, 층 / Architecture). Within a layer, packages may use each
+#: other as long as no cycle forms (test_no_import_cycle).
+LAYERS = [
+    # the bottom: errors, message codes and their one catalog, the grade scale, the rule of
+    # declared question types, time stamps, the rule for showing text from files, the Korean
+    # analyser
+    (
+        "base",
+        (
+            "reljudge.errors",
+            "reljudge.codes",
+            "reljudge.i18n",
+            "reljudge.grades",
+            "reljudge.times",
+            "reljudge.display",
+            "reljudge.korean",
+            "reljudge.question_types",
+        ),
+    ),
+    # the metric engine and the agreement coefficients: plain tables in, figures out
+    ("engine", ("reljudge.eval", "reljudge.agreement")),
+    ("storage", ("reljudge.storage",)),
+    ("campaign", ("reljudge.campaign", "reljudge.review")),
+    ("reporting", ("reljudge.reporting",)),
+    ("front", ("reljudge.web", "reljudge.cli", "reljudge.ui", "reljudge.notebook", "reljudge.__main__")),
+]
+
+
+def layer_of(module: str) -> int:
+    for n, (_, prefixes) in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return n
+    raise AssertionError(f"{module} belongs to no layer: add its package to LAYERS")
 
 
 def modules() -> dict[str, Path]:
@@ -140,22 +141,37 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_the_engine_imports_nothing_above_it(graph):
-    bad = {m: sorted(graph[m] - ENGINE_MAY_IMPORT) for m in ENGINE if m in graph and graph[m] - ENGINE_MAY_IMPORT}
-    assert bad == {}
+def test_every_module_has_a_layer(graph):
+    for name in graph:
+        if name != "reljudge":
+            layer_of(name)
+
+
+def test_no_module_imports_a_layer_above_its_own(graph):
+    bad = {
+        m: sorted(t for t in targets if layer_of(t) > layer_of(m)) for m, targets in graph.items() if m != "reljudge"
+    }
+    assert {m: t for m, t in bad.items() if t} == {}
+
+
+def test_the_layer_rule_sees_an_upward_import():
+    assert layer_of("reljudge.storage.db") < layer_of("reljudge.campaign.judging")
+    assert layer_of("reljudge.eval.metrics") < layer_of("reljudge.storage.team")
 
 
 def test_the_catalog_stands_on_codes_alone(graph):
     assert graph["reljudge.i18n"] <= {"reljudge.codes"}
 
 
-def test_storage_imports_nothing_above_it(graph):
+def test_storage_returns_codes_never_words(graph):
+    """Storage hands codes upward; wording them is the caller's (the catalog is in the
+    base layer only so that an error can word its own code in English)."""
     bad = {
-        m: sorted(t for t in targets if t.startswith(ABOVE_STORAGE_PREFIXES))
+        m: "reljudge.i18n"
         for m, targets in graph.items()
-        if m.startswith("reljudge.storage")
+        if m.startswith("reljudge.storage") and "reljudge.i18n" in targets
     }
-    assert {m: t for m, t in bad.items() if t} == {}
+    assert bad == {}
 
 
 def test_streamlit_stays_at_the_edge():

@@ -1,4 +1,4 @@
-"""Declared question types (reljudge.campaign.question_types): a questions import with a type the
+"""Declared question types (reljudge.question_types): a questions import with a type the
 campaign has not declared is refused, naming the file, the line, the type and the declared
 list, and writes nothing; a lead declares and withdraws types; a database made before
 the step keeps every type its questions use. On both backends."""
@@ -11,7 +11,7 @@ import pytest
 
 from reljudge import i18n
 from reljudge.campaign import setup as campaign
-from reljudge.campaign import question_types
+from reljudge import question_types
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage import db as storage_db, open_database, transfer
 from reljudge.storage.db import database_key

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from reljudge.campaign import team_agreement
 from reljudge import display
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import judging
@@ -269,10 +270,9 @@ def test_agreement_table_gives_each_reason_once_as_a_footnote(demo_judged):
     short enough for A4 and a screen, and Korean words are not broken mid-word."""
     import re
     from reljudge import i18n
-    from reljudge.agreement import coefficients as agreement
 
     db, _ = demo_judged
-    rep = agreement.from_database(db)
+    rep = team_agreement.from_database(db)
     for lang, heading in (("ko", "판정자 간 일치도"), ("en", "Inter-annotator agreement")):
         reasons = {
             f"{i18n.figure_name(k, lang)}: {i18n.message(v, lang)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from reljudge.campaign import team_agreement
 from reljudge import i18n
 from reljudge.campaign import adjudication
 from reljudge.campaign import assignment
@@ -324,7 +325,6 @@ def test_contested_no_answer_follows_the_aggregation(campaign_db):
 def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
     """Found in a walkthrough: only pressed N's were verdicts, so one annotator's N made
     a question no-answer and the no-answer rate was always 100 %."""
-    from reljudge.agreement import coefficients as agreement
 
     db = campaign_db
     judging.grade(db, "ann", "q1", "p02", 0)
@@ -336,14 +336,13 @@ def test_grading_without_pressing_n_counts_as_has_an_answer(campaign_db):
     assert list(team.verdict_disagreements(db).qid) == ["q1"]
     verdicts = adjudication.verdicts(db).set_index("qid")
     assert verdicts.loc["q1", "no_answer"] and verdicts.loc["q1", "provenance"] == "tie"
-    summary = agreement.annotators_from_database(db).set_index("annotator")
+    summary = team_agreement.annotators_from_database(db).set_index("annotator")
     assert summary.loc["ann", "no_answer_rate"] == 0.5 and summary.loc["bob", "no_answer_rate"] == 0.0
     judging.grade(db, "lee", "q1", "p02", 1)  # a third voice: 1 of 3 says no answer
     assert not adjudication.verdicts(db).set_index("qid").loc["q1", "no_answer"]
 
 
 def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
-    from reljudge.agreement import coefficients as agreement
 
     db = campaign_db
     judging.grade(db, "ann", "q1", "p01", 2, ms=6000)
@@ -351,12 +350,12 @@ def test_speed_counts_grade_decisions_not_note_edits(campaign_db):
     judging.grade(db, "ann", "q1", "p01", 2, note="정의가 둘째 문장에 있음", evidence="감사의 생활이란", ms=400)
     judging.grade(db, "ann", "q1", "p02", 0, ms=1000)
     judging.grade(db, "ann", "q1", "p02", 1, ms=3000)  # a changed grade
-    speed = agreement.judging_speed(db, fast_ms=2000).set_index("username")
+    speed = team_agreement.judging_speed(db, fast_ms=2000).set_index("username")
     assert speed.loc["ann", "grade_decisions"] == 3
     assert speed.loc["ann", "fast"] == 1 and speed.loc["ann", "median_seconds"] == 3.0
     judging.grade(db, "ann", "q1", "p02", None, ms=800)  # cleared
     judging.grade(db, "ann", "q1", "p02", 1, ms=7000)  # and decided again
-    assert agreement.judging_speed(db).set_index("username").loc["ann", "grade_decisions"] == 4
+    assert team_agreement.judging_speed(db).set_index("username").loc["ann", "grade_decisions"] == 4
 
 
 def test_a_no_answer_mark_against_a_citable_grade_reaches_the_verdict_queue_with_one_annotator(db, files):

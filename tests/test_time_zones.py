@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from reljudge.storage import catalog
 from reljudge import times
 from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
@@ -41,7 +42,7 @@ def test_events_are_stored_in_utc_on_a_server_in_another_zone(db_path, files):
         "America/New_York",
         f"""
         import datetime as dt
-        from reljudge import auth, campaign, judging
+        from reljudge.campaign import auth, judging, setup as campaign
         from reljudge.storage import open_database
         db = open_database({str(db_path)!r})
         for kind, key in (("corpus", "corpus"), ("questions", "questions"), ("run", "run_a")):
@@ -91,9 +92,9 @@ def test_one_formatting_function():
 
 
 def test_the_campaign_zone_is_a_setting(campaign_db):
-    assert times.campaign_zone(campaign_db) == "Asia/Seoul"
+    assert catalog.campaign_zone(campaign_db) == "Asia/Seoul"
     campaign.set_time_zone(campaign_db, "Europe/Berlin")
-    assert times.campaign_zone(campaign_db) == "Europe/Berlin"
+    assert catalog.campaign_zone(campaign_db) == "Europe/Berlin"
     with pytest.raises(ReljudgeError):
         campaign.set_time_zone(campaign_db, "Mars/Olympus")
 
@@ -151,7 +152,7 @@ def test_the_lead_sets_the_zone_on_the_campaign_page(campaign_db, db_path, monke
     assert not at.exception
     from reljudge.ui.session import get_db
 
-    assert times.campaign_zone(get_db()) == "Europe/Berlin"
+    assert catalog.campaign_zone(get_db()) == "Europe/Berlin"
 
 
 def test_the_report_says_when_it_was_made_with_the_offset(campaign_db):

@@ -344,7 +344,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "외부 qrels {name}: {n}행을 출처 {source}로",
         "External qrels {name}: {n} rows as source {source}",
     ),
-    # question types (reljudge.campaign.question_types) on the import page
+    # question types (reljudge.question_types) on the import page
     "question_types_title": ("질문 유형", "Question types"),
     "question_types_help": (
         "이 캠페인이 받는 질문 유형입니다(처음에는 방법론의 네 유형). 질문 파일에 다른 유형이 있으면 "

@@ -14,8 +14,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
-from reljudge.storage import catalog
-from reljudge.storage.db import Database
 
 
 def check_zone(zone: str) -> str:
@@ -33,11 +31,6 @@ def check_zone(zone: str) -> str:
 def zone_names() -> list[str]:
     """Every IANA zone name, sorted (for the lead's choice)."""
     return sorted(available_timezones() | {"UTC"})
-
-
-def campaign_zone(db: Database) -> str:
-    """The campaign's time zone (setting ``time_zone``)."""
-    return catalog.get_settings(db)["time_zone"]
 
 
 def iso(value, zone: str) -> str | None:

@@ -554,35 +554,6 @@ __all__: Iterable[str] = [
 ]
 
 
-def from_database(db, include_sources: bool = True) -> AgreementReport:
-    """Agreement on a campaign's current judgments (grades and no-answer verdicts),
-    per question type and overall. Imported qrels sources join as raters named
-    ``source:NAME``, so outside judgments can be compared with the team's."""
-    from reljudge.storage import qrels_io, team  # storage is only needed in this entry point
-
-    grades = team.current_grades(db)
-    if include_sources:
-        external = qrels_io.external_as_grades(db)
-        if not external.empty:
-            grades = pd.concat([grades, external], ignore_index=True)
-    return compute_agreement(grades, team.current_verdict_rows(db), team.question_types(db))
-
-
-def annotators_from_database(db) -> pd.DataFrame:
-    """``annotator_summary`` of a campaign's current judgments, the annotator as a column."""
-    from reljudge.storage import team
-
-    summary = annotator_summary(team.current_grades(db), team.current_verdict_rows(db))
-    return summary.rename_axis("annotator").reset_index()
-
-
-def judging_speed(db, fast_ms: int = 2000) -> pd.DataFrame:
-    """Per annotator: median seconds per judgment and judgments faster than ``fast_ms``."""
-    from reljudge.storage import team
-
-    return team.judging_speed(db, fast_ms)
-
-
 def figures_table(report: AgreementReport) -> pd.DataFrame:
     """One row per (scope, rating kind): the main figures and the items each rests on.
 
@@ -675,17 +646,6 @@ def review_agreement(ratings: pd.DataFrame, question_types: Mapping | None = Non
     return ReviewAgreementReport(
         _rated(r, "support", SUPPORT_ITEM), _rated(r, "interpretation", INTERPRETATION_ITEM), by_type
     )
-
-
-def reviews_from_database(db, include_sources: bool = True) -> ReviewAgreementReport:
-    """Agreement of the team's reviewers on the current answers, per question type and
-    overall. Imported review sources (``import reviews --source NAME``) join as raters
-    named ``source:NAME`` (a source's own reviewers taken together by the majority
-    rule), exactly as imported qrels sources join :func:`from_database`."""
-    from reljudge.review import workflow as review
-    from reljudge.storage import team
-
-    return review_agreement(review.review_ratings(db, include_sources), team.question_types(db))
 
 
 def pairs_table(report) -> pd.DataFrame:

@@ -64,7 +64,7 @@ from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.eval.measures import Measure
 from reljudge.eval.metrics import ranking_depth
-from reljudge.storage import evaluation_inputs
+from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
 
 MANIFEST = "manifest.json"
@@ -298,7 +298,7 @@ def build(
         "reljudge": __version__,
         "duckdb": _duckdb_version(),
         "python": platform.python_version(),
-        "created": times.now_iso(times.campaign_zone(db)),
+        "created": times.now_iso(catalog.campaign_zone(db)),
         "policies": policies,
         "trec_eval": {str(m): dict(zip(("qrels", "options", "measure"), trec_eval_measure(m))) for m in measures},
         "systems": {s: f"runs/{stems[s]}.txt" for s in systems},

@@ -21,7 +21,7 @@ from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.grades import GRADES
 from reljudge.campaign.importers import check_name, iter_text_lines
-from reljudge.storage import qrels_io
+from reljudge.storage import catalog, qrels_io
 from reljudge.storage.db import Database
 from reljudge.eval.trec_io import whole_number_problem
 
@@ -237,7 +237,7 @@ def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
 
 def _zoned(db: Database, frame: pd.DataFrame) -> pd.DataFrame:
     """Time stamps as ISO 8601 with the offset of the campaign's zone (stored: UTC)."""
-    return times.localize_frame(frame, times.campaign_zone(db))
+    return times.localize_frame(frame, catalog.campaign_zone(db))
 
 
 def write_judgments(db: Database, path, fmt: str = "jsonl") -> int:

@@ -16,7 +16,7 @@ from pathlib import Path
 from reljudge import display
 from reljudge.campaign import auth
 from reljudge.campaign import importers
-from reljudge.campaign import question_types
+from reljudge import question_types
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
@@ -179,7 +179,7 @@ def set_highlight(db: Database, on: bool) -> None:
     catalog.set_setting(db, "highlight", "on" if on else "off")
 
 
-# -- question types (reljudge.campaign.question_types) ------------------------------------------
+# -- question types (reljudge.question_types) ------------------------------------------
 
 DEFAULT_TYPES = question_types.DEFAULT_TYPES
 

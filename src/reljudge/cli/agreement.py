@@ -203,7 +203,7 @@ def _on_database(args: argparse.Namespace, compute):
 
 def agreement_from_database(args: argparse.Namespace) -> AgreementReport:
     """Agreement on the current judgments stored in the database at ``args.db``."""
-    from reljudge.agreement.coefficients import from_database
+    from reljudge.campaign.team_agreement import from_database
 
     return _on_database(args, from_database)
 
@@ -217,7 +217,7 @@ def outcome_from_database(args: argparse.Namespace):
 
 def reviews_from_database(args: argparse.Namespace):
     """Agreement of the answer reviewers in the database at ``args.db``."""
-    from reljudge.agreement.coefficients import reviews_from_database as compute
+    from reljudge.campaign.team_agreement import reviews_from_database as compute
 
     return _on_database(args, compute)
 

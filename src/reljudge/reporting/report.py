@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from reljudge.campaign import team_agreement
 from reljudge import i18n, times
 from reljudge.agreement import coefficients as agreement
 from reljudge.campaign import bundle
@@ -149,7 +150,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
     )
     mrr_by_k.columns = ["system"] + [f"MRR@{c}" for c in mrr_by_k.columns[1:]]
     failures = _failures_with_first(db, ev, k)
-    agree, agree_notes = _agreement_with_notes(agreement.from_database(db), lang)
+    agree, agree_notes = _agreement_with_notes(team_agreement.from_database(db), lang)
     # every reported quality measure at K, Holm per measure as on the dashboard (one function)
     tests = dashboard.tests_table(ev, k)
     unsettled = dashboard.unsettled_measures(ev, k)
@@ -159,7 +160,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
     tests = _localized(tests, lang)
     return ReportData(
         lang,
-        times.now_iso(times.campaign_zone(db)),
+        times.now_iso(catalog.campaign_zone(db)),
         setup,
         qtypes,
         k,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from reljudge.campaign import team_agreement
 from reljudge import i18n
 from reljudge.agreement import coefficients as agreement
 from reljudge.review import measures as answer_metrics
@@ -126,7 +127,7 @@ def build(
     if store.answer_keys(db).empty:
         return None
     ev = answer_metrics.evaluate_answers(db, policy, n_boot=n_boot)
-    agree = agreement.reviews_from_database(db)
+    agree = team_agreement.reviews_from_database(db)
     return AnswerReviewSection(
         lang,
         i18n.localized_values(measures_table(ev), lang),

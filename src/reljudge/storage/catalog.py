@@ -13,7 +13,7 @@ from typing import Iterable
 import duckdb
 import pandas as pd
 
-from reljudge.campaign import question_types
+from reljudge import question_types
 from reljudge.eval import ranking
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
@@ -152,6 +152,11 @@ def _first(cur, sql: str, params=None):
 
 
 # -- settings ---------------------------------------------------------------------
+
+
+def campaign_zone(db: Database) -> str:
+    """The campaign's time zone (setting ``time_zone``; reljudge.times shows stamps in it)."""
+    return get_settings(db)["time_zone"]
 
 
 def get_settings(db: Database) -> dict[str, str]:
@@ -347,7 +352,7 @@ def _declared_types(cur) -> list[str]:
 
 
 def declared_types(db: Database) -> list[str]:
-    """The campaign's declared question types, in order (:mod:`reljudge.campaign.question_types`)."""
+    """The campaign's declared question types, in order (:mod:`reljudge.question_types`)."""
     return _declared_types(db.cursor())
 
 

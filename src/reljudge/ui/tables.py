@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
+from reljudge.storage import catalog
 from reljudge import display, i18n, times
 from reljudge.campaign.export import defuse_formulas
 from reljudge.ui import session
@@ -22,7 +23,7 @@ def localized(frame: pd.DataFrame) -> pd.DataFrame:
     campaign's zone (reljudge.times) and invisible characters in its text shown as marks
     (display.visible)."""
     return visible(
-        times.localize_frame(i18n.localized_values(frame, session.lang()), times.campaign_zone(session.get_db()))
+        times.localize_frame(i18n.localized_values(frame, session.lang()), catalog.campaign_zone(session.get_db()))
     )
 
 
