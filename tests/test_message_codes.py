@@ -106,3 +106,51 @@ def test_an_error_raised_with_a_code_reads_english_in_the_cli_and_korean_on_the_
     assert i18n.message(exc.message, "ko").startswith("x.duckdb: 데이터베이스를 다른 프로세스")
     plain = DatabaseLockedError("some text")
     assert str(plain) == "some text" and plain.message is None
+
+
+@pytest.mark.parametrize(
+    "raise_it, english, korean",
+    [
+        (
+            lambda: __import__("reljudge.eval.measures", fromlist=["x"]).parse_measure("RR@0", 2),
+            "measure 'RR@0': cutoff must be at least 1",
+            "측정 'RR@0': 컷오프는 1 이상이어야 합니다",
+        ),
+        (
+            lambda: __import__("reljudge.eval.measures", fromlist=["x"]).parse_measure("Nope@10", 2),
+            "unknown measure 'Nope' in 'Nope@10'; known measures:",
+            "'Nope@10'의 측정 'Nope'을(를) 모릅니다",
+        ),
+        (
+            lambda: __import__("reljudge.eval.ranking", fromlist=["x"]).check("trec10", "merge"),
+            "unknown duplicates policy 'merge'; use one of",
+            "모르는 중복 정책 'merge'",
+        ),
+    ],
+)
+def test_the_engine_s_errors_are_codes_worded_in_both_languages(raise_it, english, korean):
+    """The metric engine's errors (measure names, the ranking rule, TREC files) reach the
+    pages too (the dashboard's measure choice, an uploaded run): a code, so the page words
+    it in Korean while the CLI keeps its English sentence."""
+    from reljudge.errors import ReljudgeError
+
+    with pytest.raises(ReljudgeError) as caught:
+        raise_it()
+    assert isinstance(caught.value.message, Message)
+    assert str(caught.value).startswith(english)
+    assert i18n.message(caught.value.message, "ko").startswith(korean)
+
+
+def test_a_trec_file_problem_names_file_and_line_in_korean(tmp_path):
+    import duckdb
+
+    from reljudge.errors import InputError
+    from reljudge.eval import trec_io
+
+    run = tmp_path / "bad.run"
+    run.write_text("q1 Q0 d1 1 1.5 sys\nq1 Q0 d2 2 abc sys\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        trec_io.read_run(duckdb.connect(), run, "run")
+    assert caught.value.line == 2
+    assert str(caught.value) == f"{run}, line 2: score 'abc' is not a number"
+    assert i18n.message(caught.value.message, "ko") == f"{run}, 2번째 줄: 점수 'abc'은(는) 수가 아닙니다"

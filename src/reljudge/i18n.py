@@ -1382,6 +1382,87 @@ STRINGS: dict[str, tuple[str, str]] = {
         "나머지 문단 — 판정하지 않아도 됩니다 (판정해도 됩니다)",
         "The rest of the pool — not needed now (may still be judged)",
     ),
+    # the metric engine's messages: measure names (eval.measures), ranking rule (eval.ranking), TREC files (eval.trec_io)
+    "error_measure_unreadable": (
+        "측정 {measure}을(를) 읽을 수 없습니다. 아는 측정: {known}",
+        "cannot read measure {measure}; known measures: {known}",
+    ),
+    "error_measure_unknown": (
+        "{measure}의 측정 {name}을(를) 모릅니다. 아는 측정: {known}",
+        "unknown measure {name} in {measure}; known measures: {known}",
+    ),
+    "error_measure_parameter": (
+        "측정 {measure}: 모르는 매개변수 {parameter} (rel=N만 있습니다)",
+        "measure {measure}: unknown parameter {parameter} (only rel=N exists)",
+    ),
+    "error_measure_no_rel_gain": (
+        "측정 {measure}: {name}은(는) rel=을 받지 않습니다(이득이 등급 자체입니다)",
+        "measure {measure}: {name} takes no rel= (its gain is the grade itself)",
+    ),
+    "error_measure_no_rel": (
+        "측정 {measure}: {name}은(는) rel=을 받지 않습니다",
+        "measure {measure}: {name} takes no rel=",
+    ),
+    "error_measure_rel_not_whole": (
+        "측정 {measure}: rel={value}은(는) 정수가 아닙니다",
+        "measure {measure}: rel={value} is not a whole number",
+    ),
+    "error_measure_no_cutoff": (
+        "측정 {measure}: {name}은(는) 컷오프를 받지 않습니다",
+        "measure {measure}: {name} takes no cutoff",
+    ),
+    "error_measure_no_cutoff_nor_parameter": (
+        "측정 {measure}: {name}은(는) 컷오프도 매개변수도 받지 않습니다",
+        "measure {measure}: {name} takes no cutoff and no parameter",
+    ),
+    "error_measure_needs_level": (
+        "측정 {measure}에는 재현율 수준이 필요합니다. 예: {example}",
+        "measure {measure} needs a recall level, e.g. {example}",
+    ),
+    "error_measure_needs_cutoff": (
+        "측정 {measure}에는 컷오프가 필요합니다. 예: {example}",
+        "measure {measure} needs a cutoff, e.g. {example}",
+    ),
+    "error_measure_level_not_number": (
+        "측정 {measure}: 재현율 수준 {value}은(는) 수가 아닙니다",
+        "measure {measure}: recall level {value} is not a number",
+    ),
+    "error_measure_level_range": (
+        "측정 {measure}: 재현율 수준은 0에서 1 사이여야 합니다",
+        "measure {measure}: recall level must be from 0 to 1",
+    ),
+    "error_measure_cutoff_not_whole": (
+        "측정 {measure}: 컷오프 {value}은(는) 정수가 아닙니다",
+        "measure {measure}: cutoff {value} is not a whole number",
+    ),
+    "error_measure_cutoff_small": (
+        "측정 {measure}: 컷오프는 1 이상이어야 합니다",
+        "measure {measure}: cutoff must be at least 1",
+    ),
+    "error_measure_cutoff_large": (
+        "측정 {measure}: 컷오프 {k}은(는) 너무 큽니다(최대 {most})",
+        "measure {measure}: cutoff {k} is too large (at most {most})",
+    ),
+    "error_no_measure": ("측정이 주어지지 않았습니다. 아는 측정: {known}", "no measure given; known measures: {known}"),
+    "error_unknown_dedup": (
+        "모르는 중복 정책 {value}: {choices} 중 하나를 쓰세요",
+        "unknown duplicates policy {value}; use one of {choices}",
+    ),
+    "error_depth_small": ("순위 깊이는 1 이상이어야 합니다", "a ranking depth must be at least 1"),
+    "error_no_such_file": ("파일이 없습니다", "no such file"),
+    "error_not_utf8": ("올바른 UTF-8 텍스트가 아닙니다", "not valid UTF-8 text"),
+    "error_trec_field_count": (
+        "필드 {expected}개({format})가 필요한데 {found}개입니다",
+        "expected {expected} fields ({format}), found {found}",
+    ),
+    "error_score_not_number": ("점수 {value}은(는) 수가 아닙니다", "score {value} is not a number"),
+    "error_document_twice": (
+        "문서 {pid}이(가) 이 {what}에서 질문 {qid}에 두 번 나옵니다",
+        "document {pid} appears twice for query {qid} in this {what}",
+    ),
+    "error_cannot_read_trec": ("TREC {kind}(으)로 읽을 수 없습니다: {detail}", "cannot read as TREC {kind}: {detail}"),
+    "error_score_nan": ("점수가 NaN이라 순위를 매길 수 없습니다", "score is NaN, which cannot be ranked"),
+    "error_qrels_empty": ("이 qrels 파일에 판정이 없습니다", "no judgments in this qrels file"),
 }
 
 

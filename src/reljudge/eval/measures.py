@@ -43,6 +43,27 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from reljudge.errors import ReljudgeError
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_measure_unreadable=("measure", "known"),
+    error_measure_unknown=("name", "measure", "known"),
+    error_measure_parameter=("measure", "parameter"),
+    error_measure_no_rel_gain=("measure", "name"),
+    error_measure_no_rel=("measure", "name"),
+    error_measure_rel_not_whole=("measure", "value"),
+    error_measure_no_cutoff=("measure", "name"),
+    error_measure_no_cutoff_nor_parameter=("measure", "name"),
+    error_measure_needs_level=("measure", "example"),
+    error_measure_needs_cutoff=("measure", "example"),
+    error_measure_level_not_number=("measure", "value"),
+    error_measure_level_range=("measure",),
+    error_measure_cutoff_not_whole=("measure", "value"),
+    error_measure_cutoff_small=("measure",),
+    error_measure_cutoff_large=("measure", "k", "most"),
+    error_no_measure=("known",),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 #: The largest cutoff K: the metrics keep each ranking's top K rows with DuckDB's
 #: top-n aggregates (``max(x, n)``, ``max_by(x, key, n)``), which take n < 1,000,000.
@@ -648,11 +669,11 @@ def parse_measure(text: str, default_rel: int) -> Measure:
         text = f"{t.group(1)}@{t.group(2)}"
     m = _NAME_RE.match(text or "")
     if not m:
-        raise ReljudgeError(f"cannot read measure {text!r}; known measures: {_known()}")
+        raise ReljudgeError(CODES("error_measure_unreadable", measure=repr(text), known=_known()))
     raw = m.group("name")
     name = _ALIASES.get(raw.lower())
     if name is None:
-        raise ReljudgeError(f"unknown measure {raw!r} in {text!r}; known measures: {_known()}")
+        raise ReljudgeError(CODES("error_measure_unknown", name=repr(raw), measure=repr(text), known=_known()))
     fam = REGISTRY[name]
     rel: int | None = default_rel if fam.takes_rel else None
     params = (m.group("params") or "").strip()
@@ -661,47 +682,44 @@ def parse_measure(text: str, default_rel: int) -> Measure:
             key, sep, value = part.partition("=")
             key, value = key.strip(), value.strip()
             if key != "rel" or not sep:
-                raise ReljudgeError(f"measure {text!r}: unknown parameter {part.strip()!r} (only rel=N exists)")
+                raise ReljudgeError(CODES("error_measure_parameter", measure=repr(text), parameter=repr(part.strip())))
             if not fam.takes_rel:
-                raise ReljudgeError(
-                    f"measure {text!r}: {name} takes no rel= (its gain is the grade itself)"
-                    if name == "nDCG"
-                    else f"measure {text!r}: {name} takes no rel="
-                )
+                code = "error_measure_no_rel_gain" if name == "nDCG" else "error_measure_no_rel"
+                raise ReljudgeError(CODES(code, measure=repr(text), name=name))
             try:
                 rel = int(value)
             except ValueError:
-                raise ReljudgeError(f"measure {text!r}: rel={value!r} is not a whole number") from None
+                raise ReljudgeError(
+                    CODES("error_measure_rel_not_whole", measure=repr(text), value=repr(value))
+                ) from None
     kt = m.group("k")
     if fam.cutoff == "none":
         if kt is not None or (params and not fam.takes_rel):
-            raise ReljudgeError(
-                f"measure {text!r}: {name} takes no cutoff" + ("" if fam.takes_rel else " and no parameter")
-            )
+            code = "error_measure_no_cutoff" if fam.takes_rel else "error_measure_no_cutoff_nor_parameter"
+            raise ReljudgeError(CODES(code, measure=repr(text), name=name))
         return Measure(name, None, rel)
     if kt is None:
         if fam.cutoff == "optional":
             return Measure(name, None, rel)
         example = f"{name}@0.5" if fam.cutoff == "recall" else f"{name}@10"
-        raise ReljudgeError(
-            f"measure {text!r} needs a {'recall level' if fam.cutoff == 'recall' else 'cutoff'}, e.g. {example}"
-        )
+        code = "error_measure_needs_level" if fam.cutoff == "recall" else "error_measure_needs_cutoff"
+        raise ReljudgeError(CODES(code, measure=repr(text), example=example))
     if fam.cutoff == "recall":
         try:
             x = float(kt)
         except ValueError:
-            raise ReljudgeError(f"measure {text!r}: recall level {kt!r} is not a number") from None
+            raise ReljudgeError(CODES("error_measure_level_not_number", measure=repr(text), value=repr(kt))) from None
         if not (0.0 <= x <= 1.0) or math.isnan(x):
-            raise ReljudgeError(f"measure {text!r}: recall level must be from 0 to 1")
+            raise ReljudgeError(CODES("error_measure_level_range", measure=repr(text)))
         return Measure(name, x, rel)
     try:
         k = int(kt)
     except ValueError:
-        raise ReljudgeError(f"measure {text!r}: cutoff {kt!r} is not a whole number") from None
+        raise ReljudgeError(CODES("error_measure_cutoff_not_whole", measure=repr(text), value=repr(kt))) from None
     if k < 1:
-        raise ReljudgeError(f"measure {text!r}: cutoff must be at least 1")
+        raise ReljudgeError(CODES("error_measure_cutoff_small", measure=repr(text)))
     if k > MAX_CUTOFF:
-        raise ReljudgeError(f"measure {text!r}: cutoff {k} is too large (at most {MAX_CUTOFF})")
+        raise ReljudgeError(CODES("error_measure_cutoff_large", measure=repr(text), k=k, most=MAX_CUTOFF))
     return Measure(name, k, rel)
 
 
@@ -737,7 +755,7 @@ def parse_measures(texts, default_rel: int) -> list[Measure]:
                 if mm not in out:
                     out.append(mm)
     if not out:
-        raise ReljudgeError(f"no measure given; known measures: {_known()}")
+        raise ReljudgeError(CODES("error_no_measure", known=_known()))
     return out
 
 

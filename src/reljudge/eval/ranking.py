@@ -48,6 +48,13 @@ Top K: rank r = 1, 2, ... after the rules above; "within K" means r <= K.
 from __future__ import annotations
 
 from reljudge.errors import ReljudgeError
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_unknown_dedup=("value", "choices"),
+    error_depth_small=(),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 TIES = {
     "trec10": "trec_eval 10: score descending (compared as double, as trec_eval 10.0), then paragraph id "
@@ -96,7 +103,7 @@ def check(ties: str, dedup: str | None = None) -> None:
     """Raise ReljudgeError for an unknown tie rule or duplicates policy."""
     resolve(ties)
     if dedup is not None and dedup not in DEDUP:
-        raise ReljudgeError(f"unknown duplicates policy {dedup!r}; use one of {', '.join(DEDUP)}")
+        raise ReljudgeError(CODES("error_unknown_dedup", value=repr(dedup), choices=", ".join(DEDUP)))
 
 
 def score_sql(ties: str, x: str) -> str:
@@ -180,7 +187,7 @@ def ranked_sql(source: str, ties: str, dedup: str, depth: int) -> str:
     check(ties, dedup)
     depth = int(depth)
     if depth < 1:
-        raise ReljudgeError("a ranking depth must be at least 1")
+        raise ReljudgeError(CODES("error_depth_small"))
     key = order_key_sql(ties)
     top = top_rows_sql("{'pid': pid, 'dkey': dkey}", "okey", depth)
     ctes = [

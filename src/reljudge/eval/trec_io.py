@@ -43,6 +43,20 @@ import numpy as np
 from reljudge.errors import InputError, OutOfMemory
 from reljudge.eval import ranking
 from reljudge.eval.ranking import order_key_sql
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_no_such_file=(),
+    error_is_directory=(),
+    error_not_utf8=(),
+    error_trec_field_count=("expected", "format", "found"),
+    error_score_not_number=("value",),
+    error_document_twice=("pid", "qid", "what"),
+    error_cannot_read_trec=("kind", "detail"),
+    error_score_nan=(),
+    error_qrels_empty=(),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 RUN_COLUMNS = {
     "qid": "VARCHAR",
@@ -71,15 +85,15 @@ def _ident(name: str) -> str:
 def _first_line(path: str) -> str | None:
     """The first non-blank line, decoded; None for a file with no content."""
     if not os.path.exists(path):
-        raise InputError(path, None, "no such file")
+        raise InputError(path, None, CODES("error_no_such_file"))
     if os.path.isdir(path):
-        raise InputError(path, None, "is a directory, not a file")
+        raise InputError(path, None, CODES("error_is_directory"))
     with open(path, "rb") as f:
         for i, raw in enumerate(f, start=1):
             try:
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
-                raise InputError(path, i, "not valid UTF-8 text") from None
+                raise InputError(path, i, CODES("error_not_utf8")) from None
             if line.strip() and not is_comment(line):
                 return line
     return None
@@ -142,12 +156,12 @@ def _scan(path: str, kind: str, check_rank: bool = True) -> None:
             try:
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
-                raise InputError(path, i, "not valid UTF-8 text") from None
+                raise InputError(path, i, CODES("error_not_utf8")) from None
             parts = line.split()
             if not parts or parts[0].startswith("#"):
                 continue
             if len(parts) != ncols:
-                raise InputError(path, i, f"expected {ncols} fields ({fmt}), found {len(parts)}")
+                raise InputError(path, i, CODES("error_trec_field_count", expected=ncols, format=fmt, found=len(parts)))
             problem = (
                 whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
                 if kind != "run" or check_rank
@@ -156,11 +170,13 @@ def _scan(path: str, kind: str, check_rank: bool = True) -> None:
             if problem:
                 raise InputError(path, i, problem)
             if kind == "run" and not _is_number(parts[4]):
-                raise InputError(path, i, f"score {parts[4]!r} is not a number")
+                raise InputError(path, i, CODES("error_score_not_number", value=repr(parts[4])))
             key = (parts[0], parts[2])
             if key in seen:
                 what = "run" if kind == "run" else "qrels"
-                raise InputError(path, i, f"document {parts[2]!r} appears twice for query {parts[0]!r} in this {what}")
+                raise InputError(
+                    path, i, CODES("error_document_twice", pid=repr(parts[2]), qid=repr(parts[0]), what=what)
+                )
             seen.add(key)
 
 
@@ -237,12 +253,14 @@ def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, sele
                 params,
             )
         except duckdb.Error:
-            raise InputError(path, None, f"cannot read as TREC {kind}: {str(fast_error).splitlines()[0]}") from None
+            raise InputError(
+                path, None, CODES("error_cannot_read_trec", kind=kind, detail=str(fast_error).splitlines()[0])
+            ) from None
     dup = _first_duplicate(con, table)
     if dup:
         line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
         what = "run" if kind == "run" else "qrels"
-        raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this {what}")
+        raise InputError(path, line, CODES("error_document_twice", pid=repr(dup[1]), qid=repr(dup[0]), what=what))
 
 
 def _first_duplicate(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, str] | None:
@@ -401,7 +419,9 @@ def read_run_top(
         try:
             con.execute(agg(True))
         except duckdb.Error:
-            raise InputError(path, None, f"cannot read as TREC run: {str(fast_error).splitlines()[0]}") from None
+            raise InputError(
+                path, None, CODES("error_cannot_read_trec", kind="run", detail=str(fast_error).splitlines()[0])
+            ) from None
         tolerant = True
     try:
         if deep:
@@ -429,13 +449,13 @@ def read_run_top(
             nan = con.execute(f"SELECT sum(nan) FROM {_ident(top)}").fetchone()[0]
         if dup:
             line = _find_line(path, lambda p: len(p) >= 3 and p[0] == dup[0] and p[2] == dup[1], nth=2)
-            raise InputError(path, line, f"document {dup[1]!r} appears twice for query {dup[0]!r} in this run")
+            raise InputError(path, line, CODES("error_document_twice", pid=repr(dup[1]), qid=repr(dup[0]), what="run"))
         if nan:
             line = _find_line(
                 path,
                 lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4])),
             )
-            raise InputError(path, line, "score is NaN, which cannot be ranked")
+            raise InputError(path, line, CODES("error_score_nan"))
         if deep:
             con.execute(f"DELETE FROM {_ident(rows)} WHERE position > {int(depth)}")
         else:
@@ -468,7 +488,7 @@ def read_qrels(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: s
     _load(con, path, "qrels", table, "SELECT qid, docid AS pid, rel::INTEGER AS grade FROM {src}", [])
     n = con.execute(f"SELECT count(*) FROM {_ident(table)}").fetchone()[0]
     if n == 0:
-        raise InputError(path, None, "no judgments in this qrels file")
+        raise InputError(path, None, CODES("error_qrels_empty"))
     return n
 
 
@@ -532,5 +552,5 @@ def read_run(con: duckdb.DuckDBPyConnection, path: str | os.PathLike, table: str
         line = _find_line(
             path, lambda p: len(p) >= 5 and not p[0].startswith("#") and _is_number(p[4]) and math.isnan(float(p[4]))
         )
-        raise InputError(path, line, "score is NaN, which cannot be ranked")
+        raise InputError(path, line, CODES("error_score_nan"))
     return name
