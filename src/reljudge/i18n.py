@@ -1463,6 +1463,60 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_cannot_read_trec": ("TREC {kind}(으)로 읽을 수 없습니다: {detail}", "cannot read as TREC {kind}: {detail}"),
     "error_score_nan": ("점수가 NaN이라 순위를 매길 수 없습니다", "score is NaN, which cannot be ranked"),
     "error_qrels_empty": ("이 qrels 파일에 판정이 없습니다", "no judgments in this qrels file"),
+    # campaign work and storage: unknown names, formats, databases
+    "error_unknown_question": ("모르는 질문 {qid}", "unknown question {qid}"),
+    "error_unknown_plan": (
+        "모르는 판정 계획 {plan}: {choices} 중 하나를 쓰세요",
+        "unknown judging plan {plan}; use one of {choices}",
+    ),
+    "error_unknown_policy": (
+        "모르는 정책 {policy}: adjudicated, majority, annotator:이름, source:이름 중 하나를 쓰세요",
+        "unknown policy {policy}; use adjudicated, majority, annotator:NAME or source:NAME",
+    ),
+    "error_no_qrels_version": ("qrels 버전 {version}이(가) 없습니다", "no qrels version {version}"),
+    "error_unknown_zone": (
+        "모르는 시간대 {zone}: Asia/Seoul이나 UTC 같은 IANA 이름을 쓰세요",
+        "unknown time zone {zone}: use an IANA name such as Asia/Seoul or UTC",
+    ),
+    "error_no_qrels_source": ("가져온 qrels 출처 {source}이(가) 없습니다", "no imported qrels source {source}"),
+    "error_unknown_qrels_format": (
+        "모르는 qrels 형식 {format}: {choices} 중 하나를 고르세요",
+        "unknown qrels format {format}; choose one of {choices}",
+    ),
+    "error_unknown_history_format": (
+        "모르는 형식 {format}: {choices} 중 하나를 고르세요",
+        "unknown format {format}; choose one of {choices}",
+    ),
+    "error_unknown_import_kind": (
+        "모르는 가져오기 종류 {kind}: {choices} 중 하나를 고르세요",
+        "unknown import kind {kind}; choose one of {choices}",
+    ),
+    "error_malformed_csv": ("CSV 형식이 잘못되었습니다: {detail}", "malformed CSV: {detail}"),
+    "error_format_not_for_kind": (
+        "형식 {format}은(는) 이 종류의 파일에 쓸 수 없습니다",
+        "format {format} is not supported for this kind of file",
+    ),
+    "error_bundle_no_equivalent": (
+        "번들에 {measure}에 해당하는 trec_eval 측정이 없습니다",
+        "the bundle has no trec_eval equivalent for {measure}",
+    ),
+    "error_not_a_directory": ("{path}이(가) 이미 있고 폴더가 아닙니다", "{path} exists and is not a directory"),
+    "error_memory_limit": (
+        "${variable}={value}: 256MB나 2GB 같은 크기가 필요합니다",
+        "${variable}={value}: expected a size such as 256MB or 2GB",
+    ),
+    "error_cannot_open_db": (
+        "{path}: 데이터베이스를 열 수 없습니다: {detail}",
+        "{path}: cannot open database: {detail}",
+    ),
+    "error_no_database": (
+        "{path}에 데이터베이스가 없습니다: --db / {variable}를 확인하거나 `reljudge init`으로 만드세요",
+        "no database at {path}: check --db / {variable}, or create it with `reljudge init`",
+    ),
+    "error_cannot_open_source_db": (
+        "{source}: 원본 데이터베이스를 열 수 없습니다: {detail}",
+        "{source}: cannot open the source database: {detail}",
+    ),
 }
 
 

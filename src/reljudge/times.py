@@ -14,6 +14,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_unknown_zone=("zone",),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 
 def check_zone(zone: str) -> str:
@@ -24,7 +30,7 @@ def check_zone(zone: str) -> str:
             raise ZoneInfoNotFoundError(zone)
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ReljudgeError(f"unknown time zone {zone!r}: use an IANA name such as Asia/Seoul or UTC") from None
+        raise ReljudgeError(CODES("error_unknown_zone", zone=repr(zone))) from None
     return zone
 
 

@@ -103,7 +103,7 @@ def trec_eval_measure(m: Measure) -> tuple[str, str, str]:
         return QRELS, "", f"ndcg_cut.{k}"
     if m.name == "Judged":
         return QRELS_JUDGED, "-l 1", f"P.{k}"
-    raise ReljudgeError(f"the bundle has no trec_eval equivalent for {m}")
+    raise ReljudgeError(CODES("error_bundle_no_equivalent", measure=str(m)))
 
 
 def _command_groups(measures: list[Measure]) -> list[tuple[str, str, list[str], list[str]]]:
@@ -156,7 +156,11 @@ def _qrels_text(rows: pd.DataFrame) -> bytes:
     return "".join(f"{r.qid} 0 {r.pid} {int(r.grade)}\n" for r in rows.itertuples()).encode("utf-8")
 
 
-CODES = Codes(error_id_has_space=("column", "value"))
+CODES = Codes(
+    error_id_has_space=("column", "value"),
+    error_bundle_no_equivalent=("measure",),
+    error_not_a_directory=("path",),
+)
 """The error a bundle of the export page can meet (worded by the page)."""
 
 
@@ -339,7 +343,7 @@ def write(bundle: Bundle, out_dir) -> list[Path]:
     replaced, other files refused so that the directory holds exactly one bundle)."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
-        raise ReljudgeError(f"{out} exists and is not a directory")
+        raise ReljudgeError(CODES("error_not_a_directory", path=str(out)))
     files = bundle.all_files()
     if out.exists():
         stray = sorted(

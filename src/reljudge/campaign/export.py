@@ -26,6 +26,9 @@ from reljudge.storage.db import Database
 from reljudge.eval.trec_io import whole_number_problem
 
 CODES = Codes(
+    error_no_qrels_source=("source",),
+    error_unknown_qrels_format=("format", "choices"),
+    error_unknown_history_format=("format", "choices"),
     error_qrels_import_format=("format",),
     error_beir_header=(),
     error_beir_fields=("n",),
@@ -79,7 +82,7 @@ def qrels_table(
     if policy.startswith("source:"):
         name = policy.split(":", 1)[1]
         if name not in qrels_io.sources(db):
-            raise ReljudgeError(f"no imported qrels source {name!r}")
+            raise ReljudgeError(CODES("error_no_qrels_source", source=repr(name)))
         rows = qrels_io.external(db, name)
         rows["judged_as"] = rows["pid"]
         verdicts = pd.DataFrame(columns=["qid", "no_answer", "provenance", "n_annotators"])
@@ -154,7 +157,7 @@ def write_qrels(
     include_no_answer: bool = False,
 ) -> ExportSummary:
     if fmt not in QRELS_FORMATS:
-        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+        raise ReljudgeError(CODES("error_unknown_qrels_format", format=repr(fmt), choices=", ".join(QRELS_FORMATS)))
     path = Path(path)
     rows, no_answer = qrels_table(db, policy, version, min_grade, include_no_answer=include_no_answer)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -215,7 +218,7 @@ def downloads(
     frozen ``version`` (no-answer questions left out unless ``include_no_answer``), its
     no-answer file, the full judgment history, the adjudications."""
     if fmt not in QRELS_FORMATS:
-        raise ReljudgeError(f"unknown qrels format {fmt!r}; choose one of {', '.join(QRELS_FORMATS)}")
+        raise ReljudgeError(CODES("error_unknown_qrels_format", format=repr(fmt), choices=", ".join(QRELS_FORMATS)))
     ext = {"trec": "txt", "beir": "tsv"}.get(fmt, fmt)
     side = {"trec": "tsv", "beir": "tsv"}.get(fmt, fmt)
     qrels = lambda part: lambda: qrels_bytes(db, fmt, policy, version, min_grade, include_no_answer)[part]  # noqa: E731
@@ -229,7 +232,9 @@ def downloads(
 
 def _write_history(frame: pd.DataFrame, path, fmt: str) -> int:
     if fmt not in JUDGMENT_FORMATS:
-        raise ReljudgeError(f"unknown format {fmt!r}; choose one of {', '.join(JUDGMENT_FORMATS)}")
+        raise ReljudgeError(
+            CODES("error_unknown_history_format", format=repr(fmt), choices=", ".join(JUDGMENT_FORMATS))
+        )
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     _write_frame(frame, Path(path), fmt)
     return len(frame)

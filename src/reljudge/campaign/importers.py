@@ -27,6 +27,8 @@ from reljudge.errors import InputError
 from reljudge.eval.trec_io import is_comment
 
 CODES = Codes(
+    error_malformed_csv=("detail",),
+    error_format_not_for_kind=("format",),
     error_file_not_found=(),
     error_is_directory=(),
     error_file_empty=(),
@@ -276,7 +278,7 @@ def _csv_error(path: Path, name: str, start: int, exc: csv.Error) -> InputError:
             f"line {closed_by} and followed by more text ({exc}); "
             'write a quote inside a quoted field as ""',
         )
-    return InputError(name, start, f"malformed CSV: {exc}")
+    return InputError(name, start, CODES("error_malformed_csv", detail=str(exc)))
 
 
 def _quote_trouble(path: Path, start: int) -> tuple[int | None, int | None]:
@@ -516,7 +518,7 @@ def _records(src: Source, fmt: str, required_any) -> Iterator[tuple[int, dict]]:
     elif fmt == "csv":
         records = iter_csv(src.path, required_any, src.display)
     else:
-        raise InputError(src.display, None, f"format {fmt!r} is not supported for this kind of file")
+        raise InputError(src.display, None, CODES("error_format_not_for_kind", format=repr(fmt)))
     for lineno, obj in records:
         field = _nul_field(obj)
         if field:

@@ -24,6 +24,13 @@ from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_unknown_question=("qid",),
+    error_no_such_user=("user",),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 GRADES = fields.GRADES
 MAX_NOTE = fields.MAX_TEXT
@@ -169,7 +176,7 @@ QUEUE = WorkQueue(
     lambda ov, after=None: _next_unfinished(ov, after),
     store.get_position,
     store.set_position,
-    lambda qid, _user: ReljudgeError(f"unknown question {qid!r}"),
+    lambda qid, _user: ReljudgeError(CODES("error_unknown_question", qid=repr(qid))),
     str,
 )
 """The judging queue's position and moves (the rule review's queue shares)."""
@@ -212,7 +219,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     ov = overview(db, username)
     row = ov[ov.qid == qid]
     if row.empty:
-        raise ReljudgeError(f"unknown question {qid!r}")
+        raise ReljudgeError(CODES("error_unknown_question", qid=repr(qid)))
     q = row.iloc[0]
     mine = store.my_latest(db, username, qid)
     settings = catalog.get_settings(db)
@@ -453,7 +460,7 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
     from reljudge.storage import accounts
 
     if not accounts.user_exists(db, username):
-        raise ReljudgeError(f"no such user {username!r}")
+        raise ReljudgeError(CODES("error_no_such_user", user=username))
     ov = overview(db, username)
     if ov.empty:
         return []

@@ -29,6 +29,12 @@ from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog
 from reljudge.storage import plans as store
 from reljudge.storage.db import Database
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_unknown_plan=("plan", "choices"),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 PLANS = ("complete", "rr-first")
 DEFAULT_PLAN = "complete"
@@ -116,7 +122,7 @@ def current(db: Database) -> Plan:
 def set_plan(db: Database, name: str, rest: bool = False) -> Plan:
     """Choose the judging plan (a lead's decision: the CLI and the assignment page)."""
     if name not in PLANS:
-        raise ReljudgeError(f"unknown judging plan {name!r}; use one of {', '.join(PLANS)}")
+        raise ReljudgeError(CODES("error_unknown_plan", plan=repr(name), choices=", ".join(PLANS)))
     catalog.set_setting(db, "plan", name)
     catalog.set_setting(db, "plan_rest", "on" if rest and name == "rr-first" else "off")
     return current(db)

@@ -67,6 +67,7 @@ def import_file(
 
 
 CODES = Codes(
+    error_unknown_import_kind=("kind", "choices"),
     error_import_database=("file", "detail"),
     error_pool_below_k=("depth", "k"),
     error_type_empty=(),
@@ -89,7 +90,7 @@ def _import(
         chunks = importers.run_chunks(src, fmt, system)
         store = partial(catalog.import_run, replace=replace)
     else:
-        raise ReljudgeError(f"unknown import kind {kind!r}; choose one of {', '.join(KINDS)}")
+        raise ReljudgeError(CODES("error_unknown_import_kind", kind=repr(kind), choices=", ".join(KINDS)))
     if progress is not None:
         chunks = _reporting(chunks, src.path, progress)
     summary = store(db, chunks, src.display)

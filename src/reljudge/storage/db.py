@@ -49,7 +49,7 @@ def memory_limit() -> str | None:
     """$RELJUDGE_MEMORY_LIMIT (e.g. ``256MB``), checked; None when unset."""
     limit = os.environ.get(MEMORY_ENV_VAR, "").strip()
     if limit and not _MEMORY_RE.fullmatch(limit):
-        raise ReljudgeError(f"${MEMORY_ENV_VAR}={limit!r}: expected a size such as 256MB or 2GB")
+        raise ReljudgeError(CODES("error_memory_limit", variable=MEMORY_ENV_VAR, value=repr(limit)))
     return limit or None
 
 
@@ -176,7 +176,12 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflicting" in text or "could not set lock" in text)
 
 
-CODES = Codes(error_db_locked=("path",))
+CODES = Codes(
+    error_db_locked=("path",),
+    error_memory_limit=("variable", "value"),
+    error_cannot_open_db=("path", "detail"),
+    error_no_database=("path", "variable"),
+)
 """The errors this module raises as codes (the others carry DuckDB's own text)."""
 
 
@@ -245,10 +250,12 @@ class Database:
             except duckdb.IOException as exc:
                 if _is_lock_error(exc):
                     raise DatabaseLockedError(CODES("error_db_locked", path=str(self.path))) from None
-                raise ReljudgeError(f"{self.path}: cannot open database: {exc}") from None
+                raise ReljudgeError(CODES("error_cannot_open_db", path=str(self.path), detail=str(exc))) from None
             except duckdb.Error as exc:
                 if recovered or not wal_path(self.path).exists():
-                    raise ReljudgeError(f"{self.path}: cannot open database: {_first_line(exc)}") from None
+                    raise ReljudgeError(
+                        CODES("error_cannot_open_db", path=str(self.path), detail=_first_line(exc))
+                    ) from None
                 try:
                     backup = recover_wal(self.path)
                 except (duckdb.Error, OSError) as again:
@@ -692,5 +699,5 @@ def open_database(path: str | os.PathLike | None = None, read_only: bool = False
     if isinstance(path, str):  # PostgreSQL: init creates the schema
         return Database(path, read_only=read_only, must_exist=must_exist)
     if must_exist and not path.exists():
-        raise ReljudgeError(f"no database at {path}: check --db / {ENV_VAR}, or create it with `reljudge init`")
+        raise ReljudgeError(CODES("error_no_database", path=str(path), variable=ENV_VAR))
     return Database(path, read_only=read_only)

@@ -7,6 +7,13 @@ import pandas as pd
 
 from reljudge.errors import ReljudgeError
 from reljudge.storage.db import Database, in_list, registered
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_unknown_policy=("policy",),
+    error_no_qrels_version=("version",),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 PROVENANCES = ("unanimous", "majority", "adjudicated", "single", "tie")
 
@@ -161,7 +168,7 @@ def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[
             [policy.split(":", 1)[1]],
         )
     if policy not in ("adjudicated", "majority"):
-        raise ReljudgeError(f"unknown policy {policy!r}; use adjudicated, majority, annotator:NAME or source:NAME")
+        raise ReljudgeError(CODES("error_unknown_policy", policy=repr(policy)))
     use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
     return (
         f"""
@@ -244,7 +251,7 @@ def _check_version(cur, version: int | None) -> None:
         version is not None
         and not cur.execute("SELECT count(*) FROM qrels_versions WHERE version = ?", [version]).fetchall()[0][0]
     ):
-        raise ReljudgeError(f"no qrels version {version}")
+        raise ReljudgeError(CODES("error_no_qrels_version", version=version))
 
 
 def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:

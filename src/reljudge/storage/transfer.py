@@ -18,6 +18,12 @@ from reljudge.errors import ReljudgeError
 from reljudge.storage import postgres
 from reljudge.storage.db import Database, is_postgres
 from reljudge.storage.migrations import MIGRATIONS
+from reljudge.codes import Codes
+
+CODES = Codes(
+    error_cannot_open_source_db=("source", "detail"),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 SOURCE = "rj_source"
 _SEQUENCE_COLUMN = re.compile(r"^\s*(\w+)\s+[A-Z]+[^\n]*DEFAULT\s+nextval\('(\w+)'\)", re.I | re.M)
@@ -82,7 +88,7 @@ def _attach_source(db: Database, source: str) -> None:
         try:
             cur.execute(f"ATTACH {postgres.quote(source)} AS {SOURCE} (READ_ONLY)")
         except duckdb.Error as exc:
-            raise ReljudgeError(f"{source}: cannot open the source database: {exc}") from None
+            raise ReljudgeError(CODES("error_cannot_open_source_db", source=str(source), detail=str(exc))) from None
 
 
 def copy(source: str, target: Database) -> dict[str, int]:

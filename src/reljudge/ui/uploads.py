@@ -92,7 +92,7 @@ def import_any(
         summary = import_upload(db, kind, upload, fmt, system, lang, replace=replace, update_questions=update_questions)
         return Imported(i18n.message(summary.messages(), lang, sep=summary.SEP), warning=bool(summary.incomplete))
     if kind not in FORMS:
-        raise ReljudgeError(f"unknown import kind {kind!r}; choose one of {', '.join(KINDS)}")
+        raise ReljudgeError(campaign.CODES("error_unknown_import_kind", kind=repr(kind), choices=", ".join(KINDS)))
     with st.spinner(i18n.t("importing", lang, name=upload.name)):
         if kind == "answers":
             versions = import_answers_upload(db, upload, fmt, system, replace)
