@@ -1517,6 +1517,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{source}: 원본 데이터베이스를 열 수 없습니다: {detail}",
         "{source}: cannot open the source database: {detail}",
     ),
+    # TREC fields (eval.trec_io)
+    "error_empty_run": ("결과가 없는 실행 파일입니다(비어 있음)", "no results in this run file (it is empty)"),
+    "error_field_not_whole": ("{what} {value}은(는) 정수가 아닙니다", "{what} {value} is not a whole number"),
+    "error_field_out_of_range": (
+        "{what} {value}이(가) 범위를 벗어났습니다({low}부터 {high}까지의 정수)",
+        "{what} {value} is out of range (a whole number from {low} to {high})",
+    ),
 }
 
 

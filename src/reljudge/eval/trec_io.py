@@ -55,6 +55,9 @@ CODES = Codes(
     error_cannot_read_trec=("kind", "detail"),
     error_score_nan=(),
     error_qrels_empty=(),
+    error_empty_run=(),
+    error_field_not_whole=("what", "value"),
+    error_field_out_of_range=("what", "value", "low", "high"),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
@@ -75,7 +78,7 @@ _WHOLE_RE = r"\s*[+-]?[0-9]+\s*"
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # grades and ranks are stored as INTEGER
 # a run file without a result line is refused, as trec_eval does ("Cannot read results
 # file"): scoring it 0 on every query would hide a retrieval job that failed
-EMPTY_RUN = "no results in this run file (it is empty)"
+EMPTY_RUN = "error_empty_run"
 
 
 def _ident(name: str) -> str:
@@ -112,11 +115,11 @@ def _is_int(text: str) -> bool:
 
 def whole_number_problem(text: str, what: str) -> str | None:
     """Why ``text`` is not a valid integer field of a TREC file (``what``: "relevance",
-    "rank", "grade"), as the end of an error message; None if it is one."""
+    "rank", "grade"), a message for the end of an error; None if it is one."""
     if not _is_int(text):
-        return f"{what} {text!r} is not a whole number"
+        return CODES("error_field_not_whole", what=what, value=repr(text))
     if not INT_MIN <= int(text) <= INT_MAX:
-        return f"{what} {text!r} is out of range (a whole number from {INT_MIN} to {INT_MAX})"
+        return CODES("error_field_out_of_range", what=what, value=repr(text), low=INT_MIN, high=INT_MAX)
     return None
 
 
@@ -236,7 +239,7 @@ def _load(con: duckdb.DuckDBPyConnection, path: str, kind: str, table: str, sele
     first = _first_line(path)
     if first is None:
         if kind == "run":
-            raise InputError(path, None, EMPTY_RUN)
+            raise InputError(path, None, CODES(EMPTY_RUN))
         con.execute(f"CREATE OR REPLACE TABLE {_ident(table)} (qid VARCHAR, pid VARCHAR, grade INTEGER)")
         return
     delim = "\t" if "\t" in first else " "
@@ -385,7 +388,7 @@ def read_run_top(
     key = order_key_sql(ties, "score", "rank", "docid", nullable=False)
     first = _first_line(path)
     if first is None:
-        raise InputError(path, None, EMPTY_RUN)
+        raise InputError(path, None, CODES(EMPTY_RUN))
     delim = "\t" if "\t" in first else " "
 
     deep = depth > ranking.TOP_N_HEAP_DEPTH
