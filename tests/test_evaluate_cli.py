@@ -737,3 +737,31 @@ def test_a_fresh_process_evaluates_trec_and_jsonl_runs_in_every_format(tmp_path)
                 timeout=120,
             )
             assert r.returncode == 0 and "0.5000" in r.stdout, (run, fmt, r.stderr)
+
+
+def test_one_trec_line_rule_for_every_reader(tmp_path, capsys):
+    """`import run`, `import qrels` and `evaluate --qrels` read TREC lines by one rule
+    (trec_io.trec_lines): a BOM, blank lines, tabs and '#' comments are accepted alike, and a
+    line with the wrong number of fields is refused by each with the same line and words."""
+    from reljudge.campaign import export, importers
+    from reljudge.errors import InputError
+
+    qrels = _write(tmp_path, "q.qrels", "\ufeff# judged 2026-12-04\n\nq1\t0\ta\t2\n  # q1 0 zz 1\nq1 0 b 0\n")
+    run = _write(tmp_path, "r.run", "\ufeff# run r\nq1\tQ0\tb\t1\t2\tr\n\nq1 Q0 a 2 1 r\n")
+    assert export.read_qrels(qrels)[["qid", "pid", "grade"]].values.tolist() == [["q1", "a", 2], ["q1", "b", 0]]
+    assert list(next(importers.run_chunks(importers.Source.of(run))).pid) == ["b", "a"]
+    code, out, err = cli(["evaluate", "--qrels", qrels, run, "-m", "RR@10"], capsys)
+    assert code == 0 and _tsv(out) == {("r", "RR(rel=1)@10", "all"): 0.5}, err
+
+    bad_qrels = _write(tmp_path, "bad.qrels", "q1 0 a 2\n# note\nq1 0 b\n")
+    bad_run = _write(tmp_path, "bad.run", "q1 Q0 a 1 2 r\n\nq1 Q0 b 2 r\n")
+    with pytest.raises(InputError) as caught:
+        export.read_qrels(bad_qrels)
+    assert str(caught.value) == f"{bad_qrels}, line 3: expected 4 fields (qid iter docid rel), found 3"
+    with pytest.raises(InputError) as caught:
+        next(importers.run_chunks(importers.Source.of(bad_run)))
+    assert str(caught.value) == f"{bad_run}, line 3: expected 6 fields (qid Q0 docid rank score tag), found 5"
+    code, _, err = cli(["evaluate", "--qrels", bad_qrels, run, "-m", "RR@10"], capsys)
+    assert code == 2 and f"{bad_qrels}, line 3: expected 4 fields (qid iter docid rel), found 3" in err
+    code, _, err = cli(["evaluate", "--qrels", qrels, bad_run, "-m", "RR@10"], capsys)
+    assert code == 2 and f"{bad_run}, line 3: expected 6 fields (qid Q0 docid rank score tag), found 5" in err

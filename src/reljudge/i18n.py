@@ -970,10 +970,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "탭으로 나뉜 3개 칸이 있어야 하는데 {n}개입니다",
         "expected 3 tab-separated fields, found {n}",
     ),
-    "error_qrels_fields": (
-        "'qid 0 docid rel' 4개 칸이 있어야 하는데 {n}개입니다",
-        "expected 4 fields 'qid 0 docid rel', found {n}",
-    ),
     "error_grade_not_whole": ("등급 {value!r}는 정수가 아닙니다", "grade {value!r} is not a whole number"),
     "error_grade_range": ("등급 {value}는 범위(0, 1, 2)를 벗어납니다", "grade {value} is out of range (0, 1 or 2)"),
     "error_qrels_empty_id": ("qid 또는 docid가 비어 있습니다", "empty qid or docid"),
@@ -1043,10 +1039,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "error_empty_text": ("본문(text)이 없거나 비어 있습니다", "missing or empty text"),
     "error_empty_question": ("질문 본문(text)이 없거나 비어 있습니다", "missing or empty question text"),
-    "error_trec_fields": (
-        "'qid Q0 pid rank score tag' 6개 칸이 있어야 하는데 {n}개입니다",
-        "expected 6 fields 'qid Q0 pid rank score tag', found {n}",
-    ),
     "error_no_system": (
         "시스템 이름이 없습니다: 시스템 이름을 주거나 'tag' 열을 넣으세요",
         "no system name: give --system NAME or a 'tag' column",

@@ -23,7 +23,7 @@ from reljudge.grades import GRADES
 from reljudge.campaign.importers import check_name, iter_text_lines
 from reljudge.storage import catalog, qrels_io
 from reljudge.storage.db import Database
-from reljudge.eval.trec_io import whole_number_problem
+from reljudge.eval.trec_io import trec_lines, whole_number_problem
 
 CODES = Codes(
     error_no_qrels_source=("source",),
@@ -32,7 +32,6 @@ CODES = Codes(
     error_qrels_import_format=("format",),
     error_beir_header=(),
     error_beir_fields=("n",),
-    error_qrels_fields=("n",),
     error_qrels_empty_id=(),
     error_grade_not_whole=("value",),
     error_grade_range=("value",),
@@ -267,14 +266,15 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
     (``query-id corpus-id score`` with header) qrels file, validated."""
     path = Path(path)
     name = display or str(path)
-    lines = iter_text_lines(path, name)
     if fmt is None:
         fmt = "beir" if path.suffix.lower() == ".tsv" else "trec"
     if fmt not in ("trec", "beir"):
         raise ReljudgeError(CODES("error_qrels_import_format", format=str(fmt)))
+    # TREC: the one TREC line rule (comments, fields) of every reader; BEIR: tab-separated
+    lines = iter_text_lines(path, name) if fmt == "beir" else trec_lines(path, "qrels", name)
     rows, seen = [], {}
     for lineno, line in lines:
-        if not line.strip():
+        if fmt == "beir" and not line.strip():
             continue
         if fmt == "beir":
             parts = line.rstrip("\r\n").split("\t")
@@ -286,10 +286,7 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
                 raise InputError(name, lineno, CODES("error_beir_fields", n=len(parts)))
             qid, pid, grade_text = (p.strip() for p in parts)
         else:
-            parts = line.split()
-            if len(parts) != 4:
-                raise InputError(name, lineno, CODES("error_qrels_fields", n=len(parts)))
-            qid, _, pid, grade_text = parts
+            qid, _, pid, grade_text = line
         if whole_number_problem(grade_text, "grade"):  # the rule of `evaluate --qrels`
             raise InputError(name, lineno, CODES("error_grade_not_whole", value=grade_text))
         grade = int(grade_text)

@@ -24,7 +24,7 @@ import pandas as pd
 from reljudge.codes import Codes
 from reljudge.display import id_problem
 from reljudge.errors import InputError
-from reljudge.eval.trec_io import is_comment
+from reljudge.eval.trec_io import trec_lines
 
 CODES = Codes(
     error_malformed_csv=("detail",),
@@ -52,7 +52,6 @@ CODES = Codes(
     error_no_suffix=(),
     error_empty_text=(),
     error_empty_question=(),
-    error_trec_fields=("n",),
     error_no_system=(),
     error_no_rank=(),
     error_rank_negative=("rank",),
@@ -622,12 +621,8 @@ def run_chunks(src: Source, fmt: str | None = None, system: str | None = None) -
 
     def trec_rows():
         seen = False
-        for lineno, line in iter_text_lines(src.path, name):
-            parts = line.split()
-            if not parts or is_comment(line):  # trec_eval skips '#' lines: so does the import
-                continue
-            if len(parts) != 6:
-                raise InputError(name, lineno, CODES("error_trec_fields", n=len(parts)))
+        _check_file(src.path, name)
+        for lineno, parts in trec_lines(src.path, "run", name):  # the one TREC line rule
             seen = True
             qid, _q0, pid, rank, score, tag = parts
             qid, pid = _id(qid, name, lineno, "qid"), _id(pid, name, lineno, "pid")

@@ -34,6 +34,7 @@ only the top rows the measures look at, with the same checks.
 from __future__ import annotations
 
 import math
+from typing import Iterator
 import os
 from pathlib import Path
 
@@ -147,40 +148,60 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _scan(path: str, kind: str, check_rank: bool = True) -> None:
-    """Slow pass: raise InputError for the first bad line, including repeated documents.
+FORMATS = {"run": "qid Q0 docid rank score tag", "qrels": "qid iter docid rel"}
 
-    ``check_rank=False``: a run's rank field may be any token (trec_eval never reads it)."""
-    ncols = 6 if kind == "run" else 4
-    fmt = "qid Q0 docid rank score tag" if kind == "run" else "qid iter docid rel"
-    seen: set[tuple[str, str]] = set()
+
+def trec_lines(path, kind: str, display: str | None = None) -> Iterator[tuple[int, list[str]]]:
+    """The one rule of reading a TREC file line by line, for every reader of reljudge
+    (``import run``, ``import qrels``, ``gold``, and the slow pass of ``evaluate --qrels``):
+    (line number, fields) of each line, in UTF-8 (a BOM on the first line tolerated);
+    blank lines and comment lines (first non-blank character '#', as trec_eval 10) are
+    skipped; every other line splits on whitespace into exactly the fields of ``kind``
+    (run: qid Q0 docid rank score tag; qrels: qid iter docid rel), else an InputError
+    naming ``display`` (default: the path) and the line. The fast DuckDB read
+    (:func:`_source`) applies the same rules in SQL."""
+    name = display or str(path)
+    if not os.path.exists(path):
+        raise InputError(name, None, CODES("error_no_such_file"))
+    if os.path.isdir(path):
+        raise InputError(name, None, CODES("error_is_directory"))
+    ncols = len(FORMATS[kind].split())
     with open(path, "rb") as f:
         for i, raw in enumerate(f, start=1):
             try:
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
-                raise InputError(path, i, CODES("error_not_utf8")) from None
+                raise InputError(name, i, CODES("error_not_utf8")) from None
             parts = line.split()
             if not parts or parts[0].startswith("#"):
                 continue
             if len(parts) != ncols:
-                raise InputError(path, i, CODES("error_trec_field_count", expected=ncols, format=fmt, found=len(parts)))
-            problem = (
-                whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
-                if kind != "run" or check_rank
-                else None
-            )
-            if problem:
-                raise InputError(path, i, problem)
-            if kind == "run" and not _is_number(parts[4]):
-                raise InputError(path, i, CODES("error_score_not_number", value=repr(parts[4])))
-            key = (parts[0], parts[2])
-            if key in seen:
-                what = "run" if kind == "run" else "qrels"
                 raise InputError(
-                    path, i, CODES("error_document_twice", pid=repr(parts[2]), qid=repr(parts[0]), what=what)
+                    name, i, CODES("error_trec_field_count", expected=ncols, format=FORMATS[kind], found=len(parts))
                 )
-            seen.add(key)
+            yield i, parts
+
+
+def _scan(path: str, kind: str, check_rank: bool = True) -> None:
+    """Slow pass: raise InputError for the first bad line, including repeated documents.
+
+    ``check_rank=False``: a run's rank field may be any token (trec_eval never reads it)."""
+    seen: set[tuple[str, str]] = set()
+    for i, parts in trec_lines(path, kind):
+        problem = (
+            whole_number_problem(parts[3], "rank" if kind == "run" else "relevance")
+            if kind != "run" or check_rank
+            else None
+        )
+        if problem:
+            raise InputError(path, i, problem)
+        if kind == "run" and not _is_number(parts[4]):
+            raise InputError(path, i, CODES("error_score_not_number", value=repr(parts[4])))
+        key = (parts[0], parts[2])
+        if key in seen:
+            what = "run" if kind == "run" else "qrels"
+            raise InputError(path, i, CODES("error_document_twice", pid=repr(parts[2]), qid=repr(parts[0]), what=what))
+        seen.add(key)
 
 
 def _find_line(path: str, hit, nth: int = 1) -> int | None:
