@@ -971,7 +971,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "expected 3 tab-separated fields, found {n}",
     ),
     "error_grade_not_whole": ("등급 {value!r}는 정수가 아닙니다", "grade {value!r} is not a whole number"),
-    "error_grade_range": ("등급 {value}는 범위(0, 1, 2)를 벗어납니다", "grade {value} is out of range (0, 1 or 2)"),
+    "error_grade_range": ("등급 {value}는 범위({grades})를 벗어납니다", "grade {value} is out of range ({grades})"),
     "error_qrels_empty_id": ("qid 또는 docid가 비어 있습니다", "empty qid or docid"),
     "error_qrels_conflict": (
         "서로 다른 중복: {qid} {pid}가 여기서는 {grade}, {other_line}번째 줄에서는 {other}입니다",

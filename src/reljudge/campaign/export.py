@@ -34,7 +34,7 @@ CODES = Codes(
     error_beir_fields=("n",),
     error_qrels_empty_id=(),
     error_grade_not_whole=("value",),
-    error_grade_range=("value",),
+    error_grade_range=("value", "grades"),
     error_qrels_conflict=("qid", "pid", "grade", "other", "other_line"),
     error_no_qrels_rows=(),
     error_qrels_no_source=(),
@@ -291,7 +291,9 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
             raise InputError(name, lineno, CODES("error_grade_not_whole", value=grade_text))
         grade = int(grade_text)
         if grade not in GRADES:
-            raise InputError(name, lineno, CODES("error_grade_range", value=grade_text))
+            raise InputError(
+                name, lineno, CODES("error_grade_range", value=grade_text, grades=", ".join(map(str, GRADES)))
+            )
         if not qid or not pid:
             raise InputError(name, lineno, CODES("error_qrels_empty_id"))
         key = (qid, pid)

@@ -25,6 +25,7 @@ from reljudge.storage import catalog
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
+from reljudge.grades import TOP_GRADE
 
 CODES = Codes(
     error_unknown_question=("qid",),
@@ -305,7 +306,7 @@ def _event_row(raw: dict, qid_default: str | None) -> dict:
             "evidence": None,
         }
     grade = fields.grade(raw)
-    evidence = fields.text(raw, "evidence", MAX_NOTE) if grade == 2 else None
+    evidence = fields.text(raw, "evidence", MAX_NOTE) if grade == TOP_GRADE else None
     return {**row, "pid": fields.key(raw, "pid"), "grade": grade, "no_answer": None, "evidence": evidence}
 
 

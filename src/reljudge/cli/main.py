@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from reljudge import __version__, i18n
+from reljudge.grades import GRADES
 
 EPILOG = """examples:
   reljudge init --demo
@@ -569,7 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME; reviews: source:NAME only",
     )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
-    p.add_argument("--min-grade", type=int, choices=[0, 1, 2], help="only rows with grade >= this")
+    p.add_argument("--min-grade", type=int, choices=list(GRADES), help="only rows with grade >= this")
     p.add_argument(
         "--include-no-answer",
         action="store_true",
