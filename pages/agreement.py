@@ -2,11 +2,14 @@
 
 import streamlit as st
 
+from reljudge import display
 from reljudge.campaign import team_agreement
 from reljudge.agreement import coefficients as agreement
 from reljudge.reporting import charts
 from reljudge.campaign import outcome_agreement
 from reljudge.campaign import progress
+from reljudge.judges import calibration
+from reljudge.reporting import judge_tables
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -41,6 +44,21 @@ st.caption(session.t("outcome_caption", measure=outcome.measure))
 tables.dataframe(outcome.mrr, hide_index=False, name="outcome_mrr")
 tables.dataframe(outcome.tau_table(), name="outcome_tau")
 tables.dataframe(outcome.flagged, name="outcome_flagged")
+
+st.subheader(session.t("judge_panel_title"))
+model_sources = judge_tables.model_sources(db)
+if not model_sources:
+    st.info(session.t("judge_none"))
+else:
+    source = st.selectbox(session.t("judge_pick"), model_sources)
+    result = calibration.calibrate(db, source, "adjudicated")
+    for line in judge_tables.info(result, session.lang()):
+        st.caption(display.md(line))
+    tables.dataframe(judge_tables.figures_frame(result), name="model_vs_people")
+    st.caption(session.t("judge_confusion"))
+    tables.dataframe(judge_tables.confusion_frame(result), hide_index=False, name="model_vs_people_confusion")
+    st.caption(session.t("judge_outcome"))
+    tables.dataframe(judge_tables.outcome_frame(result), name="model_vs_people_outcome")
 
 st.subheader(session.t("answers_agreement"))
 reviews = team_agreement.reviews_from_database(db)

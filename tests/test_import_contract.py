@@ -36,7 +36,7 @@ LAYERS = [
     # the metric engine and the agreement coefficients: plain tables in, figures out
     ("engine", ("reljudge.eval", "reljudge.agreement")),
     ("storage", ("reljudge.storage",)),
-    ("campaign", ("reljudge.campaign", "reljudge.review")),
+    ("campaign", ("reljudge.campaign", "reljudge.review", "reljudge.judges")),
     ("reporting", ("reljudge.reporting",)),
     ("front", ("reljudge.web", "reljudge.cli", "reljudge.ui", "reljudge.notebook", "reljudge.__main__")),
 ]

@@ -30,6 +30,7 @@ SHIPPED = [
     (11, "postgres_lookup_indexes", "096b01588c5056dec2bdd514b67a3a2f233bfcfd79c9b1a9b0cbfe79f3336ceb"),
     (12, "event_ids_per_author", "e63a4a1bdbd36866a90aba7eeffd758c82c19299d4f2dc491d348f7080998b12"),
     (13, "question_types", "d6220350d992e1b0314e9eae242c81aa07432ea480de32b9ee6a0a1d4964e11b"),
+    (14, "model_judge_sources", "ebd04f9ee34bb46970a3380c58e56e61967a7a28a43665a2fe65cde2fe34fdd7"),
 ]
 
 

@@ -1374,6 +1374,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "나머지 문단 — 판정하지 않아도 됩니다 (판정해도 됩니다)",
         "The rest of the pool — not needed now (may still be judged)",
     ),
+    "error_plan_order_complete_only": (
+        "모델 출처는 complete 계획의 순서만 정합니다",
+        "a model source orders the complete plan only",
+    ),
+    "error_no_model_source": (
+        "모델 출처 {source}이(가) 없습니다 (reljudge auto-judge --source 이름)",
+        "no model source {source} (reljudge auto-judge --source NAME)",
+    ),
     # the metric engine's messages: measure names (eval.measures), ranking rule (eval.ranking), TREC files (eval.trec_io)
     "error_measure_unreadable": (
         "측정 {measure}을(를) 읽을 수 없습니다. 아는 측정: {known}",
@@ -1515,6 +1523,53 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_field_out_of_range": (
         "{what} {value}이(가) 범위를 벗어났습니다({low}부터 {high}까지의 정수)",
         "{what} {value} is out of range (a whole number from {low} to {high})",
+    ),
+    # model judge (reljudge.judges): never shown to annotators
+    "judge_error_source_name": (
+        "모델 판정 출처 이름 {source!r}은(는) 쓸 수 없습니다: 비어 있지 않고 ':'가 없는 이름을 쓰세요",
+        "model source name {source!r} cannot be used: give a non-empty name without ':'",
+    ),
+    "judge_error_imported_source": (
+        "출처 {source!r}에는 가져온 qrels가 있습니다: 모델 판정에는 다른 이름을 쓰세요",
+        "source {source!r} holds imported qrels: give the model judge another name",
+    ),
+    "judge_error_other_judge": (
+        "출처 {source!r}은(는) 다른 판정 모델({kind}, {model})이 만든 것입니다: 다른 이름을 쓰세요",
+        "source {source!r} was made by another judge ({kind}, {model}): give this one another name",
+    ),
+    "judge_error_no_source": (
+        "출처 {source!r}이(가) 없습니다(auto-judge나 import qrels로 만드세요)",
+        "no source {source!r} (make it with auto-judge or import qrels)",
+    ),
+    "judge_error_against_itself": (
+        "출처를 자기 자신과 비교할 수 없습니다",
+        "a source cannot be calibrated against itself",
+    ),
+    "judge_panel_title": ("모델 대 사람", "Model vs people"),
+    "judge_panel_info": (
+        "모델 판정(출처 {source})을 사람의 판정({against})과 비교합니다: 둘 다 판정한 풀 문단 {n}개. "
+        "모델 판정은 판정자에게 보이지 않습니다.",
+        "The model's grades (source {source}) against the people's ({against}): {n} pooled pairs both "
+        "graded. Model grades are never shown to annotators.",
+    ),
+    "judge_model_line": (
+        "모델 {model} · 버전 {version} · 프롬프트 sha256 {sha} · 판정 시각 {at}",
+        "model {model} · version {version} · prompt sha256 {sha} · judged at {at}",
+    ),
+    "judge_exact": ("완전 일치", "Exact agreement"),
+    "judge_kappa_linear": ("선형 가중 카파", "Linearly weighted kappa"),
+    "judge_confusion": (
+        "혼동 행렬 (행: 사람 0·1·2, 열: 모델 0·1·2)",
+        "Confusion matrix (rows: people 0·1·2, columns: model 0·1·2)",
+    ),
+    "judge_outcome": ("시스템 순위 일치 (켄달 타우)", "System ranking agreement (Kendall's tau)"),
+    "judge_none": ("모델 판정 출처가 없습니다(reljudge auto-judge).", "No model source yet (reljudge auto-judge)."),
+    "judge_pick": ("모델 출처", "Model source"),
+    "judge_report_title": ("모델 판정 (모델 대 사람)", "Model judge (model vs people)"),
+    "report_plan_model_order": (
+        "질문마다 문단을 모델 판정 출처 {source}의 등급이 높은 것부터 보여 주었습니다(판정자에게 등급은 보이지 않음).",
+        "Each question's paragraphs were shown ordered by model source {source}, most likely relevant first "
+        "(its grades were not shown to annotators).",
     ),
 }
 
@@ -1691,6 +1746,16 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "aspect": ("항목", "aspect"),
     "detail": ("내용", "detail"),
     "citations": ("인용 (뒷받침 등급)", "citations (support grade)"),
+    # model vs people (reljudge.reporting.judge_tables)
+    "judged_pairs": ("둘 다 판정한 문단 수", "pairs both graded"),
+    "exact_agreement": ("완전 일치율", "exact agreement"),
+    "kappa_linear": ("선형 가중 κ", "linearly weighted κ"),
+    "reference_grade": ("기준(사람) 등급", "reference (people) grade"),
+    "reference_value": ("기준(사람) qrels", "reference (people) qrels"),
+    "model_value": ("모델 qrels", "model qrels"),
+    "model_0": ("모델 0", "model 0"),
+    "model_1": ("모델 1", "model 1"),
+    "model_2": ("모델 2", "model 2"),
 }
 
 

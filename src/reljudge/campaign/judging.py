@@ -21,7 +21,7 @@ from reljudge.campaign import group_commit
 from reljudge.campaign import plan
 from reljudge.campaign.queue_position import WorkQueue
 from reljudge.errors import ReljudgeError
-from reljudge.storage import catalog
+from reljudge.storage import catalog, judge_sources
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
@@ -240,6 +240,11 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     index = list(ov.qid).index(qid)
     chosen = plan.current(db)
     if chosen.name == "complete":
+        if chosen.order_source:
+            # a lead's choice (reljudge plan complete --order-by NAME): a model source orders
+            # the paragraphs, most likely relevant first; its grades are never shown
+            model = judge_sources.grades_of(db, chosen.order_source, qid)
+            items.sort(key=lambda it: -model.get(it["pid"], -1))
         now = [it["pid"] for it in items if it["grade"] is None]
     else:
         now = plan.now_items(db, username, [qid], chosen)[qid]

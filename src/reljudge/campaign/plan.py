@@ -26,13 +26,15 @@ from typing import Collection, Mapping, Sequence
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
-from reljudge.storage import catalog
+from reljudge.storage import catalog, judge_sources
 from reljudge.storage import plans as store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
 
 CODES = Codes(
     error_unknown_plan=("plan", "choices"),
+    error_plan_order_complete_only=(),
+    error_no_model_source=("source",),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
@@ -102,9 +104,14 @@ class Plan:
     rel: int  # the relevance threshold
     ties: str
     dedup: str
+    #: complete only: a model source (reljudge.judges) ordering each question's paragraphs,
+    #: most likely relevant first (a lead's choice; the report says so). None: the shuffle.
+    order_source: str | None = None
 
     def describe(self) -> str:
         if self.name == "complete":
+            if self.order_source:
+                return f"complete, ordered by model source {self.order_source} (most likely relevant first)"
             return "complete"
         return f"rr-first (K = {self.k}, rel >= {self.rel}{', then the rest of the pool' if self.rest else ''})"
 
@@ -116,15 +123,22 @@ def current(db: Database) -> Plan:
     if name not in PLANS:
         name = DEFAULT_PLAN
     ks = [int(k) for k in str(s["ks"]).split(",") if k.strip()] or [10]
-    return Plan(name, s.get("plan_rest") == "on", max(ks), int(s["rel_threshold"]), s["ties"], s["dedup"])
+    order = (s.get("plan_order_source") or None) if name == "complete" else None
+    return Plan(name, s.get("plan_rest") == "on", max(ks), int(s["rel_threshold"]), s["ties"], s["dedup"], order)
 
 
-def set_plan(db: Database, name: str, rest: bool = False) -> Plan:
-    """Choose the judging plan (a lead's decision: the CLI and the assignment page)."""
+def set_plan(db: Database, name: str, rest: bool = False, order_source: str | None = None) -> Plan:
+    """Choose the judging plan (a lead's decision: the CLI and the assignment page);
+    ``order_source``: under complete, a model source ordering each question's paragraphs."""
     if name not in PLANS:
         raise ReljudgeError(CODES("error_unknown_plan", plan=repr(name), choices=", ".join(PLANS)))
+    if order_source and name != "complete":
+        raise ReljudgeError(CODES("error_plan_order_complete_only"))
+    if order_source and order_source not in judge_sources.judge_source_names(db):
+        raise ReljudgeError(CODES("error_no_model_source", source=repr(order_source)))
     catalog.set_setting(db, "plan", name)
     catalog.set_setting(db, "plan_rest", "on" if rest and name == "rr-first" else "off")
+    catalog.set_setting(db, "plan_order_source", order_source or "")
     return current(db)
 
 
@@ -146,7 +160,9 @@ def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = 
     stable shuffle; under rr-first the frontier in that shuffle, or with the rest of the
     pool (once every RR@K is settled) the ungraded paragraphs by weight, then the shuffle."""
     plan = plan or current(db)
-    return store.plan_items(db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
+    return store.plan_items(
+        db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, plan.order_source
+    )
 
 
 def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:

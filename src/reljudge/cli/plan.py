@@ -42,6 +42,12 @@ def register(subparsers) -> None:
     p.add_argument(
         "--then-rest", action="store_true", help="rr-first: once every RR@K is settled, go on with the rest of the pool"
     )
+    p.add_argument(
+        "--order-by",
+        metavar="SOURCE",
+        help="complete: order each question's paragraphs by a model source (reljudge auto-judge), most likely "
+        "relevant first; the grades stay hidden, the report says so",
+    )
     p.set_defaults(func=run_plan)
 
     p = subparsers.add_parser(
@@ -68,7 +74,7 @@ def run_plan(args) -> int:
     from reljudge.campaign import plan
 
     if args.plan is None:
-        if args.then_rest:
+        if args.then_rest or args.order_by:
             print("error: --then-rest goes with a plan: reljudge plan rr-first --then-rest", file=sys.stderr)
             return 2
         print(plan.current(_db(args)).describe())
@@ -76,7 +82,7 @@ def run_plan(args) -> int:
     if args.then_rest and args.plan != "rr-first":
         print("error: --then-rest is for rr-first", file=sys.stderr)
         return 2
-    chosen = plan.set_plan(_db(args), args.plan, args.then_rest)
+    chosen = plan.set_plan(_db(args), args.plan, args.then_rest, args.order_by)
     print(f"judging plan: {chosen.describe()}")
     return 0
 

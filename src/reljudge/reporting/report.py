@@ -25,6 +25,7 @@ from reljudge.campaign import evaluation
 from reljudge.eval import metrics
 from reljudge.campaign import plan
 from reljudge.reporting import report_answers
+from reljudge.reporting import judge_tables
 from reljudge.reporting.render import fmt_cell, html_table, md_cell, md_table
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
@@ -68,6 +69,7 @@ class ReportData:
     few_questions_note: str = ""  # below the results when a group rests on too few questions
     answer_review: object = None  # the "answer review" section (reljudge.reporting.report_answers), None: no answers
     unsettled_note: str = ""  # above the tests when they rest on figures the unjudged paragraphs can still move
+    model_judge: object = None  # "model vs people" (reljudge.reporting.judge_tables), None: no model source
 
 
 def build(
@@ -179,6 +181,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         few_note,
         report_answers.build(db, lang, n_boot),
         unsettled_note,
+        model_judge=judge_tables.build_section(db, lang),
     )
 
 
@@ -229,6 +232,8 @@ def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd
 def _plan_text(p: "plan.Plan", lang: str) -> str:
     """The judging plan in the report's words (README, 판정 계획 / Judging plans)."""
     if p.name == "complete":
+        if p.order_source:
+            return _t("plan_complete", lang) + " " + _t("plan_model_order", lang, source=p.order_source)
         return _t("plan_complete", lang)
     return _t("plan_rr_first", lang, k=p.k, rel=p.rel) + (_t("plan_then_rest", lang) if p.rest else "")
 
@@ -294,6 +299,7 @@ def render_markdown(data: ReportData) -> str:
     if data.wordings is not None and not data.wordings.empty:
         out.append(f"\n## {_t('wordings', L)}\n\n{_t('wordings_text', L)}\n\n")
         out.append(md_table(data.wordings, L))
+    out.append(judge_tables.markdown(data.model_judge))
     out.append(report_answers.markdown(data.answer_review))
     return "\n".join(out)
 
@@ -360,6 +366,7 @@ def render_html(data: ReportData) -> str:
             f"<h2>{html.escape(_t('wordings', L))}</h2><p>{html.escape(_t('wordings_text', L))}</p>"
             + html_table(data.wordings, L)
         )
+    parts.append(judge_tables.html(data.model_judge))
     parts.append(report_answers.html(data.answer_review))
     parts.append("</body></html>")
     return "\n".join(parts)

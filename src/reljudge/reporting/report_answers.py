@@ -4,7 +4,7 @@ methodology §4: "답변의 해석 타당성과 인용 정확도는 사람 검�
 One builder for both: per system × question type and overall, the answer measures
 (:mod:`reljudge.review.measures`) with their 95% bootstrap intervals and the number of
 answers each rests on; the counts, abstentions apart; the reviewers' agreement
-(:func:`reljudge.agreement.coefficients.reviews_from_database`); the failure cases (sentences that
+(:func:`reljudge.campaign.team_agreement.reviews_from_database`); the failure cases (sentences that
 need a citation and have no supporting one, with their citations and grades); and the
 disclosure of how the review was done (who reviewed, how many reviewers per answer,
 the policy, what the measures are). Tables hold data; the renderers escape every cell

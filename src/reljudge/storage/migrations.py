@@ -628,4 +628,37 @@ INSERT INTO question_types(name, declared)
 SELECT qtype, TRUE FROM questions WHERE qtype <> '' GROUP BY qtype ORDER BY min(seq);
 """,
     ),
+    (
+        14,
+        "model_judge_sources",
+        r"""
+-- A model judge (reljudge.judges) stores its grades in external_qrels under its source
+-- name, like an imported qrels source. What made them is recorded here: the kind of judge
+-- (e5, endpoint), the model and its version, the prompt (text and SHA-256), the settings
+-- (thresholds and how they were calibrated, the endpoint address; never a key) and when.
+CREATE TABLE judge_sources(
+    source        VARCHAR PRIMARY KEY CHECK (length(source) > 0),
+    kind          VARCHAR NOT NULL CHECK (kind IN ('e5', 'endpoint')),
+    model         VARCHAR NOT NULL,
+    model_version VARCHAR NOT NULL,
+    prompt_text   VARCHAR NOT NULL,
+    prompt_sha256 VARCHAR NOT NULL,
+    settings      VARCHAR NOT NULL,
+    created_at    TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    updated_at    TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+-- A pair the judge could not grade (an unparsable answer, a failed request): recorded,
+-- not guessed, and tried again by the next run; a later grade removes the row.
+CREATE TABLE judge_errors(
+    source     VARCHAR NOT NULL,
+    qid        VARCHAR NOT NULL,
+    pid        VARCHAR NOT NULL,
+    kind       VARCHAR NOT NULL,
+    detail     VARCHAR NOT NULL,
+    answer     VARCHAR,
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (source, qid, pid)
+);
+""",
+    ),
 ]

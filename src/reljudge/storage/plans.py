@@ -102,21 +102,35 @@ def plan_counts_pairs(
 
 
 def plan_items(
-    db: Database, username: str, qids: list[str], plan: str, rest: bool, ties: str, dedup: str, k: int, rel: int
+    db: Database,
+    username: str,
+    qids: list[str],
+    plan: str,
+    rest: bool,
+    ties: str,
+    dedup: str,
+    k: int,
+    rel: int,
+    order_source: str | None = None,
 ) -> dict[str, list[str]]:
     """{qid: the items to judge now, in the page's order} for ``qids`` of ``username``'s
     queue. complete: the ungraded pooled items in the annotator's stable shuffle;
     rr-first: the frontier in the stable shuffle, or (``rest``, once settled) the ungraded
-    items by weight (sum over systems of 1/log2(rank + 1) within K), then the shuffle."""
+    items by weight (sum over systems of 1/log2(rank + 1) within K), then the shuffle.
+    ``order_source`` (complete only): the model source's grade first, highest first."""
     params = {"qids": list(qids), "user": username}
     if plan == "complete":
         key = SHUFFLE_KEY.format(qid="p.qid", user="$user", pid="p.pid")
+        params["src"] = order_source or ""
         sql = f"""
             WITH mine AS (
                 SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
-                WHERE username = $user AND pid IS NOT NULL AND list_contains($qids::VARCHAR[], qid) GROUP BY ALL)
-            SELECT p.qid, list(p.pid ORDER BY {key}) FROM pool p
+                WHERE username = $user AND pid IS NOT NULL AND list_contains($qids::VARCHAR[], qid) GROUP BY ALL),
+            model AS (SELECT qid, pid, grade FROM external_qrels
+                      WHERE source = $src AND list_contains($qids::VARCHAR[], qid))
+            SELECT p.qid, list(p.pid ORDER BY coalesce(o.grade, -1) DESC, {key}) FROM pool p
             LEFT JOIN mine m ON m.qid = p.qid AND m.pid = p.pid
+            LEFT JOIN model o ON o.qid = p.qid AND o.pid = p.pid
             WHERE list_contains($qids::VARCHAR[], p.qid) AND m.grade IS NULL GROUP BY p.qid"""
     else:
         params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest))

