@@ -1563,7 +1563,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Confusion matrix (rows: people 0·1·2, columns: model 0·1·2)",
     ),
     "judge_outcome": ("시스템 순위 일치 (켄달 타우)", "System ranking agreement (Kendall's tau)"),
-    "judge_none": ("모델 판정 출처가 없습니다(reljudge auto-judge).", "No model source yet (reljudge auto-judge)."),
+    "judge_none": ("모델 판정 출처가 아직 없습니다(명령줄의 reljudge 자동 판정 명령으로 만듭니다).", "No model source yet (reljudge auto-judge)."),
     "judge_pick": ("모델 출처", "Model source"),
     "judge_report_title": ("모델 판정 (모델 대 사람)", "Model judge (model vs people)"),
     "report_plan_model_order": (
