@@ -12,6 +12,13 @@ import json
 from reljudge.storage import postgres
 from reljudge.storage.migrations import MIGRATIONS
 
+
+def _number(name: str) -> int:
+    """A step's number, looked up by its name (steps added on parallel branches are
+    renumbered when they are merged)."""
+    return next(v for v, n, _ in MIGRATIONS if n == name)
+
+
 SHIPPED = [
     (1, "initial_schema", "dba1c53fabad31700e13833fe85a2de990356779e9ffb81cb526cdc4df003280"),
     (
@@ -30,6 +37,7 @@ SHIPPED = [
     (11, "postgres_lookup_indexes", "096b01588c5056dec2bdd514b67a3a2f233bfcfd79c9b1a9b0cbfe79f3336ceb"),
     (12, "event_ids_per_author", "e63a4a1bdbd36866a90aba7eeffd758c82c19299d4f2dc491d348f7080998b12"),
     (13, "question_types", "d6220350d992e1b0314e9eae242c81aa07432ea480de32b9ee6a0a1d4964e11b"),
+    (_number("quality_control"), "quality_control", "48ee1de0991cdbf9b4abf3cfd69d0948deb7b2868b130af88ebcb5ca321765bd"),
 ]
 
 

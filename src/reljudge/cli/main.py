@@ -622,6 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
         "reljudge.cli.answers",
         "reljudge.campaign.copy_db",
         "reljudge.cli.plan",
+        "reljudge.cli.quality",
     ):
         importlib.import_module(module).register(sub)
     return parser
