@@ -179,3 +179,161 @@ def test_quality_cli_json_and_table(tmp_path, capsys, db_path, files):
     assert code == 2 and err.count("\n") == 1 and "line 2" in err and "Traceback" not in err
     code, _, err = _run(capsys, "--db", db_path, "quality", "--min-accuracy", "2")
     assert code == 2 and err.startswith("error:")
+
+
+# -- decoys ---------------------------------------------------------------------------
+
+
+def _decoys_of(db, user):
+    placed = quality.placements(db)
+    return {(r.qid, r.pid) for r in placed.itertuples() if r.annotator == user}
+
+
+def test_decoys_come_from_other_pools_without_the_questions_content_words(campaign_db):
+    from reljudge.campaign import highlight
+
+    db = campaign_db
+    out = quality.place_decoys(db, 0.5, seed=3)
+    assert out["annotators"] == 2 and out["placed"] >= 2
+    questions = dict(zip(judging.all_questions(db).qid, judging.all_questions(db).text))
+    texts = {}
+    for qid in questions:
+        texts.update(dict(zip(judging.pool_paragraphs(db, qid).pid, judging.pool_paragraphs(db, qid).text)))
+    for user in ("ann", "bob"):
+        mine = _decoys_of(db, user)
+        assert mine and len({q for q, _ in mine}) == len(mine)  # at most one per question
+        for qid, pid in mine:
+            assert pid not in set(judging.pool_paragraphs(db, qid).pid)
+            words = highlight.content_words(questions[qid])
+            assert not any(w in texts[pid].lower() for w in words)
+    # deterministic for a seed: placing again with it gives the same decoys
+    before = {u: _decoys_of(db, u) for u in ("ann", "bob")}
+    quality.place_decoys(db, 0.5, seed=3)
+    assert {u: _decoys_of(db, u) for u in ("ann", "bob")} == before
+    with pytest.raises(ReljudgeError, match="rate"):
+        quality.place_decoys(db, 0)
+
+
+def test_a_decoy_is_shown_offered_and_saved_blind_for_its_annotator_only(campaign_db):
+    from reljudge.campaign import events
+
+    db = campaign_db
+    quality.place_decoys(db, 0.5, seed=3)
+    (qid, pid), *_ = sorted(_decoys_of(db, "ann"))
+    data = judging.payload(db, "ann", qid)
+    items = {it["pid"]: it for it in data["items"]}
+    pooled = set(judging.pool_paragraphs(db, qid).pid)
+    assert set(items) == pooled | {pid}
+    # nothing tells it apart: same keys, to be judged now, counted in the annotator's own totals
+    assert {tuple(sorted(it)) for it in data["items"]} == {tuple(sorted(items[pid]))}
+    assert items[pid]["now"] and data["progress"]["q_total"] == len(pooled) + 1
+    # ordered in the stable shuffle like the pooled paragraphs
+    keys = [judging._shuffle_key(qid, "ann", it["pid"]) for it in data["items"]]
+    assert keys == sorted(keys)
+    offered = {(r["qid"], r["pid"]) for r in judging.next_items(db, "ann")}
+    assert (qid, pid) in offered
+    assert pid not in {it["pid"] for it in judging.payload(db, "bob", qid)["items"]} or (
+        (qid, pid) in _decoys_of(db, "bob")
+    )
+    # the save route's path: accepted for ann, refused for bob (not shown to him)
+    acked, refused, eids = events.record_each(
+        db, "ann", [{"id": "d1", "kind": "grade", "qid": qid, "pid": pid, "grade": 2, "ms": 4000}]
+    )
+    assert acked == ["d1"] and not refused and eids["d1"] > 0
+    if (qid, pid) not in _decoys_of(db, "bob"):
+        acked, refused, _ = events.record_each(
+            db, "bob", [{"id": "d2", "kind": "grade", "qid": qid, "pid": pid, "grade": 0, "ms": 4000}]
+        )
+        assert acked == [] and refused == {"d2": "not_pooled"}
+    # resending is acknowledged once; the grade shows in ann's view
+    acked, refused, again = events.record_each(
+        db, "ann", [{"id": "d1", "kind": "grade", "qid": qid, "pid": pid, "grade": 2, "ms": 4000}]
+    )
+    assert acked == ["d1"] and again["d1"] == eids["d1"]
+    grade = {it["pid"]: it["grade"] for it in judging.payload(db, "ann", qid)["items"]}[pid]
+    assert grade == 2
+    assert (qid, pid) not in {(r["qid"], r["pid"]) for r in judging.next_items(db, "ann")}
+    row = quality.annotator_quality(db).set_index("annotator").loc["ann"]
+    assert row.decoys_judged == 1 and row.decoys_failed == 1 and not row.flagged
+    # a second failed decoy flags (default: 2)
+    quality.set_settings(db, max_failed_decoys=1)
+    row = quality.annotator_quality(db).set_index("annotator").loc["ann"]
+    assert row.flagged and row.reasons == [quality.FLAG_FAILED_DECOYS]
+
+
+def _figures(db, tmp_path, tag):
+    """Everything a decoy must never touch, as comparable values."""
+    from reljudge.campaign import adjudication, export, progress, team_agreement
+    from reljudge.campaign.evaluation import evaluate_campaign
+    from reljudge.storage import catalog, team
+
+    result = evaluate_campaign(db, ["RR@10", "nDCG@10", "R@10", "P@5", "Judged@10"], n_boot=50, n_perm=50)
+    files = {}
+    for fmt in ("trec", "jsonl", "csv"):
+        path = tmp_path / f"{tag}.{fmt}"
+        export.write_qrels(db, path, fmt)
+        files[fmt] = path.read_bytes()
+    return {
+        "qrels": team.aggregated_qrels(db).to_dict("records"),
+        "per_annotator": team.current_grades(db).to_dict("records"),
+        "metrics": result.result.per_query.to_dict("records"),
+        "means": result.result.means[["system", "qtype", "measure", "n", "mean"]].to_dict("records"),
+        "agreement": json.dumps(team_agreement.from_database(db).to_dict(), sort_keys=True, default=str),
+        "disagreements": adjudication.queue(db).to_dict("records"),
+        "exports": files,
+        "pool": catalog.counts(db)["pool"],
+        "events": catalog.counts(db)["judgment_events"],
+        "progress": progress.by_annotator(db).to_dict("records"),
+        "speed": team.judging_speed(db).to_dict("records"),
+    }
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_decoys_never_leak(db, files, tmp_path, seed):
+    """Property: with random grades on the pool, qrels, metrics, agreement, the
+    disagreement queue, qrels exports, the pool size and progress are identical whether
+    or not decoys were placed and judged (any grades, cleared and changed)."""
+    import random
+
+    load_small_campaign(db, files)
+    rng = random.Random(seed)
+    for user in ("ann", "bob"):
+        for qid in ("q1", "q2", "q3"):
+            for pid in judging.pool_paragraphs(db, qid).pid:
+                if rng.random() < 0.8:
+                    judging.grade(db, user, qid, pid, rng.choice([0, 1, 2]), ms=rng.randint(500, 9000))
+    before = _figures(db, tmp_path, "before")
+    quality.place_decoys(db, 0.5, seed=seed)
+    placed = quality.placements(db)
+    assert len(placed) >= 2
+    for r in placed.itertuples():
+        for _ in range(rng.randint(1, 3)):
+            judging.grade(db, r.annotator, r.qid, r.pid, rng.choice([0, 1, 2, None]), ms=rng.randint(100, 9000))
+        judging.grade(db, r.annotator, r.qid, r.pid, rng.choice([1, 2]), ms=100)
+    after = _figures(db, tmp_path, "after")
+    assert after == before
+    # and the decoys are in the quality export
+    out = tmp_path / "quality.jsonl"
+    quality.export_quality(db, out)
+    kinds = [json.loads(line)["kind"] for line in out.read_text(encoding="utf-8").splitlines()]
+    assert kinds.count("decoy") == len(placed) and kinds.count("decoy_event") >= 2 * len(placed)
+    table = quality.annotator_quality(db).set_index("annotator")
+    assert table.decoys_failed.sum() == len(placed)
+
+
+def test_reassigning_ignores_decoys_and_decoys_cli(tmp_path, capsys, db_path, files):
+    from reljudge.storage import open_database
+
+    db = open_database(db_path)
+    load_small_campaign(db, files)
+    db.close()
+    code, out, err = _run(capsys, "--db", db_path, "decoys", "--rate", "0.5", "--seed", "3")
+    assert code == 0 and "decoys in force" in out, err
+    code, out, err = _run(capsys, "--db", db_path, "decoys", "--rate", "0")
+    assert code == 2 and err.startswith("error:") and "Traceback" not in err
+    code, out, _ = _run(capsys, "--db", db_path, "next", "--user", "ann")
+    db = open_database(db_path)
+    decoys = _decoys_of(db, "ann")
+    db.close()
+    offered = {(json.loads(line)["qid"], json.loads(line)["pid"]) for line in out.splitlines()}
+    assert decoys <= offered

@@ -1382,6 +1382,49 @@ STRINGS: dict[str, tuple[str, str]] = {
         "나머지 문단 — 판정하지 않아도 됩니다 (판정해도 됩니다)",
         "The rest of the pool — not needed now (may still be judged)",
     ),
+    # quality control (pages/quality.py)
+    "nav_quality": ("품질 관리", "Quality"),
+    "quality_title": ("품질 관리", "Quality control"),
+    "quality_caption": (
+        "판정자마다 골드 항목(책임자가 믿는 정답)에 대한 정확도와 가중 카파, 미끼 문단(다른 질문의 문단, 기대 등급 0)에서 "
+        "0보다 높게 준 수, 너무 빠른 판정 비율. 판정자에게는 골드와 미끼가 다른 문단과 똑같이 보입니다. 미끼는 qrels·지표·"
+        "일치도·조정·qrels 내보내기·풀 크기·진행 현황에 들어가지 않습니다.",
+        "Per annotator: accuracy and weighted kappa against gold items (answers the lead trusts), decoys "
+        "(paragraphs of other questions, expected grade 0) graded above 0, and the share of too-fast "
+        "judgments. Annotators see gold items and decoys like any other paragraph. Decoys never enter "
+        "qrels, metrics, agreement, adjudication, qrels exports, pool sizes or progress.",
+    ),
+    "quality_rule": (
+        "표시 기준: 골드 {min_gold}개 이상 판정하고 정확도 {min_accuracy} 미만, 또는 미끼 {max_failed}개 이상 실패. "
+        "골드 항목 {n_gold}개, 놓인 미끼 {n_decoys}개.",
+        "Flagged when gold accuracy < {min_accuracy} after at least {min_gold} gold items, or at least "
+        "{max_failed} failed decoys. Gold items: {n_gold}; decoys placed: {n_decoys}.",
+    ),
+    "quality_reason_low_gold_accuracy": ("골드 정확도 낮음", "low gold accuracy"),
+    "quality_reason_failed_decoys": ("미끼 실패", "failed decoys"),
+    "quality_settings": ("기준 바꾸기", "Change the thresholds"),
+    "quality_min_gold": ("정확도 기준을 적용할 골드 판정 수", "Gold items judged before the floor applies"),
+    "quality_min_accuracy": ("골드 정확도 하한", "Gold accuracy floor"),
+    "quality_max_failed": ("표시할 미끼 실패 수", "Failed decoys that flag"),
+    "quality_auto_gold": (
+        "3명 이상이 만장일치한 항목을 골드로 자동 승격",
+        "Promote items that 3 or more annotators agree on unanimously to gold",
+    ),
+    "quality_save": ("기준 저장", "Save the thresholds"),
+    "quality_saved": ("기준을 저장했습니다.", "Thresholds saved."),
+    "gold_header": ("골드 항목", "Gold items"),
+    "gold_upload": ("골드 파일 (TREC qrels: qid 0 pid 등급)", "Gold file (TREC qrels: qid 0 pid grade)"),
+    "gold_import": ("골드 가져오기", "Import gold"),
+    "gold_imported": ("골드 항목 {n}개를 저장했습니다.", "{n} gold item(s) stored."),
+    "decoys_header": ("미끼 문단 (주의 확인)", "Decoys (attention checks)"),
+    "decoy_rate": ("미끼 비율", "Decoy rate"),
+    "decoy_seed": ("시드", "Seed"),
+    "decoys_place": ("미끼 놓기", "Place decoys"),
+    "decoys_placed": (
+        "판정자 {annotators}명의 목록에 미끼 {placed}개가 놓여 있습니다.",
+        "{placed} decoy(s) in force over {annotators} annotator(s).",
+    ),
+    "quality_export": ("품질 기록 내려받기 (JSONL)", "Download the quality export (JSONL)"),
 }
 
 
@@ -1417,6 +1460,16 @@ def _param(value, lang: str):
 # Column headers of the tables the pages show (the data keeps its English names, which
 # the CLI, exports and tests use); a column not listed here shows its own name.
 COLUMNS: dict[str, tuple[str, str]] = {
+    "gold_judged": ("판정한 골드", "gold judged"),
+    "gold_accuracy": ("골드 정확도", "gold accuracy"),
+    "gold_kappa": ("골드 대비 가중 카파", "weighted kappa vs gold"),
+    "decoys_judged": ("판정한 미끼", "decoys judged"),
+    "decoys_failed": ("실패한 미끼", "failed decoys"),
+    "flagged": ("표시", "flagged"),
+    "reasons": ("이유", "reasons"),
+    "origin": ("출처", "origin"),
+    "added_by": ("추가한 사람", "added by"),
+    "added_at": ("추가한 때", "added"),
     "username": ("사용자", "user"),
     "annotator": ("판정자", "annotator"),
     "role": ("역할", "role"),

@@ -293,3 +293,14 @@ def export_quality(db: Database, path, fmt: str = "jsonl") -> int:
     rows("annotator", annotator_quality(db))
     Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return len(lines)
+
+
+def export_bytes(db: Database) -> bytes:
+    """The quality export as bytes (the page's download button)."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "quality.jsonl"
+        export_quality(db, path)
+        return path.read_bytes()

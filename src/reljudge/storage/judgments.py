@@ -24,6 +24,7 @@ EVENT_COLUMNS = [
 # from the order, and the order does not move between visits.
 SHUFFLE_KEY = "md5({qid} || chr(31) || {user} || chr(31) || {pid})"
 _SHUFFLE = SHUFFLE_KEY.format(qid="pool.qid", user="?", pid="pool.pid")
+_DECOY_SHUFFLE = SHUFFLE_KEY.format(qid="d.qid", user="d.username", pid="d.pid")
 
 # True when question {qid} is in {user}'s queue (both SQL expressions): every question
 # while no assignment exists, and for a lead who has no assignment of their own;
@@ -100,11 +101,26 @@ def append_event_batches(
             if pids
             else set()
         )
+        # A decoy (storage.quality) is judged by the one annotator it is placed for, as if
+        # pooled; its events go to decoy_events, never to judgment_events.
+        decoys = (
+            set(
+                cur.execute(
+                    f"SELECT username, qid, pid FROM decoy_placements WHERE username IN {in_list(users)} "
+                    f"AND qid IN {in_list(qids)} AND pid IN {in_list(pids)}",
+                    users + qids + pids,
+                ).fetchall()
+            )
+            if pids
+            else set()
+        )
         stored_before = set(
             cur.execute(
                 f"SELECT username, client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)} "
+                f"AND username IN {in_list(users)} UNION ALL "
+                f"SELECT username, client_event_id FROM decoy_events WHERE client_event_id IN {in_list(ids)} "
                 f"AND username IN {in_list(users)}",
-                ids + users,
+                ids + users + ids + users,
             ).fetchall()
         )
         latest = {}
@@ -119,6 +135,19 @@ def append_event_batches(
                     users + qids,
                 ).fetchall()
             }
+            if decoys:
+                latest.update(
+                    {
+                        (u, q, p): (eid, client)
+                        for u, q, p, eid, client in cur.execute(
+                            f"""
+                SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
+                FROM decoy_events WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
+                GROUP BY ALL""",
+                            users + qids,
+                        ).fetchall()
+                    }
+                )
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
             known, in_queue = queue[(username, row["qid"])]
@@ -126,7 +155,9 @@ def append_event_batches(
                 ("unknown_question", None)
                 if not known
                 else ("not_pooled", row["pid"])
-                if row["pid"] is not None and (row["qid"], row["pid"]) not in pooled
+                if row["pid"] is not None
+                and (row["qid"], row["pid"]) not in pooled
+                and (username, row["qid"], row["pid"]) not in decoys
                 else ("not_assigned", None)
                 if not in_queue
                 else None
@@ -136,6 +167,30 @@ def append_event_batches(
         to_insert, results = event_batches.sort_out(
             batches, rows, problems, stored_before, latest, lambda username, row: (username, row["qid"], row["pid"])
         )
+        on_decoys = [(u, r) for u, r in to_insert if (u, r["qid"], r["pid"]) in decoys]
+        to_insert = [(u, r) for u, r in to_insert if (u, r["qid"], r["pid"]) not in decoys]
+        if on_decoys:
+            cur.execute(
+                "INSERT INTO decoy_events(client_event_id, username, qid, pid, grade, note, evidence, "
+                "time_spent_ms, client_id, base_event_id) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in on_decoys),
+                [
+                    value
+                    for username, row in on_decoys
+                    for value in (
+                        row["client_event_id"],
+                        username,
+                        row["qid"],
+                        row["pid"],
+                        row["grade"],
+                        row["note"] or None,
+                        row["evidence"] or None,
+                        row["time_spent_ms"],
+                        row["client_id"],
+                        row["base_event_id"],
+                    )
+                ],
+            )
         if to_insert:
             # Events are stored in the order they were made: the last one wins.
             cur.execute(
@@ -164,8 +219,10 @@ def append_event_batches(
             (u, cid): eid
             for u, cid, eid in cur.execute(
                 f"SELECT username, client_event_id, event_id FROM judgment_events "
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)} UNION ALL "
+                f"SELECT username, client_event_id, event_id FROM decoy_events "
                 f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}",
-                ids + users,
+                ids + users + ids + users,
             ).fetchall()
         }
     return event_batches.acknowledge(rows, results, eids)
@@ -207,13 +264,18 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
     """The pooled paragraphs of one question as this annotator sees them: shuffled,
     blind (no system, rank or score), with source fields, neighbours and how many
-    duplicate copies each stands for. Changes only when the pool is rebuilt."""
+    duplicate copies each stands for. The decoys placed for this annotator on the
+    question (storage.quality) are among them, in the same shuffle, told apart by
+    nothing. Changes only when the pool is rebuilt or decoys are placed."""
     return (
         db.cursor()
         .execute(
             f"""
         WITH items AS (
-            SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?),
+            SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?
+            UNION ALL
+            SELECT d.pid, {_DECOY_SHUFFLE} AS shuffle_key FROM decoy_placements d
+            WHERE d.qid = ? AND d.username = ?),
         docs AS (
             SELECT DISTINCT doc_id FROM paragraphs
             WHERE pid IN (SELECT pid FROM items) AND doc_id IS NOT NULL),
@@ -230,7 +292,7 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
         LEFT JOIN neighbours n USING (pid)
         LEFT JOIN copies c USING (pid)
         ORDER BY i.shuffle_key""",
-            [username, qid],
+            [username, qid, qid, username],
         )
         .df()
     )
@@ -238,7 +300,7 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
 
 def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
     """This annotator's latest (grade, note, evidence, event_id) per paragraph of a question
-    (aggregated from their own events of that question only)."""
+    (aggregated from their own events of that question only; decoys placed for them too)."""
     rows = (
         db.cursor()
         .execute(
@@ -246,8 +308,13 @@ def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
         SELECT pid, arg_max_null(grade, event_id), arg_max_null(note, event_id),
                arg_max_null(evidence, event_id), max(event_id)
         FROM judgment_events WHERE username = ? AND qid = ? AND pid IS NOT NULL
+        GROUP BY pid
+        UNION ALL
+        SELECT pid, arg_max_null(grade, event_id), arg_max_null(note, event_id),
+               arg_max_null(evidence, event_id), max(event_id)
+        FROM decoy_events WHERE username = ? AND qid = ?
         GROUP BY pid""",
-            [username, qid],
+            [username, qid, username, qid],
         )
         .fetchall()
     )
@@ -368,3 +435,47 @@ def pool_paragraphs(db: Database, qid: str) -> pd.DataFrame:
         )
         .df()
     )
+
+
+def decoy_counts(db: Database, username: str) -> pd.DataFrame:
+    """Per question of the annotator's queue that holds decoys placed for them: qid,
+    ``decoys`` (placed) and ``decoys_judged`` (graded now). The annotator's own view
+    counts them like pooled paragraphs; nobody else's figures do."""
+    return (
+        db.cursor()
+        .execute(
+            """
+        WITH latest AS (
+            SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM decoy_events
+            WHERE username = $user GROUP BY ALL)
+        SELECT d.qid, count(*) AS decoys, count(l.grade) AS decoys_judged
+        FROM decoy_placements d LEFT JOIN latest l ON l.qid = d.qid AND l.pid = d.pid
+        WHERE d.username = $user GROUP BY d.qid""",
+            {"user": username},
+        )
+        .df()
+    )
+
+
+def open_decoys(db: Database, username: str, qids: list[str]) -> dict[str, list[str]]:
+    """The decoys placed for the annotator on these questions that they have not graded."""
+    if not qids:
+        return {}
+    rows = (
+        db.cursor()
+        .execute(
+            f"""
+        WITH latest AS (
+            SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM decoy_events
+            WHERE username = ? AND qid IN {in_list(qids)} GROUP BY ALL)
+        SELECT d.qid, d.pid FROM decoy_placements d
+        LEFT JOIN latest l ON l.qid = d.qid AND l.pid = d.pid
+        WHERE d.username = ? AND d.qid IN {in_list(qids)} AND l.grade IS NULL""",
+            [username, *qids, username, *qids],
+        )
+        .fetchall()
+    )
+    out: dict[str, list[str]] = {}
+    for qid, pid in rows:
+        out.setdefault(qid, []).append(pid)
+    return out
