@@ -337,3 +337,23 @@ def test_reassigning_ignores_decoys_and_decoys_cli(tmp_path, capsys, db_path, fi
     db.close()
     offered = {(json.loads(line)["qid"], json.loads(line)["pid"]) for line in out.splitlines()}
     assert decoys <= offered
+
+
+def test_the_report_states_the_quality_control_settings_and_figures(campaign_db, tmp_path):
+    from reljudge.reporting import report
+
+    db = campaign_db
+    plain = dict(report.build(db, lang="en", n_boot=20).setup)
+    assert plain["Quality control (gold items, decoys)"].startswith("not used")
+    quality.import_gold(db, _gold_file(tmp_path), "lee")
+    _judge(db, "ann", ANN)
+    quality.place_decoys(db, 0.5, seed=3)
+    quality.set_settings(db, min_gold=9)
+    text = dict(report.build(db, lang="en", n_boot=20).setup)["Quality control (gold items, decoys)"]
+    assert "9 gold item(s) (imported 9, adjudication 0, promoted 0; auto-promotion off)" in text
+    assert "rate 0.5, seed 3" in text and "after at least 9 gold items" in text
+    assert "ann — gold 9, accuracy 0.667" in text and "(flagged: low gold accuracy)" in text
+    ko = report.build(db, lang="ko", n_boot=20)
+    text = dict(ko.setup)["품질 관리 (골드·미끼)"]
+    assert "골드 항목 9개" in text and "골드 정확도 낮음" in text
+    assert "품질 관리 (골드·미끼)" in report.render(ko, "md")

@@ -79,3 +79,26 @@ def test_the_page_changes_thresholds_and_places_decoys(app_db):
     assert not at.exception
     assert len(quality.placements(_db())) > 0
     assert any("미끼" in s.value for s in at.success)
+
+
+def test_the_adjudication_page_marks_a_ruling_as_gold(app_db):
+    from reljudge.campaign import adjudication
+
+    _app().run()
+    db = _db()
+    pid = judging.payload(db, "annotator1", "q01")["items"][0]["pid"]
+    judging.grade(db, "annotator1", "q01", pid, 2, ms=5000)
+    judging.grade(db, "annotator2", "q01", pid, 0, ms=5000)
+    adjudication.adjudicate(db, "lead", "q01", pid, 1, "부분적으로만 관련")
+    at = _app().run()
+    at.text_input(key="login_username").input("lead")
+    at.text_input(key="login_password").input("demo-lead")
+    at.button[0].click().run()
+    at.switch_page("screens/adjudicate.py").run()
+    assert not at.exception
+    [button] = [b for b in at.button if b.label == "골드로 쓰기"]
+    button.click().run()
+    assert not at.exception
+    gold = quality.gold_items(_db())
+    assert list(zip(gold.qid, gold.pid, gold.grade, gold.origin)) == [("q01", pid, 1, "adjudication")]
+    assert any("골드 항목" in s.value for s in at.success)

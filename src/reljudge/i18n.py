@@ -207,6 +207,27 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the question's content words marked (kiwipiepy morphemes)",
     ),
     "report_highlight_off": ("사용 안 함", "not used"),
+    "report_quality": ("품질 관리 (골드·미끼)", "Quality control (gold items, decoys)"),
+    "report_quality_none": ("사용 안 함 (골드 항목도 미끼도 없음)", "not used (no gold item, no decoy)"),
+    "report_quality_text": (
+        "골드 항목 {n_gold}개(가져옴 {n_import}, 조정 {n_adjudication}, 자동 승격 {n_promoted}; 자동 승격 {auto}); "
+        "미끼 {n_decoys}개(비율 {rate}, 시드 {seed}; 기대 등급 0, qrels·지표·일치도·조정·내보낸 qrels·풀 크기·진행에서 "
+        "제외); 표시 기준: 골드 {min_gold}개 이상에서 정확도 {min_accuracy} 미만, 또는 미끼 실패 {max_failed}개 이상. "
+        "판정자별: {people}",
+        "{n_gold} gold item(s) (imported {n_import}, adjudication {n_adjudication}, promoted {n_promoted}; "
+        "auto-promotion {auto}); {n_decoys} decoy(s) (rate {rate}, seed {seed}; expected grade 0, left out of "
+        "qrels, metrics, agreement, adjudication, qrels exports, pool size and progress); flagged when gold "
+        "accuracy < {min_accuracy} after at least {min_gold} gold items, or at least {max_failed} failed decoys. "
+        "Per annotator: {people}",
+    ),
+    "report_quality_person": (
+        "{name} — 골드 {gold_judged}개 정확도 {accuracy}, 가중 카파 {kappa}; 미끼 {decoys_failed}/{decoys_judged} 실패{flag}",
+        "{name} — gold {gold_judged}, accuracy {accuracy}, weighted kappa {kappa}; decoys failed "
+        "{decoys_failed}/{decoys_judged}{flag}",
+    ),
+    "report_quality_flagged": (" (표시됨: {reasons})", " (flagged: {reasons})"),
+    "report_on": ("켜짐", "on"),
+    "report_off": ("꺼짐", "off"),
     "unfinished_before": (
         "이 질문 앞에 아직 끝나지 않은 질문이 {n}개 있습니다 ([ 이전 질문, 왼쪽 목록에서 이동).",
         "{n} unfinished question(s) come before this one ([ previous question, or the list on the left).",
@@ -1424,6 +1445,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "판정자 {annotators}명의 목록에 미끼 {placed}개가 놓여 있습니다.",
         "{placed} decoy(s) in force over {annotators} annotator(s).",
     ),
+    "use_as_gold_title": ("골드로 쓰기", "Use as gold"),
+    "use_as_gold_none": (
+        "골드로 쓸 수 있는 조정 결과가 없습니다(조정한 문단은 모두 이미 골드입니다).",
+        "No ruling to use as gold (every adjudicated paragraph is gold already).",
+    ),
+    "use_as_gold": ("골드로 쓰기", "Use as gold"),
+    "used_as_gold": ("{item}을(를) 골드 항목으로 저장했습니다.", "{item} is now a gold item."),
     "quality_export": ("품질 기록 내려받기 (JSONL)", "Download the quality export (JSONL)"),
 }
 

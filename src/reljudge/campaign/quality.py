@@ -109,6 +109,8 @@ def set_settings(
         values["quality_auto_gold"] = "on" if auto_gold else "off"
     if values:
         store.set_settings(db, values)
+    if auto_gold:
+        promote(db)
     return settings(db)
 
 
@@ -133,6 +135,7 @@ def use_as_gold(db: Database, qid: str, pid: str, grade: int, lead: str) -> None
 
 gold_items = store.gold_items
 remove_gold = store.remove_gold
+adjudicated_not_gold = store.adjudicated_not_gold
 
 
 def promote(db: Database) -> int:
@@ -207,15 +210,16 @@ placements = store.placements
 # -- figures ------------------------------------------------------------------------
 
 
-def annotator_quality(db: Database, with_settings: Settings | None = None) -> pd.DataFrame:
+def annotator_quality(db: Database, with_settings: Settings | None = None, promote_auto: bool = True) -> pd.DataFrame:
     """One row per annotator (active annotators and anyone who judged), columns
     :data:`COLUMNS`. ``gold_accuracy`` / ``gold_kappa`` are NaN without gold judgments
     (κ also when it is undefined: a single category); ``fast_percent`` NaN without
-    judgments. ``reasons`` lists codes: FLAG_LOW_GOLD (accuracy below the floor after at
+    judgments. With auto-promotion on (and ``promote_auto``), unanimous items are promoted
+    to gold first (the report reads only: ``promote_auto=False``). ``reasons`` lists codes: FLAG_LOW_GOLD (accuracy below the floor after at
     least ``min_gold`` gold items), FLAG_FAILED_DECOYS (at least ``max_failed_decoys``
     decoys graded above 0)."""
     s = with_settings or settings(db)
-    if s.auto_gold:
+    if s.auto_gold and promote_auto:
         promote(db)
     gold = store.gold_pairs(db)
     decoys = store.decoy_grades(db)
@@ -243,11 +247,11 @@ def annotator_quality(db: Database, with_settings: Settings | None = None) -> pd
     )
 
 
-def summary(db: Database) -> dict:
+def summary(db: Database, promote_auto: bool = True) -> dict:
     """The figures and settings together, JSON-ready (``reljudge quality --format json``,
     the report): {"settings": {...}, "gold_items": n, "decoys_placed": n, "annotators": [...]}."""
     s = settings(db)
-    table = annotator_quality(db, s)
+    table = annotator_quality(db, s, promote_auto)
     return {
         "settings": asdict(s),
         "gold_items": int(len(store.gold_items(db))),

@@ -54,6 +54,20 @@ VIEW_COLUMNS = (
 STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
+def _has_decoys(db: Database) -> bool:
+    """Whether the schema holds the decoy tables (migration quality_control): always, once
+    a database is opened with today's migrations; asked once per opened database, so that
+    a test that builds an older schema can still save through today's code."""
+    known = getattr(db, "_rj_has_decoys", None)
+    if known is None:
+        known = any(name == "quality_control" for _, name in db.applied_migrations())
+        try:
+            db._rj_has_decoys = known
+        except AttributeError:  # a database object that takes no attributes: ask each time
+            pass
+    return known
+
+
 def append_event_batches(
     db: Database, batches: list[tuple[str, list[dict], bool]]
 ) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
@@ -80,6 +94,7 @@ def append_event_batches(
     qids = sorted({r["qid"] for _, _, r in rows})
     pids = sorted({r["pid"] for _, _, r in rows if r["pid"] is not None})
     ids = [r["client_event_id"] for _, _, r in rows]
+    has_decoys = _has_decoys(db)
     with db.transaction() as cur:
         pairs = sorted({(u, r["qid"]) for _, u, r in rows})
         known = {r[0] for r in cur.execute(f"SELECT qid FROM questions WHERE qid IN {in_list(qids)}", qids).fetchall()}
@@ -111,18 +126,25 @@ def append_event_batches(
                     users + qids + pids,
                 ).fetchall()
             )
-            if pids
+            if pids and has_decoys
             else set()
         )
-        stored_before = set(
-            cur.execute(
-                f"SELECT username, client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)} "
-                f"AND username IN {in_list(users)} UNION ALL "
-                f"SELECT username, client_event_id FROM decoy_events WHERE client_event_id IN {in_list(ids)} "
-                f"AND username IN {in_list(users)}",
-                ids + users + ids + users,
-            ).fetchall()
+        # ids are per author across both event tables
+        also_decoys = (
+            f"UNION ALL SELECT username, client_event_id, event_id FROM decoy_events "
+            f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}"
+            if has_decoys
+            else ""
         )
+        both = ids + users + (ids + users if has_decoys else [])
+        stored_before = {
+            (u, cid)
+            for u, cid, _ in cur.execute(
+                f"SELECT username, client_event_id, event_id FROM judgment_events "
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)} {also_decoys}",
+                both,
+            ).fetchall()
+        }
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
             latest = {
@@ -219,10 +241,8 @@ def append_event_batches(
             (u, cid): eid
             for u, cid, eid in cur.execute(
                 f"SELECT username, client_event_id, event_id FROM judgment_events "
-                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)} UNION ALL "
-                f"SELECT username, client_event_id, event_id FROM decoy_events "
-                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}",
-                ids + users + ids + users,
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)} {also_decoys}",
+                both,
             ).fetchall()
         }
     return event_batches.acknowledge(rows, results, eids)

@@ -125,6 +125,21 @@ def promote_unanimous(db: Database, min_annotators: int) -> int:
     return int(after - before)
 
 
+def adjudicated_not_gold(db: Database) -> pd.DataFrame:
+    """The lead's rulings in force on pooled paragraphs that are not gold yet (qid, pid,
+    grade), newest first: what the adjudication page offers to "use as gold"."""
+    return (
+        db.cursor()
+        .execute("""
+        SELECT a.qid, a.pid, a.grade FROM current_adjudications a
+        JOIN pool p ON p.qid = a.qid AND p.pid = a.pid
+        WHERE a.pid IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.qid = a.qid AND g.pid = a.pid)
+        ORDER BY a.adjudication_id DESC""")
+        .df()
+    )
+
+
 def gold_items(db: Database) -> pd.DataFrame:
     return (
         db.cursor().execute("SELECT qid, pid, grade, origin, added_by, added_at FROM gold_items ORDER BY qid, pid").df()
