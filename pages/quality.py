@@ -5,7 +5,7 @@ import streamlit as st
 
 from reljudge.campaign import quality
 from reljudge.errors import ReljudgeError
-from reljudge.ui import session, tables, uploads
+from reljudge.ui import lead_forms, session, tables, uploads
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -65,13 +65,6 @@ with st.form("gold_import", clear_on_submit=True):
 tables.dataframe(quality.gold_items(db), name="gold_items")
 
 st.subheader(session.t("decoys_header"))
-with st.form("decoys"):
-    rate = st.number_input(session.t("decoy_rate"), min_value=0.01, max_value=0.5, value=0.05, step=0.01)
-    seed = st.number_input(session.t("decoy_seed"), min_value=0, value=42, step=1)
-    if st.form_submit_button(session.t("decoys_place")):
-        try:
-            out = quality.place_decoys(db, float(rate), int(seed))
-            session.flash(session.t("decoys_placed", placed=out["placed"], annotators=out["annotators"]))
-            st.rerun()
-        except ReljudgeError as exc:
-            session.error(exc)
+lead_forms.decoy_form(db)
+with st.expander(session.t("decoy_history")):
+    tables.dataframe(quality.decoy_grades(db), name="decoys")

@@ -102,3 +102,25 @@ def test_the_adjudication_page_marks_a_ruling_as_gold(app_db):
     gold = quality.gold_items(_db())
     assert list(zip(gold.qid, gold.pid, gold.grade, gold.origin)) == [("q01", pid, 1, "adjudication")]
     assert any("골드 항목" in s.value for s in at.success)
+
+
+def test_the_assignment_page_places_decoys_and_the_audit_keeps_their_grades(app_db):
+    _app().run()
+    at = _app().run()
+    at.text_input(key="login_username").input("lead")
+    at.text_input(key="login_password").input("demo-lead")
+    at.button[0].click().run()
+    at.switch_page("screens/assign.py").run()
+    assert not at.exception
+    [button] = [b for b in at.button if b.label == "미끼 놓기"]
+    button.click().run()
+    assert not at.exception
+    placed = quality.placements(_db())
+    assert len(placed) > 0 and any("미끼" in s.value for s in at.success)
+    first = placed.iloc[0]
+    judging.grade(_db(), first.annotator, first.qid, first.pid, 1, ms=3000)
+    at.switch_page("screens/audit.py").run()
+    at.selectbox(key="audit_qid").select(first.qid).run()
+    assert not at.exception
+    frame = next(d.value for d in at.dataframe if "annotator" in d.value.columns and "pid" in d.value.columns)
+    assert list(zip(frame.annotator, frame.pid, frame.grade)) == [(first.annotator, first.pid, 1)]

@@ -1440,6 +1440,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "decoys_header": ("미끼 문단 (주의 확인)", "Decoys (attention checks)"),
     "decoy_rate": ("미끼 비율", "Decoy rate"),
     "decoy_seed": ("시드", "Seed"),
+    "decoys_help": (
+        "판정자마다 목록에 다른 질문의 풀에서 가져온 문단(질문의 내용어가 없는 것)을 이 비율로 넣습니다(질문마다 최대 1개). "
+        "다른 문단과 똑같이 보이며, 기대 등급은 0입니다. 다시 놓으면 아직 판정하지 않은 미끼만 바뀝니다.",
+        "Puts paragraphs from other questions' pools (free of the question's content words) in each "
+        "annotator's queue at this rate (at most one per question). They look like any other paragraph; "
+        "expected grade 0. Placing again replaces only the decoys nobody has graded yet.",
+    ),
+    "decoy_history": ("미끼 판정 기록", "Grades given to decoys"),
     "decoys_place": ("미끼 놓기", "Place decoys"),
     "decoys_placed": (
         "판정자 {annotators}명의 목록에 미끼 {placed}개가 놓여 있습니다.",
@@ -1498,6 +1506,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "origin": ("출처", "origin"),
     "added_by": ("추가한 사람", "added by"),
     "added_at": ("추가한 때", "added"),
+    "placed_at": ("놓은 때", "placed"),
     "username": ("사용자", "user"),
     "annotator": ("판정자", "annotator"),
     "role": ("역할", "role"),

@@ -239,13 +239,18 @@ def decoy_grades(db: Database) -> pd.DataFrame:
     )
 
 
-def decoy_history(db: Database) -> pd.DataFrame:
-    """Every grade event on a decoy, oldest first (the quality export, the audit)."""
+def decoy_history(db: Database, qid: str | None = None) -> pd.DataFrame:
+    """Every grade event on a decoy (of one question, or all), oldest first (the quality
+    export, the audit page)."""
+    where, params = ("WHERE qid = ?", [qid]) if qid is not None else ("", [])
     return (
         db.cursor()
-        .execute("""
+        .execute(
+            f"""
         SELECT event_id, username AS annotator, qid, pid, grade, note, evidence, time_spent_ms, created_at
-        FROM decoy_events ORDER BY event_id""")
+        FROM decoy_events {where} ORDER BY event_id""",
+            params,
+        )
         .df()
     )
 
