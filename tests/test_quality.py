@@ -8,6 +8,8 @@ import json
 import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 from reljudge.campaign import judging, quality
@@ -273,18 +275,23 @@ def _figures(db, tmp_path, tag):
         path = tmp_path / f"{tag}.{fmt}"
         export.write_qrels(db, path, fmt)
         files[fmt] = path.read_bytes()
+    from reljudge.campaign import bundle
+
     return {
-        "qrels": team.aggregated_qrels(db).to_dict("records"),
-        "per_annotator": team.current_grades(db).to_dict("records"),
-        "metrics": result.result.per_query.to_dict("records"),
-        "means": result.result.means[["system", "qtype", "measure", "n", "mean"]].to_dict("records"),
+        "bundle_sha256": bundle.build(db).bundle_sha256,
+        "qrels": team.aggregated_qrels(db).to_json(orient="records", date_format="iso"),
+        "per_annotator": team.current_grades(db).to_json(orient="records", date_format="iso"),
+        "metrics": result.result.per_query.to_json(orient="records", date_format="iso"),
+        "means": result.result.means[["system", "qtype", "measure", "n", "mean"]].to_json(
+            orient="records", date_format="iso"
+        ),
         "agreement": json.dumps(team_agreement.from_database(db).to_dict(), sort_keys=True, default=str),
-        "disagreements": adjudication.queue(db).to_dict("records"),
+        "disagreements": adjudication.queue(db).to_json(orient="records", date_format="iso"),
         "exports": files,
         "pool": catalog.counts(db)["pool"],
         "events": catalog.counts(db)["judgment_events"],
-        "progress": progress.by_annotator(db).to_dict("records"),
-        "speed": team.judging_speed(db).to_dict("records"),
+        "progress": progress.by_annotator(db).to_json(orient="records", date_format="iso"),
+        "speed": team.judging_speed(db).to_json(orient="records", date_format="iso"),
     }
 
 
@@ -357,3 +364,36 @@ def test_the_report_states_the_quality_control_settings_and_figures(campaign_db,
     text = dict(ko.setup)["품질 관리 (골드·미끼)"]
     assert "골드 항목 9개" in text and "골드 정확도 낮음" in text
     assert "품질 관리 (골드·미끼)" in report.render(ko, "md")
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    grades=st.lists(st.sampled_from([None, 0, 1, 2]), min_size=18, max_size=18),
+    decoy_grades=st.lists(st.lists(st.sampled_from([None, 0, 1, 2]), min_size=1, max_size=3), min_size=6, max_size=6),
+    rate=st.sampled_from([0.1, 0.3, 0.5]),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_decoys_never_leak_property(tmp_path_factory, files, grades, decoy_grades, rate, seed):
+    """Hypothesis: any grades on the pool by two annotators, any decoy rate and seed, any
+    sequence of grades (clears included) on every decoy: qrels, metrics, agreement, the
+    disagreement queue, qrels exports, the bundle, the pool size and progress stay the same."""
+    from reljudge.storage import open_database
+
+    folder = tmp_path_factory.mktemp("leak")
+    db = open_database(folder / "leak.duckdb")
+    try:
+        load_small_campaign(db, files)
+        cells = [(u, q, p) for u in ("ann", "bob") for q, p in sorted(GOLD)]
+        for (user, qid, pid), grade in zip(cells, grades):
+            if grade is not None:
+                judging.grade(db, user, qid, pid, grade, ms=3000)
+        before = _figures(db, folder, "before")
+        quality.place_decoys(db, rate, seed=seed)
+        placed = quality.placements(db)
+        assert len(placed) >= 2  # one at least for each annotator
+        for r, sequence in zip(placed.itertuples(), decoy_grades):
+            for grade in sequence:
+                judging.grade(db, r.annotator, r.qid, r.pid, grade, ms=1000)
+        assert _figures(db, folder, "after") == before
+    finally:
+        db.close()
