@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
+from reljudge import i18n
 from reljudge.campaign import judging, quality
 from reljudge.cli import main as cli
 from reljudge.errors import ReljudgeError
@@ -115,6 +116,9 @@ def test_gold_import_is_all_or_nothing_and_names_the_line(campaign_db, tmp_path)
     with pytest.raises(ReljudgeError, match=r"bad.qrels, line 2: paragraph 'p04' is not in the pool of question"):
         quality.import_gold(campaign_db, bad)
     assert quality.gold_items(campaign_db).empty
+    with pytest.raises(ReljudgeError) as refused:  # worded in the page's language too
+        quality.import_gold(campaign_db, bad)
+    assert i18n.message(refused.value.message, "ko").endswith("2번째 줄: 문단 'p04'은(는) 질문 'q1'의 풀에 없습니다")
     bad.write_text("q1 0 p01 2\nq9 0 p01 2\n", encoding="utf-8")
     with pytest.raises(ReljudgeError, match="line 2: unknown qid 'q9'"):
         quality.import_gold(campaign_db, bad)

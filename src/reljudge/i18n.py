@@ -1460,6 +1460,40 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "use_as_gold": ("골드로 쓰기", "Use as gold"),
     "used_as_gold": ("{item}을(를) 골드 항목으로 저장했습니다.", "{item} is now a gold item."),
+    "error_gold_unknown_qid": (
+        "알 수 없는 질문 id {qid!r} (가져온 질문에 없음)",
+        "unknown qid {qid!r} (not among the imported questions)",
+    ),
+    "error_gold_unknown_pid": ("알 수 없는 문단 id {pid!r} (말뭉치에 없음)", "unknown pid {pid!r} (not in the corpus)"),
+    "error_gold_not_pooled": (
+        "문단 {pid!r}은(는) 질문 {qid!r}의 풀에 없습니다",
+        "paragraph {pid!r} is not in the pool of question {qid!r}",
+    ),
+    "error_gold_two_grades": (
+        "질문 {qid!r}의 문단 {pid!r}에 서로 다른 골드 등급이 둘 있습니다 (중복 사본은 풀의 대표 문단으로 셈)",
+        "paragraph {pid!r} of question {qid!r} has two different gold grades "
+        "(a duplicate copy counts as its pooled paragraph)",
+    ),
+    "error_quality_min_gold": (
+        "정확도 기준을 적용할 골드 판정 수는 0 이상이어야 합니다",
+        "the number of gold items before flagging must be 0 or more",
+    ),
+    "error_quality_min_accuracy": (
+        "골드 정확도 하한은 0과 1 사이여야 합니다",
+        "the gold accuracy floor must be between 0 and 1",
+    ),
+    "error_quality_max_failed": (
+        "표시할 미끼 실패 수는 1 이상이어야 합니다",
+        "the number of failed decoys that flags an annotator must be at least 1",
+    ),
+    "error_gold_grade": (
+        "골드 등급 {grade}은(는) 0, 1, 2 중 하나여야 합니다",
+        "gold grade {grade} is not one of 0, 1, 2",
+    ),
+    "error_decoy_rate": (
+        "미끼 비율은 0보다 크고 0.5 이하인 수여야 합니다 ({rate})",
+        "the decoy rate must be a number above 0 and at most 0.5 (not {rate})",
+    ),
     "quality_export": ("품질 기록 내려받기 (JSONL)", "Download the quality export (JSONL)"),
 }
 

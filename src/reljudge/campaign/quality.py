@@ -27,11 +27,21 @@ import numpy as np
 import pandas as pd
 
 from reljudge.agreement.coefficients import cohen_kappa
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.grades import GRADES
 from reljudge.storage import quality as store
 from reljudge.storage import team
 from reljudge.storage.db import Database
+
+CODES = Codes(
+    error_quality_min_gold=(),
+    error_quality_min_accuracy=(),
+    error_quality_max_failed=(),
+    error_gold_grade=("grade",),
+    error_decoy_rate=("rate",),
+)
+"""What quality control can refuse (worded by reljudge.i18n)."""
 
 FLAG_LOW_GOLD = "low_gold_accuracy"
 FLAG_FAILED_DECOYS = "failed_decoys"
@@ -95,15 +105,15 @@ def set_settings(
     values: dict[str, str] = {}
     if min_gold is not None:
         if int(min_gold) < 0:
-            raise ReljudgeError("the number of gold items before flagging must be 0 or more")
+            raise ReljudgeError(CODES("error_quality_min_gold"))
         values["quality_min_gold"] = str(int(min_gold))
     if min_accuracy is not None:
         if not 0.0 <= float(min_accuracy) <= 1.0:
-            raise ReljudgeError("the gold accuracy floor must be between 0 and 1")
+            raise ReljudgeError(CODES("error_quality_min_accuracy"))
         values["quality_min_accuracy"] = repr(float(min_accuracy))
     if max_failed_decoys is not None:
         if int(max_failed_decoys) < 1:
-            raise ReljudgeError("the number of failed decoys that flags an annotator must be at least 1")
+            raise ReljudgeError(CODES("error_quality_max_failed"))
         values["quality_max_failed_decoys"] = str(int(max_failed_decoys))
     if auto_gold is not None:
         values["quality_auto_gold"] = "on" if auto_gold else "off"
@@ -129,7 +139,7 @@ def import_gold(db: Database, path, by: str | None = None, display: str | None =
 def use_as_gold(db: Database, qid: str, pid: str, grade: int, lead: str) -> None:
     """A lead marks an adjudicated item as gold (the adjudication page's "use as gold")."""
     if int(grade) not in GRADES:
-        raise ReljudgeError(f"grade {grade!r} is not one of {sorted(GRADES)}")
+        raise ReljudgeError(CODES("error_gold_grade", grade=repr(grade)))
     store.add_gold(db, qid, pid, int(grade), "adjudication", lead)
 
 
@@ -163,9 +173,9 @@ def place_decoys(db: Database, rate: float, seed: int = 42) -> dict:
     try:
         rate = float(rate)
     except (TypeError, ValueError):
-        raise ReljudgeError(f"the decoy rate must be a number, not {rate!r}") from None
+        raise ReljudgeError(CODES("error_decoy_rate", rate=repr(rate))) from None
     if not 0.0 < rate <= 0.5:
-        raise ReljudgeError(f"the decoy rate must be above 0 and at most 0.5, not {rate}")
+        raise ReljudgeError(CODES("error_decoy_rate", rate=repr(rate)))
     queues, pooled, placed = store.decoy_inputs(db)
     judged = placed[placed.judged.astype(bool)] if not placed.empty else placed
     pools = {qid: set(g.pid) for qid, g in pooled.groupby("qid")}

@@ -10,8 +10,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.errors import InputError
 from reljudge.storage.db import Database, in_list, registered
+
+CODES = Codes(
+    error_gold_unknown_qid=("qid",),
+    error_gold_unknown_pid=("pid",),
+    error_gold_not_pooled=("qid", "pid"),
+    error_gold_two_grades=("qid", "pid"),
+)
+"""What a gold import can refuse (worded by reljudge.i18n)."""
 
 #: The lead's quality-control settings (table ``settings``) and their defaults.
 DEFAULTS = {
@@ -47,12 +56,12 @@ def import_gold(db: Database, rows: pd.DataFrame, file: str, by: str | None) -> 
             "SELECT line, qid FROM _gold WHERE qid NOT IN (SELECT qid FROM questions) ORDER BY line LIMIT 1"
         ).fetchall()
         if bad:
-            raise InputError(file, int(bad[0][0]), f"unknown qid {bad[0][1]!r} (not among the imported questions)")
+            raise InputError(file, int(bad[0][0]), CODES("error_gold_unknown_qid", qid=bad[0][1]))
         bad = cur.execute(
             "SELECT line, pid FROM _gold WHERE pid NOT IN (SELECT pid FROM paragraphs) ORDER BY line LIMIT 1"
         ).fetchall()
         if bad:
-            raise InputError(file, int(bad[0][0]), f"unknown pid {bad[0][1]!r} (not in the corpus)")
+            raise InputError(file, int(bad[0][0]), CODES("error_gold_unknown_pid", pid=bad[0][1]))
         cur.execute("""CREATE TEMP TABLE _gold_items AS
             SELECT g.line, g.qid, p.canonical_pid AS pid, g.grade FROM _gold g JOIN paragraphs p USING (pid)""")
         try:
@@ -60,18 +69,11 @@ def import_gold(db: Database, rows: pd.DataFrame, file: str, by: str | None) -> 
                 WHERE NOT EXISTS (SELECT 1 FROM pool WHERE pool.qid = g.qid AND pool.pid = g.pid)
                 ORDER BY line LIMIT 1""").fetchall()
             if bad:
-                raise InputError(
-                    file, int(bad[0][0]), f"paragraph {bad[0][2]!r} is not in the pool of question {bad[0][1]!r}"
-                )
+                raise InputError(file, int(bad[0][0]), CODES("error_gold_not_pooled", qid=bad[0][1], pid=bad[0][2]))
             bad = cur.execute("""SELECT max(line), qid, pid FROM _gold_items GROUP BY qid, pid
                 HAVING count(DISTINCT grade) > 1 ORDER BY 1 LIMIT 1""").fetchall()
             if bad:
-                raise InputError(
-                    file,
-                    int(bad[0][0]),
-                    f"paragraph {bad[0][2]!r} of question {bad[0][1]!r} has two different gold grades "
-                    "(a duplicate copy counts as its pooled paragraph)",
-                )
+                raise InputError(file, int(bad[0][0]), CODES("error_gold_two_grades", qid=bad[0][1], pid=bad[0][2]))
             cur.execute(
                 "DELETE FROM gold_items g WHERE EXISTS "
                 "(SELECT 1 FROM _gold_items n WHERE n.qid = g.qid AND n.pid = g.pid)"
