@@ -3,7 +3,7 @@
 import streamlit as st
 
 from reljudge import display, i18n
-from reljudge.campaign import adjudication
+from reljudge.campaign import adjudication, quality
 from reljudge.errors import ReljudgeError
 from reljudge.ui import lead_forms, session, tables
 
@@ -48,6 +48,23 @@ else:
         lambda grade, reason: adjudication.adjudicate(db, user.username, item.qid, item.pid, grade, reason),
         f"{item.qid} · {item.pid}",
     )
+
+st.subheader(session.t("use_as_gold_title"))
+rulings = quality.adjudicated_not_gold(db)
+if rulings.empty:
+    st.caption(session.t("use_as_gold_none"))
+else:
+    with st.form("use_as_gold"):
+        choices = {(r.qid, r.pid): int(r.grade) for r in rulings.itertuples()}
+        chosen = st.selectbox(
+            session.t("paragraph"),
+            list(choices),
+            format_func=lambda k: display.visible(f"{k[0]} · {k[1]} · {session.t(f'grade{choices[k]}')}"),
+        )
+        if st.form_submit_button(session.t("use_as_gold")):
+            quality.use_as_gold(db, chosen[0], chosen[1], choices[chosen], user.username)
+            session.flash(session.tm("used_as_gold", item=f"{chosen[0]} · {chosen[1]}"))
+            st.rerun()
 
 st.subheader(session.t("verdict_queue"))
 verdicts = adjudication.verdict_queue(db)

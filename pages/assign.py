@@ -13,6 +13,7 @@ user = session.require_role("lead")
 db = session.get_db()
 
 st.title(session.t("assign_title"))
+session.show_flash()
 st.caption(session.t("assign_help"))
 
 annotators = assignment.active_annotators(db)
@@ -67,3 +68,6 @@ with st.form("judging_plan"):
     if st.form_submit_button(session.t("plan_apply")):
         plan.set_plan(db, name, rest)
         st.success(session.t("plan_saved"))
+
+st.subheader(session.t("decoys_header"))
+lead_forms.decoy_form(db, "assign_decoys")

@@ -8,6 +8,7 @@ from reljudge.campaign import auth
 from reljudge.campaign import adjudication
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import judging
+from reljudge.campaign import quality
 from reljudge.ui import session, tables
 
 user = session.require_role("lead")
@@ -43,6 +44,11 @@ if events.empty:
     st.info(session.t("no_history"))
 else:
     tables.dataframe(events, name="events")
+
+decoys = quality.decoy_history(db, qid)
+if not decoys.empty:  # grades on decoys placed in this question (never in the qrels)
+    st.subheader(session.t("decoy_history"))
+    tables.dataframe(decoys, name="decoy_events")
 
 wordings = campaign.question_versions(db, qid)
 if len(wordings) > 1:  # the question changed: which wording each judgment saw

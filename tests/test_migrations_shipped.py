@@ -12,6 +12,7 @@ import json
 from reljudge.storage import postgres
 from reljudge.storage.migrations import MIGRATIONS
 
+
 SHIPPED = [
     (1, "initial_schema", "dba1c53fabad31700e13833fe85a2de990356779e9ffb81cb526cdc4df003280"),
     (
@@ -31,6 +32,7 @@ SHIPPED = [
     (12, "event_ids_per_author", "e63a4a1bdbd36866a90aba7eeffd758c82c19299d4f2dc491d348f7080998b12"),
     (13, "question_types", "d6220350d992e1b0314e9eae242c81aa07432ea480de32b9ee6a0a1d4964e11b"),
     (14, "model_judge_sources", "ebd04f9ee34bb46970a3380c58e56e61967a7a28a43665a2fe65cde2fe34fdd7"),
+    (15, "quality_control", "48ee1de0991cdbf9b4abf3cfd69d0948deb7b2868b130af88ebcb5ca321765bd"),
 ]
 
 

@@ -207,6 +207,27 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the question's content words marked (kiwipiepy morphemes)",
     ),
     "report_highlight_off": ("사용 안 함", "not used"),
+    "report_quality": ("품질 관리 (골드·미끼)", "Quality control (gold items, decoys)"),
+    "report_quality_none": ("사용 안 함 (골드 항목도 미끼도 없음)", "not used (no gold item, no decoy)"),
+    "report_quality_text": (
+        "골드 항목 {n_gold}개(가져옴 {n_import}, 조정 {n_adjudication}, 자동 승격 {n_promoted}; 자동 승격 {auto}); "
+        "미끼 {n_decoys}개(비율 {rate}, 시드 {seed}; 기대 등급 0, qrels·지표·일치도·조정·내보낸 qrels·풀 크기·진행에서 "
+        "제외); 표시 기준: 골드 {min_gold}개 이상에서 정확도 {min_accuracy} 미만, 또는 미끼 실패 {max_failed}개 이상. "
+        "판정자별: {people}",
+        "{n_gold} gold item(s) (imported {n_import}, adjudication {n_adjudication}, promoted {n_promoted}; "
+        "auto-promotion {auto}); {n_decoys} decoy(s) (rate {rate}, seed {seed}; expected grade 0, left out of "
+        "qrels, metrics, agreement, adjudication, qrels exports, pool size and progress); flagged when gold "
+        "accuracy < {min_accuracy} after at least {min_gold} gold items, or at least {max_failed} failed decoys. "
+        "Per annotator: {people}",
+    ),
+    "report_quality_person": (
+        "{name} — 골드 {gold_judged}개 정확도 {accuracy}, 가중 카파 {kappa}; 미끼 {decoys_failed}/{decoys_judged} 실패{flag}",
+        "{name} — gold {gold_judged}, accuracy {accuracy}, weighted kappa {kappa}; decoys failed "
+        "{decoys_failed}/{decoys_judged}{flag}",
+    ),
+    "report_quality_flagged": (" (표시됨: {reasons})", " (flagged: {reasons})"),
+    "report_on": ("켜짐", "on"),
+    "report_off": ("꺼짐", "off"),
     "unfinished_before": (
         "이 질문 앞에 아직 끝나지 않은 질문이 {n}개 있습니다 ([ 이전 질문, 왼쪽 목록에서 이동).",
         "{n} unfinished question(s) come before this one ([ previous question, or the list on the left).",
@@ -1563,7 +1584,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Confusion matrix (rows: people 0·1·2, columns: model 0·1·2)",
     ),
     "judge_outcome": ("시스템 순위 일치 (켄달 타우)", "System ranking agreement (Kendall's tau)"),
-    "judge_none": ("모델 판정 출처가 아직 없습니다(명령줄의 reljudge 자동 판정 명령으로 만듭니다).", "No model source yet (reljudge auto-judge)."),
+    "judge_none": (
+        "모델 판정 출처가 아직 없습니다(명령줄의 reljudge 자동 판정 명령으로 만듭니다).",
+        "No model source yet (reljudge auto-judge).",
+    ),
     "judge_pick": ("모델 출처", "Model source"),
     "judge_report_title": ("모델 판정 (모델 대 사람)", "Model judge (model vs people)"),
     "report_plan_model_order": (
@@ -1571,6 +1595,98 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Each question's paragraphs were shown ordered by model source {source}, most likely relevant first "
         "(its grades were not shown to annotators).",
     ),
+    # quality control (pages/quality.py)
+    "nav_quality": ("품질 관리", "Quality"),
+    "quality_title": ("품질 관리", "Quality control"),
+    "quality_caption": (
+        "판정자마다 골드 항목(책임자가 믿는 정답)에 대한 정확도와 가중 카파, 미끼 문단(다른 질문의 문단, 기대 등급 0)에서 "
+        "0보다 높게 준 수, 너무 빠른 판정 비율. 판정자에게는 골드와 미끼가 다른 문단과 똑같이 보입니다. 미끼는 qrels·지표·"
+        "일치도·조정·qrels 내보내기·풀 크기·진행 현황에 들어가지 않습니다.",
+        "Per annotator: accuracy and weighted kappa against gold items (answers the lead trusts), decoys "
+        "(paragraphs of other questions, expected grade 0) graded above 0, and the share of too-fast "
+        "judgments. Annotators see gold items and decoys like any other paragraph. Decoys never enter "
+        "qrels, metrics, agreement, adjudication, qrels exports, pool sizes or progress.",
+    ),
+    "quality_rule": (
+        "표시 기준: 골드 {min_gold}개 이상 판정하고 정확도 {min_accuracy} 미만, 또는 미끼 {max_failed}개 이상 실패. "
+        "골드 항목 {n_gold}개, 놓인 미끼 {n_decoys}개.",
+        "Flagged when gold accuracy < {min_accuracy} after at least {min_gold} gold items, or at least "
+        "{max_failed} failed decoys. Gold items: {n_gold}; decoys placed: {n_decoys}.",
+    ),
+    "quality_reason_low_gold_accuracy": ("골드 정확도 낮음", "low gold accuracy"),
+    "quality_reason_failed_decoys": ("미끼 실패", "failed decoys"),
+    "quality_settings": ("기준 바꾸기", "Change the thresholds"),
+    "quality_min_gold": ("정확도 기준을 적용할 골드 판정 수", "Gold items judged before the floor applies"),
+    "quality_min_accuracy": ("골드 정확도 하한", "Gold accuracy floor"),
+    "quality_max_failed": ("표시할 미끼 실패 수", "Failed decoys that flag"),
+    "quality_auto_gold": (
+        "3명 이상이 만장일치한 항목을 골드로 자동 승격",
+        "Promote items that 3 or more annotators agree on unanimously to gold",
+    ),
+    "quality_save": ("기준 저장", "Save the thresholds"),
+    "quality_saved": ("기준을 저장했습니다.", "Thresholds saved."),
+    "gold_header": ("골드 항목", "Gold items"),
+    "gold_upload": ("골드 파일 (TREC qrels: qid 0 pid 등급)", "Gold file (TREC qrels: qid 0 pid grade)"),
+    "gold_import": ("골드 가져오기", "Import gold"),
+    "gold_imported": ("골드 항목 {n}개를 저장했습니다.", "{n} gold item(s) stored."),
+    "decoys_header": ("미끼 문단 (주의 확인)", "Decoys (attention checks)"),
+    "decoy_rate": ("미끼 비율", "Decoy rate"),
+    "decoy_seed": ("시드", "Seed"),
+    "decoys_help": (
+        "판정자마다 목록에 다른 질문의 풀에서 가져온 문단(질문의 내용어가 없는 것)을 이 비율로 넣습니다(질문마다 최대 1개). "
+        "다른 문단과 똑같이 보이며, 기대 등급은 0입니다. 다시 놓으면 아직 판정하지 않은 미끼만 바뀝니다.",
+        "Puts paragraphs from other questions' pools (free of the question's content words) in each "
+        "annotator's queue at this rate (at most one per question). They look like any other paragraph; "
+        "expected grade 0. Placing again replaces only the decoys nobody has graded yet.",
+    ),
+    "decoy_history": ("미끼 판정 기록", "Grades given to decoys"),
+    "decoys_place": ("미끼 놓기", "Place decoys"),
+    "decoys_placed": (
+        "판정자 {annotators}명의 목록에 미끼 {placed}개가 놓여 있습니다.",
+        "{placed} decoy(s) in force over {annotators} annotator(s).",
+    ),
+    "use_as_gold_title": ("골드로 쓰기", "Use as gold"),
+    "use_as_gold_none": (
+        "골드로 쓸 수 있는 조정 결과가 없습니다(조정한 문단은 모두 이미 골드입니다).",
+        "No ruling to use as gold (every adjudicated paragraph is gold already).",
+    ),
+    "use_as_gold": ("골드로 쓰기", "Use as gold"),
+    "used_as_gold": ("{item}을(를) 골드 항목으로 저장했습니다.", "{item} is now a gold item."),
+    "error_gold_unknown_qid": (
+        "알 수 없는 질문 id {qid!r} (가져온 질문에 없음)",
+        "unknown qid {qid!r} (not among the imported questions)",
+    ),
+    "error_gold_unknown_pid": ("알 수 없는 문단 id {pid!r} (말뭉치에 없음)", "unknown pid {pid!r} (not in the corpus)"),
+    "error_gold_not_pooled": (
+        "문단 {pid!r}은(는) 질문 {qid!r}의 풀에 없습니다",
+        "paragraph {pid!r} is not in the pool of question {qid!r}",
+    ),
+    "error_gold_two_grades": (
+        "질문 {qid!r}의 문단 {pid!r}에 서로 다른 골드 등급이 둘 있습니다 (중복 사본은 풀의 대표 문단으로 셈)",
+        "paragraph {pid!r} of question {qid!r} has two different gold grades "
+        "(a duplicate copy counts as its pooled paragraph)",
+    ),
+    "error_quality_min_gold": (
+        "정확도 기준을 적용할 골드 판정 수는 0 이상이어야 합니다",
+        "the number of gold items before flagging must be 0 or more",
+    ),
+    "error_quality_min_accuracy": (
+        "골드 정확도 하한은 0과 1 사이여야 합니다",
+        "the gold accuracy floor must be between 0 and 1",
+    ),
+    "error_quality_max_failed": (
+        "표시할 미끼 실패 수는 1 이상이어야 합니다",
+        "the number of failed decoys that flags an annotator must be at least 1",
+    ),
+    "error_gold_grade": (
+        "골드 등급 {grade}은(는) 0, 1, 2 중 하나여야 합니다",
+        "gold grade {grade} is not one of 0, 1, 2",
+    ),
+    "error_decoy_rate": (
+        "미끼 비율은 0보다 크고 0.5 이하인 수여야 합니다 ({rate})",
+        "the decoy rate must be a number above 0 and at most 0.5 (not {rate})",
+    ),
+    "quality_export": ("품질 기록 내려받기 (JSONL)", "Download the quality export (JSONL)"),
 }
 
 
@@ -1606,6 +1722,17 @@ def _param(value, lang: str):
 # Column headers of the tables the pages show (the data keeps its English names, which
 # the CLI, exports and tests use); a column not listed here shows its own name.
 COLUMNS: dict[str, tuple[str, str]] = {
+    "gold_judged": ("판정한 골드", "gold judged"),
+    "gold_accuracy": ("골드 정확도", "gold accuracy"),
+    "gold_kappa": ("골드 대비 가중 카파", "weighted kappa vs gold"),
+    "decoys_judged": ("판정한 미끼", "decoys judged"),
+    "decoys_failed": ("실패한 미끼", "failed decoys"),
+    "flagged": ("표시", "flagged"),
+    "reasons": ("이유", "reasons"),
+    "origin": ("출처", "origin"),
+    "added_by": ("추가한 사람", "added by"),
+    "added_at": ("추가한 때", "added"),
+    "placed_at": ("놓은 때", "placed"),
     "username": ("사용자", "user"),
     "annotator": ("판정자", "annotator"),
     "role": ("역할", "role"),

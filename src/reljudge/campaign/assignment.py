@@ -172,7 +172,7 @@ def reassign(db: Database, lead: str, leaving: str, to: list[str] | None = None)
 
     current = team.active_assignments(db)
     mine = set(current[current.username == leaving].qid)
-    queue = judging.overview(db, leaving)
+    queue = judging.overview(db, leaving, decoys=False)
     todo = [q for q, done in zip(queue.qid, judging.finished(queue)) if q in mine and not done]
     candidates = sorted(set(to or team.active_annotators(db)) - {leaving})
     if todo and not candidates:

@@ -8,6 +8,7 @@ verdict marks "no answer in these results" (근거 없음).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import threading
 import uuid
@@ -88,21 +89,59 @@ _BY_VERSION = _LruCache(256)
 _BY_POOL = _LruCache(512)
 
 
-def overview(db: Database, username: str) -> pd.DataFrame:
+def overview(db: Database, username: str, decoys: bool = True) -> pd.DataFrame:
     """The annotator's queue (see storage.judgments.question_overview) with what the
     campaign's judging plan asks of each question (reljudge.campaign.plan.overview): ``open_now``
     (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
     rr-first; 0 under complete). Callers must not modify the frame, it is shared
-    until the next write."""
+    until the next write.
+
+    This is the annotator's own view: the decoys placed for them (reljudge.campaign.quality)
+    count like pooled paragraphs in ``pool_size``, ``judged`` and ``open_now``, so that
+    nothing tells them apart. ``decoys=False`` leaves them out (the lead's decisions, such
+    as reassigning unfinished work)."""
 
     def compute() -> pd.DataFrame:
         planned = plan.overview(db, username)
         if planned is not None:
-            return planned
-        ov = store.question_overview(db, username)  # complete: every ungraded pooled paragraph
-        return ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
+            ov = planned
+        else:
+            ov = store.question_overview(db, username)  # complete: every ungraded pooled paragraph
+            ov = ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
+        if not decoys:
+            return ov
+        counts = store.decoy_counts(db, username)
+        if counts.empty:
+            return ov
+        placed = dict(zip(counts.qid, counts.decoys))
+        graded = dict(zip(counts.qid, counts.decoys_judged))
+        add = ov.qid.map(lambda q: int(placed.get(q, 0)))
+        done = ov.qid.map(lambda q: int(graded.get(q, 0)))
+        return ov.assign(pool_size=ov.pool_size + add, judged=ov.judged + done, open_now=ov.open_now + add - done)
 
-    return _BY_VERSION.get(("overview", id(db), db.version, username), compute)
+    return _BY_VERSION.get(("overview", id(db), db.version, username, decoys), compute)
+
+
+def _shuffle_key(qid: str, username: str, pid: str) -> str:
+    """The stable shuffle of storage.judgments.SHUFFLE_KEY, computed here."""
+    return hashlib.md5(f"{qid}\x1f{username}\x1f{pid}".encode()).hexdigest()
+
+
+def _with_decoys(db: Database, username: str, lists: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The items to judge now, with the annotator's ungraded decoys merged in at their
+    place in the stable shuffle (blind: placed as a pooled paragraph would be)."""
+    extra = store.open_decoys(db, username, list(lists))
+    if not extra:
+        return lists
+    out = {}
+    for qid, items in lists.items():
+        merged = list(items)
+        for pid in sorted(extra.get(qid, []), key=lambda p: _shuffle_key(qid, username, p)):
+            key = _shuffle_key(qid, username, pid)
+            at = next((i for i, p in enumerate(merged) if _shuffle_key(qid, username, p) > key), len(merged))
+            merged.insert(at, pid)
+        out[qid] = merged
+    return out
 
 
 def current_question(db: Database, username: str) -> str | None:
@@ -211,7 +250,10 @@ def _static_items(db: Database, username: str, qid: str, lang: str, question: st
             for r, text in zip(rows.itertuples(), texts)
         ]
 
-    return _BY_POOL.get((str(db.path), username, qid, lang, catalog.pool_version(db), highlight, question), compute)
+    from reljudge.storage import quality as decoys
+
+    key = (str(db.path), username, qid, lang, catalog.pool_version(db), decoys.decoys_version(db), highlight, question)
+    return _BY_POOL.get(key, compute)
 
 
 def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
@@ -247,7 +289,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             items.sort(key=lambda it: -model.get(it["pid"], -1))
         now = [it["pid"] for it in items if it["grade"] is None]
     else:
-        now = plan.now_items(db, username, [qid], chosen)[qid]
+        now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]
         # the items to judge now first, in the plan's order; the rest of the pool below
         # (still open to judging), in the stable shuffle
         place = {pid: i for i, pid in enumerate(now)}
@@ -492,7 +534,7 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
         if sizes[qid] > 0:
             wanted.append(qid)
             total += int(sizes[qid])
-    lists = plan.now_items(db, username, wanted)
+    lists = _with_decoys(db, username, plan.now_items(db, username, wanted))
     out: list[dict] = []
     for qid in wanted:
         for n, pid in enumerate(lists[qid], 1):

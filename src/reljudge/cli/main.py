@@ -624,6 +624,7 @@ def build_parser() -> argparse.ArgumentParser:
         "reljudge.campaign.copy_db",
         "reljudge.cli.plan",
         "reljudge.cli.judges",
+        "reljudge.cli.quality",
     ):
         importlib.import_module(module).register(sub)
     return parser

@@ -122,6 +122,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
             _t("pool_judged_text", lang, q=r.policies["bounds"]["pooled_not_judged"], **dashboard.pool_judged(ev)),
         ),
         (_t("highlight", lang), _t(f"highlight_{settings['highlight']}", lang)),
+        (_t("quality", lang), _quality_text(db, lang)),
         (_t("measures", lang), measure_definitions(r.measures, lang)),
         (_t("unjudged", lang), _t("unjudged_text", lang)),
         (_t("no_answer", lang), _t("no_answer_text", lang, n=len(ev.no_answer_qids))),
@@ -227,6 +228,57 @@ def _agreement_with_notes(rep: agreement.AgreementReport, lang: str) -> tuple[pd
                 extra[row] = (extra[row] + " " + mark).strip()
     cells["footnotes"] = extra
     return cells, notes
+
+
+def _quality_text(db: Database, lang: str) -> str:
+    """The quality-control settings and figures (reljudge.campaign.quality), one paragraph."""
+    from reljudge.campaign import quality
+
+    data = quality.summary(db, promote_auto=False)
+    if not data["gold_items"] and not data["decoys_placed"]:
+        return _t("quality_none", lang)
+    s = data["settings"]
+    origins = quality.gold_items(db).origin.value_counts().to_dict()
+
+    def num(x) -> str:
+        return "—" if x is None else f"{x:.3f}"
+
+    people = "; ".join(
+        _t(
+            "quality_person",
+            lang,
+            name=a["annotator"],
+            gold_judged=a["gold_judged"],
+            accuracy=num(a["gold_accuracy"]),
+            kappa=num(a["gold_kappa"]),
+            decoys_failed=a["decoys_failed"],
+            decoys_judged=a["decoys_judged"],
+            flag=_t(
+                "quality_flagged",
+                lang,
+                reasons=", ".join(i18n.t(f"quality_reason_{r}", lang) for r in a["reasons"]),
+            )
+            if a["flagged"]
+            else "",
+        )
+        for a in data["annotators"]
+    )
+    return _t(
+        "quality_text",
+        lang,
+        n_gold=data["gold_items"],
+        n_import=origins.get("import", 0),
+        n_adjudication=origins.get("adjudication", 0),
+        n_promoted=origins.get("promoted", 0),
+        auto=_t("on" if s["auto_gold"] else "off", lang),
+        n_decoys=data["decoys_placed"],
+        rate="—" if s["decoy_rate"] is None else s["decoy_rate"],
+        seed="—" if s["decoy_seed"] is None else s["decoy_seed"],
+        min_gold=s["min_gold"],
+        min_accuracy=s["min_accuracy"],
+        max_failed=s["max_failed_decoys"],
+        people=people or "—",
+    )
 
 
 def _plan_text(p: "plan.Plan", lang: str) -> str:

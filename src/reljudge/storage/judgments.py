@@ -24,6 +24,7 @@ EVENT_COLUMNS = [
 # from the order, and the order does not move between visits.
 SHUFFLE_KEY = "md5({qid} || chr(31) || {user} || chr(31) || {pid})"
 _SHUFFLE = SHUFFLE_KEY.format(qid="pool.qid", user="?", pid="pool.pid")
+_DECOY_SHUFFLE = SHUFFLE_KEY.format(qid="d.qid", user="d.username", pid="d.pid")
 
 # True when question {qid} is in {user}'s queue (both SQL expressions): every question
 # while no assignment exists, and for a lead who has no assignment of their own;
@@ -53,6 +54,20 @@ VIEW_COLUMNS = (
 STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
+def _has_decoys(db: Database) -> bool:
+    """Whether the schema holds the decoy tables (migration quality_control): always, once
+    a database is opened with today's migrations; asked once per opened database, so that
+    a test that builds an older schema can still save through today's code."""
+    known = getattr(db, "_rj_has_decoys", None)
+    if known is None:
+        known = any(name == "quality_control" for _, name in db.applied_migrations())
+        try:
+            db._rj_has_decoys = known
+        except AttributeError:  # a database object that takes no attributes: ask each time
+            pass
+    return known
+
+
 def append_event_batches(
     db: Database, batches: list[tuple[str, list[dict], bool]]
 ) -> list[tuple[dict[str, int], dict[str, tuple[str, str | None]]]]:
@@ -79,6 +94,7 @@ def append_event_batches(
     qids = sorted({r["qid"] for _, _, r in rows})
     pids = sorted({r["pid"] for _, _, r in rows if r["pid"] is not None})
     ids = [r["client_event_id"] for _, _, r in rows]
+    has_decoys = _has_decoys(db)
     with db.transaction() as cur:
         pairs = sorted({(u, r["qid"]) for _, u, r in rows})
         known = {r[0] for r in cur.execute(f"SELECT qid FROM questions WHERE qid IN {in_list(qids)}", qids).fetchall()}
@@ -100,13 +116,35 @@ def append_event_batches(
             if pids
             else set()
         )
-        stored_before = set(
-            cur.execute(
-                f"SELECT username, client_event_id FROM judgment_events WHERE client_event_id IN {in_list(ids)} "
-                f"AND username IN {in_list(users)}",
-                ids + users,
-            ).fetchall()
+        # A decoy (storage.quality) is judged by the one annotator it is placed for, as if
+        # pooled; its events go to decoy_events, never to judgment_events.
+        decoys = (
+            set(
+                cur.execute(
+                    f"SELECT username, qid, pid FROM decoy_placements WHERE username IN {in_list(users)} "
+                    f"AND qid IN {in_list(qids)} AND pid IN {in_list(pids)}",
+                    users + qids + pids,
+                ).fetchall()
+            )
+            if pids and has_decoys
+            else set()
         )
+        # ids are per author across both event tables
+        also_decoys = (
+            f"UNION ALL SELECT username, client_event_id, event_id FROM decoy_events "
+            f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}"
+            if has_decoys
+            else ""
+        )
+        both = ids + users + (ids + users if has_decoys else [])
+        stored_before = {
+            (u, cid)
+            for u, cid, _ in cur.execute(
+                f"SELECT username, client_event_id, event_id FROM judgment_events "
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)} {also_decoys}",
+                both,
+            ).fetchall()
+        }
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
             latest = {
@@ -119,6 +157,19 @@ def append_event_batches(
                     users + qids,
                 ).fetchall()
             }
+            if decoys:
+                latest.update(
+                    {
+                        (u, q, p): (eid, client)
+                        for u, q, p, eid, client in cur.execute(
+                            f"""
+                SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
+                FROM decoy_events WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
+                GROUP BY ALL""",
+                            users + qids,
+                        ).fetchall()
+                    }
+                )
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
             known, in_queue = queue[(username, row["qid"])]
@@ -126,7 +177,9 @@ def append_event_batches(
                 ("unknown_question", None)
                 if not known
                 else ("not_pooled", row["pid"])
-                if row["pid"] is not None and (row["qid"], row["pid"]) not in pooled
+                if row["pid"] is not None
+                and (row["qid"], row["pid"]) not in pooled
+                and (username, row["qid"], row["pid"]) not in decoys
                 else ("not_assigned", None)
                 if not in_queue
                 else None
@@ -136,6 +189,30 @@ def append_event_batches(
         to_insert, results = event_batches.sort_out(
             batches, rows, problems, stored_before, latest, lambda username, row: (username, row["qid"], row["pid"])
         )
+        on_decoys = [(u, r) for u, r in to_insert if (u, r["qid"], r["pid"]) in decoys]
+        to_insert = [(u, r) for u, r in to_insert if (u, r["qid"], r["pid"]) not in decoys]
+        if on_decoys:
+            cur.execute(
+                "INSERT INTO decoy_events(client_event_id, username, qid, pid, grade, note, evidence, "
+                "time_spent_ms, client_id, base_event_id) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in on_decoys),
+                [
+                    value
+                    for username, row in on_decoys
+                    for value in (
+                        row["client_event_id"],
+                        username,
+                        row["qid"],
+                        row["pid"],
+                        row["grade"],
+                        row["note"] or None,
+                        row["evidence"] or None,
+                        row["time_spent_ms"],
+                        row["client_id"],
+                        row["base_event_id"],
+                    )
+                ],
+            )
         if to_insert:
             # Events are stored in the order they were made: the last one wins.
             cur.execute(
@@ -164,8 +241,8 @@ def append_event_batches(
             (u, cid): eid
             for u, cid, eid in cur.execute(
                 f"SELECT username, client_event_id, event_id FROM judgment_events "
-                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)}",
-                ids + users,
+                f"WHERE client_event_id IN {in_list(ids)} AND username IN {in_list(users)} {also_decoys}",
+                both,
             ).fetchall()
         }
     return event_batches.acknowledge(rows, results, eids)
@@ -207,13 +284,18 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
 def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
     """The pooled paragraphs of one question as this annotator sees them: shuffled,
     blind (no system, rank or score), with source fields, neighbours and how many
-    duplicate copies each stands for. Changes only when the pool is rebuilt."""
+    duplicate copies each stands for. The decoys placed for this annotator on the
+    question (storage.quality) are among them, in the same shuffle, told apart by
+    nothing. Changes only when the pool is rebuilt or decoys are placed."""
     return (
         db.cursor()
         .execute(
             f"""
         WITH items AS (
-            SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?),
+            SELECT pool.pid, {_SHUFFLE} AS shuffle_key FROM pool WHERE pool.qid = ?
+            UNION ALL
+            SELECT d.pid, {_DECOY_SHUFFLE} AS shuffle_key FROM decoy_placements d
+            WHERE d.qid = ? AND d.username = ?),
         docs AS (
             SELECT DISTINCT doc_id FROM paragraphs
             WHERE pid IN (SELECT pid FROM items) AND doc_id IS NOT NULL),
@@ -230,7 +312,7 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
         LEFT JOIN neighbours n USING (pid)
         LEFT JOIN copies c USING (pid)
         ORDER BY i.shuffle_key""",
-            [username, qid],
+            [username, qid, qid, username],
         )
         .df()
     )
@@ -238,7 +320,7 @@ def question_items(db: Database, username: str, qid: str) -> pd.DataFrame:
 
 def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
     """This annotator's latest (grade, note, evidence, event_id) per paragraph of a question
-    (aggregated from their own events of that question only)."""
+    (aggregated from their own events of that question only; decoys placed for them too)."""
     rows = (
         db.cursor()
         .execute(
@@ -246,8 +328,13 @@ def my_latest(db: Database, username: str, qid: str) -> dict[str, tuple]:
         SELECT pid, arg_max_null(grade, event_id), arg_max_null(note, event_id),
                arg_max_null(evidence, event_id), max(event_id)
         FROM judgment_events WHERE username = ? AND qid = ? AND pid IS NOT NULL
+        GROUP BY pid
+        UNION ALL
+        SELECT pid, arg_max_null(grade, event_id), arg_max_null(note, event_id),
+               arg_max_null(evidence, event_id), max(event_id)
+        FROM decoy_events WHERE username = ? AND qid = ?
         GROUP BY pid""",
-            [username, qid],
+            [username, qid, username, qid],
         )
         .fetchall()
     )
@@ -368,3 +455,47 @@ def pool_paragraphs(db: Database, qid: str) -> pd.DataFrame:
         )
         .df()
     )
+
+
+def decoy_counts(db: Database, username: str) -> pd.DataFrame:
+    """Per question of the annotator's queue that holds decoys placed for them: qid,
+    ``decoys`` (placed) and ``decoys_judged`` (graded now). The annotator's own view
+    counts them like pooled paragraphs; nobody else's figures do."""
+    return (
+        db.cursor()
+        .execute(
+            """
+        WITH latest AS (
+            SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM decoy_events
+            WHERE username = $user GROUP BY ALL)
+        SELECT d.qid, count(*) AS decoys, count(l.grade) AS decoys_judged
+        FROM decoy_placements d LEFT JOIN latest l ON l.qid = d.qid AND l.pid = d.pid
+        WHERE d.username = $user GROUP BY d.qid""",
+            {"user": username},
+        )
+        .df()
+    )
+
+
+def open_decoys(db: Database, username: str, qids: list[str]) -> dict[str, list[str]]:
+    """The decoys placed for the annotator on these questions that they have not graded."""
+    if not qids:
+        return {}
+    rows = (
+        db.cursor()
+        .execute(
+            f"""
+        WITH latest AS (
+            SELECT qid, pid, arg_max_null(grade, event_id) AS grade FROM decoy_events
+            WHERE username = ? AND qid IN {in_list(qids)} GROUP BY ALL)
+        SELECT d.qid, d.pid FROM decoy_placements d
+        LEFT JOIN latest l ON l.qid = d.qid AND l.pid = d.pid
+        WHERE d.username = ? AND d.qid IN {in_list(qids)} AND l.grade IS NULL""",
+            [username, *qids, username, *qids],
+        )
+        .fetchall()
+    )
+    out: dict[str, list[str]] = {}
+    for qid, pid in rows:
+        out.setdefault(qid, []).append(pid)
+    return out

@@ -661,4 +661,54 @@ CREATE TABLE judge_errors(
 );
 """,
     ),
+    (
+        15,
+        "quality_control",
+        r"""
+-- Quality control (README "품질 관리 / Quality control"). Gold items: (question, pooled
+-- paragraph, grade) pairs a lead trusts; annotators judge them as any other paragraph
+-- and their grades are scored against the gold grade. origin: 'import' (gold import),
+-- 'adjudication' (a lead's "use as gold"), 'promoted' (unanimous annotators).
+CREATE TABLE gold_items(
+    qid      VARCHAR NOT NULL,
+    pid      VARCHAR NOT NULL,
+    grade    TINYINT NOT NULL CHECK (grade IN (0, 1, 2)),
+    origin   VARCHAR NOT NULL CHECK (origin IN ('import', 'adjudication', 'promoted')),
+    added_by VARCHAR,
+    added_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (qid, pid)
+);
+-- Decoys (attention checks): a paragraph of another question's pool placed in one
+-- annotator's queue for a question. Kept apart from the pool, and their grades apart
+-- from judgment_events, so that no qrels, metric, agreement, adjudication, export of
+-- qrels, pool size or progress count can see them. Expected grade 0.
+CREATE TABLE decoy_placements(
+    username  VARCHAR NOT NULL,
+    qid       VARCHAR NOT NULL,
+    pid       VARCHAR NOT NULL,
+    rate      DOUBLE NOT NULL CHECK (rate > 0 AND rate <= 1),
+    seed      BIGINT NOT NULL,
+    placed_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (username, qid, pid)
+);
+-- Append-only grade events on decoys, shaped as judgment_events' paragraph events.
+CREATE SEQUENCE decoy_event_seq;
+CREATE TABLE decoy_events(
+    event_id        BIGINT PRIMARY KEY DEFAULT nextval('decoy_event_seq'),
+    client_event_id VARCHAR NOT NULL,
+    username        VARCHAR NOT NULL,
+    qid             VARCHAR NOT NULL,
+    pid             VARCHAR NOT NULL,
+    grade           TINYINT CHECK (grade IN (0, 1, 2)),
+    note            VARCHAR,
+    evidence        VARCHAR,
+    time_spent_ms   BIGINT CHECK (time_spent_ms >= 0),
+    client_id       VARCHAR,
+    base_event_id   BIGINT,
+    created_at      TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    UNIQUE (client_event_id, username),
+    CHECK (evidence IS NULL OR grade = 2)
+);
+""",
+    ),
 ]

@@ -93,3 +93,21 @@ def final_grade(
                     st.rerun()
                 except ReljudgeError as exc:
                     session.error(exc)
+
+
+def decoy_form(db, key: str = "decoys") -> None:
+    """Place decoys (attention checks) at a rate (``reljudge decoys --rate R --seed S``):
+    on the Quality page and the Assignments page."""
+    from reljudge.campaign import quality
+
+    with st.form(key):
+        rate = st.number_input(session.t("decoy_rate"), min_value=0.01, max_value=0.5, value=0.05, step=0.01)
+        seed = st.number_input(session.t("decoy_seed"), min_value=0, value=42, step=1)
+        st.caption(session.t("decoys_help"))
+        if st.form_submit_button(session.t("decoys_place")):
+            try:
+                out = quality.place_decoys(db, float(rate), int(seed))
+                session.flash(session.t("decoys_placed", placed=out["placed"], annotators=out["annotators"]))
+                st.rerun()
+            except ReljudgeError as exc:
+                session.error(exc)

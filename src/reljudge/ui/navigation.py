@@ -23,6 +23,7 @@ LEAD_PAGES = [
     ("import_data", "nav_import", ":material/upload_file:"),
     ("assign", "nav_assign", ":material/assignment_ind:"),
     ("agreement", "nav_agreement", ":material/handshake:"),
+    ("quality", "nav_quality", ":material/verified:"),
     ("adjudicate", "nav_adjudicate", ":material/balance:"),
     ("review_assign", "nav_review_assign", ":material/assignment_ind:"),
     ("review_adjudicate", "nav_review_adjudicate", ":material/rule:"),

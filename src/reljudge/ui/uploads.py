@@ -171,3 +171,12 @@ def import_qrels_upload(db, upload, source: str, fmt: str | None = None) -> int:
     FILE --source NAME``): the number of rows."""
     with saved_upload(upload) as tmp:
         return export.import_qrels(db, tmp, source, fmt or None, display=upload.name)
+
+
+def import_gold_upload(db, upload, lead: str) -> int:
+    """Import uploaded gold items (TREC qrels lines, ``reljudge gold import FILE``): the
+    number of gold items stored."""
+    from reljudge.campaign import quality
+
+    with saved_upload(upload) as tmp:
+        return quality.import_gold(db, tmp, lead, display=upload.name)
