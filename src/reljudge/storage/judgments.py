@@ -54,6 +54,42 @@ VIEW_COLUMNS = (
 STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
+_EVENT_COLUMNS = (
+    "client_event_id",
+    "username",
+    "qid",
+    "pid",
+    "grade",
+    "no_answer",
+    "note",
+    "evidence",
+    "time_spent_ms",
+    "client_id",
+    "base_event_id",
+)
+_DECOY_EVENT_COLUMNS = tuple(c for c in _EVENT_COLUMNS if c != "no_answer")
+
+
+def _insert_events(cur, table: str, columns: tuple[str, ...], events: list[tuple[str, dict]]) -> None:
+    """Insert (username, checked row) events into ``table`` in one statement, values bound;
+    an empty note or evidence is stored as NULL."""
+    if not events:
+        return
+    blank_is_null = {"note", "evidence"}
+    values = [
+        value
+        for username, row in events
+        for value in (
+            username if c == "username" else ((row[c] or None) if c in blank_is_null else row[c]) for c in columns
+        )
+    ]
+    marks = "(" + ", ".join("?" for _ in columns) + ")"
+    cur.execute(
+        f"INSERT INTO {table}({', '.join(columns)}) VALUES " + ", ".join(marks for _ in events),  # noqa: S608
+        values,
+    )
+
+
 def _has_decoys(db: Database) -> bool:
     """Whether the schema holds the decoy tables (migration quality_control): always, once
     a database is opened with today's migrations; asked once per opened database, so that
@@ -191,52 +227,10 @@ def append_event_batches(
         )
         on_decoys = [(u, r) for u, r in to_insert if (u, r["qid"], r["pid"]) in decoys]
         to_insert = [(u, r) for u, r in to_insert if (u, r["qid"], r["pid"]) not in decoys]
-        if on_decoys:
-            cur.execute(
-                "INSERT INTO decoy_events(client_event_id, username, qid, pid, grade, note, evidence, "
-                "time_spent_ms, client_id, base_event_id) VALUES "
-                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in on_decoys),
-                [
-                    value
-                    for username, row in on_decoys
-                    for value in (
-                        row["client_event_id"],
-                        username,
-                        row["qid"],
-                        row["pid"],
-                        row["grade"],
-                        row["note"] or None,
-                        row["evidence"] or None,
-                        row["time_spent_ms"],
-                        row["client_id"],
-                        row["base_event_id"],
-                    )
-                ],
-            )
-        if to_insert:
-            # Events are stored in the order they were made: the last one wins.
-            cur.execute(
-                "INSERT INTO judgment_events(client_event_id, username, qid, pid, grade, no_answer, "
-                "note, evidence, time_spent_ms, client_id, base_event_id) VALUES "
-                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in to_insert),
-                [
-                    value
-                    for username, row in to_insert
-                    for value in (
-                        row["client_event_id"],
-                        username,
-                        row["qid"],
-                        row["pid"],
-                        row["grade"],
-                        row["no_answer"],
-                        row["note"] or None,
-                        row["evidence"] or None,
-                        row["time_spent_ms"],
-                        row["client_id"],
-                        row["base_event_id"],
-                    )
-                ],
-            )
+        # a decoy's grade goes to its own table: nothing that reads judgment_events sees it
+        _insert_events(cur, "decoy_events", _DECOY_EVENT_COLUMNS, on_decoys)
+        # Events are stored in the order they were made: the last one wins.
+        _insert_events(cur, "judgment_events", _EVENT_COLUMNS, to_insert)
         eids = {
             (u, cid): eid
             for u, cid, eid in cur.execute(
