@@ -54,19 +54,8 @@ VIEW_COLUMNS = (
 STALE = event_batches.STALE  # the rejection code of an edit older than another browser's newer judgment
 
 
-_EVENT_COLUMNS = (
-    "client_event_id",
-    "username",
-    "qid",
-    "pid",
-    "grade",
-    "no_answer",
-    "note",
-    "evidence",
-    "time_spent_ms",
-    "client_id",
-    "base_event_id",
-)
+# the columns an insert of checked events fills: the author and the event's own columns
+_EVENT_COLUMNS = ("username", *EVENT_COLUMNS)
 _DECOY_EVENT_COLUMNS = tuple(c for c in _EVENT_COLUMNS if c != "no_answer")
 
 
