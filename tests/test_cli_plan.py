@@ -100,3 +100,55 @@ def test_plan_and_next_have_help_with_examples_and_run_as_a_process(tmp_path):
         [sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "ghost"], capture_output=True, text=True
     )
     assert r.returncode == 2 and r.stderr.strip() == "error: no such user 'ghost'" and "Traceback" not in r.stderr
+
+
+def test_next_as_a_process_loads_neither_pandas_nor_numpy(tmp_path):
+    """DuckDB's client imports pandas and numpy the first time a query binds a parameter
+    (about half a second of a `reljudge next` process); `next` needs neither and runs
+    without them (cli.plan._without_pandas), printing what the library computes."""
+    import subprocess
+    import sys
+
+    path = _demo(tmp_path)
+    db = open_database(path)
+    plan.set_plan(db, "rr-first")
+    db.close()
+    # the command as `python -m reljudge` runs it, then: which of the two did the process load?
+    script = (
+        "import sys\n"
+        "from reljudge.cli import main\n"
+        f"code = main.main(['--db', {path!r}, 'next', '--user', 'annotator1'])\n"
+        "print(sorted(m for m in ('pandas', 'numpy') if sys.modules.get(m)), file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stderr.strip() == "[]"
+    db = open_database(path, read_only=True)
+    expected = judging.next_items(db, "annotator1")
+    db.close()
+    assert [json.loads(line) for line in r.stdout.splitlines()] == expected and expected
+
+
+def test_after_next_the_same_process_uses_pandas_normally(tmp_path):
+    """The mark that keeps pandas away lasts for `next` only: a script that calls the CLI's
+    main() for `next` and then for a command that needs pandas gets both answers."""
+    import subprocess
+    import sys
+
+    path = _demo(tmp_path)
+    script = (
+        "import sys\n"
+        "from reljudge.cli import main\n"
+        f"assert main.main(['--db', {path!r}, 'next', '--user', 'annotator1', '--limit', '1']) == 0\n"
+        "assert 'pandas' not in sys.modules\n"
+        f"code = main.main(['--db', {path!r}, 'evaluate', '-m', 'RR@10', '--format', 'tsv'])\n"
+        "assert 'pandas' in sys.modules and sys.modules['pandas'] is not None\n"
+        "sys.exit(code)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert json.loads(lines[0])["qid"] == "q01"
+    rows = [line.split("\t") for line in lines[1:] if not line.startswith("#")]
+    assert rows and all(row[1] == "RR(rel=2)@10" and row[2] == "all" for row in rows), lines

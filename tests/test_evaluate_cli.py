@@ -13,7 +13,7 @@ import pytrec_eval
 from pandas.testing import assert_frame_equal
 
 from reljudge.errors import InputError
-from reljudge.cli.evaluate import register
+from reljudge.cli.evaluate_command import register
 from reljudge.eval.trec_io import read_qrels, read_run, run_name
 
 

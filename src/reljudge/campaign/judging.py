@@ -13,8 +13,7 @@ import math
 import threading
 import uuid
 from collections import OrderedDict
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 from reljudge import display, i18n
 from reljudge.campaign import event_fields as fields
@@ -27,6 +26,9 @@ from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
 from reljudge.grades import TOP_GRADE
+
+if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
+    import pandas as pd
 
 CODES = Codes(
     error_unknown_question=("qid",),
@@ -57,6 +59,8 @@ def _isnan(x) -> bool:
 
 
 def _clean(x):
+    import pandas as pd  # loaded already: the items come as a DataFrame
+
     return None if x is None or _isnan(x) or x is pd.NA else x
 
 
@@ -89,35 +93,76 @@ _BY_VERSION = _LruCache(256)
 _BY_POOL = _LruCache(512)
 
 
-def overview(db: Database, username: str, decoys: bool = True) -> pd.DataFrame:
-    """The annotator's queue (see storage.judgments.question_overview) with what the
-    campaign's judging plan asks of each question (reljudge.campaign.plan.overview): ``open_now``
-    (the number of items to judge now), ``unsettled`` and ``systems`` (RR@K, under
-    rr-first; 0 under complete). Callers must not modify the frame, it is shared
-    until the next write.
+class QueueEntry(NamedTuple):
+    """One question of an annotator's queue, as :func:`queue` gives it."""
+
+    qid: str
+    text: str | None
+    qtype: str | None
+    criteria: str | None
+    seq: int
+    pool_size: int
+    judged: int
+    no_answer: bool
+    open_now: int  # the number of items to judge now under the judging plan
+    unsettled: int  # rr-first: systems whose RR@K is not settled (0 under complete)
+    systems: int  # rr-first: the number of systems (0 under complete)
+
+
+def queue(db: Database, username: str, decoys: bool = True, qids: list[str] | None = None) -> list[QueueEntry]:
+    """The annotator's queue, in campaign order (see storage.judgments.question_overview),
+    with what the campaign's judging plan asks of each question (reljudge.campaign.plan.overview):
+    ``open_now``, ``unsettled`` and ``systems``. Plain rows (``reljudge next`` runs without
+    pandas); :func:`overview` is the same as a DataFrame. ``qids``: only these questions
+    (under rr-first the plan's counts are then read for them alone).
 
     This is the annotator's own view: the decoys placed for them (reljudge.campaign.quality)
     count like pooled paragraphs in ``pool_size``, ``judged`` and ``open_now``, so that
     nothing tells them apart. ``decoys=False`` leaves them out (the lead's decisions, such
     as reassigning unfinished work)."""
 
+    def compute() -> list[QueueEntry]:
+        planned = plan.overview(db, username, qids=qids)
+        if planned is None:  # complete: every ungraded pooled paragraph is to judge now
+            return _ungraded(db, username, decoys, qids)
+        return _add_decoys(db, username, [QueueEntry(*row) for row in planned], decoys)
+
+    key = ("queue", id(db), db.version, username, decoys, None if qids is None else tuple(qids))
+    return _BY_VERSION.get(key, compute)
+
+
+def _ungraded(db: Database, username: str, decoys: bool, qids: list[str] | None = None) -> list[QueueEntry]:
+    """The queue with ``open_now`` = the ungraded items of each question: the complete plan's
+    count, and under every plan the most there can be to judge now."""
+    rows = store.question_overview(db, username)
+    if qids is not None:
+        wanted = set(qids)
+        rows = [row for row in rows if row[0] in wanted]
+    entries = [QueueEntry(*row, open_now=max(row[5] - row[6], 0), unsettled=0, systems=0) for row in rows]
+    return _add_decoys(db, username, entries, decoys)
+
+
+def _add_decoys(db: Database, username: str, entries: list[QueueEntry], decoys: bool) -> list[QueueEntry]:
+    counts = store.decoy_counts(db, username) if decoys else {}
+    if not counts:
+        return entries
+    out = []
+    for e in entries:
+        placed, graded = counts.get(e.qid, (0, 0))
+        out.append(
+            e._replace(pool_size=e.pool_size + placed, judged=e.judged + graded, open_now=e.open_now + placed - graded)
+        )
+    return out
+
+
+def overview(db: Database, username: str, decoys: bool = True) -> pd.DataFrame:
+    """:func:`queue` as a DataFrame (one row per question, its fields as columns). Callers
+    must not modify the frame, it is shared until the next write."""
+
     def compute() -> pd.DataFrame:
-        planned = plan.overview(db, username)
-        if planned is not None:
-            ov = planned
-        else:
-            ov = store.question_overview(db, username)  # complete: every ungraded pooled paragraph
-            ov = ov.assign(open_now=(ov.pool_size - ov.judged).clip(lower=0), unsettled=0, systems=0)
-        if not decoys:
-            return ov
-        counts = store.decoy_counts(db, username)
-        if counts.empty:
-            return ov
-        placed = dict(zip(counts.qid, counts.decoys))
-        graded = dict(zip(counts.qid, counts.decoys_judged))
-        add = ov.qid.map(lambda q: int(placed.get(q, 0)))
-        done = ov.qid.map(lambda q: int(graded.get(q, 0)))
-        return ov.assign(pool_size=ov.pool_size + add, judged=ov.judged + done, open_now=ov.open_now + add - done)
+        import pandas as pd
+
+        return pd.DataFrame(queue(db, username, decoys), columns=list(QueueEntry._fields))
 
     return _BY_VERSION.get(("overview", id(db), db.version, username, decoys), compute)
 
@@ -151,31 +196,45 @@ def current_question(db: Database, username: str) -> str | None:
     return QUEUE.current(db, username)
 
 
-def finished(ov: pd.DataFrame) -> pd.Series:
-    """Per question of an overview: nothing is left to judge under the campaign's judging
-    plan (``open_now`` = 0, reljudge.campaign.plan: under complete every pooled paragraph has a
-    grade; under rr-first every system's RR@K is settled, and with the rest of the pool
+def is_finished(pool_size, open_now, no_answer):
+    """The one predicate of done: nothing is left to judge under the campaign's judging
+    plan (``open_now`` = 0, reljudge.campaign.plan: under complete every pooled paragraph has
+    a grade; under rr-first every system's RR@K is settled, and with the rest of the pool
     every paragraph graded); a question with an empty pool: its 'no answer' verdict is
     given. 'No answer' alone does not finish a question whose paragraphs are still to be
-    judged: the qrels would lack them. Rows without ``open_now`` count the ungraded
-    pooled paragraphs (the complete plan)."""
+    judged: the qrels would lack them. Takes one question's values or whole columns
+    (pandas Series) alike."""
+    return ((pool_size > 0) & (open_now <= 0)) | ((pool_size == 0) & no_answer)
+
+
+def finished(ov: pd.DataFrame) -> pd.Series:
+    """:func:`is_finished` per question of an overview. Rows without ``open_now`` count the
+    ungraded pooled paragraphs (the complete plan)."""
     open_now = ov.open_now if "open_now" in ov else (ov.pool_size - ov.judged)
-    return ((ov.pool_size > 0) & (open_now <= 0)) | ((ov.pool_size == 0) & ov.no_answer)
+    return is_finished(ov.pool_size, open_now, ov.no_answer)
+
+
+def _next_open(questions: Iterable[tuple], done: Callable[[str], bool], after: str | None = None) -> str | None:
+    """The next unfinished question of a queue given as (qid, seq, judged) in campaign
+    order, ``done(qid)`` telling whether a question is finished (asked only as far as the
+    answer needs): one this annotator has started comes first (work in progress is finished
+    before new work begins); otherwise the first in campaign order, or — ``after`` a
+    question — the next one after it, wrapping around."""
+    questions = [(qid, seq, judged) for qid, seq, judged in questions]
+    started = next((qid for qid, _, judged in questions if judged > 0 and qid != after and not done(qid)), None)
+    if started is not None:
+        return str(started)
+    after_seq = next((seq for qid, seq, _ in questions if qid == after), None)
+    later = [qid for qid, seq, _ in questions if after_seq is not None and seq > after_seq]
+    rest = [qid for qid, seq, _ in questions if after_seq is None or seq <= after_seq]
+    found = next((qid for qid in later + rest if qid != after and not done(qid)), None)
+    return None if found is None else str(found)
 
 
 def _next_unfinished(ov: pd.DataFrame, after: str | None = None) -> str | None:
-    """The next unfinished question: one this annotator has started comes first (work in
-    progress is finished before new work begins); otherwise the first in campaign order,
-    or — ``after`` a question — the next one after it, wrapping around."""
-    open_ = ov[~finished(ov) & (ov.qid != after)]
-    if open_.empty:
-        return None
-    started = open_[open_.judged > 0]
-    if not started.empty:
-        return str(started.iloc[0].qid)
-    seqs = ov.loc[ov.qid == after, "seq"]
-    later = open_[open_.seq > seqs.iloc[0]] if not seqs.empty else open_
-    return str((later if not later.empty else open_).iloc[0].qid)
+    """:func:`_next_open` over an overview."""
+    done = dict(zip(ov.qid, finished(ov)))
+    return _next_open(zip(ov.qid, ov.seq, ov.judged), lambda qid: bool(done[qid]), after)
 
 
 next_unfinished = _next_unfinished
@@ -495,6 +554,40 @@ all_questions = store.all_questions
 pool_paragraphs = store.pool_paragraphs
 
 
+class _LazyCounts:
+    """An annotator's queue whose plan counts are read only for the questions asked about,
+    a few dozen at a time in campaign order: under rr-first the count is a walk of every
+    system's ranking, and for the whole queue that walk is most of what ``reljudge next``
+    would cost (bench/bench_next.py), while a limited answer reaches a few questions.
+
+    A question without ungraded items has nothing to judge now under any plan, so
+    :func:`_ungraded` settles it without the walk; ``exact``: read every count at once
+    (the complete plan's are in the same query; an unlimited answer needs them all)."""
+
+    AHEAD = 32  # questions read per query: enough for a --limit of a few dozen items
+
+    def __init__(self, db: Database, username: str, exact: bool):
+        self.db, self.username = db, username
+        self.base = queue(db, username) if exact else _ungraded(db, username, decoys=True)
+        self.order = [e.qid for e in self.base]
+        self._place = {qid: i for i, qid in enumerate(self.order)}
+        self._known = {e.qid: e for e in self.base if exact or e.open_now <= 0}
+
+    def _entry(self, qid: str) -> QueueEntry:
+        if qid not in self._known:
+            i = self._place[qid]
+            ahead = [q for q in self.order[i:] + self.order[:i] if q not in self._known][: self.AHEAD]
+            self._known.update((e.qid, e) for e in queue(self.db, self.username, qids=ahead))
+        return self._known[qid]
+
+    def done(self, qid: str) -> bool:
+        e = self._entry(qid)
+        return bool(is_finished(e.pool_size, e.open_now, e.no_answer))
+
+    def open_now(self, qid: str) -> int:
+        return int(self._entry(qid).open_now)
+
+
 def next_items(db: Database, username: str, limit: int | None = None) -> list[dict]:
     """What ``username`` would be shown next under the campaign's judging plan
     (reljudge.campaign.plan), in the page's order — ``reljudge next`` prints it: their current question
@@ -509,31 +602,27 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
 
     if not accounts.user_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
-    ov = overview(db, username)
-    if ov.empty:
-        return []
-    done = finished(ov)
-    open_ = ov[~done]
-    if open_.empty:
+    counts = _LazyCounts(db, username, exact=plan.current(db).name == "complete" or limit is None)
+    qids = counts.order
+    if not qids:
         return []
     here = QUEUE.get_position(db, username)
-    qids = list(ov.qid)
-    if here in qids and not bool(done.iloc[qids.index(here)]):
+    if here in qids and not counts.done(here):
         start = here
     else:
-        start = next_unfinished(ov, here if here in qids else None)
-    order = list(open_.qid)
-    i = order.index(start)
-    order = order[i:] + order[:i]
-    # only the questions the answer reaches are ordered (their counts are known)
+        steps = ((e.qid, e.seq, e.judged) for e in counts.base)
+        start = _next_open(steps, counts.done, here if here in qids else None)
+        if start is None:
+            return []
+    i = qids.index(start)
+    # the following unfinished questions, wrapping around; only as many as the answer reaches
     wanted, total = [], 0
-    sizes = dict(zip(ov.qid, ov.open_now))
-    for qid in order:
+    for qid in qids[i:] + qids[:i]:
         if limit is not None and total >= limit:
             break
-        if sizes[qid] > 0:
+        if not counts.done(qid) and counts.open_now(qid) > 0:
             wanted.append(qid)
-            total += int(sizes[qid])
+            total += counts.open_now(qid)
     lists = _with_decoys(db, username, plan.now_items(db, username, wanted))
     out: list[dict] = []
     for qid in wanted:

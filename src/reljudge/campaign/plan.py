@@ -15,21 +15,22 @@ is done for them (README "판정 계획 / Judging plans"; tests/test_plan.py).
   the whole pool is graded.
 
 The page, the queue and ``reljudge next`` share :func:`overview` (one SQL query for all of
-an annotator's questions) and :func:`reljudge.campaign.judging.finished` (one predicate of done).
+an annotator's questions) and :func:`reljudge.campaign.judging.is_finished` (one predicate of done).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Mapping, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog, judge_sources
 from reljudge.storage import plans as store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
+
+if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
+    import pandas as pd
 
 CODES = Codes(
     error_unknown_plan=("plan", "choices"),
@@ -142,16 +143,19 @@ def set_plan(db: Database, name: str, rest: bool = False, order_source: str | No
     return current(db)
 
 
-def overview(db: Database, username: str, plan: Plan | None = None) -> pd.DataFrame | None:
+def overview(
+    db: Database, username: str, plan: Plan | None = None, qids: list[str] | None = None
+) -> list[tuple] | None:
     """Under rr-first, ``username``'s queue as storage.judgments.question_overview gives
     it, with ``open_now`` (the number of items to judge now), ``unsettled`` (systems whose
-    RR@K is not settled) and ``systems``: one SQL query for the whole queue. None under
-    complete: there the items to judge now are the ungraded pooled paragraphs, which the
-    queue's overview counts already."""
+    RR@K is not settled) and ``systems`` (rows of storage.plans.PLAN_OVERVIEW_COLUMNS): one
+    SQL query for the whole queue. None under complete: there the items to judge now are
+    the ungraded pooled paragraphs, which the queue's overview counts already. ``qids``:
+    only these questions of the queue."""
     plan = plan or current(db)
     if plan.name == "complete":
         return None
-    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel)
+    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids)
 
 
 def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = None) -> dict[str, list[str]]:
@@ -169,6 +173,8 @@ def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     """The number of items to judge now for each (username, qid) row of ``rows`` (with
     pool_size and judged): under complete the ungraded pooled paragraphs, otherwise the
     plan's count from one query over every pair."""
+    import pandas as pd
+
     plan = current(db)
     if plan.name == "complete" or rows.empty:
         return (rows.pool_size - rows.judged).clip(lower=0)

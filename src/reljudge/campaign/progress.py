@@ -1,6 +1,6 @@
 """Progress of each annotator through the work assigned to them.
 
-A question counts as finished by the one rule of :func:`reljudge.campaign.judging.finished` (nothing
+A question counts as finished by the one rule of :func:`reljudge.campaign.judging.is_finished` (nothing
 left to judge under the campaign's judging plan, reljudge.campaign.plan: under complete every pooled
 paragraph graded; a question with an empty pool: its no-answer verdict given), and
 the shares are over the annotator's own queue — their assigned questions — not over the

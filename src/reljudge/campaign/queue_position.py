@@ -13,11 +13,12 @@ there is none.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable
 
 from reljudge.storage.db import Database
+
+if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
+    import pandas as pd
 
 
 @dataclass(frozen=True)

@@ -618,7 +618,7 @@ def build_parser() -> argparse.ArgumentParser:
     import importlib
 
     for module in (
-        "reljudge.cli.evaluate",
+        "reljudge.cli.evaluate_command",
         "reljudge.cli.agreement",
         "reljudge.cli.answers",
         "reljudge.campaign.copy_db",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -87,13 +88,34 @@ def run_plan(args) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _without_pandas():
+    """DuckDB's Python client imports pandas (and with it numpy) the first time a query
+    binds a parameter, to ask whether the value is a pandas one: about half a second, most
+    of a ``reljudge next`` process (bench/RESULTS.md, "reljudge next"), which never needs
+    pandas (reljudge.campaign.judging.queue reads plain rows). While pandas is marked absent
+    (``sys.modules[name] = None``: Python's documented way to make an import fail) DuckDB
+    skips that question. A process that has loaded pandas already keeps it untouched; the
+    mark is removed afterwards, and DuckDB imports pandas normally when it is next asked to."""
+    if "pandas" in sys.modules:
+        yield
+        return
+    sys.modules["pandas"] = None
+    try:
+        yield
+    finally:
+        if sys.modules.get("pandas", False) is None:
+            del sys.modules["pandas"]
+
+
 def run_next(args) -> int:
     from reljudge.campaign import judging
 
     if args.limit is not None and args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
-    items = judging.next_items(_db(args), args.user, args.limit)
+    with _without_pandas():
+        items = judging.next_items(_db(args), args.user, args.limit)
     out = sys.stdout
     if args.format == "jsonl":
         for item in items:

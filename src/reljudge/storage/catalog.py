@@ -8,16 +8,18 @@ error rolls the whole file back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import duckdb
-import pandas as pd
 
 from reljudge import question_types
 from reljudge.eval import ranking
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage.db import Database
+
+if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
+    import pandas as pd
 
 DEFAULT_SETTINGS = {
     "pool_depth": "20",

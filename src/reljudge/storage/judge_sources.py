@@ -4,9 +4,12 @@ and ``judge_errors`` the pairs a run could not grade."""
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from reljudge.storage.db import Database, registered
+
+if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
+    import pandas as pd
 
 META_COLUMNS = (
     "source",

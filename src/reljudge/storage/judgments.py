@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from reljudge.storage import event_batches
 from reljudge.storage.db import Database, in_list
+
+if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
+    import pandas as pd
 
 EVENT_COLUMNS = [
     "client_event_id",
@@ -231,10 +234,15 @@ def append_event_batches(
     return event_batches.acknowledge(rows, results, eids)
 
 
-def question_overview(db: Database, username: str) -> pd.DataFrame:
-    """One row per question of the user's queue, in campaign order: pool size, this
-    annotator's judged count and no-answer verdict. Only this annotator's events are
-    aggregated (their latest event per item), not everyone's."""
+#: The columns of :func:`question_overview`'s rows.
+OVERVIEW_COLUMNS = ("qid", "text", "qtype", "criteria", "seq", "pool_size", "judged", "no_answer")
+
+
+def question_overview(db: Database, username: str) -> list[tuple]:
+    """One row per question of the user's queue, in campaign order (columns
+    :data:`OVERVIEW_COLUMNS`): pool size, this annotator's judged count and no-answer
+    verdict. Only this annotator's events are aggregated (their latest event per item), not
+    everyone's. Plain rows, not a DataFrame: ``reljudge next`` runs without pandas."""
     return (
         db.cursor()
         .execute(
@@ -260,7 +268,7 @@ def question_overview(db: Database, username: str) -> pd.DataFrame:
         ORDER BY q.seq""",
             {"user": username},
         )
-        .df()
+        .fetchall()
     )
 
 
@@ -440,11 +448,11 @@ def pool_paragraphs(db: Database, qid: str) -> pd.DataFrame:
     )
 
 
-def decoy_counts(db: Database, username: str) -> pd.DataFrame:
-    """Per question of the annotator's queue that holds decoys placed for them: qid,
-    ``decoys`` (placed) and ``decoys_judged`` (graded now). The annotator's own view
-    counts them like pooled paragraphs; nobody else's figures do."""
-    return (
+def decoy_counts(db: Database, username: str) -> dict[str, tuple[int, int]]:
+    """{qid: (decoys placed, decoys graded now)} for the questions of the annotator's
+    queue that hold decoys placed for them. The annotator's own view counts them like
+    pooled paragraphs; nobody else's figures do."""
+    rows = (
         db.cursor()
         .execute(
             """
@@ -456,8 +464,9 @@ def decoy_counts(db: Database, username: str) -> pd.DataFrame:
         WHERE d.username = $user GROUP BY d.qid""",
             {"user": username},
         )
-        .df()
+        .fetchall()
     )
+    return {qid: (int(placed), int(graded)) for qid, placed, graded in rows}
 
 
 def open_decoys(db: Database, username: str, qids: list[str]) -> dict[str, list[str]]:

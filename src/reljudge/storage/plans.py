@@ -10,11 +10,9 @@ as much again, and the page shows one question at a time.
 
 from __future__ import annotations
 
-import pandas as pd
-
 from reljudge.storage.catalog import ranked_runs_sql
 from reljudge.storage.db import Database
-from reljudge.storage.judgments import SHUFFLE_KEY, _IN_QUEUE
+from reljudge.storage.judgments import OVERVIEW_COLUMNS, SHUFFLE_KEY, _IN_QUEUE
 
 # One user's queue (as question_overview reads it).
 _ONE_QUEUE = f"""SELECT me.username, q.qid FROM questions q
@@ -65,12 +63,21 @@ def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int) -
         FROM queue q LEFT JOIN frontier f USING (username, qid) LEFT JOIN ungraded g USING (username, qid)"""
 
 
-def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str, k: int, rel: int) -> pd.DataFrame:
+#: The columns of :func:`plan_overview`'s rows.
+PLAN_OVERVIEW_COLUMNS = (*OVERVIEW_COLUMNS, "open_now", "unsettled", "systems")
+
+
+def plan_overview(
+    db: Database, username: str, rest: bool, ties: str, dedup: str, k: int, rel: int, qids: list[str] | None = None
+) -> list[tuple]:
     """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
     the same counts: pool size, this annotator's graded pooled paragraphs, their latest
     no-answer verdict) with ``open_now`` (items to judge now), ``unsettled`` and
-    ``systems``, in ONE query for the whole queue (tests/test_plan.py compares the two)."""
-    counts = _counts_sql(_ONE_QUEUE, "username = $user", ties, dedup, k)
+    ``systems`` (columns :data:`PLAN_OVERVIEW_COLUMNS`), in ONE query for the whole queue
+    (tests/test_plan.py compares the two). Plain rows: ``reljudge next`` runs without pandas.
+    ``qids``: only these questions of the queue (the walk reads only their rankings)."""
+    queue = _ONE_QUEUE if qids is None else _ONE_QUEUE + " AND list_contains($qids::VARCHAR[], q.qid)"
+    counts = _counts_sql(queue, "username = $user", ties, dedup, k)
     head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
     sql = f"""{head},
         verdict AS (
@@ -85,7 +92,10 @@ def plan_overview(db: Database, username: str, rest: bool, ties: str, dedup: str
         FROM planned pl JOIN questions qs USING (qid)
         LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
         ORDER BY qs.seq"""
-    return db.cursor().execute(sql, {"user": username, "rel": int(rel), "rest": bool(rest)}).df()
+    params = {"user": username, "rel": int(rel), "rest": bool(rest)}
+    if qids is not None:
+        params["qids"] = list(qids)
+    return db.cursor().execute(sql, params).fetchall()
 
 
 def plan_counts_pairs(
