@@ -41,6 +41,7 @@ from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.campaign.judging import GRADES, MAX_NOTE, source_line
 from reljudge.campaign.queue_position import WorkQueue
+from reljudge.storage import aggregation
 from reljudge.storage import answers as store
 from reljudge.storage.db import Database
 
@@ -434,31 +435,15 @@ def aggregate(state: pd.DataFrame, adjudicated: pd.DataFrame | None = None) -> p
     s["sentence"] = s.sentence.astype("Int64").fillna(-1)
     s["pid"] = s.pid.fillna("")
     s["v"] = _strict_value(s)
-    counts = s.groupby(key + ["v"]).size().rename("n").reset_index()
-    stats = counts.groupby(key).agg(total=("n", "sum"), top=("n", "max"), n_distinct=("v", "size")).reset_index()
-    top = counts.merge(stats, on=key)
-    top = top[top.n == top.top]
-    winners = (
-        top.groupby(key)
-        .agg(v=("v", "min"), n_top=("v", "size"), total=("total", "first"), n_distinct=("n_distinct", "first"))
-        .reset_index()
-    )
-    winners["provenance"] = np.select(
-        [winners.total == 1, winners.n_distinct == 1, winners.n_top == 1], ["single", "unanimous", "majority"], "tie"
-    )
-    winners["n_reviewers"] = winners.total.astype(int)
-    winners = winners[key + ["v", "provenance", "n_reviewers"]]
+    adj = None
     if adjudicated is not None and len(adjudicated):
         adj = adjudicated.copy()
         adj["sentence"] = adj.sentence.astype("Int64").fillna(-1)
         adj["pid"] = adj.pid.fillna("")
         adj["v"] = _strict_value(adj)
-        winners = winners.merge(adj[key + ["v"]].rename(columns={"v": "adj"}), on=key, how="outer")
-        has = winners.adj.notna()
-        winners.loc[has, "v"] = winners.loc[has, "adj"]
-        winners.loc[has, "provenance"] = "adjudicated"
-        winners["n_reviewers"] = winners.n_reviewers.fillna(0).astype(int)
-        winners = winners.drop(columns="adj")
+    # the one rule of several raters → one decision, as for paragraphs (reljudge.storage.aggregation)
+    winners = aggregation.decide_frames(s, key, adj, n_name="n_reviewers")
+    winners = winners.astype({"sentence": "Int64", "n_reviewers": int, "pid": object})
     kind = winners.kind
     value = pd.Series(winners.v.astype(int).astype(object), index=winners.index)
     value[kind == "needs_citation"] = winners.v[kind == "needs_citation"] == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
+from reljudge.storage import aggregation
 from reljudge.storage.db import Database, in_list, registered
 from reljudge.codes import Codes
 
@@ -15,7 +16,7 @@ CODES = Codes(
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
-PROVENANCES = ("unanimous", "majority", "adjudicated", "single", "tie")
+PROVENANCES = aggregation.PROVENANCES
 
 
 # -- assignments -----------------------------------------------------------------------
@@ -169,32 +170,16 @@ def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[
         )
     if policy not in ("adjudicated", "majority"):
         raise ReljudgeError(CODES("error_unknown_policy", policy=repr(policy)))
-    use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
-    return (
-        f"""
-        WITH counts AS (
-            SELECT qid, pid, grade, count(*) AS n FROM current_judgments GROUP BY ALL),
-        stats AS (
-            SELECT qid, pid, sum(n) AS total, count(*) AS n_distinct, max(n) AS top
-            FROM counts GROUP BY ALL),
-        winners AS (
-            SELECT c.qid, c.pid, min(c.grade) AS grade, count(*) AS n_top
-            FROM counts c JOIN stats s ON s.qid = c.qid AND s.pid = c.pid AND c.n = s.top
-            GROUP BY ALL),
-        adj AS (
-            SELECT qid, pid, grade FROM current_adjudications WHERE pid IS NOT NULL AND {use_adj})
-        SELECT coalesce(s.qid, a.qid) AS qid, coalesce(s.pid, a.pid) AS pid,
-               CAST(coalesce(a.grade, w.grade) AS TINYINT) AS grade,
-               CASE WHEN a.grade IS NOT NULL THEN 'adjudicated'
-                    WHEN s.total = 1 THEN 'single'
-                    WHEN s.n_distinct = 1 THEN 'unanimous'
-                    WHEN w.n_top = 1 THEN 'majority'
-                    ELSE 'tie' END AS provenance,
-               CAST(coalesce(s.total, 0) AS INTEGER) AS n_annotators
-        FROM stats s JOIN winners w ON w.qid = s.qid AND w.pid = s.pid
-        FULL JOIN adj a ON a.qid = s.qid AND a.pid = s.pid""",
-        [],
+    # the one rule of several raters → one decision (reljudge.storage.aggregation)
+    decided = aggregation.decisions_sql(
+        "SELECT qid, pid, grade AS v FROM current_judgments",
+        ["qid", "pid"],
+        "SELECT qid, pid, grade AS v FROM current_adjudications WHERE pid IS NOT NULL"
+        if policy == "adjudicated"
+        else None,
+        n_name="n_annotators",
     )
+    return f"SELECT qid, pid, CAST(v AS TINYINT) AS grade, provenance, n_annotators FROM ({decided})", []
 
 
 def verdicts_sql(
