@@ -125,7 +125,7 @@ def queue(db: Database, username: str, decoys: bool = True, qids: list[str] | No
         planned = plan.overview(db, username, qids=qids)
         if planned is None:  # complete: every ungraded pooled paragraph is to judge now
             return _ungraded(db, username, decoys, qids)
-        return _add_decoys(db, username, [QueueEntry(*row) for row in planned], decoys)
+        return _add_decoys([QueueEntry(*row) for row in planned], store.decoy_counts(db, username) if decoys else {})
 
     key = ("queue", id(db), db.version, username, decoys, None if qids is None else tuple(qids))
     return _BY_VERSION.get(key, compute)
@@ -139,11 +139,12 @@ def _ungraded(db: Database, username: str, decoys: bool, qids: list[str] | None 
         wanted = set(qids)
         rows = [row for row in rows if row[0] in wanted]
     entries = [QueueEntry(*row, open_now=max(row[5] - row[6], 0), unsettled=0, systems=0) for row in rows]
-    return _add_decoys(db, username, entries, decoys)
+    return _add_decoys(entries, store.decoy_counts(db, username) if decoys else {})
 
 
-def _add_decoys(db: Database, username: str, entries: list[QueueEntry], decoys: bool) -> list[QueueEntry]:
-    counts = store.decoy_counts(db, username) if decoys else {}
+def _add_decoys(entries: list[QueueEntry], counts: dict[str, tuple[int, int]]) -> list[QueueEntry]:
+    """The queue as the annotator sees it: ``counts`` (storage.judgments.decoy_counts, the
+    decoys placed for them and graded) added to each question's pool, graded and open items."""
     if not counts:
         return entries
     out = []
@@ -558,7 +559,8 @@ class _LazyCounts:
     """An annotator's queue whose plan counts are read only for the questions asked about,
     a few dozen at a time in campaign order: under rr-first the count is a walk of every
     system's ranking, and for the whole queue that walk is most of what ``reljudge next``
-    would cost (bench/bench_next.py), while a limited answer reaches a few questions.
+    would cost (bench/bench_next.py), while a limited answer reaches a few questions. The
+    same query gives those questions' items to judge now (:meth:`now_items`).
 
     A question without ungraded items has nothing to judge now under any plan, so
     :func:`_ungraded` settles it without the walk; ``exact``: read every count at once
@@ -568,16 +570,22 @@ class _LazyCounts:
 
     def __init__(self, db: Database, username: str, exact: bool):
         self.db, self.username = db, username
-        self.base = queue(db, username) if exact else _ungraded(db, username, decoys=True)
+        self.decoys = store.decoy_counts(db, username)
+        self.base = queue(db, username) if exact else _add_decoys(_ungraded(db, username, False), self.decoys)
         self.order = [e.qid for e in self.base]
         self._place = {qid: i for i, qid in enumerate(self.order)}
         self._known = {e.qid: e for e in self.base if exact or e.open_now <= 0}
+        self._items: dict[str, list[str]] = {}
 
     def _entry(self, qid: str) -> QueueEntry:
         if qid not in self._known:
             i = self._place[qid]
             ahead = [q for q in self.order[i:] + self.order[:i] if q not in self._known][: self.AHEAD]
-            self._known.update((e.qid, e) for e in queue(self.db, self.username, qids=ahead))
+            rows = plan.overview(self.db, self.username, qids=ahead, items=True) or []
+            self._known.update((e.qid, e) for e in _add_decoys([QueueEntry(*r[:-1]) for r in rows], self.decoys))
+            self._items.update((r[0], list(r[-1])) for r in rows)
+            if qid not in self._known:  # the plan changed under us: read it the plain way
+                self._known.update((e.qid, e) for e in queue(self.db, self.username, qids=ahead))
         return self._known[qid]
 
     def done(self, qid: str) -> bool:
@@ -586,6 +594,14 @@ class _LazyCounts:
 
     def open_now(self, qid: str) -> int:
         return int(self._entry(qid).open_now)
+
+    def now_items(self, qids: list[str]) -> dict[str, list[str]]:
+        """{qid: the items to judge now, in the page's order}, decoys merged in: from the
+        reads above where they gave them, else from plan.now_items."""
+        missing = [q for q in qids if q not in self._items]
+        found = {**self._items, **(plan.now_items(self.db, self.username, missing) if missing else {})}
+        lists = {q: found[q] for q in qids}
+        return _with_decoys(self.db, self.username, lists) if self.decoys else lists
 
 
 def next_items(db: Database, username: str, limit: int | None = None) -> list[dict]:
@@ -623,7 +639,7 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
         if not counts.done(qid) and counts.open_now(qid) > 0:
             wanted.append(qid)
             total += counts.open_now(qid)
-    lists = _with_decoys(db, username, plan.now_items(db, username, wanted))
+    lists = counts.now_items(wanted)
     out: list[dict] = []
     for qid in wanted:
         for n, pid in enumerate(lists[qid], 1):

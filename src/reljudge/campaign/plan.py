@@ -144,18 +144,19 @@ def set_plan(db: Database, name: str, rest: bool = False, order_source: str | No
 
 
 def overview(
-    db: Database, username: str, plan: Plan | None = None, qids: list[str] | None = None
+    db: Database, username: str, plan: Plan | None = None, qids: list[str] | None = None, items: bool = False
 ) -> list[tuple] | None:
     """Under rr-first, ``username``'s queue as storage.judgments.question_overview gives
     it, with ``open_now`` (the number of items to judge now), ``unsettled`` (systems whose
     RR@K is not settled) and ``systems`` (rows of storage.plans.PLAN_OVERVIEW_COLUMNS): one
     SQL query for the whole queue. None under complete: there the items to judge now are
     the ungraded pooled paragraphs, which the queue's overview counts already. ``qids``:
-    only these questions of the queue."""
+    only these questions of the queue; ``items``: each row ends with the items to judge now
+    (as :func:`now_items` gives them, in the same query)."""
     plan = plan or current(db)
     if plan.name == "complete":
         return None
-    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids)
+    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids, items)
 
 
 def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = None) -> dict[str, list[str]]:

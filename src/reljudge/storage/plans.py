@@ -50,17 +50,36 @@ def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle
             GROUP BY ALL)"""
 
 
-def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int) -> str:
-    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=False)},
-        frontier AS (
-            SELECT username, qid, count(DISTINCT pid) FILTER (WHERE open) AS n,
-                   count(*) FILTER (WHERE open) AS unsettled
-            FROM walk GROUP BY ALL),
-        ungraded AS (SELECT username, qid, count(*) AS n FROM items WHERE grade IS NULL GROUP BY ALL)
-        SELECT q.username, q.qid,
-               CASE WHEN coalesce(f.n, 0) > 0 THEN f.n WHEN $rest THEN coalesce(g.n, 0) ELSE 0 END AS open_now,
-               coalesce(f.unsettled, 0) AS unsettled, (SELECT count(*) FROM runs) AS systems
-        FROM queue q LEFT JOIN frontier f USING (username, qid) LEFT JOIN ungraded g USING (username, qid)"""
+# After _walk: the items to judge now under rr-first, with their order keys — the frontier
+# (each unsettled system's first open item, w = 0); or, with $rest once a question's
+# frontier is empty, its ungraded items weighted by the sum over systems of
+# 1/log2(rank + 1) within K. The count and the order of the items to judge now both read
+# this one CTE.
+_NOW = """
+        frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open),
+        weight AS (SELECT qid, dkey AS pid, sum(1.0 / log2(r + 1)) AS w FROM ranked GROUP BY ALL),
+        now AS (
+            SELECT i.username, i.qid, i.pid, 0.0 AS w, i.shuffle_key
+            FROM items i SEMI JOIN frontier f USING (username, qid, pid)
+            UNION ALL
+            SELECT i.username, i.qid, i.pid, coalesce(wt.w, 0.0) AS w, i.shuffle_key
+            FROM items i LEFT JOIN weight wt USING (qid, pid)
+            WHERE $rest AND i.grade IS NULL
+              AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid))"""
+_NOW_ORDER = "list(pid ORDER BY w DESC, shuffle_key)"
+
+
+def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int, items: bool = False) -> str:
+    """Per queued (username, qid): open_now (the number of items to judge now), unsettled,
+    systems; with ``items`` also the items to judge now, in the page's order."""
+    listed = f", {_NOW_ORDER} AS items" if items else ""
+    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=items)},{_NOW},
+        settled AS (SELECT username, qid, count(*) FILTER (WHERE open) AS unsettled FROM walk GROUP BY ALL),
+        counted AS (SELECT username, qid, count(*) AS n{listed} FROM now GROUP BY ALL)
+        SELECT q.username, q.qid, coalesce(c.n, 0) AS open_now,
+               coalesce(s.unsettled, 0) AS unsettled, (SELECT count(*) FROM runs) AS systems
+               {", coalesce(c.items, []) AS items" if items else ""}
+        FROM queue q LEFT JOIN counted c USING (username, qid) LEFT JOIN settled s USING (username, qid)"""
 
 
 #: The columns of :func:`plan_overview`'s rows.
@@ -68,16 +87,26 @@ PLAN_OVERVIEW_COLUMNS = (*OVERVIEW_COLUMNS, "open_now", "unsettled", "systems")
 
 
 def plan_overview(
-    db: Database, username: str, rest: bool, ties: str, dedup: str, k: int, rel: int, qids: list[str] | None = None
+    db: Database,
+    username: str,
+    rest: bool,
+    ties: str,
+    dedup: str,
+    k: int,
+    rel: int,
+    qids: list[str] | None = None,
+    items: bool = False,
 ) -> list[tuple]:
     """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
     the same counts: pool size, this annotator's graded pooled paragraphs, their latest
     no-answer verdict) with ``open_now`` (items to judge now), ``unsettled`` and
     ``systems`` (columns :data:`PLAN_OVERVIEW_COLUMNS`), in ONE query for the whole queue
     (tests/test_plan.py compares the two). Plain rows: ``reljudge next`` runs without pandas.
-    ``qids``: only these questions of the queue (the walk reads only their rankings)."""
+    ``qids``: only these questions of the queue (the walk reads only their rankings).
+    ``items``: each row ends with the items to judge now, in the page's order (as
+    :func:`plan_items` orders them), so that one query serves both."""
     queue = _ONE_QUEUE if qids is None else _ONE_QUEUE + " AND list_contains($qids::VARCHAR[], q.qid)"
-    counts = _counts_sql(queue, "username = $user", ties, dedup, k)
+    counts = _counts_sql(queue, "username = $user", ties, dedup, k, items)
     head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
     sql = f"""{head},
         verdict AS (
@@ -88,7 +117,7 @@ def plan_overview(
         SELECT qs.qid, qs.text, qs.qtype, qs.criteria, qs.seq,
                coalesce(z.pool_size, 0) AS pool_size, coalesce(z.judged, 0) AS judged,
                coalesce(v.no_answer, FALSE) AS no_answer,
-               pl.open_now, pl.unsettled, pl.systems
+               pl.open_now, pl.unsettled, pl.systems{", pl.items" if items else ""}
         FROM planned pl JOIN questions qs USING (qid)
         LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
         ORDER BY qs.seq"""
@@ -144,17 +173,7 @@ def plan_items(
             WHERE list_contains($qids::VARCHAR[], p.qid) AND m.grade IS NULL GROUP BY p.qid"""
     else:
         params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest))
-        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True)},
-            frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open),
-            weight AS (SELECT qid, dkey AS pid, sum(1.0 / log2(r + 1)) AS w FROM ranked GROUP BY ALL),
-            now AS (
-                SELECT i.qid, i.pid, 0.0 AS w, i.shuffle_key
-                FROM items i SEMI JOIN frontier f USING (username, qid, pid)
-                UNION ALL
-                SELECT i.qid, i.pid, coalesce(wt.w, 0.0) AS w, i.shuffle_key
-                FROM items i LEFT JOIN weight wt USING (qid, pid)
-                WHERE $rest AND i.grade IS NULL
-                  AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid))
-            SELECT qid, list(pid ORDER BY w DESC, shuffle_key) FROM now GROUP BY qid"""
+        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True)},{_NOW}
+            SELECT qid, {_NOW_ORDER} FROM now GROUP BY qid"""
     found = dict(db.cursor().execute(sql, params).fetchall()) if qids else {}
     return {q: list(found.get(q) or []) for q in qids}
