@@ -180,6 +180,24 @@ def cmd_users(args) -> int:
     elif args.action == "activate":
         auth.set_active(db, args.name, True)
         print(f"activated {args.name}")
+    elif args.action == "email":
+        auth.set_email(db, args.name, args.email, args.lead)
+        print(
+            f"{args.name} signs in with {auth.normalize_email(args.email)}" if args.email else f"{args.name}: no e-mail"
+        )
+    elif args.action == "requests":
+        frame = auth.identity_requests(db)
+        print(
+            frame[["email", "name", "provider", "attempts", "last_seen"]].to_string(index=False)
+            if not frame.empty
+            else "no organisation identity is waiting"
+        )
+    elif args.action == "admit":
+        user = auth.activate_identity(db, args.email, args.name, args.role, args.lead)
+        print(f"added {user.username} ({user.role}), who signs in with {auth.normalize_email(args.email)}")
+    elif args.action == "dismiss":
+        auth.dismiss_identity(db, args.email)
+        print(f"dismissed the request of {args.email}")
     else:
         frame = auth.list_users(db)
         print(
@@ -477,6 +495,19 @@ def build_parser() -> argparse.ArgumentParser:
     for action in ("deactivate", "activate"):
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
+    # organisation login (README "조직 계정 로그인 / Organisation login")
+    u = users_sub.add_parser("email", help="set the e-mail an account signs in with (organisation login)")
+    u.add_argument("name")
+    u.add_argument("email", help='the verified e-mail of the organisation account ("" to unlink)')
+    u.add_argument("--lead", default="cli", help="name recorded as who set it (default: cli)")
+    users_sub.add_parser("requests", help="list organisation identities waiting for an account")
+    u = users_sub.add_parser("admit", help="give a waiting organisation identity a new account with a role")
+    u.add_argument("email")
+    u.add_argument("name", help="the new account's username")
+    u.add_argument("--role", choices=["annotator", "lead"], default="annotator")
+    u.add_argument("--lead", default="cli", help="name recorded as who admitted it (default: cli)")
+    u = users_sub.add_parser("dismiss", help="drop a waiting organisation identity's request")
+    u.add_argument("email")
 
     p = add(
         "types",

@@ -229,7 +229,62 @@ def login_screen(db: Database, target=None) -> None:
             on_done_change=lambda: _cookie_reported(db),
         )
         return
+    if org_login(db, target):
+        return
     login_form(db, target)
+
+
+# -- organisation login (st.login: OpenID Connect through Authlib, secrets.toml [auth]) ----
+def org_providers() -> list[str | None]:
+    """The OpenID providers configured in secrets.toml's ``[auth]``: None for the unnamed
+    one (its settings in ``[auth]`` itself), then each ``[auth.NAME]``. Empty when there
+    is no ``[auth]``: the app is then exactly the password app."""
+    try:
+        if not st.secrets.load_if_toml_exists():
+            return []
+        section = st.secrets.get("auth")
+    except Exception:  # noqa: BLE001 — an unreadable secrets file: no organisation login
+        return []
+    if not section or not hasattr(section, "keys"):
+        return []
+
+    def provider(keys) -> bool:
+        return "client_id" in keys or "server_metadata_url" in keys
+
+    named = [k for k in section.keys() if hasattr(section[k], "keys") and provider(section[k].keys())]
+    return ([None] if provider(section.keys()) else []) + named
+
+
+def org_login(db: Database, target=None) -> bool:
+    """When the browser is signed in to an organisation account (st.user), log it in to
+    the reljudge account its verified e-mail names, by the same path as a password login
+    (_logged_in: a session, then the HttpOnly cookie), and return True; else say why not
+    (no account yet: recorded for a lead) and return False."""
+    if not org_providers() or not st.user.is_logged_in:
+        return False
+    claims = st.user.to_dict()
+    outcome = auth.identity_login(db, claims, str(claims.get("provider") or "") or None)
+    if outcome.user is not None:
+        _logged_in(db, outcome.user, target)
+        return True
+    st.title(t("app_title"))
+    if outcome.refusal == "pending":
+        st.warning(tm("org_login_pending", email=outcome.email), icon=":material/pending:")
+    elif outcome.refusal == "inactive":
+        st.error(tm("org_login_inactive", email=outcome.email))
+    else:
+        st.error(t("org_login_unverified"))
+    if st.button(t("org_logout"), key="org_logout"):
+        st.logout()
+    return True
+
+
+def _org_login_buttons() -> None:
+    providers = org_providers()
+    for name in providers:
+        label = t("org_login_button") if name is None else t("org_login_button_named", provider=name)
+        if st.button(label, key=f"org_login_{name or ''}", type="primary", icon=":material/login:"):
+            st.login(name)
 
 
 def logging_in() -> bool:
@@ -262,6 +317,13 @@ def login_form(db: Database, target=None) -> None:
     if not accounts:
         first_lead_form(db, target)
         return
+    _org_login_buttons()
+    if not auth.password_login_enabled():
+        if not org_providers():
+            st.error(t("org_login_missing"))
+        return
+    if org_providers():
+        st.caption(t("org_login_or"))
     if demo:
         st.info(t("demo_notice", accounts=", ".join(f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
     with st.form("login"):
@@ -373,6 +435,12 @@ def logout_button(db: Database, user: auth.User) -> None:
     st.sidebar.caption(tm("logged_in_as", user=user.username, role=t(f"role_{user.role}")))
     if st.sidebar.button(t("logout"), key="logout"):
         auth.end_session(db, st.session_state.pop("token", None))
+        if org_providers() and st.user.is_logged_in:
+            # ends the organisation sign-in too (its cookie; the provider's session where
+            # it offers an end_session_endpoint), and reloads the page: reljudge's own
+            # session is already ended on the server, so its cookie opens nothing.
+            st.logout()
+            st.stop()
         st.session_state["cleared_cookie"] = True
         st.rerun()
 

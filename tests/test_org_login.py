@@ -1,0 +1,164 @@
+"""Organisation login (issue 26): an OpenID Connect identity maps to an account by its
+verified e-mail; an unknown one is refused and waits for a lead; password login can be
+turned off. The rules here; the browser flow against a real provider in
+tests/test_e2e_org_login.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from reljudge.campaign import auth
+from reljudge.errors import ReljudgeError
+
+
+def _claims(email, verified=True, **more):
+    return {"sub": "id-" + str(email), "email": email, "email_verified": verified, **more}
+
+
+def test_a_verified_email_opens_the_account_that_has_it(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "  Kim@Example.ORG ", "lead1")
+    outcome = auth.identity_login(db, _claims("kim@example.org"), "default")
+    assert outcome.user == auth.User("kim", "annotator") and outcome.refusal is None
+    # the e-mail is compared without case, as stored
+    assert auth.identity_login(db, _claims("KIM@example.org")).user == auth.User("kim", "annotator")
+    assert auth.identity_requests(db).empty
+
+
+@pytest.mark.parametrize("verified", [False, None, "false", 1])
+def test_an_unverified_email_opens_nothing_and_is_not_recorded(db, verified):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "lead1")
+    claims = _claims("kim@example.org", verified)
+    if verified is None:
+        del claims["email_verified"]
+    outcome = auth.identity_login(db, claims)
+    assert outcome.user is None and outcome.refusal == "unverified"
+    assert auth.identity_requests(db).empty
+
+
+def test_a_string_true_from_a_provider_counts_as_verified(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    assert auth.identity_login(db, _claims("kim@example.org", "true")).user == auth.User("kim", "annotator")
+
+
+@pytest.mark.parametrize("email", [None, "", "no-at-sign", "a@b@c", "sp ace@x.org", 42])
+def test_no_usable_email_is_refused(db, email):
+    outcome = auth.identity_login(db, {"sub": "x", "email": email, "email_verified": True})
+    assert outcome.user is None and outcome.refusal == "unverified"
+    assert auth.identity_requests(db).empty
+
+
+def test_an_unknown_identity_waits_until_a_lead_admits_it_with_a_role(db):
+    outcome = auth.identity_login(db, _claims("New.Person@example.org", name="새 사람"), "corp")
+    assert outcome.user is None and outcome.refusal == "pending" and outcome.email == "new.person@example.org"
+    auth.identity_login(db, _claims("new.person@example.org", name="새 사람"), "corp")
+    waiting = auth.identity_requests(db)
+    assert list(waiting.email) == ["new.person@example.org"]
+    assert waiting.attempts[0] == 2 and waiting.name[0] == "새 사람" and waiting.provider[0] == "corp"
+
+    user = auth.activate_identity(db, "new.person@example.org", "newp", "annotator", "lead1")
+    assert user == auth.User("newp", "annotator")
+    assert auth.identity_requests(db).empty
+    assert auth.identity_login(db, _claims("new.person@example.org")).user == user
+    # its password is random: no password opens it
+    assert auth.authenticate(db, "newp", "") is None
+
+
+def test_a_deactivated_account_stays_shut_and_is_no_request(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    auth.set_active(db, "kim", False)
+    outcome = auth.identity_login(db, _claims("kim@example.org"))
+    assert outcome.user is None and outcome.refusal == "inactive"
+    assert auth.identity_requests(db).empty
+
+
+def test_one_account_per_email_and_clear_errors(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.add_user(db, "lee", "password-2", "lead")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    with pytest.raises(ReljudgeError, match="belongs to the account 'kim'"):
+        auth.set_email(db, "lee", "KIM@example.org", "cli")
+    with pytest.raises(ReljudgeError, match="not a valid e-mail"):
+        auth.set_email(db, "lee", "not-an-email", "cli")
+    with pytest.raises(ReljudgeError, match="no such user"):
+        auth.set_email(db, "nobody", "x@example.org", "cli")
+    with pytest.raises(ReljudgeError, match="belongs to the account 'kim'"):
+        auth.activate_identity(db, "kim@example.org", "kim2", "annotator", "cli")
+    with pytest.raises(ReljudgeError, match="already exists"):
+        auth.activate_identity(db, "other@example.org", "lee", "annotator", "cli")
+    with pytest.raises(ReljudgeError, match="unknown role"):
+        auth.activate_identity(db, "other@example.org", "other", "admin", "cli")
+    with pytest.raises(ReljudgeError, match="no organisation identity waits"):
+        auth.dismiss_identity(db, "other@example.org")
+    # unlinking frees the e-mail for another account
+    auth.set_email(db, "kim", None, "cli")
+    auth.set_email(db, "lee", "kim@example.org", "cli")
+    assert auth.identity_login(db, _claims("kim@example.org")).user == auth.User("lee", "lead")
+    assert auth.accounts.emails(db) == {"lee": "kim@example.org"}
+
+
+def test_setting_an_email_answers_the_request_waiting_under_it(db):
+    auth.identity_login(db, _claims("kim@example.org"))
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "lead1")
+    assert auth.identity_requests(db).empty
+    auth.identity_login(db, _claims("gone@example.org"))
+    auth.dismiss_identity(db, "GONE@example.org")
+    assert auth.identity_requests(db).empty
+
+
+def test_password_login_can_be_turned_off(db, monkeypatch):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    for value in ("off", "0", "false", "No"):
+        monkeypatch.setenv(auth.PASSWORD_LOGIN_ENV, value)
+        assert auth.login(db, "kim", "password-1").refusal == "disabled"
+        assert auth.authenticate(db, "kim", "password-1") is None
+        # organisation login is not affected
+        assert auth.identity_login(db, _claims("kim@example.org")).user == auth.User("kim", "annotator")
+    monkeypatch.setenv(auth.PASSWORD_LOGIN_ENV, "on")
+    assert auth.authenticate(db, "kim", "password-1") == auth.User("kim", "annotator")
+    monkeypatch.delenv(auth.PASSWORD_LOGIN_ENV)
+    assert auth.authenticate(db, "kim", "password-1") == auth.User("kim", "annotator")
+
+
+def _cli(db_path, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), "users", *args], capture_output=True, text=True
+    )
+
+
+def test_the_command_line_lists_admits_and_links_identities(tmp_path):
+    from reljudge.storage import open_database
+
+    path = tmp_path / "o.duckdb"
+    db = open_database(path)
+    auth.add_user(db, "lead1", "lead-pass-1", "lead")
+    auth.identity_login(db, _claims("new@example.org", name="New"), "corp")
+    db.close()
+    r = _cli(path, "requests")
+    assert r.returncode == 0, r.stderr
+    assert "new@example.org" in r.stdout and "corp" in r.stdout
+    r = _cli(path, "admit", "new@example.org", "newp", "--role", "annotator")
+    assert r.returncode == 0, r.stderr
+    assert "added newp (annotator)" in r.stdout
+    assert "no organisation identity is waiting" in _cli(path, "requests").stdout
+    r = _cli(path, "email", "lead1", "Lead@Example.org")
+    assert r.returncode == 0 and "lead1 signs in with lead@example.org" in r.stdout
+    # bad input: a message, no traceback
+    r = _cli(path, "email", "lead1", "new@example.org")
+    assert r.returncode != 0 and "belongs to the account 'newp'" in r.stderr and "Traceback" not in r.stderr
+    r = _cli(path, "dismiss", "nobody@example.org")
+    assert r.returncode != 0 and "no organisation identity waits" in r.stderr and "Traceback" not in r.stderr
+    db = open_database(path)
+    try:
+        assert auth.identity_login(db, _claims("lead@example.org")).user == auth.User("lead1", "lead")
+        assert auth.identity_login(db, _claims("new@example.org")).user == auth.User("newp", "annotator")
+    finally:
+        db.close()
