@@ -162,3 +162,15 @@ def test_the_command_line_lists_admits_and_links_identities(tmp_path):
         assert auth.identity_login(db, _claims("new@example.org")).user == auth.User("newp", "annotator")
     finally:
         db.close()
+
+
+def test_an_expired_id_token_opens_nothing_until_a_fresh_sign_in(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    stale = _claims("kim@example.org", exp=1_000)
+    assert auth.identity_login(db, stale, now=1_001).refusal == "expired"
+    assert auth.identity_login(db, stale).refusal == "expired"
+    assert auth.identity_login(db, stale, now=999).user == auth.User("kim", "annotator")
+    # an expired unknown identity is no request either
+    assert auth.identity_login(db, _claims("new@example.org", exp=1_000)).refusal == "expired"
+    assert auth.identity_requests(db).empty

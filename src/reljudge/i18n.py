@@ -44,6 +44,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "조직 계정 {email}에 연결된 reljudge 계정은 비활성화되어 있습니다. 책임자에게 문의하세요.",
         "The reljudge account linked to the organisation account {email} is deactivated. Ask a lead.",
     ),
+    "logging_out": ("로그아웃 중…", "Logging out…"),
     "org_logout": ("조직 계정에서 로그아웃", "Sign out of the organisation account"),
     "password_login_off": (
         "비밀번호 로그인은 꺼져 있습니다.",

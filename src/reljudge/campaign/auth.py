@@ -12,6 +12,7 @@ import re
 import secrets
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -203,7 +204,8 @@ def set_email(db: Database, username: str, email: str | None, by: str) -> None:
 
 @dataclass(frozen=True)
 class IdentityOutcome:
-    """``user`` on success; otherwise ``refusal``: "unverified" (no e-mail the provider
+    """``user`` on success; otherwise ``refusal``: "expired" (the ID token is too old:
+    sign in at the provider again), "unverified" (no e-mail the provider
     vouches for), "inactive" (its account is deactivated), "pending" (no account has it:
     recorded for a lead), and
     ``email`` the identity's e-mail when it had a valid one."""
@@ -218,12 +220,20 @@ def _claim_true(value) -> bool:
     return value is True or (isinstance(value, str) and value.strip().lower() == "true")
 
 
-def identity_login(db: Database, claims: dict, provider: str | None = None) -> IdentityOutcome:
+def identity_login(
+    db: Database, claims: dict, provider: str | None = None, now: float | None = None
+) -> IdentityOutcome:
     """The account an identity the OpenID provider vouched for (``claims``: the ID
     token's) signs in to: the active account whose e-mail is the identity's *verified*
     e-mail (``email_verified`` true). An identity with none is refused and recorded as a
     request a lead can answer (activate_identity); an unverified e-mail is refused and not
-    recorded (anyone could claim it)."""
+    recorded (anyone could claim it). An ID token past its ``exp`` opens nothing
+    ("expired"): Streamlit keeps the identity in a cookie for 30 days, but a new reljudge
+    session (after a logout, an ended or expired one) needs a fresh sign-in at the
+    provider."""
+    exp = claims.get("exp")
+    if isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp < (time.time() if now is None else now):
+        return IdentityOutcome(None, "expired")
     try:
         email = normalize_email(claims.get("email"))
     except ReljudgeError:

@@ -80,6 +80,9 @@ export default function ({ data, setTriggerValue }) {
 # Session state while a login waits for the browser's cookie: {"grant": the one-time code}.
 _LOGGING_IN = "_rj_logging_in"
 _LOGIN_ERROR = "_rj_login_error"
+# Session state while an organisation logout waits for the browser to clear reljudge's
+# cookie ("clearing"), then ends the organisation sign-in ("cleared").
+_ORG_LOGOUT = "_rj_org_logout"
 
 
 def get_db() -> Database:
@@ -262,11 +265,17 @@ def org_login(db: Database, target=None) -> bool:
     (no account yet: recorded for a lead) and return False."""
     if not org_providers() or not st.user.is_logged_in:
         return False
+    if st.session_state.get(_ORG_LOGOUT):  # logging out: no new session meanwhile
+        st.title(t("app_title"))
+        st.info(t("logging_out"), icon=":material/hourglass_top:")
+        return True
     claims = st.user.to_dict()
     outcome = auth.identity_login(db, claims, str(claims.get("provider") or "") or None)
     if outcome.user is not None:
         _logged_in(db, outcome.user, target)
         return True
+    if outcome.refusal == "expired":
+        return False  # the login form's buttons sign in at the provider again
     st.title(t("app_title"))
     if outcome.refusal == "pending":
         st.warning(tm("org_login_pending", email=outcome.email), icon=":material/pending:")
@@ -436,15 +445,31 @@ def logout_button(db: Database, user: auth.User) -> None:
     if st.sidebar.button(t("logout"), key="logout"):
         auth.end_session(db, st.session_state.pop("token", None))
         if org_providers() and st.user.is_logged_in:
-            # ends the organisation sign-in too (its cookie; the provider's session where
-            # it offers an end_session_endpoint), and reloads the page: reljudge's own
-            # session is already ended on the server, so its cookie opens nothing.
-            st.logout()
-            st.stop()
-        st.session_state["cleared_cookie"] = True
+            # the organisation sign-in ends too, once the browser has cleared reljudge's
+            # cookie (clear_cookie_if_logged_out)
+            st.session_state[_ORG_LOGOUT] = "clearing"
+        else:
+            st.session_state["cleared_cookie"] = True
         st.rerun()
 
 
+def _org_cookie_cleared() -> None:
+    if st.session_state.get(_ORG_LOGOUT):
+        st.session_state[_ORG_LOGOUT] = "cleared"
+
+
 def clear_cookie_if_logged_out() -> None:
+    org = st.session_state.get(_ORG_LOGOUT)
+    if org == "cleared":
+        # Streamlit's identity cookie, and the provider's session where it offers an
+        # end_session_endpoint: st.logout sends the browser through /auth/logout
+        del st.session_state[_ORG_LOGOUT]
+        st.logout()
+        st.stop()
+    if org:
+        _post_from_browser(
+            data={"url": "/api/logout", "report": True}, key="rj_cookie_clear_org", on_done_change=_org_cookie_cleared
+        )
+        return
     if st.session_state.pop("cleared_cookie", False):
         _post_from_browser(data={"url": "/api/logout"}, key="rj_cookie_clear")
