@@ -59,7 +59,7 @@ def test_an_unknown_identity_waits_until_a_lead_admits_it_with_a_role(db):
     auth.identity_login(db, _claims("new.person@example.org", name="새 사람"), "corp")
     waiting = auth.identity_requests(db)
     assert list(waiting.email) == ["new.person@example.org"]
-    assert waiting.attempts[0] == 2 and waiting.name[0] == "새 사람" and waiting.provider[0] == "corp"
+    assert waiting.refusals[0] == 2 and waiting.identity_name[0] == "새 사람" and waiting.provider[0] == "corp"
 
     user = auth.activate_identity(db, "new.person@example.org", "newp", "annotator", "lead1")
     assert user == auth.User("newp", "annotator")
@@ -174,3 +174,78 @@ def test_an_expired_id_token_opens_nothing_until_a_fresh_sign_in(db):
     # an expired unknown identity is no request either
     assert auth.identity_login(db, _claims("new@example.org", exp=1_000)).refusal == "expired"
     assert auth.identity_requests(db).empty
+
+
+# -- the pages, through Streamlit's AppTest (no [auth] here: no provider button) ------------
+@pytest.fixture
+def app_db(tmp_path, monkeypatch):
+    monkeypatch.setenv("RELJUDGE_DB", str(tmp_path / "app.duckdb"))
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")
+    return tmp_path / "app.duckdb"
+
+
+def _app(script: str = "workbench.py"):
+    from streamlit.testing.v1 import AppTest
+
+    from reljudge.ui import webapp
+
+    return AppTest.from_file(str(webapp.HERE / script), default_timeout=60)
+
+
+def _lead(at):
+    at.text_input(key="login_username").input("lead")
+    at.text_input(key="login_password").input("demo-lead")
+    at.button[0].click().run()
+    at.switch_page("screens/users.py").run()
+    assert not at.exception
+    return at
+
+
+def test_a_lead_admits_a_waiting_identity_and_links_an_email_on_the_users_page(app_db):
+    from reljudge.ui.session import get_db
+
+    at = _app().run()
+    db = get_db()
+    auth.identity_login(db, _claims("new@example.org", name="<b>새 사람</b>"), "corp")
+    at = _lead(at)
+    assert "new@example.org" in list(at.selectbox(key="identity_target").options)
+    from reljudge import i18n
+
+    waiting = next(d.value for d in at.dataframe if "identity_name" in d.value.columns)
+    assert [i18n.column_label(c, "ko") for c in waiting.columns] == [
+        "이메일",
+        "조직 계정 이름",
+        "제공자",
+        "거절 횟수",
+        "처음 온 때",
+        "마지막으로 온 때",
+    ]
+    assert waiting.identity_name[0] == "<b>새 사람</b>"  # data, shown as text in a table cell
+    at.text_input(key="identity_username").input("newp")
+    at.selectbox(key="identity_role").select("annotator")
+    form = next(f for f in at.get("form") if any(b.label == "계정 만들어 활성화" for b in f.button))
+    next(b for b in form.button if b.label == "계정 만들어 활성화").click().run()
+    assert not at.exception
+    assert any("→ 계정 newp" in s.value for s in at.success), [s.value for s in at.success]
+    assert auth.identity_login(db, _claims("new@example.org")).user == auth.User("newp", "annotator")
+    assert [c.value for c in at.caption if c.value == "승인을 기다리는 조직 계정이 없습니다."]
+
+    # the account chosen above gets an e-mail; a taken one is refused in words, not a traceback
+    at.selectbox(key="manage_target").select("annotator1").run()
+    at.text_input(key="email_annotator1").input("A1@example.org")
+    next(b for b in at.button if b.label == "이메일 저장").click().run()
+    assert not at.exception
+    assert auth.accounts.emails(db)["annotator1"] == "a1@example.org"
+    at.selectbox(key="manage_target").select("annotator2").run()
+    at.text_input(key="email_annotator2").input("new@example.org")
+    next(b for b in at.button if b.label == "이메일 저장").click().run()
+    assert not at.exception
+    assert any("이미 계정 'newp'의 것입니다" in e.value for e in at.error)
+
+
+def test_with_password_login_off_and_no_provider_the_login_screen_says_so(app_db, monkeypatch):
+    monkeypatch.setenv(auth.PASSWORD_LOGIN_ENV, "off")
+    at = _app().run()
+    assert not at.exception
+    assert not at.text_input  # no password form
+    assert "비밀번호 로그인이 꺼져 있는데" in at.error[0].value

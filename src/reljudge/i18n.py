@@ -1775,6 +1775,12 @@ def _param(value, lang: str):
 # Column headers of the tables the pages show (the data keeps its English names, which
 # the CLI, exports and tests use); a column not listed here shows its own name.
 COLUMNS: dict[str, tuple[str, str]] = {
+    "email": ("이메일", "e-mail"),
+    "identity_name": ("조직 계정 이름", "name at the provider"),
+    "provider": ("제공자", "provider"),
+    "refusals": ("거절 횟수", "refusals"),
+    "first_seen": ("처음 온 때", "first seen"),
+    "last_seen": ("마지막으로 온 때", "last seen"),
     "gold_judged": ("판정한 골드", "gold judged"),
     "gold_accuracy": ("골드 정확도", "gold accuracy"),
     "gold_kappa": ("골드 대비 가중 카파", "weighted kappa vs gold"),

@@ -188,7 +188,7 @@ def cmd_users(args) -> int:
     elif args.action == "requests":
         frame = auth.identity_requests(db)
         print(
-            frame[["email", "name", "provider", "attempts", "last_seen"]].to_string(index=False)
+            frame[["email", "identity_name", "provider", "refusals", "last_seen"]].to_string(index=False)
             if not frame.empty
             else "no organisation identity is waiting"
         )

@@ -243,7 +243,8 @@ def identity_requests(db: Database) -> pd.DataFrame:
     return (
         db.cursor()
         .execute(
-            "SELECT email, name, provider, attempts, first_seen, last_seen FROM identity_requests "
+            "SELECT email, name AS identity_name, provider, attempts AS refusals, first_seen, last_seen "
+            "FROM identity_requests "
             "ORDER BY last_seen DESC, email"
         )
         .df()
