@@ -249,3 +249,25 @@ def test_with_password_login_off_and_no_provider_the_login_screen_says_so(app_db
     assert not at.exception
     assert not at.text_input  # no password form
     assert "비밀번호 로그인이 꺼져 있는데" in at.error[0].value
+
+
+def test_a_refusal_is_recorded_once_when_asked(db):
+    auth.identity_login(db, _claims("new@example.org"))
+    again = auth.identity_login(db, _claims("new@example.org"), record=False)
+    assert again.refusal == "pending"
+    assert auth.identity_requests(db).refusals.tolist() == [1]
+
+
+def test_an_incomplete_auth_section_is_said_in_words(app_db):
+    """(AppTest's secrets reach st.secrets but not the copy st.login checks: to st.login
+    the section is missing altogether, one of the ways it can be incomplete.)"""
+    at = _app()
+    at.secrets["auth"] = {"client_id": "x", "client_secret": "y", "server_metadata_url": "http://127.0.0.1:9/m"}
+    at.run()
+    assert not at.exception
+    assert [b.label for b in at.button][:1] == ["조직 계정으로 로그인"]
+    assert at.caption[0].value == "또는 사용자 이름과 비밀번호로 로그인"  # password login stays on
+    at.button(key="org_login_").click().run()
+    assert not at.exception
+    assert "조직 계정 로그인 설정(secrets.toml의 [auth])이 완전하지 않습니다" in at.error[0].value
+    assert "secrets.toml" in at.error[0].value  # Streamlit's own reason follows, escaped

@@ -44,6 +44,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "조직 계정 {email}에 연결된 reljudge 계정은 비활성화되어 있습니다. 책임자에게 문의하세요.",
         "The reljudge account linked to the organisation account {email} is deactivated. Ask a lead.",
     ),
+    "org_login_misconfigured": (
+        "조직 계정 로그인 설정(secrets.toml의 [auth])이 완전하지 않습니다: {error}",
+        "The organisation login's settings ([auth] in secrets.toml) are incomplete: {error}",
+    ),
     "logging_out": ("로그아웃 중…", "Logging out…"),
     "org_logout": ("조직 계정에서 로그아웃", "Sign out of the organisation account"),
     "password_login_off": (

@@ -221,7 +221,7 @@ def _claim_true(value) -> bool:
 
 
 def identity_login(
-    db: Database, claims: dict, provider: str | None = None, now: float | None = None
+    db: Database, claims: dict, provider: str | None = None, now: float | None = None, record: bool = True
 ) -> IdentityOutcome:
     """The account an identity the OpenID provider vouched for (``claims``: the ID
     token's) signs in to: the active account whose e-mail is the identity's *verified*
@@ -230,7 +230,7 @@ def identity_login(
     recorded (anyone could claim it). An ID token past its ``exp`` opens nothing
     ("expired"): Streamlit keeps the identity in a cookie for 30 days, but a new reljudge
     session (after a logout, an ended or expired one) needs a fresh sign-in at the
-    provider."""
+    provider. ``record=False``: refuse without recording (the same refusal again)."""
     exp = claims.get("exp")
     if isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp < (time.time() if now is None else now):
         return IdentityOutcome(None, "expired")
@@ -247,8 +247,9 @@ def identity_login(
         return IdentityOutcome(User(row[0], row[2]), email=email)
     if row:  # a deactivated account: a lead's decision, not a request to answer
         return IdentityOutcome(None, "inactive", email)
-    name = claims.get("name")
-    accounts.record_identity_request(db, email, str(name)[:200] if name else None, (provider or "")[:64] or None)
+    if record:
+        name = claims.get("name")
+        accounts.record_identity_request(db, email, str(name)[:200] if name else None, (provider or "")[:64] or None)
     return IdentityOutcome(None, "pending", email)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 import streamlit as st
+from streamlit.errors import StreamlitAuthError
 
 from reljudge import display, i18n
 from reljudge.web import routes as api
@@ -83,6 +84,7 @@ _LOGIN_ERROR = "_rj_login_error"
 # Session state while an organisation logout waits for the browser to clear reljudge's
 # cookie ("clearing"), then ends the organisation sign-in ("cleared").
 _ORG_LOGOUT = "_rj_org_logout"
+_ORG_SEEN = "_rj_org_seen"  # the identity last refused in this browser session
 
 
 def get_db() -> Database:
@@ -258,19 +260,30 @@ def org_providers() -> list[str | None]:
     return ([None] if provider(section.keys()) else []) + named
 
 
+def _org_signed_in() -> bool:
+    """The browser is signed in to an organisation account (st.user; a missing flag, as
+    when [auth] comes from elsewhere than secrets.toml, is no sign-in)."""
+    return st.user.get("is_logged_in") is True
+
+
 def org_login(db: Database, target=None) -> bool:
     """When the browser is signed in to an organisation account (st.user), log it in to
     the reljudge account its verified e-mail names, by the same path as a password login
     (_logged_in: a session, then the HttpOnly cookie), and return True; else say why not
     (no account yet: recorded for a lead) and return False."""
-    if not org_providers() or not st.user.is_logged_in:
+    if not org_providers() or not _org_signed_in():
         return False
     if st.session_state.get(_ORG_LOGOUT):  # logging out: no new session meanwhile
         st.title(t("app_title"))
         st.info(t("logging_out"), icon=":material/hourglass_top:")
         return True
     claims = st.user.to_dict()
-    outcome = auth.identity_login(db, claims, str(claims.get("provider") or "") or None)
+    # a refused identity is recorded once per browser session, not on every rerun
+    seen = (claims.get("email"), claims.get("sub"))
+    outcome = auth.identity_login(
+        db, claims, str(claims.get("provider") or "") or None, record=st.session_state.get(_ORG_SEEN) != seen
+    )
+    st.session_state[_ORG_SEEN] = seen
     if outcome.user is not None:
         _logged_in(db, outcome.user, target)
         return True
@@ -293,7 +306,10 @@ def _org_login_buttons() -> None:
     for name in providers:
         label = t("org_login_button") if name is None else t("org_login_button_named", provider=name)
         if st.button(label, key=f"org_login_{name or ''}", type="primary", icon=":material/login:"):
-            st.login(name)
+            try:
+                st.login(name)
+            except StreamlitAuthError as exc:  # [auth] incomplete: said, not a traceback
+                st.error(tm("org_login_misconfigured", error=" ".join(str(exc).split())))
 
 
 def logging_in() -> bool:
@@ -444,7 +460,7 @@ def logout_button(db: Database, user: auth.User) -> None:
     st.sidebar.caption(tm("logged_in_as", user=user.username, role=t(f"role_{user.role}")))
     if st.sidebar.button(t("logout"), key="logout"):
         auth.end_session(db, st.session_state.pop("token", None))
-        if org_providers() and st.user.is_logged_in:
+        if org_providers() and _org_signed_in():
             # the organisation sign-in ends too, once the browser has cleared reljudge's
             # cookie (clear_cookie_if_logged_out)
             st.session_state[_ORG_LOGOUT] = "clearing"
