@@ -151,6 +151,9 @@ def test_the_command_line_lists_admits_and_links_identities(tmp_path):
     assert "no organisation identity is waiting" in _cli(path, "requests").stdout
     r = _cli(path, "email", "lead1", "Lead@Example.org")
     assert r.returncode == 0 and "lead1 signs in with lead@example.org" in r.stdout
+    listed = _cli(path, "list").stdout.splitlines()
+    assert any(line.split()[0] == "lead1" and line.split()[-1] == "lead@example.org" for line in listed)
+    assert any(line.split()[0] == "newp" and line.split()[-1] == "new@example.org" for line in listed)
     # bad input: a message, no traceback
     r = _cli(path, "email", "lead1", "new@example.org")
     assert r.returncode != 0 and "belongs to the account 'newp'" in r.stderr and "Traceback" not in r.stderr
@@ -271,3 +274,75 @@ def test_an_incomplete_auth_section_is_said_in_words(app_db):
     assert not at.exception
     assert "조직 계정 로그인 설정(secrets.toml의 [auth])이 완전하지 않습니다" in at.error[0].value
     assert "secrets.toml" in at.error[0].value  # Streamlit's own reason follows, escaped
+
+
+@pytest.mark.browser
+def test_serve_hands_the_server_its_secrets_file_and_can_turn_password_login_off(tmp_path):
+    """`reljudge serve` runs the server in the package's folder, where Streamlit would not
+    see the secrets file of the folder it was started in: --secrets (or ./.streamlit/
+    secrets.toml) is handed over; --no-password-login refuses the password route."""
+    import json
+    import os
+    import signal
+    import urllib.error
+    import urllib.request
+
+    from e2e_support import chromium, free_port, wait_for_health
+
+    port = free_port()
+    secrets_file = tmp_path / "secrets.toml"
+    secrets_file.write_text(
+        "[auth]\n"
+        f'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
+        'cookie_secret = "a-test-cookie-secret-made-for-this-test"\n'
+        'client_id = "reljudge-test"\n'
+        'client_secret = "test-secret"\n'
+        'server_metadata_url = "http://127.0.0.1:9/.well-known/openid-configuration"\n',
+        encoding="utf-8",
+    )
+    r = _cli_serve(tmp_path, "--secrets", str(tmp_path / "missing.toml"))
+    assert r.returncode == 2 and "no secrets file" in r.stderr and "Traceback" not in r.stderr
+
+    db_path = tmp_path / "served.duckdb"
+    from reljudge.storage import open_database
+
+    db = open_database(db_path)
+    auth.add_user(db, "lead1", "lead-pass-0001", "lead")
+    db.close()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)]
+        + ["--secrets", str(secrets_file), "--no-password-login"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_for_health(url, proc, 60, what="reljudge serve")
+        request = urllib.request.Request(
+            f"{url}/api/login",
+            data=json.dumps({"username": "lead1", "password": "lead-pass-0001"}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code == 403
+        with chromium() as browser:
+            page = browser.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(url, wait_until="domcontentloaded")
+            page.get_by_role("button", name="조직 계정으로 로그인").wait_for()
+            assert page.get_by_label("비밀번호").count() == 0
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def _cli_serve(tmp_path, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "reljudge", "--db", str(tmp_path / "x.duckdb"), "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -200,8 +200,10 @@ def cmd_users(args) -> int:
         print(f"dismissed the request of {args.email}")
     else:
         frame = auth.list_users(db)
+        emails = auth.accounts.emails(db)
+        frame["email"] = [emails.get(name, "") for name in frame.username]
         print(
-            frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
+            frame[["username", "role", "active", "judgment_events", "email"]].to_string(index=False)
             if not frame.empty
             else "no users"
         )
@@ -371,6 +373,17 @@ def cmd_serve(args) -> int:
     env["FORWARDED_ALLOW_IPS"] = ",".join(trusted_proxies())
     if not args.db and not os.environ.get("RELJUDGE_DB"):
         env["RELJUDGE_DEMO"] = "1"  # the default file: a brand-new one gets the demo
+    # The server runs in the package's folder, where Streamlit would not find the secrets
+    # file (organisation login's [auth]) of the folder `reljudge serve` was started in.
+    secrets_file = Path(args.secrets) if args.secrets else Path(".streamlit") / "secrets.toml"
+    if args.secrets and not secrets_file.is_file():
+        return _error(f"no secrets file {args.secrets!r}")
+    if secrets_file.is_file():
+        env["STREAMLIT_SECRETS_FILES"] = str(secrets_file.resolve())
+    if args.no_password_login:
+        from reljudge.campaign.auth import PASSWORD_LOGIN_ENV
+
+        env[PASSWORD_LOGIN_ENV] = "off"
     cmd = [
         sys.executable,
         "-m",
@@ -641,6 +654,17 @@ def build_parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
         "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)",
+    )
+    p.add_argument(
+        "--secrets",
+        metavar="FILE",
+        help="Streamlit's secrets.toml, e.g. with [auth] for organisation login (default: "
+        ".streamlit/secrets.toml in the current folder when there is one; README, Organisation login)",
+    )
+    p.add_argument(
+        "--no-password-login",
+        action="store_true",
+        help="organisation login only: the password form and /api/login refuse (RELJUDGE_PASSWORD_LOGIN=off)",
     )
 
     # Imported here, not at the top, so that other subcommands start without them; an
