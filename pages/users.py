@@ -1,4 +1,5 @@
-"""Users (lead): add accounts, change passwords, deactivate."""
+"""Users (lead): add accounts, change passwords, deactivate; link organisation e-mails and
+admit organisation identities waiting for an account."""
 
 import streamlit as st
 
@@ -43,6 +44,57 @@ if target != user.username:
     elif st.button(session.t("activate"), key="activate"):
         auth.set_active(db, target, True)
         st.rerun()
+
+# Organisation login (README "조직 계정 로그인 / Organisation login"): the e-mail an account
+# signs in with, and the identities refused for want of an account.
+emails = auth.accounts.emails(db)
+with st.form("set_email"):
+    email = st.text_input(
+        session.t("account_email"),
+        value=emails.get(target, ""),
+        key=f"email_{target}",
+        help=session.t("account_email_help"),
+    )
+    if st.form_submit_button(session.t("set_email")):
+        try:
+            auth.set_email(db, target, email, user.username)
+            session.flash(session.t("done"))
+            st.rerun()
+        except ReljudgeError as exc:
+            session.error(exc)
+
+st.subheader(session.t("identity_requests"))
+waiting = auth.identity_requests(db)
+if waiting.empty:
+    st.caption(session.t("no_identity_requests"))
+else:
+    tables.dataframe(waiting, name="identity_requests")
+    with st.form("admit_identity"):
+        identity = st.selectbox(session.t("identity_email"), list(waiting.email), key="identity_target")
+        new_name = st.text_input(session.t("username"), key="identity_username")
+        new_role = st.selectbox(
+            session.t("role"), auth.ROLES, format_func=lambda r: session.t(f"role_{r}"), key="identity_role"
+        )
+        admit = st.form_submit_button(session.t("activate_identity"), type="primary")
+        dismiss = st.form_submit_button(session.t("dismiss_identity"))
+    if admit or dismiss:
+        try:
+            if admit:
+                admitted = auth.activate_identity(db, identity, new_name, new_role, user.username)
+                session.flash(
+                    session.tm(
+                        "identity_activated",
+                        email=identity,
+                        user=admitted.username,
+                        role=session.t(f"role_{admitted.role}"),
+                    )
+                )
+            else:
+                auth.dismiss_identity(db, identity)
+                session.flash(session.t("done"))
+            st.rerun()
+        except ReljudgeError as exc:
+            session.error(exc)
 
 st.subheader(session.t("locked_accounts"))
 locked = auth.locked_users(db)

@@ -27,6 +27,54 @@ STRINGS: dict[str, tuple[str, str]] = {
         "로그인을 마치지 못했습니다: 이 브라우저가 로그인을 저장하지 못했습니다(쿠키). 다시 로그인하세요.",
         "Could not finish logging in: this browser did not store the login (cookie). Please log in again.",
     ),
+    "org_login_button": ("조직 계정으로 로그인", "Sign in with your organisation account"),
+    "org_login_button_named": ("{provider} 계정으로 로그인", "Sign in with {provider}"),
+    "org_login_or": ("또는 사용자 이름과 비밀번호로 로그인", "or log in with a username and password"),
+    "org_login_pending": (
+        "조직 계정 {email}에 연결된 reljudge 계정이 아직 없습니다. 책임자가 역할을 주어 활성화하면 "
+        "로그인할 수 있습니다(요청이 기록되었습니다).",
+        "No reljudge account is linked to the organisation account {email} yet. Once a lead activates "
+        "it with a role you can sign in (your request has been recorded).",
+    ),
+    "org_login_unverified": (
+        "조직 계정이 확인된 이메일 주소를 보내지 않아 로그인할 수 없습니다.",
+        "Your organisation account did not send a verified e-mail address, so it cannot sign in.",
+    ),
+    "org_login_inactive": (
+        "조직 계정 {email}에 연결된 reljudge 계정은 비활성화되어 있습니다. 책임자에게 문의하세요.",
+        "The reljudge account linked to the organisation account {email} is deactivated. Ask a lead.",
+    ),
+    "org_login_misconfigured": (
+        "조직 계정 로그인 설정(secrets.toml의 [auth])이 완전하지 않습니다: {error}",
+        "The organisation login's settings ([auth] in secrets.toml) are incomplete: {error}",
+    ),
+    "logging_out": ("로그아웃 중…", "Logging out…"),
+    "org_logout": ("조직 계정에서 로그아웃", "Sign out of the organisation account"),
+    "password_login_off": (
+        "비밀번호 로그인은 꺼져 있습니다.",
+        "Password login is turned off.",
+    ),
+    "org_login_missing": (
+        "비밀번호 로그인이 꺼져 있는데 조직 계정 로그인(secrets.toml의 [auth])도 설정되어 있지 않습니다. "
+        "서버 관리자에게 문의하세요.",
+        "Password login is turned off and organisation login ([auth] in secrets.toml) is not configured. "
+        "Ask the server's administrator.",
+    ),
+    "identity_requests": ("승인을 기다리는 조직 계정", "Organisation identities waiting for access"),
+    "no_identity_requests": ("승인을 기다리는 조직 계정이 없습니다.", "No organisation identity is waiting."),
+    "identity_email": ("조직 계정 이메일", "Organisation e-mail"),
+    "activate_identity": ("계정 만들어 활성화", "Create the account and activate"),
+    "identity_activated": (
+        "{email} → 계정 {user}({role})로 로그인할 수 있습니다.",
+        "{email} can now sign in as {user} ({role}).",
+    ),
+    "dismiss_identity": ("요청 지우기", "Dismiss the request"),
+    "account_email": ("계정의 조직 이메일", "The account's organisation e-mail"),
+    "account_email_help": (
+        "이 이메일로 조직 계정 로그인을 하면 이 계정으로 들어옵니다. 비우면 연결을 끊습니다.",
+        "Signing in with this organisation e-mail opens this account. Leave empty to unlink.",
+    ),
+    "set_email": ("이메일 저장", "Save the e-mail"),
     "login_locked": (
         "로그인 실패가 너무 많아 이 계정이 잠겼습니다. 책임자에게 잠금 해제를 요청하세요.",
         "This account is locked after too many failed logins. Ask a lead to unlock it.",
@@ -937,6 +985,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "accounts exist already; a lead adds further accounts",
     ),
     "error_no_such_user": ("없는 사용자입니다: {user!r}", "no such user {user!r}"),
+    "error_invalid_email": ("올바른 이메일 주소가 아닙니다: {email!r}", "not a valid e-mail address: {email!r}"),
+    "error_email_taken": (
+        "이메일 {email!r}은(는) 이미 계정 {user!r}의 것입니다",
+        "the e-mail {email!r} belongs to the account {user!r} already",
+    ),
+    "error_no_such_identity": (
+        "승인을 기다리는 조직 계정이 없습니다: {email!r}",
+        "no organisation identity waits under {email!r}",
+    ),
     "error_bad_setup_code": (
         "설정 코드가 맞지 않습니다: 서버를 시작한 터미널(서버 로그)에 나온 코드를 입력하세요",
         "wrong setup code: enter the code printed in the terminal (the server's log) where the server was started",
@@ -1722,6 +1779,12 @@ def _param(value, lang: str):
 # Column headers of the tables the pages show (the data keeps its English names, which
 # the CLI, exports and tests use); a column not listed here shows its own name.
 COLUMNS: dict[str, tuple[str, str]] = {
+    "email": ("이메일", "e-mail"),
+    "identity_name": ("조직 계정 이름", "name at the provider"),
+    "provider": ("제공자", "provider"),
+    "refusals": ("거절 횟수", "refusals"),
+    "first_seen": ("처음 온 때", "first seen"),
+    "last_seen": ("마지막으로 온 때", "last seen"),
     "gold_judged": ("판정한 골드", "gold judged"),
     "gold_accuracy": ("골드 정확도", "gold accuracy"),
     "gold_kappa": ("골드 대비 가중 카파", "weighted kappa vs gold"),

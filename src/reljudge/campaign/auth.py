@@ -12,6 +12,7 @@ import re
 import secrets
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -30,6 +31,9 @@ CODES = Codes(
     error_accounts_exist=(),
     error_no_such_user=("user",),
     error_bad_setup_code=(),
+    error_invalid_email=("email",),
+    error_email_taken=("email", "user"),
+    error_no_such_identity=("email",),
 )
 """The errors about accounts this module raises (``ReljudgeError.message``)."""
 
@@ -37,6 +41,8 @@ ROLES = ("annotator", "lead")
 SESSION_HOURS = 12
 _hasher = PasswordHasher()
 _USERNAME = re.compile(r"^[\w.\-@]{1,64}$", re.UNICODE)
+# An e-mail as providers send it: one @, no spaces or controls, a dot-free local part allowed.
+_EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}$")
 # Verifying against a dummy hash when the user does not exist keeps the time
 # the same, so response time does not reveal which usernames exist.
 _DUMMY_HASH = _hasher.hash("reljudge-dummy-password")
@@ -165,6 +171,114 @@ def set_password(db: Database, username: str, password: str, by: str) -> None:
     accounts.unlock(db, username, by)
 
 
+# -- organisation login (OpenID Connect) ------------------------------------------------------
+#: ``off`` (or 0/false/no) turns password login off: only organisation login remains, and
+#: the password route (/api/login) and form refuse. The first-lead form and the command
+#: line are not password logins and stay.
+PASSWORD_LOGIN_ENV = "RELJUDGE_PASSWORD_LOGIN"
+
+
+def password_login_enabled() -> bool:
+    return os.environ.get(PASSWORD_LOGIN_ENV, "").strip().lower() not in ("0", "off", "false", "no")
+
+
+def normalize_email(email: str | None) -> str:
+    """An e-mail as stored and compared: trimmed, lower-case; ReljudgeError if it is none."""
+    text = (email or "").strip().lower() if isinstance(email, str) else ""
+    if not _EMAIL.match(text):
+        raise ReljudgeError(CODES("error_invalid_email", email=str(email or "")[:254]))
+    return text
+
+
+def set_email(db: Database, username: str, email: str | None, by: str) -> None:
+    """Give ``username`` the e-mail its organisation account signs in with (None or "":
+    none). One account per e-mail."""
+    if not accounts.user_exists(db, username):
+        raise ReljudgeError(CODES("error_no_such_user", user=username))
+    email = normalize_email(email) if email else None
+    owner = email and accounts.email_owner(db, email)
+    if owner and owner != username:
+        raise ReljudgeError(CODES("error_email_taken", email=email, user=owner))
+    accounts.set_email(db, username, email, by)
+
+
+@dataclass(frozen=True)
+class IdentityOutcome:
+    """``user`` on success; otherwise ``refusal``: "expired" (the ID token is too old:
+    sign in at the provider again), "unverified" (no e-mail the provider
+    vouches for), "inactive" (its account is deactivated), "pending" (no account has it:
+    recorded for a lead), and
+    ``email`` the identity's e-mail when it had a valid one."""
+
+    user: User | None
+    refusal: str | None = None
+    email: str | None = None
+
+
+def _claim_true(value) -> bool:
+    # some providers send the claim as a string
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+def identity_login(
+    db: Database, claims: dict, provider: str | None = None, now: float | None = None, record: bool = True
+) -> IdentityOutcome:
+    """The account an identity the OpenID provider vouched for (``claims``: the ID
+    token's) signs in to: the active account whose e-mail is the identity's *verified*
+    e-mail (``email_verified`` true). An identity with none is refused and recorded as a
+    request a lead can answer (activate_identity); an unverified e-mail is refused and not
+    recorded (anyone could claim it). An ID token past its ``exp`` opens nothing
+    ("expired"): Streamlit keeps the identity in a cookie for 30 days, but a new reljudge
+    session (after a logout, an ended or expired one) needs a fresh sign-in at the
+    provider. ``record=False``: refuse without recording (the same refusal again)."""
+    exp = claims.get("exp")
+    if isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp < (time.time() if now is None else now):
+        return IdentityOutcome(None, "expired")
+    try:
+        email = normalize_email(claims.get("email"))
+    except ReljudgeError:
+        return IdentityOutcome(None, "unverified")
+    if not _claim_true(claims.get("email_verified")):
+        return IdentityOutcome(None, "unverified", email)
+    owner = accounts.email_owner(db, email)
+    row = owner and accounts.get_user_row(db, owner)
+    if row and row[3]:
+        accounts.record_login(db, row[0], None, True)
+        return IdentityOutcome(User(row[0], row[2]), email=email)
+    if row:  # a deactivated account: a lead's decision, not a request to answer
+        return IdentityOutcome(None, "inactive", email)
+    if record:
+        name = claims.get("name")
+        accounts.record_identity_request(db, email, str(name)[:200] if name else None, (provider or "")[:64] or None)
+    return IdentityOutcome(None, "pending", email)
+
+
+identity_requests = accounts.identity_requests
+
+
+def activate_identity(db: Database, email: str, username: str, role: str, by: str) -> User:
+    """Answer a waiting identity: a new account ``username`` with ``role`` that signs in
+    with ``email`` (organisation login only: its password is random and never shown; a
+    lead can set one). To give the e-mail to an existing account, use set_email."""
+    email = normalize_email(email)
+    username = validate_username(username)
+    if role not in ROLES:
+        raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
+    if accounts.user_exists(db, username):
+        raise ReljudgeError(CODES("error_user_exists", user=username))
+    owner = accounts.email_owner(db, email)
+    if owner:
+        raise ReljudgeError(CODES("error_email_taken", email=email, user=owner))
+    accounts.insert_user_with_email(db, username, _hasher.hash(secrets.token_urlsafe(32)), role, email, by)
+    return User(username, role)
+
+
+def dismiss_identity(db: Database, email: str) -> None:
+    """Drop a waiting identity's request (it may ask again by signing in)."""
+    if not accounts.delete_identity_request(db, normalize_email(email)):
+        raise ReljudgeError(CODES("error_no_such_identity", email=email))
+
+
 def set_role(db: Database, username: str, role: str) -> None:
     if role not in ROLES:
         raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
@@ -199,7 +313,8 @@ ADDRESS_WINDOW_MINUTES = 15
 @dataclass(frozen=True)
 class LoginOutcome:
     """``user`` on success; otherwise ``refusal``: "failed" (wrong name or password, or an
-    inactive account), "wait" (throttled, ``wait_seconds`` left) or "locked"."""
+    inactive account), "wait" (throttled, ``wait_seconds`` left), "locked", or
+    "disabled" (password login is turned off)."""
 
     user: User | None
     refusal: str | None = None
@@ -215,7 +330,10 @@ def _wait_left(failures: int, since_last: float | None, free: int) -> int:
 
 def login(db: Database, username: str, password: str, address: str | None = None) -> LoginOutcome:
     """Check a login attempt, throttled per account and per address (see above); every
-    attempt is recorded (name, address, success; never the password)."""
+    attempt is recorded (name, address, success; never the password). Refused
+    ("disabled") when password login is turned off (password_login_enabled)."""
+    if not password_login_enabled():
+        return LoginOutcome(None, "disabled")
     username = (username or "").strip()
     state = accounts.login_state(db, username, address, ADDRESS_WINDOW_MINUTES)
     if state["locked"]:

@@ -180,10 +180,30 @@ def cmd_users(args) -> int:
     elif args.action == "activate":
         auth.set_active(db, args.name, True)
         print(f"activated {args.name}")
+    elif args.action == "email":
+        auth.set_email(db, args.name, args.email, args.lead)
+        print(
+            f"{args.name} signs in with {auth.normalize_email(args.email)}" if args.email else f"{args.name}: no e-mail"
+        )
+    elif args.action == "requests":
+        frame = auth.identity_requests(db)
+        print(
+            frame[["email", "identity_name", "provider", "refusals", "last_seen"]].to_string(index=False)
+            if not frame.empty
+            else "no organisation identity is waiting"
+        )
+    elif args.action == "admit":
+        user = auth.activate_identity(db, args.email, args.name, args.role, args.lead)
+        print(f"added {user.username} ({user.role}), who signs in with {auth.normalize_email(args.email)}")
+    elif args.action == "dismiss":
+        auth.dismiss_identity(db, args.email)
+        print(f"dismissed the request of {args.email}")
     else:
         frame = auth.list_users(db)
+        emails = auth.accounts.emails(db)
+        frame["email"] = [emails.get(name, "") for name in frame.username]
         print(
-            frame[["username", "role", "active", "judgment_events"]].to_string(index=False)
+            frame[["username", "role", "active", "judgment_events", "email"]].to_string(index=False)
             if not frame.empty
             else "no users"
         )
@@ -353,6 +373,17 @@ def cmd_serve(args) -> int:
     env["FORWARDED_ALLOW_IPS"] = ",".join(trusted_proxies())
     if not args.db and not os.environ.get("RELJUDGE_DB"):
         env["RELJUDGE_DEMO"] = "1"  # the default file: a brand-new one gets the demo
+    # The server runs in the package's folder, where Streamlit would not find the secrets
+    # file (organisation login's [auth]) of the folder `reljudge serve` was started in.
+    secrets_file = Path(args.secrets) if args.secrets else Path(".streamlit") / "secrets.toml"
+    if args.secrets and not secrets_file.is_file():
+        return _error(f"no secrets file {args.secrets!r}")
+    if secrets_file.is_file():
+        env["STREAMLIT_SECRETS_FILES"] = str(secrets_file.resolve())
+    if args.no_password_login:
+        from reljudge.campaign.auth import PASSWORD_LOGIN_ENV
+
+        env[PASSWORD_LOGIN_ENV] = "off"
     cmd = [
         sys.executable,
         "-m",
@@ -477,6 +508,19 @@ def build_parser() -> argparse.ArgumentParser:
     for action in ("deactivate", "activate"):
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
+    # organisation login (README "조직 계정 로그인 / Organisation login")
+    u = users_sub.add_parser("email", help="set the e-mail an account signs in with (organisation login)")
+    u.add_argument("name")
+    u.add_argument("email", help='the verified e-mail of the organisation account ("" to unlink)')
+    u.add_argument("--lead", default="cli", help="name recorded as who set it (default: cli)")
+    users_sub.add_parser("requests", help="list organisation identities waiting for an account")
+    u = users_sub.add_parser("admit", help="give a waiting organisation identity a new account with a role")
+    u.add_argument("email")
+    u.add_argument("name", help="the new account's username")
+    u.add_argument("--role", choices=["annotator", "lead"], default="annotator")
+    u.add_argument("--lead", default="cli", help="name recorded as who admitted it (default: cli)")
+    u = users_sub.add_parser("dismiss", help="drop a waiting organisation identity's request")
+    u.add_argument("email")
 
     p = add(
         "types",
@@ -610,6 +654,17 @@ def build_parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
         "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)",
+    )
+    p.add_argument(
+        "--secrets",
+        metavar="FILE",
+        help="Streamlit's secrets.toml, e.g. with [auth] for organisation login (default: "
+        ".streamlit/secrets.toml in the current folder when there is one; README, Organisation login)",
+    )
+    p.add_argument(
+        "--no-password-login",
+        action="store_true",
+        help="organisation login only: the password form and /api/login refuse (RELJUDGE_PASSWORD_LOGIN=off)",
     )
 
     # Imported here, not at the top, so that other subcommands start without them; an

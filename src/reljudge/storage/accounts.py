@@ -203,3 +203,71 @@ def delete_session_by_id(db: Database, session_id: str) -> int:
         if n:
             cur.execute("DELETE FROM sessions WHERE left(token_hash, 10) = ?", [session_id])
     return int(n)
+
+
+# -- organisation login: e-mails of accounts, identities waiting for a lead ---------------
+def email_owner(db: Database, email: str) -> str | None:
+    row = db.cursor().execute("SELECT username FROM account_emails WHERE email = ?", [email]).fetchone()
+    return row[0] if row else None
+
+
+def set_email(db: Database, username: str, email: str | None, by: str) -> None:
+    """The account's e-mail (``email`` lower-case already), or none; a request waiting
+    under that e-mail is answered by it."""
+    with db.transaction() as cur:
+        cur.execute("DELETE FROM account_emails WHERE username = ?", [username])
+        if email:
+            cur.execute("INSERT INTO account_emails(email, username, set_by) VALUES (?, ?, ?)", [email, username, by])
+            cur.execute("DELETE FROM identity_requests WHERE email = ?", [email])
+
+
+def emails(db: Database) -> dict[str, str]:
+    """username → e-mail, for the accounts that have one."""
+    return dict(db.cursor().execute("SELECT username, email FROM account_emails").fetchall())
+
+
+def record_identity_request(db: Database, email: str, name: str | None, provider: str | None) -> None:
+    with db.transaction() as cur:
+        n = cur.execute("SELECT count(*) FROM identity_requests WHERE email = ?", [email]).fetchone()[0]
+        if n:
+            cur.execute(
+                "UPDATE identity_requests SET attempts = attempts + 1, last_seen = current_timestamp, "
+                "name = ?, provider = ? WHERE email = ?",
+                [name, provider, email],
+            )
+        else:
+            cur.execute(
+                "INSERT INTO identity_requests(email, name, provider) VALUES (?, ?, ?)", [email, name, provider]
+            )
+
+
+def identity_requests(db: Database) -> pd.DataFrame:
+    """Identities refused for want of an account, newest first."""
+    return (
+        db.cursor()
+        .execute(
+            "SELECT email, name AS identity_name, provider, attempts AS refusals, first_seen, last_seen "
+            "FROM identity_requests "
+            "ORDER BY last_seen DESC, email"
+        )
+        .df()
+    )
+
+
+def delete_identity_request(db: Database, email: str) -> int:
+    with db.transaction() as cur:
+        n = cur.execute("SELECT count(*) FROM identity_requests WHERE email = ?", [email]).fetchone()[0]
+        if n:
+            cur.execute("DELETE FROM identity_requests WHERE email = ?", [email])
+    return int(n)
+
+
+def insert_user_with_email(db: Database, username: str, password_hash: str, role: str, email: str, by: str) -> None:
+    """A new account reached by its e-mail (organisation login), in one transaction with
+    the e-mail and the end of the request that asked for it."""
+    with db.transaction() as cur:
+        cur.execute(
+            "INSERT INTO users(username, password_hash, role) VALUES (?, ?, ?)", [username, password_hash, role]
+        )
+        cur.execute("INSERT INTO account_emails(email, username, set_by) VALUES (?, ?, ?)", [email, username, by])
+        cur.execute("DELETE FROM identity_requests WHERE email = ?", [email])

@@ -711,4 +711,28 @@ CREATE TABLE decoy_events(
 );
 """,
     ),
+    (
+        16,
+        "organisation_login",
+        r"""
+-- Organisation login (README "조직 계정 로그인 / Organisation login"): an OpenID Connect
+-- identity maps to an account by its verified e-mail (stored lower-case, one account each).
+CREATE TABLE account_emails(
+    email    VARCHAR PRIMARY KEY CHECK (length(email) BETWEEN 3 AND 254),
+    username VARCHAR NOT NULL UNIQUE,
+    set_by   VARCHAR,
+    set_at   TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+-- A verified identity that matched no active account: refused, and kept here until a lead
+-- activates it (an account with a role) or dismisses it.
+CREATE TABLE identity_requests(
+    email      VARCHAR PRIMARY KEY CHECK (length(email) BETWEEN 3 AND 254),
+    name       VARCHAR,
+    provider   VARCHAR,
+    attempts   BIGINT NOT NULL DEFAULT 1,
+    first_seen TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    last_seen  TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+""",
+    ),
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 import streamlit as st
+from streamlit.errors import StreamlitAuthError
 
 from reljudge import display, i18n
 from reljudge.web import routes as api
@@ -80,6 +81,10 @@ export default function ({ data, setTriggerValue }) {
 # Session state while a login waits for the browser's cookie: {"grant": the one-time code}.
 _LOGGING_IN = "_rj_logging_in"
 _LOGIN_ERROR = "_rj_login_error"
+# Session state while an organisation logout waits for the browser to clear reljudge's
+# cookie ("clearing"), then ends the organisation sign-in ("cleared").
+_ORG_LOGOUT = "_rj_org_logout"
+_ORG_SEEN = "_rj_org_seen"  # the identity last refused in this browser session
 
 
 def get_db() -> Database:
@@ -229,7 +234,82 @@ def login_screen(db: Database, target=None) -> None:
             on_done_change=lambda: _cookie_reported(db),
         )
         return
+    if org_login(db, target):
+        return
     login_form(db, target)
+
+
+# -- organisation login (st.login: OpenID Connect through Authlib, secrets.toml [auth]) ----
+def org_providers() -> list[str | None]:
+    """The OpenID providers configured in secrets.toml's ``[auth]``: None for the unnamed
+    one (its settings in ``[auth]`` itself), then each ``[auth.NAME]``. Empty when there
+    is no ``[auth]``: the app is then exactly the password app."""
+    try:
+        if not st.secrets.load_if_toml_exists():
+            return []
+        section = st.secrets.get("auth")
+    except Exception:  # noqa: BLE001 — an unreadable secrets file: no organisation login
+        return []
+    if not section or not hasattr(section, "keys"):
+        return []
+
+    def provider(keys) -> bool:
+        return "client_id" in keys or "server_metadata_url" in keys
+
+    named = [k for k in section.keys() if hasattr(section[k], "keys") and provider(section[k].keys())]
+    return ([None] if provider(section.keys()) else []) + named
+
+
+def _org_signed_in() -> bool:
+    """The browser is signed in to an organisation account (st.user; a missing flag, as
+    when [auth] comes from elsewhere than secrets.toml, is no sign-in)."""
+    return st.user.get("is_logged_in") is True
+
+
+def org_login(db: Database, target=None) -> bool:
+    """When the browser is signed in to an organisation account (st.user), log it in to
+    the reljudge account its verified e-mail names, by the same path as a password login
+    (_logged_in: a session, then the HttpOnly cookie), and return True; else say why not
+    (no account yet: recorded for a lead) and return False."""
+    if not org_providers() or not _org_signed_in():
+        return False
+    if st.session_state.get(_ORG_LOGOUT):  # logging out: no new session meanwhile
+        st.title(t("app_title"))
+        st.info(t("logging_out"), icon=":material/hourglass_top:")
+        return True
+    claims = st.user.to_dict()
+    # a refused identity is recorded once per browser session, not on every rerun
+    seen = (claims.get("email"), claims.get("sub"))
+    outcome = auth.identity_login(
+        db, claims, str(claims.get("provider") or "") or None, record=st.session_state.get(_ORG_SEEN) != seen
+    )
+    st.session_state[_ORG_SEEN] = seen
+    if outcome.user is not None:
+        _logged_in(db, outcome.user, target)
+        return True
+    if outcome.refusal == "expired":
+        return False  # the login form's buttons sign in at the provider again
+    st.title(t("app_title"))
+    if outcome.refusal == "pending":
+        st.warning(tm("org_login_pending", email=outcome.email), icon=":material/pending:")
+    elif outcome.refusal == "inactive":
+        st.error(tm("org_login_inactive", email=outcome.email))
+    else:
+        st.error(t("org_login_unverified"))
+    if st.button(t("org_logout"), key="org_logout"):
+        st.logout()
+    return True
+
+
+def _org_login_buttons() -> None:
+    providers = org_providers()
+    for name in providers:
+        label = t("org_login_button") if name is None else t("org_login_button_named", provider=name)
+        if st.button(label, key=f"org_login_{name or ''}", type="primary", icon=":material/login:"):
+            try:
+                st.login(name)
+            except StreamlitAuthError as exc:  # [auth] incomplete: said, not a traceback
+                st.error(tm("org_login_misconfigured", error=" ".join(str(exc).split())))
 
 
 def logging_in() -> bool:
@@ -262,6 +342,13 @@ def login_form(db: Database, target=None) -> None:
     if not accounts:
         first_lead_form(db, target)
         return
+    _org_login_buttons()
+    if not auth.password_login_enabled():
+        if not org_providers():
+            st.error(t("org_login_missing"))
+        return
+    if org_providers():
+        st.caption(t("org_login_or"))
     if demo:
         st.info(t("demo_notice", accounts=", ".join(f"{u} / {p}" for u, p, _ in campaign.DEMO_ACCOUNTS)))
     with st.form("login"):
@@ -373,10 +460,32 @@ def logout_button(db: Database, user: auth.User) -> None:
     st.sidebar.caption(tm("logged_in_as", user=user.username, role=t(f"role_{user.role}")))
     if st.sidebar.button(t("logout"), key="logout"):
         auth.end_session(db, st.session_state.pop("token", None))
-        st.session_state["cleared_cookie"] = True
+        if org_providers() and _org_signed_in():
+            # the organisation sign-in ends too, once the browser has cleared reljudge's
+            # cookie (clear_cookie_if_logged_out)
+            st.session_state[_ORG_LOGOUT] = "clearing"
+        else:
+            st.session_state["cleared_cookie"] = True
         st.rerun()
 
 
+def _org_cookie_cleared() -> None:
+    if st.session_state.get(_ORG_LOGOUT):
+        st.session_state[_ORG_LOGOUT] = "cleared"
+
+
 def clear_cookie_if_logged_out() -> None:
+    org = st.session_state.get(_ORG_LOGOUT)
+    if org == "cleared":
+        # Streamlit's identity cookie, and the provider's session where it offers an
+        # end_session_endpoint: st.logout sends the browser through /auth/logout
+        del st.session_state[_ORG_LOGOUT]
+        st.logout()
+        st.stop()
+    if org:
+        _post_from_browser(
+            data={"url": "/api/logout", "report": True}, key="rj_cookie_clear_org", on_done_change=_org_cookie_cleared
+        )
+        return
     if st.session_state.pop("cleared_cookie", False):
         _post_from_browser(data={"url": "/api/logout"}, key="rj_cookie_clear")

@@ -7,9 +7,11 @@ Routes (all ``POST``, JSON bodies, same origin only):
 
 ``/api/login``    ``{"username", "password"}`` → sets the HttpOnly session cookie (scripts,
                   load tests; the browser logs in through the Streamlit form and then
-                  calls ``/api/session``).
+                  calls ``/api/session``). 403 ``password_login_off`` when password login
+                  is turned off ($RELJUDGE_PASSWORD_LOGIN=off).
 ``/api/session``  ``{"grant"}`` → swaps a one-time grant, issued by the Streamlit login
-                  form to the browser that logged in, for the HttpOnly session cookie.
+                  form (or the organisation login, st.login) to the browser that logged
+                  in, for the HttpOnly session cookie.
 ``/api/logout``   ends the cookie's session and clears the cookie.
 ``/api/events``   ``{"events": [...]}`` (paragraph judgments and answer reviews, told apart
                   by ``kind``) → ``{"acked": [ids], "rejected": {id: code},
@@ -304,6 +306,8 @@ async def login(request: Request) -> JSONResponse:
         response = _error(429, "login_wait", f"too many failed logins; try again in {outcome.wait_seconds} s")
         response.headers["Retry-After"] = str(outcome.wait_seconds)
         return response
+    if outcome.refusal == "disabled":
+        return _error(403, "password_login_off", "password login is turned off; sign in with the organisation account")
     if outcome.refusal == "locked":
         return _error(423, "login_locked", "the account is locked after too many failed logins; a lead can unlock it")
     if outcome.user is None:
