@@ -1051,6 +1051,40 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_grade_not_whole": ("등급 {value!r}는 정수가 아닙니다", "grade {value!r} is not a whole number"),
     "error_grade_range": ("등급 {value}는 범위({grades})를 벗어납니다", "grade {value} is out of range ({grades})"),
     "error_qrels_empty_id": ("qid 또는 docid가 비어 있습니다", "empty qid or docid"),
+    # the notebook front door (reljudge.evaluate, reljudge.open_campaign)
+    "error_frame_column": (
+        "{what} DataFrame에 {column} 열이 없습니다 (있는 열: {has})",
+        "{what} DataFrame lacks a {column} column (has {has})",
+    ),
+    "error_frame_relevance_whole": (
+        "qrels: 모든 relevance는 정수여야 합니다",
+        "qrels: every relevance must be a whole number",
+    ),
+    "error_frame_judged_twice": (
+        "qrels: 질의 {qid}가 문서 {pid}를 두 번 판정합니다",
+        "qrels: query {qid} judges document {pid} twice",
+    ),
+    "error_frame_no_score": (
+        "run DataFrame에는 'score'(또는 'rank') 열이 있어야 합니다",
+        "run DataFrame needs a 'score' (or 'rank') column",
+    ),
+    "error_frame_score_number": ("run: 모든 score는 숫자여야 합니다", "run: every score must be a number"),
+    "error_frame_ranked_twice": (
+        "run: 질의 {qid}가 문서 {pid}를 두 번 순위에 올립니다",
+        "run: query {qid} ranks document {pid} twice",
+    ),
+    "error_frame_qrels_kind": (
+        "qrels: DataFrame이나 TREC qrels 파일의 경로를 주십시오",
+        "qrels: give a DataFrame or the path of a TREC qrels file",
+    ),
+    "error_frame_run_kind": (
+        "run: DataFrame이나 run 파일의 경로를 주십시오",
+        "run: give a DataFrame or the path of a run file",
+    ),
+    "error_open_campaign_target": (
+        "open_campaign에는 캠페인 파일의 경로나 postgresql:// URL이 필요합니다",
+        "open_campaign needs the path of a campaign file or a postgresql:// URL",
+    ),
     "error_qrels_conflict": (
         "서로 다른 중복: {qid} {pid}가 여기서는 {grade}, {other_line}번째 줄에서는 {other}입니다",
         "conflicting duplicate: {qid} {pid} is {grade} here but {other} on line {other_line}",

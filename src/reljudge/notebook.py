@@ -24,9 +24,23 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.eval import ranking
 from reljudge.errors import ReljudgeError
 from reljudge.eval.measures import parse_measures
+
+CODES = Codes(
+    error_frame_column=("what", "column", "has"),
+    error_frame_relevance_whole=(),
+    error_frame_judged_twice=("qid", "pid"),
+    error_frame_no_score=(),
+    error_frame_score_number=(),
+    error_frame_ranked_twice=("qid", "pid"),
+    error_frame_qrels_kind=(),
+    error_frame_run_kind=(),
+    error_open_campaign_target=(),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 #: The relevance threshold when ``rel`` is not given: trec_eval's and ir_measures' (1).
 #: A campaign's own threshold (2, directly citable) applies in :meth:`Campaign.evaluate`.
@@ -43,7 +57,7 @@ def _columns(frame: pd.DataFrame, wanted: dict, what: str, optional: Sequence[st
         hit = next((n for n in names if n in frame.columns), None)
         if hit is None and role not in optional:
             raise ReljudgeError(
-                f"{what} DataFrame lacks a {names[0]!r} column (has {', '.join(map(str, frame.columns))})"
+                CODES("error_frame_column", what=what, column=repr(names[0]), has=", ".join(map(str, frame.columns)))
             )
         if hit is not None:
             found[role] = hit
@@ -54,30 +68,30 @@ def _qrels_frame(frame: pd.DataFrame) -> pd.DataFrame:
     cols = _columns(frame, _QRELS_COLUMNS, "qrels")
     grades = pd.to_numeric(frame[cols["grade"]], errors="coerce")
     if grades.isna().any() or (grades != grades.round()).any():
-        raise ReljudgeError("qrels: every relevance must be a whole number")
+        raise ReljudgeError(CODES("error_frame_relevance_whole"))
     out = pd.DataFrame(
         {"qid": frame[cols["qid"]].astype(str), "pid": frame[cols["pid"]].astype(str), "grade": grades.astype("int64")}
     )
     repeated = out.duplicated(["qid", "pid"], keep=False)
     if repeated.any():
         first = out[repeated].iloc[0]
-        raise ReljudgeError(f"qrels: query {first.qid!r} judges document {first.pid!r} twice")
+        raise ReljudgeError(CODES("error_frame_judged_twice", qid=repr(first.qid), pid=repr(first.pid)))
     return out
 
 
 def _run_frame(frame: pd.DataFrame) -> pd.DataFrame:
     cols = _columns(frame, _RUN_COLUMNS, "run", optional=("score", "rank"))
     if "score" not in cols and "rank" not in cols:
-        raise ReljudgeError("run DataFrame needs a 'score' (or 'rank') column")
+        raise ReljudgeError(CODES("error_frame_no_score"))
     out = pd.DataFrame({"system": "run", "qid": frame[cols["qid"]].astype(str), "pid": frame[cols["pid"]].astype(str)})
     out["score"] = pd.to_numeric(frame[cols["score"]], errors="coerce") if "score" in cols else np.nan
     out["rank"] = pd.to_numeric(frame[cols["rank"]], errors="coerce") if "rank" in cols else np.nan
     if "score" in cols and out.score.isna().any():
-        raise ReljudgeError("run: every score must be a number")
+        raise ReljudgeError(CODES("error_frame_score_number"))
     repeated = out.duplicated(["qid", "pid"], keep=False)
     if repeated.any():
         first = out[repeated].iloc[0]
-        raise ReljudgeError(f"run: query {first.qid!r} ranks document {first.pid!r} twice")
+        raise ReljudgeError(CODES("error_frame_ranked_twice", qid=repr(first.qid), pid=repr(first.pid)))
     return out
 
 
@@ -127,14 +141,14 @@ def evaluate(
             con.register("qrels_frame", _qrels_frame(qrels))
             con.execute("CREATE TABLE qrels AS SELECT * FROM qrels_frame")
         else:
-            raise ReljudgeError("qrels: give a DataFrame or the path of a TREC qrels file")
+            raise ReljudgeError(CODES("error_frame_qrels_kind"))
         if _is_path(run):
             read_run(con, as_trec_runs([os.fspath(run)], folder, ties)[0], "runs", system="run")
         elif isinstance(run, pd.DataFrame):
             con.register("run_frame", _run_frame(run))
             con.execute("CREATE TABLE runs AS SELECT * FROM run_frame")
         else:
-            raise ReljudgeError("run: give a DataFrame or the path of a run file")
+            raise ReljudgeError(CODES("error_frame_run_kind"))
         result = per_query_values(
             con,
             "qrels",
@@ -231,5 +245,5 @@ def open_campaign(path_or_url, read_only: bool = True) -> Campaign:
     from reljudge.storage import open_database
 
     if path_or_url is None or (isinstance(path_or_url, str) and not path_or_url.strip()):
-        raise ReljudgeError("open_campaign needs the path of a campaign file or a postgresql:// URL")
+        raise ReljudgeError(CODES("error_open_campaign_target"))
     return Campaign(open_database(path_or_url, read_only=read_only, must_exist=True))
