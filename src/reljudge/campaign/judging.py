@@ -595,6 +595,10 @@ class _LazyCounts:
     def open_now(self, qid: str) -> int:
         return int(self._entry(qid).open_now)
 
+    def place(self, qid: str) -> int:
+        """The 0-based place of ``qid`` in the queue."""
+        return self._place[qid]
+
     def now_items(self, qids: list[str]) -> dict[str, list[str]]:
         """{qid: the items to judge now, in the page's order}, decoys merged in: from the
         reads above where they gave them, else from plan.now_items."""
@@ -630,7 +634,7 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
         start = _next_open(steps, counts.done, here if here in qids else None)
         if start is None:
             return []
-    i = qids.index(start)
+    i = counts.place(start)
     # the following unfinished questions, wrapping around; only as many as the answer reaches
     wanted, total = [], 0
     for qid in qids[i:] + qids[:i]:
@@ -642,8 +646,9 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
     lists = counts.now_items(wanted)
     out: list[dict] = []
     for qid in wanted:
+        index = counts.place(qid) + 1
         for n, pid in enumerate(lists[qid], 1):
-            out.append({"qid": qid, "pid": pid, "question_index": qids.index(qid) + 1, "position": n})
+            out.append({"qid": qid, "pid": pid, "question_index": index, "position": n})
             if limit is not None and len(out) >= limit:
                 return out
     return out
