@@ -335,3 +335,75 @@ def test_copy_db_copies_every_campaign_both_ways(tmp_path, pg_url, files, capsys
         finally:
             for d in (a, p, b):
                 d.close()
+
+
+# -- the app: a campaign picker after login, the campaign kept in the URL -----------------
+def test_the_app_offers_the_campaigns_of_the_account_and_keeps_the_choice_in_the_url(tmp_path, monkeypatch, files):
+    from streamlit.testing.v1 import AppTest
+
+    from reljudge.ui import webapp
+
+    path = tmp_path / "app.duckdb"
+    monkeypatch.setenv("RELJUDGE_DB", str(path))
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")
+
+    def app() -> AppTest:
+        return AppTest.from_file(str(webapp.HERE / "workbench.py"), default_timeout=60)
+
+    def login(at: AppTest, username: str, password: str) -> AppTest:
+        at.text_input(key="login_username").input(username)
+        at.text_input(key="login_password").input(password)
+        at.button[0].click().run()
+        return at
+
+    assert not app().run().exception  # the demo fills the default campaign
+    campaigns.create(path, "second")
+    two = open_database(path, campaign="second")
+    try:
+        campaign.import_file(two, "corpus", files["corpus"])
+        campaign.import_file(two, "questions", files["questions"])
+        campaign.import_file(two, "run", files["run_a"])
+        campaign.pool(two, 10)
+        auth.grant_role(two, "annotator1", "lead")
+    finally:
+        two.close()
+
+    at = login(app().run(), "annotator1", "demo-pass1")
+    assert not at.exception
+    pick = at.selectbox(key="rj_campaign_pick_default")
+    assert pick.label == "캠페인" and pick.options == ["기본 캠페인 · 판정자", "second · 책임자"]
+    with pytest.raises(ValueError):  # an annotator in the default campaign
+        at.switch_page("screens/dashboard.py")
+    pick.select("second").run()
+    assert not at.exception
+    assert at.query_params["campaign"] == "second"
+    at.switch_page("screens/dashboard.py").run()  # a lead in the second campaign
+    assert not at.exception
+    assert at.query_params["campaign"] == "second"  # kept across pages
+    # the second campaign's lead gives roles there; the accounts themselves are not theirs
+    at.switch_page("screens/users.py").run()
+    assert not at.exception and at.query_params["campaign"] == "second"
+    assert not [w for w in at.selectbox if w.key == "manage_target"]
+    at.text_input(key="grant_username").input("lead")
+    at.button(key="FormSubmitter:grant_role-이 캠페인의 역할 주기").click().run()
+    assert not at.exception
+    check = open_database(path)
+    try:  # the default campaign's lead annotates the second one
+        assert accounts.roles_by_campaign(check, "lead") == {"default": "lead", "second": "annotator"}
+    finally:
+        check.close()
+    at.selectbox(key="rj_campaign_pick_second").select("default").run()
+    assert "campaign" not in at.query_params
+
+    # the URL names a campaign where the account has no role, or one the database lacks
+    # (an unknown one is said at once, on the login screen; a missing role after login)
+    for asked, notice in (("second", "second 캠페인에서는 역할이 없어"), ("nope", "nope 캠페인이 없어")):
+        at = app()
+        at.query_params["campaign"] = asked
+        at.run()
+        seen = [i.value for i in at.info]
+        at = login(at, "annotator2", "demo-pass2")
+        assert not at.exception
+        seen += [i.value for i in at.info]
+        assert any(notice in text for text in seen), seen
+        assert "campaign" not in at.query_params and at.title[0].value == "근거 판정"
