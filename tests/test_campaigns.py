@@ -407,3 +407,9 @@ def test_the_app_offers_the_campaigns_of_the_account_and_keeps_the_choice_in_the
         seen += [i.value for i in at.info]
         assert any(notice in text for text in seen), seen
         assert "campaign" not in at.query_params and at.title[0].value == "근거 판정"
+
+    # `reljudge --campaign second serve` hands the app its campaign for URLs that name none
+    monkeypatch.setenv(CAMPAIGN_ENV_VAR, "second")
+    at = login(app().run(), "annotator1", "demo-pass1")
+    assert not at.exception and at.query_params["campaign"] == "second"
+    assert at.selectbox(key="rj_campaign_pick_second").value == "second"

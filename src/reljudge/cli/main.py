@@ -376,6 +376,10 @@ def cmd_serve(args) -> int:
     # The server runs from the package's web app folder (its .streamlit/config.toml):
     # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
     env["RELJUDGE_DB"] = database_key(args.db)
+    if args.campaign:  # the campaign the app opens when the URL names none
+        from reljudge.storage.db import CAMPAIGN_ENV_VAR, campaign_name
+
+        env[CAMPAIGN_ENV_VAR] = campaign_name(args.campaign)
     # uvicorn believes X-Forwarded-For from loopback unless told otherwise: only from the
     # proxies the operator named (none by default), so a client cannot choose its address.
     from reljudge.campaign.auth import trusted_proxies

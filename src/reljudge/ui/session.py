@@ -7,6 +7,7 @@ the server, whatever the browser sends.
 
 from __future__ import annotations
 
+import os
 import threading
 
 import streamlit as st
@@ -16,7 +17,7 @@ from reljudge.web import routes as api
 from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import CAMPAIGN_NAME, DEFAULT_CAMPAIGN, Database
+from reljudge.storage.db import CAMPAIGN_ENV_VAR, CAMPAIGN_NAME, DEFAULT_CAMPAIGN, Database
 
 COOKIE = api.COOKIE
 LANG_COOKIE = "reljudge_lang"
@@ -98,7 +99,7 @@ def current_campaign() -> str:
     if get_script_run_ctx(suppress_warning=True) is None:
         return DEFAULT_CAMPAIGN
     asked = st.query_params.get(CAMPAIGN_PARAM)
-    name = asked or st.session_state.get(_CAMPAIGN) or DEFAULT_CAMPAIGN
+    name = asked or st.session_state.get(_CAMPAIGN) or _server_campaign()
     if not CAMPAIGN_NAME.fullmatch(name):
         _leave_campaign("campaign_unknown", name)
         return DEFAULT_CAMPAIGN
@@ -106,6 +107,13 @@ def current_campaign() -> str:
     if name != DEFAULT_CAMPAIGN and asked != name:
         st.query_params[CAMPAIGN_PARAM] = name
     return name
+
+
+def _server_campaign() -> str:
+    """The campaign the app opens when the URL names none: ``reljudge --campaign NAME
+    serve`` (``$RELJUDGE_CAMPAIGN``), else the default campaign."""
+    name = os.environ.get(CAMPAIGN_ENV_VAR, "").strip()
+    return name if CAMPAIGN_NAME.fullmatch(name) else DEFAULT_CAMPAIGN
 
 
 def _choose_campaign(name: str) -> None:
