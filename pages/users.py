@@ -1,5 +1,8 @@
 """Users (lead): add accounts, change passwords, deactivate; link organisation e-mails and
-admit organisation identities waiting for an account."""
+admit organisation identities waiting for an account. In a campaign other than the default
+(accounts are shared by the campaigns): add accounts and give existing ones a role here;
+passwords, deactivation, locks, sessions and organisation identities act on every campaign,
+so they are the default campaign's leads' to manage."""
 
 import streamlit as st
 
@@ -25,6 +28,20 @@ with st.form("add_user", clear_on_submit=True):
             st.success(session.tm("user_added", user=name))
         except ReljudgeError as exc:
             session.error(exc)
+
+if db.schema:
+    with st.form("grant_role", clear_on_submit=True):
+        st.subheader(session.t("grant_role"))
+        name = st.text_input(session.t("username"), key="grant_username")
+        role = st.selectbox(session.t("role"), auth.ROLES, format_func=lambda r: session.t(f"role_{r}"))
+        if st.form_submit_button(session.t("grant_role"), type="primary"):
+            try:
+                auth.grant_role(db, name.strip(), role)
+                st.success(session.tm("role_granted", user=name.strip(), role=session.t(f"role_{role}")))
+            except ReljudgeError as exc:
+                session.error(exc)
+    st.caption(session.t("accounts_managed_in_default"))
+    st.stop()
 
 st.subheader(session.t("set_password"))
 target = st.selectbox(session.t("username"), list(users.username), key="manage_target")

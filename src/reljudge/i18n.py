@@ -133,6 +133,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "/{address} 화면은 책임자만 볼 수 있어 첫 화면을 엽니다.",
         "Only leads can open /{address}: here is the first page.",
     ),
+    # several campaigns (the picker after login; the campaign is kept in the URL)
+    "campaign_picker": ("캠페인", "Campaign"),
+    "grant_role": ("이 캠페인의 역할 주기", "Give a role in this campaign"),
+    "role_granted": ("{user}: 이 캠페인의 {role}", "{user}: {role} in this campaign"),
+    "accounts_managed_in_default": (
+        "계정은 이 서버의 모든 캠페인이 함께 씁니다: 비밀번호, 비활성화, 잠금 해제, 로그인 세션은 기본 캠페인의 "
+        "책임자가 관리합니다.",
+        "Accounts are shared by every campaign of this server: passwords, deactivation, locks and login "
+        "sessions are managed by the default campaign's leads.",
+    ),
+    "campaign_default": ("기본 캠페인", "Default campaign"),
+    "campaign_with_role": ("{campaign} · {role}", "{campaign} · {role}"),
+    "campaign_unknown": (
+        "이 데이터베이스에는 {campaign} 캠페인이 없어 기본 캠페인을 엽니다.",
+        "This database holds no campaign {campaign}: here is the default campaign.",
+    ),
+    "campaign_no_role": (
+        "{campaign} 캠페인에서는 역할이 없어 기본 캠페인을 엽니다.",
+        "You have no role in campaign {campaign}: here is the default campaign.",
+    ),
     "nav_judge": ("판정하기", "Judge"),
     "nav_overview": ("진행 현황", "Progress"),
     "nav_import": ("자료 가져오기", "Import data"),
@@ -1624,6 +1644,28 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_no_database": (
         "{path}에 데이터베이스가 없습니다: --db / {variable}를 확인하거나 `reljudge init`으로 만드세요",
         "no database at {path}: check --db / {variable}, or create it with `reljudge init`",
+    ),
+    "error_campaign_name": (
+        "캠페인 이름이 올바르지 않습니다: {name} (영문 소문자로 시작하고 소문자·숫자·_만, 41자까지)",
+        "invalid campaign name {name}: a lower-case letter, then lower-case letters, digits or _ (at most 41)",
+    ),
+    "error_unknown_campaign": (
+        "없는 캠페인입니다: {name!r} (있는 캠페인: {known}). `reljudge campaigns create {name}`으로 만드세요",
+        "no campaign {name!r} in this database (campaigns: {known}); create it with `reljudge campaigns create {name}`",
+    ),
+    "error_campaign_exists": (
+        "이미 있는 캠페인입니다: {name!r}",
+        "campaign {name!r} exists already",
+    ),
+    "error_account_elsewhere": (
+        "{user!r} 계정은 이 서버의 다른 캠페인에 이미 있습니다: `reljudge --campaign {campaign} users grant {user} "
+        "--role 역할`로 이 캠페인의 역할을 주세요",
+        "the account {user!r} exists in another campaign of this server: give it a role in this one with "
+        "`reljudge --campaign {campaign} users grant {user} --role ROLE`",
+    ),
+    "error_no_such_account": (
+        "이 서버에 없는 계정입니다: {user!r}",
+        "no account {user!r} on this server",
     ),
     "error_cannot_open_source_db": (
         "{source}: 원본 데이터베이스를 열 수 없습니다: {detail}",

@@ -34,6 +34,8 @@ CODES = Codes(
     error_invalid_email=("email",),
     error_email_taken=("email", "user"),
     error_no_such_identity=("email",),
+    error_account_elsewhere=("user", "campaign"),
+    error_no_such_account=("user",),
 )
 """The errors about accounts this module raises (``ReljudgeError.message``)."""
 
@@ -77,7 +79,21 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
     validate_password(password)
     if accounts.user_exists(db, username):
         raise ReljudgeError(CODES("error_user_exists", user=username))
+    if db.schema and accounts.account_exists(db, username):
+        # accounts are shared by the campaigns of a database: one password, one account
+        raise ReljudgeError(CODES("error_account_elsewhere", user=username, campaign=db.campaign))
     accounts.insert_user(db, username, _hasher.hash(password), role)
+    return User(username, role)
+
+
+def grant_role(db: Database, username: str, role: str) -> User:
+    """Give an existing account of the database ``role`` in ``db``'s campaign (a lead of
+    one campaign may annotate in another)."""
+    if role not in ROLES:
+        raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
+    if not accounts.account_exists(db, username):
+        raise ReljudgeError(CODES("error_no_such_account", user=username))
+    accounts.grant_role(db, username, role)
     return User(username, role)
 
 

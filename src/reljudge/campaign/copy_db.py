@@ -3,7 +3,10 @@
 File → PostgreSQL to grow into a team server, PostgreSQL → file to archive (or any pair):
 every table, exactly (events, accounts with their hashes as they are, runs, questions,
 paragraphs, assignments, adjudications, frozen versions, answers and reviews). The target
-must be new or empty; the copy is one transaction, checked table by table afterwards.
+must be new or empty; each campaign's copy is one transaction, checked table by table
+afterwards. Every campaign of the source is copied (README "여러 캠페인 / Several
+campaigns"): the default one with the shared accounts first, then each other one into a
+campaign of the same name.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from reljudge.errors import ReljudgeError
 EPILOG = """\
 SOURCE and TARGET are DuckDB files or postgresql://USER@HOST:PORT/DBNAME URLs (a
 password from the URL, PGPASSWORD or ~/.pgpass). The source must not be in use by a
-running app when it is a DuckDB file. The global --db is not used.
+running app when it is a DuckDB file. The global --db is not used. Every campaign of the
+source is copied, under the same names (the accounts, shared by them, once).
 
 examples:
   reljudge copy-db judgments/reljudge.duckdb postgresql://reljudge@db.lab:5432/campaign
@@ -50,28 +54,47 @@ def run(args) -> int:
     if source == target:
         print("error: SOURCE and TARGET are the same database", file=sys.stderr)
         return 2
+    from reljudge.storage.db import DEFAULT_CAMPAIGN
+
+    copied: list[tuple[str, dict[str, int]]] = []
     try:
-        # Open the source first: it must exist, and opening migrates it to this version.
-        open_database(source, must_exist=True).close()
-        dst = open_database(target)
-        try:
-            counts = transfer.copy(source, dst)
-            src = open_database(source, read_only=True)
+        # Open the source first: it must exist, and opening migrates it (and each of its
+        # campaigns) to this version.
+        first = open_database(source, must_exist=True, campaign=DEFAULT_CAMPAIGN)
+        names = first.campaign_names()
+        first.close()
+        for name in names[1:]:
+            open_database(source, must_exist=True, campaign=name).close()
+        # the default campaign first: it carries the shared accounts and the campaigns'
+        # register, so that the target then knows the other campaigns
+        for name in names:
+            dst = open_database(target, campaign=name)
             try:
-                differ = transfer.compare(src, dst)
+                counts = transfer.copy(source, dst)
+                src = open_database(source, read_only=True, campaign=name)
+                try:
+                    differ = transfer.compare(src, dst)
+                finally:
+                    src.close()
             finally:
-                src.close()
-        finally:
-            dst.close()
+                dst.close()
+            if differ:
+                print(
+                    f"error: the copy of campaign {name} differs from the source in {', '.join(sorted(differ))}",
+                    file=sys.stderr,
+                )
+                return 1
+            copied.append((name, counts))
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if differ:
-        print(f"error: the copy differs from the source in {', '.join(sorted(differ))}", file=sys.stderr)
-        return 1
-    total = sum(counts.values())
-    print(f"copied {total} rows in {len(counts)} tables: {shown[source]} -> {shown[target]}")
-    for table, n in counts.items():
-        if n:
-            print(f"  {table}: {n}")
+    total = sum(sum(counts.values()) for _, counts in copied)
+    n_tables = sum(len(counts) for _, counts in copied)
+    print(f"copied {total} rows in {n_tables} tables: {shown[source]} -> {shown[target]}")
+    for name, counts in copied:
+        if len(copied) > 1:
+            print(f" campaign {name}:")
+        for table, n in counts.items():
+            if n:
+                print(f"  {table}: {n}")
     return 0

@@ -1,7 +1,8 @@
 """The ``reljudge`` command line: a thin layer over the library the app uses.
 
 Every subcommand has ``--help`` with an example. ``--db PATH`` (or $RELJUDGE_DB)
-is a global option placed before the subcommand.
+and ``--campaign NAME`` (or $RELJUDGE_CAMPAIGN) are global options placed before the
+subcommand.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ EPILOG = """examples:
   reljudge import run bm25.trec --system bm25
   reljudge pool --depth 20
   reljudge users add kim --role annotator
+  reljudge campaigns create round2
+  reljudge --campaign round2 users grant kim --role lead
   reljudge assign --per-question 1 --double-share 0.2 --by-type
   reljudge agreement --format json
   reljudge plan rr-first --then-rest
@@ -166,6 +169,9 @@ def cmd_users(args) -> int:
     if args.action == "add":
         user = auth.add_user(db, args.name, _read_password(args), args.role)
         print(f"added {user.username} ({user.role})")
+    elif args.action == "grant":
+        user = auth.grant_role(db, args.name, args.role)
+        print(f"{user.username} is {user.role} in campaign {db.campaign}")
     elif args.action == "passwd":
         auth.set_password(db, args.name, _read_password(args), args.lead)
         print(f"password changed for {args.name} (and any lock lifted)")
@@ -207,6 +213,30 @@ def cmd_users(args) -> int:
             if not frame.empty
             else "no users"
         )
+    return 0
+
+
+def cmd_campaigns(args) -> int:
+    import json
+
+    from reljudge.storage import campaigns
+    from reljudge.storage.db import DEFAULT_CAMPAIGN, open_database
+
+    if args.action == "create":
+        campaigns.create(args.db, args.name)
+        print(f"campaign {args.name} created: use it with --campaign {args.name} (or RELJUDGE_CAMPAIGN={args.name})")
+        return 0
+    db = open_database(args.db, must_exist=True, campaign=DEFAULT_CAMPAIGN)
+    try:
+        rows = campaigns.listing(db)
+    finally:
+        db.close()
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        import pandas as pd
+
+        print(pd.DataFrame(rows).to_string(index=False))
     return 0
 
 
@@ -366,6 +396,10 @@ def cmd_serve(args) -> int:
     # The server runs from the package's web app folder (its .streamlit/config.toml):
     # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
     env["RELJUDGE_DB"] = database_key(args.db)
+    if args.campaign:  # the campaign the app opens when the URL names none
+        from reljudge.storage.db import CAMPAIGN_ENV_VAR, campaign_name
+
+        env[CAMPAIGN_ENV_VAR] = campaign_name(args.campaign)
     # uvicorn believes X-Forwarded-For from loopback unless told otherwise: only from the
     # proxies the operator named (none by default), so a client cannot choose its address.
     from reljudge.campaign.auth import trusted_proxies
@@ -430,6 +464,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH|URL",
         help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server "
         "(default: $RELJUDGE_DB or judgments/reljudge.duckdb)",
+    )
+    parser.add_argument(
+        "--campaign",
+        metavar="NAME",
+        help="the campaign of the database to work on (default: $RELJUDGE_CAMPAIGN or the default "
+        "campaign); see `reljudge campaigns`",
     )
     parser.add_argument("--version", action="version", version=f"reljudge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -521,6 +561,22 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--lead", default="cli", help="name recorded as who admitted it (default: cli)")
     u = users_sub.add_parser("dismiss", help="drop a waiting organisation identity's request")
     u.add_argument("email")
+    u = users_sub.add_parser("grant", help="give an account of this database a role in the chosen campaign")
+    u.add_argument("name")
+    u.add_argument("--role", choices=["annotator", "lead"], required=True)
+
+    p = add(
+        "campaigns",
+        "several campaigns in one database: create one, list them",
+        "reljudge campaigns create round2 && reljudge --campaign round2 import questions q.csv",
+        cmd_campaigns,
+    )
+    campaigns_sub = p.add_subparsers(dest="action", metavar="ACTION")
+    campaigns_sub.required = True
+    c = campaigns_sub.add_parser("create", help="create a campaign (a letter, then letters, digits or _)")
+    c.add_argument("name")
+    c = campaigns_sub.add_parser("list", help="list the campaigns with their numbers of questions, pool items, events")
+    c.add_argument("--format", choices=("table", "json"), default="table")
 
     p = add(
         "types",
@@ -711,9 +767,12 @@ def _main(argv: list[str] | None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    from reljudge.storage.db import chosen_campaign
+
     try:
         handler = getattr(args, "handler", None) or args.func
-        return int(handler(args) or 0)
+        with chosen_campaign(args.campaign):
+            return int(handler(args) or 0)
     except ReljudgeError as exc:
         return _error(exc)
     except MemoryError:

@@ -1,4 +1,9 @@
-"""SQL for accounts and login sessions (hashes only; never a clear password)."""
+"""SQL for accounts and login sessions (hashes only; never a clear password).
+
+Accounts are shared by the campaigns of one database (:mod:`reljudge.storage.db`): in a
+campaign other than the default, ``users`` reads as that campaign's view of them (the
+accounts with a role in it, with that role), and writes name the shared table
+(:meth:`Database.shared`); a role there is a row of ``campaign_roles``."""
 
 from __future__ import annotations
 
@@ -11,10 +16,71 @@ if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
 
 
 def insert_user(db: Database, username: str, password_hash: str, role: str) -> None:
+    """A new account with ``role`` in ``db``'s campaign. Made in a campaign other than the
+    default, its role in the default campaign (``users.role``, which cannot be empty) is
+    ``annotator``, the least one."""
     with db.transaction() as cur:
         cur.execute(
-            "INSERT INTO users(username, password_hash, role) VALUES (?, ?, ?)", [username, password_hash, role]
+            f"INSERT INTO {db.shared('users')}(username, password_hash, role) VALUES (?, ?, ?)",
+            [username, password_hash, "annotator" if db.schema else role],
         )
+        if db.schema:
+            _put_campaign_role(cur, db, username, role)
+
+
+def _put_campaign_role(cur, db: Database, username: str, role: str) -> None:
+    cur.execute(
+        f"DELETE FROM {db.shared('campaign_roles')} WHERE campaign = ? AND username = ?", [db.campaign, username]
+    )
+    cur.execute(
+        f"INSERT INTO {db.shared('campaign_roles')}(campaign, username, role) VALUES (?, ?, ?)",
+        [db.campaign, username, role],
+    )
+
+
+def account_exists(db: Database, username: str) -> bool:
+    """Whether the account exists on this database, in any campaign."""
+    return (
+        db.cursor().execute(f"SELECT count(*) FROM {db.shared('users')} WHERE username = ?", [username]).fetchone()[0]
+        > 0
+    )
+
+
+def grant_role(db: Database, username: str, role: str) -> None:
+    """Give an existing account ``role`` in ``db``'s campaign."""
+    if not db.schema:
+        set_user_fields(db, username, role=role)
+        return
+    with db.transaction() as cur:
+        _put_campaign_role(cur, db, username, role)
+
+
+def revoke_role(db: Database, username: str) -> None:
+    """Take the account's role in ``db``'s campaign (not the default: there the role
+    cannot be taken, the account is deactivated instead)."""
+    with db.transaction() as cur:
+        cur.execute(
+            f"DELETE FROM {db.shared('campaign_roles')} WHERE campaign = ? AND username = ?", [db.campaign, username]
+        )
+
+
+def roles_by_campaign(db: Database, username: str) -> dict[str, str]:
+    """{campaign: role} of an active account in every campaign of the database where it
+    has one (the default campaign: ``users.role``)."""
+    from reljudge.storage.db import DEFAULT_CAMPAIGN
+
+    cur = db.cursor()
+    row = cur.execute(f"SELECT role FROM {db.shared('users')} WHERE username = ? AND active", [username]).fetchone()
+    if row is None:
+        return {}
+    roles = {DEFAULT_CAMPAIGN: row[0]}
+    names = db.campaign_names()
+    for campaign, role in cur.execute(
+        f"SELECT campaign, role FROM {db.shared('campaign_roles')} WHERE username = ? ORDER BY campaign", [username]
+    ).fetchall():
+        if campaign in names:
+            roles[campaign] = role
+    return roles
 
 
 def user_exists(db: Database, username: str) -> bool:
@@ -23,11 +89,14 @@ def user_exists(db: Database, username: str) -> bool:
 
 def user_counts(db: Database, names: list[str]) -> tuple[int, int]:
     """(how many accounts there are, how many of ``names`` exist): what the login form
-    asks on every run, in one read of the small users table."""
+    asks on every run, in one read of the small users table. Accounts of the whole
+    database: a campaign where nobody has a role yet does not offer a "first lead" form."""
     marks = ", ".join("?" * len(names)) or "NULL"
     row = (
         db.cursor()
-        .execute(f"SELECT count(*), count(*) FILTER (WHERE username IN ({marks})) FROM users", list(names))
+        .execute(
+            f"SELECT count(*), count(*) FILTER (WHERE username IN ({marks})) FROM {db.shared('users')}", list(names)
+        )
         .fetchone()
     )
     return int(row[0]), int(row[1])
@@ -43,17 +112,19 @@ def get_user_row(db: Database, username: str) -> tuple | None:
 
 def update_password_hash(db: Database, username: str, password_hash: str, end_sessions: bool = True) -> None:
     with db.transaction() as cur:
-        cur.execute("UPDATE users SET password_hash = ? WHERE username = ?", [password_hash, username])
+        cur.execute(f"UPDATE {db.shared('users')} SET password_hash = ? WHERE username = ?", [password_hash, username])
         if end_sessions:  # whoever knew the old password is logged out
             cur.execute("DELETE FROM sessions WHERE username = ?", [username])
 
 
 def set_user_fields(db: Database, username: str, *, role: str | None = None, active: bool | None = None) -> None:
     with db.transaction() as cur:
-        if role is not None:
+        if role is not None and db.schema:
+            _put_campaign_role(cur, db, username, role)
+        elif role is not None:
             cur.execute("UPDATE users SET role = ? WHERE username = ?", [role, username])
         if active is not None:
-            cur.execute("UPDATE users SET active = ? WHERE username = ?", [active, username])
+            cur.execute(f"UPDATE {db.shared('users')} SET active = ? WHERE username = ?", [active, username])
             if not active:
                 cur.execute("DELETE FROM sessions WHERE username = ?", [username])
 

@@ -24,6 +24,7 @@ import threading
 import time
 import weakref
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
@@ -150,6 +151,68 @@ def is_postgres(target) -> bool:
     return postgres.is_url(str(target)) if target is not None else False
 
 
+# -- campaigns: one schema each ------------------------------------------------------------
+# One database holds several campaigns (README "여러 캠페인 / Several campaigns"). The default
+# campaign is the schema every database has used from the start (``main`` in the DuckDB
+# file, ``public`` on PostgreSQL), so nothing moves in an existing database; every other
+# campaign is a schema of its own, ``campaign_<name>``, on both backends, built by the same
+# named migrations. The account tables (:data:`SHARED`) live in the default schema only and
+# are shared by every campaign of the database; a campaign's roles are rows of
+# ``campaign_roles`` there (the default campaign keeps its role in ``users.role``).
+
+CAMPAIGN_ENV_VAR = "RELJUDGE_CAMPAIGN"
+DEFAULT_CAMPAIGN = "default"
+CAMPAIGN_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
+#: Tables (and their sequence) shared by every campaign: they are made, migrated and
+#: written in the default schema only; a migration statement naming one of them is skipped
+#: in a campaign's own schema.
+SHARED = (
+    "users",
+    "sessions",
+    "login_events",
+    "account_locks",
+    "login_event_seq",
+    "account_emails",
+    "identity_requests",
+    "campaigns",
+    "campaign_roles",
+)
+_SHARED_RE = re.compile(r"\b(" + "|".join(SHARED) + r")\b", re.IGNORECASE)
+
+_chosen_campaign: ContextVar[str | None] = ContextVar("reljudge_campaign", default=None)
+
+
+@contextmanager
+def chosen_campaign(name: str | None) -> Iterator[None]:
+    """Inside the block, :func:`open_database` opens campaign ``name`` when not told one
+    (the CLI's global ``--campaign``); ``None`` leaves $RELJUDGE_CAMPAIGN or the default."""
+    token = _chosen_campaign.set(name)
+    try:
+        yield
+    finally:
+        _chosen_campaign.reset(token)
+
+
+def campaign_name(explicit: str | None = None) -> str:
+    """``explicit``, else the CLI's ``--campaign``, else $RELJUDGE_CAMPAIGN, else the
+    default campaign; checked (lower-case letters, digits, ``_``; a letter first)."""
+    name = explicit or _chosen_campaign.get() or os.environ.get(CAMPAIGN_ENV_VAR, "").strip() or DEFAULT_CAMPAIGN
+    if not isinstance(name, str) or not CAMPAIGN_NAME.fullmatch(name):
+        raise ReljudgeError(CODES("error_campaign_name", name=repr(name)))
+    return name
+
+
+def campaign_schema(name: str) -> str | None:
+    """The schema of a (checked) campaign name; None for the default campaign."""
+    return None if name == DEFAULT_CAMPAIGN else f"campaign_{name}"
+
+
+def campaign_statements(sql: str) -> list[str]:
+    """A migration step's statements for a campaign's own schema: those that do not name a
+    shared table."""
+    return [s for s in postgres.statements(sql) if not _SHARED_RE.search(s)]
+
+
 def default_db_path(explicit: str | os.PathLike | None = None) -> Path | str:
     """``--db`` if given, else ``$RELJUDGE_DB``, else ``judgments/reljudge.duckdb``.
     A PostgreSQL URL is returned as the string it is (a ``Path`` would mangle it)."""
@@ -181,6 +244,8 @@ CODES = Codes(
     error_memory_limit=("variable", "value"),
     error_cannot_open_db=("path", "detail"),
     error_no_database=("path", "variable"),
+    error_campaign_name=("name",),
+    error_unknown_campaign=("name", "known"),
 )
 """The errors this module raises as codes (the others carry DuckDB's own text)."""
 
@@ -188,8 +253,13 @@ CODES = Codes(
 class Database:
     """One DuckDB connection for the whole process, a cursor per thread."""
 
-    def __init__(self, path: str | os.PathLike, read_only: bool = False, must_exist: bool = False):
+    def __init__(
+        self, path: str | os.PathLike, read_only: bool = False, must_exist: bool = False, campaign: str | None = None
+    ):
         self.read_only = read_only
+        self.campaign = campaign_name(campaign)
+        #: this campaign's own schema; None for the default campaign (main / public)
+        self.schema = campaign_schema(self.campaign)
         self._write_lock = threading.RLock()
         self._local = threading.local()
         self._writes = 0
@@ -206,6 +276,8 @@ class Database:
                 )
             if not read_only:
                 self.migrate()
+            elif self.schema:
+                self._check_campaign()
             return
         self.backend = "duckdb"
         self.url = None
@@ -227,8 +299,19 @@ class Database:
         self._last_write = time.monotonic()
         self._checkpointed_writes = 0
         self._checkpointer: threading.Thread | None = None
+        self._catalog = self._con.execute("SELECT current_database()").fetchone()[0]
+        if read_only and self.schema:
+            try:
+                self._check_campaign()
+            except ReljudgeError:
+                self._con.close()
+                raise
         if not read_only:
-            self.migrate()
+            try:
+                self.migrate()
+            except ReljudgeError:
+                self._con.close()
+                raise
             # The file now holds the whole schema: no schema change is left in the log
             # alone, where DuckDB 1.5.5 may fail to replay it (see recover_wal).
             self.checkpoint()
@@ -286,6 +369,21 @@ class Database:
         con.execute("SET GLOBAL TimeZone = 'UTC'")
         postgres.setup_cursor(con)
         self._con = con
+        if self.schema:
+            # a campaign other than the default: created (campaigns create), its schema made
+            # (DuckDB's search path names only schemas that exist), then first in the path
+            try:
+                self._check_campaign()
+                if not self.read_only:
+                    postgres.execute_native(con, f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
+                    postgres.clear_cache(con)
+                postgres.setup_cursor(con, self.schema)
+            except duckdb.Error as exc:
+                con.close()
+                self._raise_db_error(exc)
+            except ReljudgeError:
+                con.close()
+                raise
         self._generation = getattr(self, "_generation", 0) + 1
         try:
             self._create_views(con)
@@ -294,7 +392,7 @@ class Database:
 
     def _create_views(self, cur) -> None:
         """The DuckDB views of every applied migration, in order, in ``memory.main``."""
-        if not postgres.table_exists(cur, "schema_migrations"):
+        if not postgres.table_exists(cur, "schema_migrations", self.schema):
             return
         done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
         for version, _name, sql in MIGRATIONS:
@@ -401,8 +499,61 @@ class Database:
     def _new_cursor(self) -> duckdb.DuckDBPyConnection:
         cur = self._con.cursor()
         if self.backend == "postgresql":
-            postgres.setup_cursor(cur)
+            # (the default campaign's call stays as it was: tests wrap setup_cursor)
+            postgres.setup_cursor(cur, self.schema) if self.schema else postgres.setup_cursor(cur)
+        if self.schema:
+            self._setup_campaign(cur)
         return cur
+
+    # -- campaigns ---------------------------------------------------------------------
+    def shared(self, table: str) -> str:
+        """The name to write a shared table (:data:`SHARED`) by: in a campaign other than
+        the default, ``users`` is the campaign's view of the accounts (its roles), and a
+        write must name the table of the default schema."""
+        if not self.schema:
+            return table
+        if self.backend == "postgresql":
+            return f"{postgres.ALIAS}.public.{table}"
+        return '"' + self._catalog.replace('"', '""') + f'".main.{table}'
+
+    def _setup_campaign(self, cur) -> None:
+        """A cursor of a campaign other than the default: its schema first (then the
+        default schema's shared tables), and ``users`` as this campaign sees the accounts:
+        those with a role in it, with that role (a temporary view: this cursor only)."""
+        if self.backend == "duckdb":
+            cur.execute(f"SET search_path = '{self.schema},main'")
+        cur.execute(
+            "CREATE OR REPLACE TEMP VIEW users AS SELECT u.* REPLACE (r.role AS role) "
+            f"FROM {self.shared('users')} u JOIN {self.shared('campaign_roles')} r "
+            f"ON r.username = u.username AND r.campaign = '{self.campaign}'"
+        )
+
+    def campaign_names(self) -> list[str]:
+        """The campaigns of this database: the default first, then the others by name."""
+        cur = self._con.cursor()
+        try:
+            if self.backend == "postgresql":
+                postgres.setup_cursor(cur)
+                if not postgres.table_exists(cur, "campaigns"):
+                    return [DEFAULT_CAMPAIGN]
+            elif not cur.execute(
+                "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' "
+                "AND table_name = 'campaigns'",
+                [self._catalog],
+            ).fetchone()[0]:
+                return [DEFAULT_CAMPAIGN]
+            rows = cur.execute(f"SELECT name FROM {self.shared('campaigns')} ORDER BY name").fetchall()
+        except duckdb.Error as exc:
+            self._raise_db_error(exc)
+        finally:
+            cur.close()
+        return [DEFAULT_CAMPAIGN] + [r[0] for r in rows]
+
+    def _check_campaign(self) -> None:
+        """A campaign other than the default must have been created (campaigns create)."""
+        known = self.campaign_names()
+        if self.campaign not in known:
+            raise ReljudgeError(CODES("error_unknown_campaign", name=self.campaign, known=", ".join(known)))
 
     def keys_in(self, column: str, values: list) -> tuple[str, list]:
         """(``column IN …``, its parameters) for a set of keys, as each backend answers it
@@ -435,7 +586,9 @@ class Database:
             cur.begin()
             for table, columns in tables.items():
                 names = ", ".join(f'"{c}"' for c in columns) if columns else "*"
-                cur.execute(f'CREATE TEMP TABLE "{table}" AS SELECT {names} FROM {postgres.ALIAS}.public."{table}"')
+                cur.execute(
+                    f'CREATE TEMP TABLE "{table}" AS SELECT {names} FROM {postgres.ALIAS}.{self.schema or "public"}."{table}"'
+                )
             cur.commit()
         except duckdb.Error as exc:
             self._raise_db_error(exc)
@@ -545,14 +698,32 @@ class Database:
 
     # -- schema ----------------------------------------------------------------
     def migrate(self) -> list[str]:
-        """Apply every migration not yet recorded; returns the names applied."""
+        """Apply every migration not yet recorded; returns the names applied. In a campaign
+        other than the default, the default schema (the shared accounts) first, then the
+        campaign's own schema, which must have been created (campaigns create)."""
         if self.backend == "postgresql":
             try:
-                return self._migrate_postgres()
+                applied = self._migrate_postgres()
+                if self.schema:
+                    self._check_campaign()
+                    applied += self._migrate_postgres(self.schema)
+                return applied
             except duckdb.Error as exc:
                 self._raise_db_error(exc)
+        applied = self._migrate_file()
+        if self.schema:
+            self._check_campaign()
+            applied += self._migrate_file(self.schema)
+        return applied
+
+    def _migrate_file(self, schema: str | None = None) -> list[str]:
+        """The steps on the DuckDB file, in the default schema or a campaign's own
+        (``schema``: made if new; the statements naming shared tables are left out)."""
         with self._write_lock, _owner_only():
             cur = self._con.cursor()
+            if schema:
+                cur.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+                cur.execute(f"SET search_path = '{schema}'")
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations("
                 "version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, "
@@ -565,7 +736,8 @@ class Database:
                     continue
                 cur.begin()
                 try:
-                    cur.execute(sql)
+                    for statement in campaign_statements(sql) if schema else [sql]:
+                        cur.execute(statement)
                     cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name])
                 except BaseException:
                     cur.rollback()
@@ -576,7 +748,7 @@ class Database:
         self._match_wal_mode()
         return applied
 
-    def _migrate_postgres(self) -> list[str]:
+    def _migrate_postgres(self, schema: str | None = None) -> list[str]:
         """The same named steps on PostgreSQL: DDL translated and sent natively (one
         PostgreSQL transaction with its schema_migrations row when the step has no data
         statements), data statements as DuckDB SQL over the attachment, views in DuckDB.
@@ -585,12 +757,19 @@ class Database:
         fails because another process is applying it (its table exists, its row in
         schema_migrations is taken) is not an error once that process has recorded it."""
         with self._write_lock:
-            cur = self._new_cursor()
+            cur = self._con.cursor()
             try:
+                postgres.setup_cursor(cur, schema) if schema else postgres.setup_cursor(cur)
+                if schema:
+                    try:
+                        postgres.execute_native(cur, f"CREATE SCHEMA IF NOT EXISTS {schema}")
+                    except duckdb.Error as exc:
+                        if not postgres.is_collision(exc):
+                            raise
                 try:
-                    postgres.execute_native(cur, postgres.SCHEMA_MIGRATIONS_DDL)
+                    postgres.execute_native(cur, postgres.SCHEMA_MIGRATIONS_DDL, schema)
                 except duckdb.Error as exc:
-                    if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, None)):
+                    if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, None, schema)):
                         raise
                 postgres.clear_cache(cur)
                 done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
@@ -601,10 +780,10 @@ class Database:
                     if version in done:
                         continue
                     try:
-                        self._apply_postgres_step(cur, version, name, sql)
+                        self._apply_postgres_step(cur, version, name, sql, schema)
                         applied.append(name)
                     except duckdb.Error as exc:
-                        if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, version)):
+                        if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, version, schema)):
                             raise
                     for statement in postgres.statements(sql):
                         if postgres.kind(statement) == "view":
@@ -616,18 +795,20 @@ class Database:
             return applied
 
     @staticmethod
-    def _apply_postgres_step(cur, version: int, name: str, sql: str) -> None:
-        parts = [] if version in postgres.NATIVE_ONLY else postgres.statements(sql)
+    def _apply_postgres_step(cur, version: int, name: str, sql: str, schema: str | None = None) -> None:
+        split = campaign_statements if schema else postgres.statements
+        parts = [] if version in postgres.NATIVE_ONLY else split(sql)
         ddl = []
         for statement in parts:
             if postgres.kind(statement) == "ddl":
                 ddl.append(postgres.translate_ddl(statement))
-                ddl += postgres.default_triggers(ddl[-1])
+                triggers = postgres.default_triggers(ddl[-1])
+                ddl += [postgres.in_schema(t) for t in triggers] if schema else triggers
         ddl += postgres.NATIVE_STEPS.get(version, [])
         data = [] if version in postgres.SKIP_DATA else [s for s in parts if postgres.kind(s) == "data"]
         record = f"INSERT INTO schema_migrations(version, name) VALUES ({int(version)}, {postgres.quote(name)})"
         if ddl or not data:
-            postgres.execute_native(cur, "; ".join(ddl + ([] if data else [record])))
+            postgres.execute_native(cur, "; ".join(ddl + ([] if data else [record])), schema)
             postgres.clear_cache(cur)
         if data:
             cur.begin()
@@ -641,7 +822,7 @@ class Database:
             cur.commit()
 
     @staticmethod
-    def _recorded_elsewhere(cur, version: int | None, wait_s: float = 60.0) -> bool:
+    def _recorded_elsewhere(cur, version: int | None, schema: str | None = None, wait_s: float = 60.0) -> bool:
         """After a step collided with another process's: True once that process has
         recorded the step (``None``: created schema_migrations). A step with data
         statements is recorded after its DDL commits, so this waits for it a while."""
@@ -649,7 +830,7 @@ class Database:
         while True:
             try:
                 postgres.clear_cache(cur)
-                if postgres.table_exists(cur, "schema_migrations") and (
+                if postgres.table_exists(cur, "schema_migrations", schema) and (
                     version is None
                     or cur.execute("SELECT count(*) FROM schema_migrations WHERE version = ?", [version]).fetchone()[0]
                 ):
@@ -692,12 +873,19 @@ def registered(cur: duckdb.DuckDBPyConnection, name: str, frame) -> Iterator[Non
             pass
 
 
-def open_database(path: str | os.PathLike | None = None, read_only: bool = False, must_exist: bool = False) -> Database:
+def open_database(
+    path: str | os.PathLike | None = None,
+    read_only: bool = False,
+    must_exist: bool = False,
+    campaign: str | None = None,
+) -> Database:
     """Open (and migrate) the database; with ``must_exist`` a missing file is an error
-    rather than a new, empty database (a mistyped --db must not look like a campaign)."""
+    rather than a new, empty database (a mistyped --db must not look like a campaign).
+    ``campaign``: see :func:`campaign_name` (a campaign other than the default must exist)."""
     path = default_db_path(path)
+    name = campaign_name(campaign)
     if isinstance(path, str):  # PostgreSQL: init creates the schema
-        return Database(path, read_only=read_only, must_exist=must_exist)
+        return Database(path, read_only=read_only, must_exist=must_exist, campaign=name)
     if must_exist and not path.exists():
         raise ReljudgeError(CODES("error_no_database", path=str(path), variable=ENV_VAR))
-    return Database(path, read_only=read_only)
+    return Database(path, read_only=read_only, campaign=name)

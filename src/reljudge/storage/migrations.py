@@ -735,4 +735,26 @@ CREATE TABLE identity_requests(
 );
 """,
     ),
+    (
+        17,
+        "campaigns",
+        r"""
+-- Several campaigns in one database (README "여러 캠페인 / Several campaigns"). The default
+-- campaign is this schema; every other campaign is a schema of its own (campaign_NAME),
+-- built by these same steps, registered here. Accounts (users, sessions, login_events,
+-- account_locks) and these two tables live in the default schema only, shared by every
+-- campaign. A role in a campaign other than the default is a row of campaign_roles (the
+-- default campaign's role stays users.role): a lead of one may annotate in another.
+CREATE TABLE campaigns(
+    name       VARCHAR PRIMARY KEY CHECK (length(name) > 0),
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+CREATE TABLE campaign_roles(
+    campaign VARCHAR NOT NULL,
+    username VARCHAR NOT NULL,
+    role     VARCHAR NOT NULL CHECK (role IN ('annotator', 'lead')),
+    PRIMARY KEY (campaign, username)
+);
+""",
+    ),
 ]

@@ -124,15 +124,23 @@ def quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def table_exists(cur, name: str) -> bool:
-    query = "SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = " + quote(name)
+def table_exists(cur, name: str, schema: str | None = None) -> bool:
+    """Whether table ``name`` exists in ``schema`` (None: ``public``, the default campaign)."""
+    query = f"SELECT 1 FROM pg_tables WHERE schemaname = {quote(schema or 'public')} AND tablename = " + quote(name)
     return bool(cur.execute(f"SELECT count(*) FROM postgres_query('{ALIAS}', {quote(query)})").fetchone()[0])
 
 
-def setup_cursor(cur) -> None:
-    """A DuckDB cursor is a connection of its own: give it the catalog and search path."""
+def search_path(schema: str | None = None) -> str:
+    """The DuckDB search path of a campaign: its own schema (None: the default campaign,
+    ``public``), then ``public`` (the shared account tables), then the in-memory views."""
+    return SEARCH_PATH if not schema else f"{ALIAS}.{schema},{SEARCH_PATH}"
+
+
+def setup_cursor(cur, schema: str | None = None) -> None:
+    """A DuckDB cursor is a connection of its own: give it the catalog and search path
+    (of the campaign whose own schema is ``schema``; None: the default campaign)."""
     cur.execute(f"USE {ALIAS}")
-    cur.execute(f"SET search_path = '{SEARCH_PATH}'")
+    cur.execute(f"SET search_path = '{search_path(schema)}'")
 
 
 class DatabaseUnavailable(ReljudgeError):
@@ -322,9 +330,20 @@ SCHEMA_MIGRATIONS_DDL = (
 )
 
 
-def execute_native(cur, sql: str) -> None:
-    """Send ``sql`` to PostgreSQL as it is (DDL the extension cannot bind)."""
+def execute_native(cur, sql: str, schema: str | None = None) -> None:
+    """Send ``sql`` to PostgreSQL as it is (DDL the extension cannot bind); with ``schema``
+    (a campaign's own), in that schema: its unqualified names are made and found there
+    (``SET LOCAL``: for this one transaction, the pooled connection keeps its own path)."""
+    if schema:
+        sql = f"SET LOCAL search_path TO {schema}; {sql}"
     cur.execute(f"CALL postgres_execute('{ALIAS}', {quote(sql)})")
+
+
+def in_schema(statement: str) -> str:
+    """A default-filling trigger function (:func:`default_triggers`) made in a campaign's
+    schema: it keeps the search path it was made with, so its ``nextval('…')`` finds the
+    campaign's sequence, not ``public``'s."""
+    return statement.replace(" LANGUAGE plpgsql AS ", " LANGUAGE plpgsql SET search_path FROM CURRENT AS ", 1)
 
 
 def clear_cache(cur) -> None:

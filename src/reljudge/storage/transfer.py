@@ -6,6 +6,11 @@ accounts (password and session hashes as they are), runs, questions, paragraphs,
 assignments, adjudications, frozen qrels versions, answers and reviews. The migrations'
 record (``schema_migrations``) is each database's own; both must have the same steps.
 Sequences of the target then continue after the copied ids.
+
+One campaign at a time (README "여러 캠페인 / Several campaigns"): ``target`` is a
+Database of one campaign, and the copy fills that campaign's schema from the same
+campaign's schema of the source. The default campaign's copy carries the shared tables
+(accounts, the campaigns' register and roles) with it.
 """
 
 from __future__ import annotations
@@ -41,8 +46,8 @@ def sequences() -> list[tuple[str, str, str]]:
 
 
 def tables(db: Database) -> list[str]:
-    """The campaign's tables (base tables of the schema, not views), sorted by name."""
-    catalog, schema = ("pg", "public") if db.backend == "postgresql" else (None, "main")
+    """The campaign's tables (base tables of its schema, not views), sorted by name."""
+    catalog, schema = ("pg", db.schema or "public") if db.backend == "postgresql" else (None, db.schema or "main")
     cur = db.cursor()
     if catalog is None:
         catalog = cur.execute("SELECT current_database()").fetchone()[0]
@@ -103,7 +108,7 @@ def copy(source: str, target: Database) -> dict[str, int]:
         )
     names = tables(target)
     _attach_source(target, source)
-    schema = "public" if is_postgres(source) else "main"
+    schema = target.schema or ("public" if is_postgres(source) else "main")
     try:
         cur = target.cursor()
         source_steps = {
@@ -134,18 +139,21 @@ def copy(source: str, target: Database) -> dict[str, int]:
 def _continue_sequences(db: Database) -> None:
     """Every sequence of the target goes on after the largest copied id."""
     cur = db.cursor()
+    own = set(tables(db))
     for table, column, sequence in sequences():
+        if table not in own:  # a shared table, seen from another campaign
+            continue
         top = cur.execute(f"SELECT max({_ident(column)}) FROM {_ident(table)}").fetchone()[0]
         if top is None:
             continue
         if db.backend == "postgresql":
-            postgres.execute_native(cur, f"SELECT setval('{sequence}', {int(top)})")
+            postgres.execute_native(cur, f"SELECT setval('{sequence}', {int(top)})", db.schema)
         else:
             # DuckDB has no setval: draw the sequence up to the copied maximum.
             have = cur.execute(
                 "SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ? "
-                "AND database_name = current_database()",
-                [sequence],
+                "AND database_name = current_database() AND schema_name = ?",
+                [sequence, db.schema or "main"],
             ).fetchone()
             last = have[0] if have and have[0] is not None else 0
             if top > last:  # in a write transaction: a bare SELECT's draw may not be logged

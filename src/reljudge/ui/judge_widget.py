@@ -87,7 +87,9 @@ def render(db, username: str, lang: str) -> None:
         elif at_end is not None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
         data = display.visible_payload(judging.payload(db, username, qid, lang))
-        data["user"] = username
+        # the outbox in the browser is kept per user and campaign; its saves name the campaign
+        data["user"] = f"{username}@{db.campaign}" if db.schema else username
+        data["campaign"] = db.campaign if db.schema else None
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
         data["acked"] = _FLOW.acked()
         data["max_note"] = judging.MAX_NOTE

@@ -70,7 +70,9 @@ def render(db, username: str, lang: str) -> None:
         if at_end:
             st.info(i18n.t("no_further_answer", lang))
         data = display.visible_payload(review.payload(db, username, answer_id, lang))
-        data["user"] = username
+        # the outbox in the browser is kept per user and campaign; its saves name the campaign
+        data["user"] = f"{username}@{db.campaign}" if db.schema else username
+        data["campaign"] = db.campaign if db.schema else None
         data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
         data["acked"] = _FLOW.acked()
         data["max_note"] = judging.MAX_NOTE

@@ -7,6 +7,7 @@ the server, whatever the browser sends.
 
 from __future__ import annotations
 
+import os
 import threading
 
 import streamlit as st
@@ -17,7 +18,7 @@ from reljudge.web import routes as api
 from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import Database
+from reljudge.storage.db import CAMPAIGN_ENV_VAR, CAMPAIGN_NAME, DEFAULT_CAMPAIGN, Database
 
 COOKIE = api.COOKIE
 LANG_COOKIE = "reljudge_lang"
@@ -87,14 +88,106 @@ _ORG_LOGOUT = "_rj_org_logout"
 _ORG_SEEN = "_rj_org_seen"  # the identity last refused in this browser session
 
 
-def get_db() -> Database:
-    """The process-wide database (one connection, shared with the JSON routes; each
-    thread uses its own cursor)."""
+#: The URL's query parameter that names the campaign (absent: the default campaign).
+CAMPAIGN_PARAM = "campaign"
+_CAMPAIGN = "_rj_campaign"
+_CAMPAIGN_NOTICE = "_rj_campaign_notice"
+
+
+def current_campaign() -> str:
+    """The campaign this browser works in: the URL's ``?campaign=`` if it names one, else
+    the one chosen last in this session (put back into the URL: a move to another page
+    drops the query), else the default campaign. Outside a script run (a test, a
+    script calling :func:`get_db`): the default campaign."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return DEFAULT_CAMPAIGN
+    asked = st.query_params.get(CAMPAIGN_PARAM)
+    name = asked or st.session_state.get(_CAMPAIGN) or _server_campaign()
+    if not CAMPAIGN_NAME.fullmatch(name):
+        _leave_campaign("campaign_unknown", name)
+        return DEFAULT_CAMPAIGN
+    st.session_state[_CAMPAIGN] = name
+    if name != DEFAULT_CAMPAIGN and asked != name:
+        st.query_params[CAMPAIGN_PARAM] = name
+    return name
+
+
+def _server_campaign() -> str:
+    """The campaign the app opens when the URL names none: ``reljudge --campaign NAME
+    serve`` (``$RELJUDGE_CAMPAIGN``), else the default campaign."""
+    name = os.environ.get(CAMPAIGN_ENV_VAR, "").strip()
+    return name if CAMPAIGN_NAME.fullmatch(name) else DEFAULT_CAMPAIGN
+
+
+def _choose_campaign(name: str) -> None:
+    st.session_state[_CAMPAIGN] = name
+    if name == DEFAULT_CAMPAIGN:
+        if CAMPAIGN_PARAM in st.query_params:
+            del st.query_params[CAMPAIGN_PARAM]
+    else:
+        st.query_params[CAMPAIGN_PARAM] = name
+
+
+def _leave_campaign(key: str, name: str) -> None:
+    """Back to the default campaign, saying why on the next draw."""
+    _choose_campaign(DEFAULT_CAMPAIGN)
+    st.session_state[_CAMPAIGN_NOTICE] = (key, name)
+
+
+def show_campaign_notice() -> None:
+    notice = st.session_state.pop(_CAMPAIGN_NOTICE, None)
+    if notice:
+        st.info(tm(notice[0], campaign=notice[1]), icon=":material/info:")
+
+
+def _database(name: str = DEFAULT_CAMPAIGN) -> Database:
     try:
-        return api.database()
+        return api.database(campaign_name=name)
     except ReljudgeError as exc:
+        if name != DEFAULT_CAMPAIGN and name not in _database().campaign_names():
+            _leave_campaign("campaign_unknown", name)
+            return _database()
         st.error(i18n.t("db_locked", lang(), **display.md_args(error=error_text(exc))))
         st.stop()
+
+
+def get_db() -> Database:
+    """The process-wide database of this browser's campaign (:func:`current_campaign`; one
+    connection, shared with the JSON routes; each thread uses its own cursor)."""
+    return _database(current_campaign())
+
+
+def accounts_db() -> Database:
+    """The default campaign's database: where every account can log in (accounts are
+    shared by the campaigns; the role in the chosen campaign is read after)."""
+    return _database()
+
+
+def campaign_picker(user: auth.User) -> None:
+    """After login, in the sidebar: the campaigns where the account has a role (shown only
+    when there are several); a choice is kept in the URL."""
+    roles = auth.accounts.roles_by_campaign(accounts_db(), user.username)
+    if len(roles) < 2:
+        return
+    current = current_campaign()
+    names = list(roles)
+
+    def label(name: str) -> str:
+        shown = t("campaign_default") if name == DEFAULT_CAMPAIGN else name
+        return t("campaign_with_role", campaign=shown, role=t(f"role_{roles[name]}"))
+
+    choice = st.sidebar.selectbox(
+        t("campaign_picker"),
+        names,
+        index=names.index(current) if current in names else 0,
+        format_func=label,
+        key=f"rj_campaign_pick_{current}",
+    )
+    if choice != current:
+        _choose_campaign(choice)
+        st.rerun()
 
 
 def show_lost_database(db: Database, exc: BaseException) -> bool:
@@ -176,6 +269,10 @@ def current_user(db: Database) -> auth.User | None:
         user = auth.user_for_token(db, token)
         if memo is not None:
             memo[key] = user
+    if user is None and db.schema and token and auth.user_for_token(accounts_db(), token) is not None:
+        # logged in, but without a role in the campaign the URL names
+        _leave_campaign("campaign_no_role", db.campaign)
+        st.rerun()
     if user is None:
         st.session_state.pop("token", None)
         st.session_state.pop(_LOGGING_IN, None)

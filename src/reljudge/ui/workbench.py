@@ -30,12 +30,16 @@ try:
             run.phase("navigation")
             page = st.navigation(
                 navigation.login_pages(
-                    lambda target: session.login_screen(db, target), session.t("login_title"), requested
+                    # accounts are shared by the campaigns: log in where every account is
+                    lambda target: session.login_screen(session.accounts_db(), target),
+                    session.t("login_title"),
+                    requested,
                 ),
                 position="hidden",
             )
         else:
             session.logout_button(db, user)
+            session.campaign_picker(user)
             run.phase("navigation")
             page = st.navigation(
                 navigation.app_pages(user.is_lead, session.t, requested),
@@ -45,6 +49,7 @@ try:
             )
         run.note(page=page.url_path, user=user.username if user else None)
         navigation.show_notice(session.tm)
+        session.show_campaign_notice()
         run.phase("page" if user else "login screen")
         page.run()
     except Exception as exc:  # a lost PostgreSQL server: said plainly, retried on rerun

@@ -13,10 +13,13 @@ Routes (all ``POST``, JSON bodies, same origin only):
                   form (or the organisation login, st.login) to the browser that logged
                   in, for the HttpOnly session cookie.
 ``/api/logout``   ends the cookie's session and clears the cookie.
-``/api/events``   ``{"events": [...]}`` (paragraph judgments and answer reviews, told apart
-                  by ``kind``) → ``{"acked": [ids], "rejected": {id: code},
-                  "eids": {id: stored event id}}``. The session, role, assignment and
-                  pool are checked on every call, exactly as on the pages.
+``/api/events``   ``{"events": [...], "campaign": NAME}`` (paragraph judgments and answer
+                  reviews, told apart by ``kind``; ``campaign`` optional, default: the
+                  default campaign) → ``{"acked": [ids], "rejected": {id: code},
+                  "eids": {id: stored event id}}``. The session, and the role, assignment
+                  and pool in that campaign are checked on every call, exactly as on the
+                  pages (no role in the campaign: 403 ``not_in_campaign``; a campaign the
+                  database does not hold: 404 ``unknown_campaign``).
 
 The cookie is HttpOnly (page scripts cannot read it) and SameSite=Strict; a request
 whose ``Origin`` names another site, or whose body is not JSON, is refused, so another
@@ -54,14 +57,15 @@ from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import events
 from reljudge.storage import failures, postgres
-from reljudge.storage.db import ENV_VAR, Database, database_key
+from reljudge.errors import ReljudgeError
+from reljudge.storage.db import CAMPAIGN_NAME, DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key
 
 COOKIE = "reljudge_session"
 MAX_BODY_BYTES = 1_000_000
 MAX_EVENTS = 500
 GRANT_SECONDS = 120
 
-_DATABASES: dict[str, Database] = {}
+_DATABASES: dict[tuple[str, str], Database] = {}
 _DB_LOCK = threading.Lock()
 
 
@@ -77,18 +81,20 @@ def demo_allowed(path: str | Path | None = None) -> bool:
     return os.environ.get(DEMO_ENV) == "1" or (path is None and not os.environ.get(ENV_VAR))
 
 
-def database(path: str | Path | None = None) -> Database:
+def database(path: str | Path | None = None, campaign_name: str = DEFAULT_CAMPAIGN) -> Database:
     """The process-wide database for ``path`` (default: ``--db``/``$RELJUDGE_DB``/the
-    default file), opened once and shared by the pages and the routes: DuckDB allows one
-    process per file, so both must use the same connection."""
+    default file) and campaign, opened once and shared by the pages and the routes: DuckDB
+    allows one process per file, so both must use the same connection (the campaigns of
+    one file share DuckDB's one instance of it). A campaign the database does not hold
+    raises ReljudgeError (and is not kept)."""
     key = database_key(path)
     with _DB_LOCK:
-        db = _DATABASES.get(key)
+        db = _DATABASES.get((key, campaign_name))
         if db is None:
-            db = Database(key)
-            if demo_allowed(path):
+            db = Database(key, campaign=campaign_name)
+            if campaign_name == DEFAULT_CAMPAIGN and demo_allowed(path):
                 campaign.ensure_demo(db)
-            _DATABASES[key] = db
+            _DATABASES[(key, campaign_name)] = db
         return db
 
 
@@ -338,9 +344,22 @@ async def logout(request: Request) -> JSONResponse:
     return response
 
 
-def _save(token: str | None, batch) -> JSONResponse:
-    db = database()
-    user = auth.user_for_token(db, token)
+def _save(token: str | None, batch, campaign_name: str = DEFAULT_CAMPAIGN) -> JSONResponse:
+    if campaign_name != DEFAULT_CAMPAIGN:
+        if auth.user_for_token(database(), token) is None:
+            return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
+        try:
+            db = database(campaign_name=campaign_name)
+        except ReljudgeError:
+            if campaign_name not in database().campaign_names():
+                return _error(404, "unknown_campaign", f"this database holds no campaign {campaign_name!r}")
+            raise
+        user = auth.user_for_token(db, token)
+        if user is None:
+            return _error(403, "not_in_campaign", f"this account has no role in campaign {campaign_name!r}")
+    else:
+        db = database()
+        user = auth.user_for_token(db, token)
     if user is None:
         return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
     if user.role not in auth.ROLES:
@@ -358,7 +377,10 @@ async def events_route(request: Request) -> JSONResponse:
         return _error(400, "bad_events", "'events' must be a list")
     if len(batch) > MAX_EVENTS:
         return _error(413, "too_many_events", f"send at most {MAX_EVENTS} events at a time")
-    return await _run(_save, request.cookies.get(COOKIE), batch)
+    name = DEFAULT_CAMPAIGN if data.get("campaign") is None else data["campaign"]
+    if not isinstance(name, str) or not CAMPAIGN_NAME.fullmatch(name):
+        return _error(400, "bad_campaign", "'campaign' must be a campaign's name (a-z, 0-9, _; a letter first)")
+    return await _run(_save, request.cookies.get(COOKIE), batch, name)
 
 
 def routes() -> list[Route]:

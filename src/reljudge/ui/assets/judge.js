@@ -26,7 +26,7 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
   const L = data.labels;
-  if (G.user !== data.user) { G.user = data.user; G.outbox = []; restore(); }
+  if (G.user !== data.user) { G.user = data.user; G.campaign = data.campaign || null; G.outbox = []; restore(); }
 
   // Events a navigation carried were stored by the rerun: they leave the outbox.
   if (data.acked && data.acked.length) {

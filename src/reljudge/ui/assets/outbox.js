@@ -20,7 +20,7 @@ function flush() {
   G.inflight = true; G.retryAfter = 0;
   const batch = G.outbox.slice(0, BATCH);
   fetch(EVENTS_URL, { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ events: batch }) })
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify(G.campaign ? { events: batch, campaign: G.campaign } : { events: batch }) })
     .then((r) => {
       G.status = r.status;
       G.retryAfter = r.status === 503 ? Number(r.headers.get("Retry-After")) || 0 : 0;

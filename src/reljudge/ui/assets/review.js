@@ -8,7 +8,7 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
   const L = data.labels;
-  if (G.user !== data.user) { G.user = data.user; G.outbox = []; restore(); }
+  if (G.user !== data.user) { G.user = data.user; G.campaign = data.campaign || null; G.outbox = []; restore(); }
   if (data.acked && data.acked.length) {
     const acked = new Set(data.acked);
     G.outbox = G.outbox.filter((e) => !acked.has(e.id));
