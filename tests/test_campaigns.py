@@ -337,6 +337,64 @@ def test_copy_db_copies_every_campaign_both_ways(tmp_path, pg_url, files, capsys
                 d.close()
 
 
+def test_copy_db_copies_one_campaign_with_the_accounts(tmp_path, pg_url, files, capsys):
+    """`reljudge --campaign NAME copy-db`: that campaign alone, with the shared accounts and
+    its own place in the register and its roles; the other campaigns stay behind."""
+    from reljudge.storage import transfer
+
+    first = tmp_path / "first.duckdb"
+    db = open_database(first)
+    load_small_campaign(db, files)
+    qid, pid = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY ALL LIMIT 1").fetchone()
+    judging.grade(db, "ann", qid, pid, 2)
+    db.close()
+    for name, run in (("second", "run_b"), ("third", "run_a")):
+        campaigns.create(first, name)
+        other = open_database(first, campaign=name)
+        campaign.import_file(other, "corpus", files["corpus"])
+        campaign.import_file(other, "questions", files["questions"])
+        campaign.import_file(other, "run", files[run])
+        campaign.pool(other, 10)
+        auth.grant_role(other, "bob", "lead")
+        auth.grant_role(other, "ann", "annotator")
+        judging.grade(other, "bob", qid, pid, 1)
+        other.close()
+    assert main(["--campaign", "second", "copy-db", str(first), pg_url]) == 0
+    assert "(campaign second and the accounts)" in capsys.readouterr().out
+    target = open_database(pg_url)
+    try:
+        assert target.campaign_names() == ["default", "second"]
+        assert transfer.row_counts(target)["judgment_events"] == 0  # the default campaign stays behind
+        assert transfer.row_counts(target)["users"] == 3  # ... but the accounts come along
+    finally:
+        target.close()
+    a, b = open_database(first, campaign="second"), open_database(pg_url, campaign="second")
+    try:
+        assert transfer.compare(a, b) == {}
+        assert dict(accounts.list_users(b)[["username", "role"]].itertuples(index=False)) == {
+            "bob": "lead",
+            "ann": "annotator",
+        }
+        judging.grade(b, "ann", qid, pid, 2)  # the copy takes new work
+    finally:
+        a.close()
+        b.close()
+    # the default campaign alone, into a file: no other campaign, no roles of others
+    alone = tmp_path / "alone.duckdb"
+    assert main(["--campaign", "default", "copy-db", str(first), str(alone)]) == 0
+    c = open_database(alone)
+    try:
+        assert c.campaign_names() == ["default"]
+        assert transfer.row_counts(c)["judgment_events"] == 1 and transfer.row_counts(c)["campaign_roles"] == 0
+    finally:
+        c.close()
+    # an unknown campaign is said, with the ones there are; nothing is written
+    assert main(["--campaign", "nope", "copy-db", str(first), str(tmp_path / "x.duckdb")]) == 2
+    err = capsys.readouterr().err
+    assert "no campaign 'nope'" in err and "Traceback" not in err
+    assert not (tmp_path / "x.duckdb").exists()
+
+
 # -- the app: a campaign picker after login, the campaign kept in the URL -----------------
 def test_the_app_offers_the_campaigns_of_the_account_and_keeps_the_choice_in_the_url(tmp_path, monkeypatch, files):
     from streamlit.testing.v1 import AppTest

@@ -6,7 +6,9 @@ paragraphs, assignments, adjudications, frozen versions, answers and reviews). T
 must be new or empty; each campaign's copy is one transaction, checked table by table
 afterwards. Every campaign of the source is copied (README "여러 캠페인 / Several
 campaigns"): the default one with the shared accounts first, then each other one into a
-campaign of the same name.
+campaign of the same name. With the global ``--campaign NAME`` (or $RELJUDGE_CAMPAIGN),
+only that campaign: the shared accounts, that campaign's place in the register and its
+roles, and its own tables.
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ EPILOG = """\
 SOURCE and TARGET are DuckDB files or postgresql://USER@HOST:PORT/DBNAME URLs (a
 password from the URL, PGPASSWORD or ~/.pgpass). The source must not be in use by a
 running app when it is a DuckDB file. The global --db is not used. Every campaign of the
-source is copied, under the same names (the accounts, shared by them, once).
+source is copied, under the same names (the accounts, shared by them, once); with the
+global --campaign NAME (or $RELJUDGE_CAMPAIGN) only that one, with the accounts.
 
 examples:
   reljudge copy-db judgments/reljudge.duckdb postgresql://reljudge@db.lab:5432/campaign
   reljudge copy-db postgresql://reljudge@db.lab:5432/campaign judgments/archive-2026.duckdb
+  reljudge --campaign round2 copy-db postgresql://reljudge@db.lab:5432/campaign round2.duckdb
 """
 
 
@@ -54,15 +58,24 @@ def run(args) -> int:
     if source == target:
         print("error: SOURCE and TARGET are the same database", file=sys.stderr)
         return 2
-    from reljudge.storage.db import DEFAULT_CAMPAIGN
+    import os
+
+    from reljudge.storage.db import CAMPAIGN_ENV_VAR, DEFAULT_CAMPAIGN, campaign_name
 
     copied: list[tuple[str, dict[str, int]]] = []
     try:
+        # one campaign when one is named (the global --campaign, or $RELJUDGE_CAMPAIGN)
+        named = getattr(args, "campaign", None) or os.environ.get(CAMPAIGN_ENV_VAR, "").strip() or None
+        only = campaign_name(named) if named else None
         # Open the source first: it must exist, and opening migrates it (and each of its
         # campaigns) to this version.
         first = open_database(source, must_exist=True, campaign=DEFAULT_CAMPAIGN)
         names = first.campaign_names()
         first.close()
+        if only is not None:
+            if only not in names:
+                open_database(source, must_exist=True, campaign=only).close()  # says which exist
+            names = [DEFAULT_CAMPAIGN] + ([only] if only != DEFAULT_CAMPAIGN else [])
         for name in names[1:]:
             open_database(source, must_exist=True, campaign=name).close()
         # the default campaign first: it carries the shared accounts and the campaigns'
@@ -70,10 +83,10 @@ def run(args) -> int:
         for name in names:
             dst = open_database(target, campaign=name)
             try:
-                counts = transfer.copy(source, dst)
+                counts = transfer.copy(source, dst, only)
                 src = open_database(source, read_only=True, campaign=name)
                 try:
-                    differ = transfer.compare(src, dst)
+                    differ = transfer.compare(src, dst, only)
                 finally:
                     src.close()
             finally:
@@ -90,7 +103,8 @@ def run(args) -> int:
         return 2
     total = sum(sum(counts.values()) for _, counts in copied)
     n_tables = sum(len(counts) for _, counts in copied)
-    print(f"copied {total} rows in {n_tables} tables: {shown[source]} -> {shown[target]}")
+    what = "" if only is None else f" (campaign {only} and the accounts)"
+    print(f"copied {total} rows in {n_tables} tables{what}: {shown[source]} -> {shown[target]}")
     for name, counts in copied:
         if len(copied) > 1:
             print(f" campaign {name}:")

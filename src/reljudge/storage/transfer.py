@@ -21,7 +21,7 @@ import duckdb
 
 from reljudge.errors import ReljudgeError
 from reljudge.storage import postgres
-from reljudge.storage.db import Database, is_postgres
+from reljudge.storage.db import DEFAULT_CAMPAIGN, SHARED, Database, is_postgres
 from reljudge.storage.migrations import MIGRATIONS
 from reljudge.codes import Codes
 
@@ -96,9 +96,27 @@ def _attach_source(db: Database, source: str) -> None:
             raise ReljudgeError(CODES("error_cannot_open_source_db", source=str(source), detail=str(exc))) from None
 
 
-def copy(source: str, target: Database) -> dict[str, int]:
+def _selection(db: Database, only: str | None) -> dict[str, tuple[str, list]]:
+    """{table: row filter} of what a copy of ``db``'s schema carries. Every table, whole,
+    unless ``only`` names the one campaign being copied: then the default schema gives the
+    shared accounts whole, and of the campaigns' register and roles only that campaign's
+    rows (none when it is the default campaign); another campaign's schema is not touched
+    (only its own copy reads it)."""
+    names = tables(db)
+    if only is None or db.schema:
+        return {t: ("TRUE", []) for t in names}
+    if only != DEFAULT_CAMPAIGN:
+        names = [t for t in names if t in SHARED]
+    params = [] if only == DEFAULT_CAMPAIGN else [only]
+    keep = "FALSE" if only == DEFAULT_CAMPAIGN else "{column} = ?"
+    filters = {"campaigns": keep.format(column="name"), "campaign_roles": keep.format(column="campaign")}
+    return {t: (filters[t], params) if t in filters else ("TRUE", []) for t in names}
+
+
+def copy(source: str, target: Database, only: str | None = None) -> dict[str, int]:
     """Copy every table of the database at ``source`` (a file path or a PostgreSQL URL,
-    fully migrated) into the empty database ``target``; returns rows per table."""
+    fully migrated) into the empty database ``target``; returns rows per table. ``only``:
+    one campaign is copied (:func:`_selection`; ``copy-db --campaign NAME``)."""
     not_empty = {t: n for t, n in row_counts(target).items() if n}
     if not_empty:
         raise ReljudgeError(
@@ -106,7 +124,7 @@ def copy(source: str, target: Database) -> dict[str, int]:
             f"({', '.join(f'{t}: {n}' for t, n in sorted(not_empty.items()))}); "
             "copy-db only fills a new database"
         )
-    names = tables(target)
+    selection = _selection(target, only)
     _attach_source(target, source)
     schema = target.schema or ("public" if is_postgres(source) else "main")
     try:
@@ -123,9 +141,13 @@ def copy(source: str, target: Database) -> dict[str, int]:
             )
         counts = {}
         with target.transaction() as tx:
-            for table in names:
+            for table, (where, params) in selection.items():
                 cols = ", ".join(_ident(c) for c in columns(target, table))
-                tx.execute(f"INSERT INTO {_ident(table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)}")
+                tx.execute(
+                    f"INSERT INTO {_ident(table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)} "
+                    f"WHERE {where}",
+                    params,
+                )
                 counts[table] = tx.execute(f"SELECT count(*) FROM {_ident(table)}").fetchone()[0]
         _continue_sequences(target)
         return counts
@@ -161,14 +183,14 @@ def _continue_sequences(db: Database) -> None:
                     tx.execute(f"SELECT max(nextval('{sequence}')) FROM range(?)", [int(top - last)])
 
 
-def compare(a: Database, b: Database) -> dict[str, str]:
+def compare(a: Database, b: Database, only: str | None = None) -> dict[str, str]:
     """Tables whose rows differ between ``a`` and ``b`` (empty: identical), for tests and
-    for ``copy-db``'s own check."""
+    for ``copy-db``'s own check; ``only``: what a copy of that one campaign carries."""
     differ = {}
-    for table in tables(a):
+    for table, (where, params) in _selection(a, only).items():
         cols = columns(a, table)
         order = ", ".join(_ident(c) for c in cols)
-        left = a.cursor().execute(f"SELECT {order} FROM {_ident(table)} ORDER BY ALL").fetchall()
+        left = a.cursor().execute(f"SELECT {order} FROM {_ident(table)} WHERE {where} ORDER BY ALL", params).fetchall()
         right = b.cursor().execute(f"SELECT {order} FROM {_ident(table)} ORDER BY ALL").fetchall()
         if left != right:
             differ[table] = f"{len(left)} rows vs {len(right)} rows"
