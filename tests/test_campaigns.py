@@ -471,3 +471,31 @@ def test_the_app_offers_the_campaigns_of_the_account_and_keeps_the_choice_in_the
     at = login(app().run(), "annotator1", "demo-pass1")
     assert not at.exception and at.query_params["campaign"] == "second"
     assert at.selectbox(key="rj_campaign_pick_second").value == "second"
+
+
+def test_organisation_identities_are_managed_in_the_default_campaign(tmp_path, capsys):
+    """Accounts' e-mails and waiting identities belong to the shared accounts: in another
+    campaign the commands say where to manage them (they had ended in a traceback, the
+    account table being that campaign's view there), and write nothing."""
+    path = str(tmp_path / "c.duckdb")
+    db = open_database(path)
+    auth.add_user(db, "lee", "password-lee1", "lead")
+    accounts.record_identity_request(db, "x@example.org", "X", None)  # refused once, waiting
+    db.close()
+    campaigns.create(path, "second")
+    capsys.readouterr()
+    for args in (
+        ["users", "email", "lee", "lee@example.org"],
+        ["users", "admit", "x@example.org", "xname", "--role", "annotator"],
+        ["users", "dismiss", "x@example.org"],
+    ):
+        assert main(["--db", path, "--campaign", "second", *args]) == 2, args
+        err = capsys.readouterr().err
+        assert "managed in the default campaign" in err and "Traceback" not in err
+    db = open_database(path)
+    try:
+        assert accounts.emails(db) == {} and not accounts.account_exists(db, "xname")
+        assert list(accounts.identity_requests(db).email) == ["x@example.org"]
+    finally:
+        db.close()
+    assert main(["--db", path, "users", "email", "lee", "lee@example.org"]) == 0  # where they belong

@@ -1657,6 +1657,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "이미 있는 캠페인입니다: {name!r}",
         "campaign {name!r} exists already",
     ),
+    "error_identities_in_default": (
+        "계정의 이메일과 계정을 기다리는 조직 신원은 기본 캠페인에서 관리합니다 (지금은 {campaign} 캠페인): "
+        "--campaign 없이 실행하십시오",
+        "accounts' e-mails and the organisation identities waiting for an account are managed in the default "
+        "campaign (this is campaign {campaign}): run without --campaign",
+    ),
     "error_account_elsewhere": (
         "{user!r} 계정은 이 서버의 다른 캠페인에 이미 있습니다: `reljudge --campaign {campaign} users grant {user} "
         "--role 역할`로 이 캠페인의 역할을 주세요",

@@ -34,6 +34,7 @@ CODES = Codes(
     error_invalid_email=("email",),
     error_email_taken=("email", "user"),
     error_no_such_identity=("email",),
+    error_identities_in_default=("campaign",),
     error_account_elsewhere=("user", "campaign"),
     error_no_such_account=("user",),
 )
@@ -206,9 +207,18 @@ def normalize_email(email: str | None) -> str:
     return text
 
 
+def _in_default_campaign(db: Database) -> None:
+    """Accounts' e-mails and the identities waiting for an account belong to the accounts,
+    which every campaign shares: they are managed in the default campaign (as on the users
+    page), where an admitted identity's role is given."""
+    if db.schema:
+        raise ReljudgeError(CODES("error_identities_in_default", campaign=db.campaign))
+
+
 def set_email(db: Database, username: str, email: str | None, by: str) -> None:
     """Give ``username`` the e-mail its organisation account signs in with (None or "":
     none). One account per e-mail."""
+    _in_default_campaign(db)
     if not accounts.user_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
     email = normalize_email(email) if email else None
@@ -276,6 +286,7 @@ def activate_identity(db: Database, email: str, username: str, role: str, by: st
     """Answer a waiting identity: a new account ``username`` with ``role`` that signs in
     with ``email`` (organisation login only: its password is random and never shown; a
     lead can set one). To give the e-mail to an existing account, use set_email."""
+    _in_default_campaign(db)
     email = normalize_email(email)
     username = validate_username(username)
     if role not in ROLES:
@@ -291,6 +302,7 @@ def activate_identity(db: Database, email: str, username: str, role: str, by: st
 
 def dismiss_identity(db: Database, email: str) -> None:
     """Drop a waiting identity's request (it may ask again by signing in)."""
+    _in_default_campaign(db)
     if not accounts.delete_identity_request(db, normalize_email(email)):
         raise ReljudgeError(CODES("error_no_such_identity", email=email))
 
