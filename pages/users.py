@@ -29,22 +29,34 @@ with st.form("add_user", clear_on_submit=True):
         except ReljudgeError as exc:
             session.error(exc)
 
+with st.form("grant_role", clear_on_submit=True):
+    st.subheader(session.t("grant_role"))
+    name = st.text_input(session.t("username"), key="grant_username")
+    role = st.selectbox(session.t("role"), auth.ROLES, format_func=lambda r: session.t(f"role_{r}"))
+    if st.form_submit_button(session.t("grant_role"), type="primary"):
+        try:
+            auth.grant_role(db, name.strip(), role)
+            st.success(session.tm("role_granted", user=name.strip(), role=session.t(f"role_{role}")))
+        except ReljudgeError as exc:
+            session.error(exc)
+
+others = [name for name in users.username if name != user.username]
+if others:
+    with st.form("revoke_role"):
+        st.subheader(session.t("revoke_role"))
+        name = st.selectbox(session.t("username"), others, key="revoke_username")
+        if st.form_submit_button(session.t("revoke_role")):
+            auth.revoke_role(db, name)
+            session.flash(session.tm("role_revoked", user=name))
+            st.rerun()
+
 if db.schema:
-    with st.form("grant_role", clear_on_submit=True):
-        st.subheader(session.t("grant_role"))
-        name = st.text_input(session.t("username"), key="grant_username")
-        role = st.selectbox(session.t("role"), auth.ROLES, format_func=lambda r: session.t(f"role_{r}"))
-        if st.form_submit_button(session.t("grant_role"), type="primary"):
-            try:
-                auth.grant_role(db, name.strip(), role)
-                st.success(session.tm("role_granted", user=name.strip(), role=session.t(f"role_{role}")))
-            except ReljudgeError as exc:
-                session.error(exc)
+    session.show_flash()
     st.caption(session.t("accounts_managed_in_default"))
     st.stop()
 
 st.subheader(session.t("set_password"))
-target = st.selectbox(session.t("username"), list(users.username), key="manage_target")
+target = st.selectbox(session.t("username"), auth.account_names(db), key="manage_target")
 with st.form("set_password"):
     new_password = st.text_input(session.t("password"), type="password", key="new_password")
     if st.form_submit_button(session.t("set_password")):

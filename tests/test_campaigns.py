@@ -21,12 +21,13 @@ from reljudge.cli.main import main
 from reljudge.errors import ReljudgeError
 from reljudge.storage import accounts, campaigns, open_database, team
 from reljudge.storage.db import CAMPAIGN_ENV_VAR
+from reljudge.storage.migrations import MIGRATIONS
 
 
 def test_campaigns_are_created_listed_and_checked(db_target, db):
     assert db.campaign == "default" and db.campaign_names() == ["default"]
     applied = campaigns.create(db_target, "round2")
-    assert applied[-1] == "campaigns" and len(applied) == len(db.applied_migrations())
+    assert applied[-1] == MIGRATIONS[-1][1] and len(applied) == len(db.applied_migrations())
     assert db.campaign_names() == ["default", "round2"]
     with pytest.raises(ReljudgeError, match="exists already"):
         campaigns.create(db_target, "round2")
@@ -61,12 +62,15 @@ def test_two_campaigns_keep_numbers_pools_roles_and_assignments_apart(db_target,
 
         roles_one = dict(accounts.list_users(db)[["username", "role"]].itertuples(index=False))
         roles_two = dict(accounts.list_users(two)[["username", "role"]].itertuples(index=False))
-        assert roles_one == {"ann": "annotator", "bob": "annotator", "lee": "lead", "new": "annotator"}
+        # "new" was made in the second campaign: it has no role in the default one
+        assert roles_one == {"ann": "annotator", "bob": "annotator", "lee": "lead"}
         assert roles_two == {"ann": "lead", "lee": "annotator", "new": "annotator"}
         assert accounts.roles_by_campaign(db, "ann") == {"default": "annotator", "second": "lead"}
         # one password for both: the account is shared
         assert auth.login(two, "ann", "password-ann").user == auth.User("ann", "lead")
         assert auth.login(db, "ann", "password-ann").user == auth.User("ann", "annotator")
+        assert auth.login(db, "new", "password-new").user == auth.User("new", None)
+        assert accounts.roles_by_campaign(db, "new") == {"second": "annotator"}
 
         # each campaign numbers its own rows from its own sequences
         seqs = "SELECT qid, seq FROM questions ORDER BY seq"
@@ -103,6 +107,68 @@ def test_two_campaigns_keep_numbers_pools_roles_and_assignments_apart(db_target,
         again.close()
 
 
+def test_an_account_made_in_another_campaign_has_no_role_in_the_default_one(db_target, db, files):
+    """Regression: an account first made in another campaign got ``annotator`` in the
+    default campaign (``users.role`` cannot be empty), and with no assignments there it
+    saw and judged the default campaign's whole queue."""
+    load_small_campaign(db, files)
+    qid, pid = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY ALL LIMIT 1").fetchone()
+    campaigns.create(db_target, "second")
+    two = open_database(db_target, campaign="second")
+    try:
+        auth.add_user(two, "outsider", "password-out", "annotator")
+        token = auth.start_session(db, auth.login(db, "outsider", "password-out").user)
+    finally:
+        two.close()
+    assert "outsider" not in set(accounts.list_users(db).username)
+    assert "outsider" not in team.active_annotators(db)
+    assert auth.user_for_token(db, token) is None  # no role here: the pages and the save route refuse
+    assert auth.account_for_token(db, token) == "outsider"  # but logged in: sent to "second"
+    with pytest.raises(ReljudgeError, match="outsider"):
+        judging.next_items(db, "outsider")
+    assert db.cursor().execute("SELECT count(*) FROM judgment_events").fetchone()[0] == 0
+    # the same name cannot be made again here: it is one account, given a role by grant
+    with pytest.raises(ReljudgeError, match="exists in another campaign"):
+        auth.add_user(db, "outsider", "password-x1", "annotator")
+    auth.grant_role(db, "outsider", "annotator")
+    assert accounts.roles_by_campaign(db, "outsider") == {"default": "annotator", "second": "annotator"}
+    judging.grade(db, "outsider", qid, pid, 2)
+    # passwords, deactivation and locks act on the account from the default campaign
+    auth.revoke_role(db, "outsider")
+    auth.set_password(db, "outsider", "password-new-1", "lee")
+    assert auth.login(db, "outsider", "password-new-1").user == auth.User("outsider", None)
+    auth.set_active(db, "outsider", False)
+    assert accounts.roles_by_campaign(db, "outsider") == {}
+
+
+def test_a_role_is_taken_back_in_one_campaign_only(db_target, db, files, capsys):
+    load_small_campaign(db, files)  # ann, bob annotate, lee leads
+    campaigns.create(db_target, "second")
+    target = str(db_target)
+    db.close()
+    assert main(["--db", target, "--campaign", "second", "users", "grant", "ann", "--role", "lead"]) == 0
+    assert main(["--db", target, "users", "revoke", "ann"]) == 0
+    assert "no role in campaign default" in capsys.readouterr().out
+    assert main(["--db", target, "users", "revoke", "ann"]) == 2
+    assert "has no role in campaign default" in capsys.readouterr().err
+    assert main(["--db", target, "users", "revoke", "nobody"]) == 2
+    assert "no account 'nobody'" in capsys.readouterr().err
+    again = open_database(db_target)
+    try:
+        assert accounts.roles_by_campaign(again, "ann") == {"second": "lead"}
+        assert set(accounts.list_users(again).username) == {"bob", "lee"}
+        assert auth.login(again, "ann", "password-ann").user == auth.User("ann", None)
+    finally:
+        again.close()
+    assert main(["--db", target, "--campaign", "second", "users", "revoke", "ann"]) == 0
+    again = open_database(db_target)
+    try:
+        assert accounts.roles_by_campaign(again, "ann") == {}
+        assert accounts.account_exists(again, "ann")  # the account stays
+    finally:
+        again.close()
+
+
 def test_cli_campaigns_and_the_global_option(db_target, capsys, monkeypatch, files):
     target = str(db_target)
     assert main(["--db", target, "init"]) == 0
@@ -129,6 +195,7 @@ def test_cli_campaigns_and_the_global_option(db_target, capsys, monkeypatch, fil
 
 # -- the property: random operations on two campaigns ------------------------------------
 NAMES = ("ann", "bob", "cho")
+NEW_NAMES = ("dan", "eun")
 CAMPAIGNS = ("default", "other")
 
 
@@ -161,16 +228,41 @@ class TwoCampaigns(RuleBasedStateMachine):
         self.pool = {c: sorted(d.cursor().execute("SELECT qid, pid FROM pool").fetchall()) for c, d in self.db.items()}
         self.roles = {"default": dict.fromkeys(NAMES, "annotator"), "other": {}}
         self.assigned = {c: set() for c in CAMPAIGNS}
+        self.made = set()
         self.grades = {c: {} for c in CAMPAIGNS}
 
     def teardown(self):
         for d in getattr(self, "db", {}).values():
             d.close()
 
-    @rule(c=st.sampled_from(CAMPAIGNS), user=st.sampled_from(NAMES), role=st.sampled_from(("annotator", "lead")))
+    @rule(
+        c=st.sampled_from(CAMPAIGNS),
+        user=st.sampled_from(NAMES + NEW_NAMES),
+        role=st.sampled_from(("annotator", "lead")),
+    )
     def grant(self, c, user, role):
+        if user in NEW_NAMES and user not in self.made:
+            return
         accounts.grant_role(self.db[c], user, role)
         self.roles[c][user] = role
+
+    @rule(c=st.sampled_from(CAMPAIGNS), user=st.sampled_from(NEW_NAMES), role=st.sampled_from(("annotator", "lead")))
+    def add_account(self, c, user, role):
+        """A new account made in campaign ``c``: a role there, none in the other."""
+        if any(user in roles for roles in self.roles.values()) or user in self.made:
+            with pytest.raises(ReljudgeError):
+                auth.add_user(self.db[c], user, "password-" + user, role)
+            return
+        auth.add_user(self.db[c], user, "password-" + user, role)
+        self.made.add(user)
+        self.roles[c][user] = role
+
+    @rule(c=st.sampled_from(CAMPAIGNS), user=st.sampled_from(NAMES + NEW_NAMES))
+    def revoke(self, c, user):
+        if user not in self.roles[c]:
+            return
+        auth.revoke_role(self.db[c], user)
+        del self.roles[c][user]
 
     @rule(c=st.sampled_from(CAMPAIGNS), user=st.sampled_from(NAMES), i=st.integers(0, 50))
     def assign(self, c, user, i):
@@ -178,7 +270,9 @@ class TwoCampaigns(RuleBasedStateMachine):
         team.add_assignments(self.db[c], pd.DataFrame({"qid": [qid], "username": [user]}), "test")
         self.assigned[c].add((qid, user))
 
-    @rule(c=st.sampled_from(CAMPAIGNS), user=st.sampled_from(NAMES), i=st.integers(0, 50), g=st.integers(0, 2))
+    @rule(
+        c=st.sampled_from(CAMPAIGNS), user=st.sampled_from(NAMES + NEW_NAMES), i=st.integers(0, 50), g=st.integers(0, 2)
+    )
     def grade(self, c, user, i, g):
         """Grade an item of either campaign's pool in campaign ``c``: stored exactly when it
         is in ``c``'s pool and ``c``'s queue rule lets ``user`` judge its question."""
@@ -191,7 +285,9 @@ class TwoCampaigns(RuleBasedStateMachine):
             and (not self.assigned[c] or qid in mine or (self.roles[c][user] == "lead" and not mine))
         )
         if user not in self.roles[c]:
-            return  # the app lets nobody without a role in a campaign save there
+            # the pages and the save route know no such user here (user_for_token is None)
+            assert user not in set(accounts.list_users(self.db[c]).username)
+            return
         try:
             judging.grade(self.db[c], user, qid, pid, g)
             stored = True
@@ -252,8 +348,9 @@ def test_the_save_route_checks_the_role_and_pool_of_the_campaign_named(tmp_path,
         campaign.import_file(two, "run", files["run_a"])
         campaign.pool(two, 10)
         auth.grant_role(two, "ann1", "lead")
+        auth.add_user(two, "outsider", "password-out", "annotator")  # made in the second campaign
         other_qid, other_pid = two.cursor().execute("SELECT qid, pid FROM pool ORDER BY ALL LIMIT 1").fetchone()
-        tokens = {u: auth.start_session(db, auth.User(u, "annotator")) for u in people}
+        tokens = {u: auth.start_session(db, auth.User(u, "annotator")) for u in [*people, "outsider"]}
     finally:
         two.close()
         db.close()
@@ -274,6 +371,16 @@ def test_the_save_route_checks_the_role_and_pool_of_the_campaign_named(tmp_path,
         status, answer, _ = post(url, {"events": [event(other_qid, other_pid)], "campaign": "second"}, tokens["ann2"])
         assert (status, answer["error"]) == (403, "not_in_campaign")
         assert post(url, {"events": [there], "campaign": "second"})[0] == 401
+        # an account made in the second campaign has no role in the default one (regression:
+        # it was an annotator there, and the default campaign has no assignments)
+        status, answer, _ = post(url, {"events": [event(qid, camp.pool[qid][1])]}, tokens["outsider"])
+        assert (status, answer["error"]) == (403, "not_in_campaign")
+        status, answer, _ = post(
+            url, {"events": [event(other_qid, other_pid)], "campaign": "second"}, tokens["outsider"]
+        )
+        assert status == 200 and len(answer["acked"]) == 1
+        status, answer, _ = post(f"{server.url}/api/login", {"username": "outsider", "password": "password-out"})
+        assert status == 200 and answer == {"username": "outsider", "role": None}
         status, answer, _ = post(url, {"events": [there], "campaign": "nope"}, token=tokens["ann1"])
         assert (status, answer["error"]) == (404, "unknown_campaign")
         for bad in ("Second", 5, ["second"], "a;b"):
@@ -285,7 +392,7 @@ def test_the_save_route_checks_the_role_and_pool_of_the_campaign_named(tmp_path,
     try:
         held = "SELECT client_event_id, username, grade FROM judgment_events ORDER BY ALL"
         assert db.cursor().execute(held).fetchall() == [(here["id"], "ann1", 2)]
-        assert two.cursor().execute(held).fetchall() == [(there["id"], "ann1", 1)]
+        assert sorted(r[1:] for r in two.cursor().execute(held).fetchall()) == [("ann1", 1), ("outsider", 2)]
     finally:
         two.close()
         db.close()
@@ -465,6 +572,26 @@ def test_the_app_offers_the_campaigns_of_the_account_and_keeps_the_choice_in_the
         seen += [i.value for i in at.info]
         assert any(notice in text for text in seen), seen
         assert "campaign" not in at.query_params and at.title[0].value == "근거 판정"
+
+    # an account made in the second campaign has no role in the default one: after login it
+    # is taken to the second campaign; one whose roles were all taken back is told so
+    two = open_database(path, campaign="second")
+    try:
+        auth.add_user(two, "outsider", "password-out", "annotator")
+        auth.add_user(two, "left", "password-left", "annotator")
+        auth.revoke_role(two, "left")
+    finally:
+        two.close()
+    at = login(app().run(), "outsider", "password-out")
+    assert not at.exception
+    assert at.query_params["campaign"] == "second" and at.title[0].value == "근거 판정"
+    assert any("기본 캠페인에서는 역할이 없어 second 캠페인을 엽니다" in i.value for i in at.info), [
+        i.value for i in at.info
+    ]
+    at = login(app().run(), "left", "password-left")
+    assert not at.exception
+    assert any("어느 캠페인에도 역할이 없습니다" in i.value for i in at.info)
+    assert at.text_input(key="login_username")  # still the login screen
 
     # `reljudge --campaign second serve` hands the app its campaign for URLs that name none
     monkeypatch.setenv(CAMPAIGN_ENV_VAR, "second")

@@ -33,6 +33,8 @@ SHIPPED = [
     (13, "question_types", "d6220350d992e1b0314e9eae242c81aa07432ea480de32b9ee6a0a1d4964e11b"),
     (14, "model_judge_sources", "ebd04f9ee34bb46970a3380c58e56e61967a7a28a43665a2fe65cde2fe34fdd7"),
     (15, "quality_control", "48ee1de0991cdbf9b4abf3cfd69d0948deb7b2868b130af88ebcb5ca321765bd"),
+    (16, "organisation_login", "c4c7fcbd83b830d98fdb01452222c627e3ae1819246c2ccf60580b17894aeba1"),
+    (17, "campaigns", "ae1353f452fb55b0733315cc92fc285f972120c59615f1774674171c7fb01393"),
 ]
 
 

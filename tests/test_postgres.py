@@ -12,6 +12,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -218,7 +219,7 @@ def test_cli_commands_other_than_init_refuse_a_database_without_a_campaign(pg_se
 
 
 @contextlib.contextmanager
-def _queries_sent(monkeypatch, capfd):
+def _queries_sent(monkeypatch, capfd, *databases):
     """What DuckDB's postgres extension sends to the server from the cursors made inside
     the block (a save's transaction, a refresh's reading) — its ``pg_debug_show_queries``
     output, which DuckDB prints on stderr; the list holds it after the block."""
@@ -229,6 +230,8 @@ def _queries_sent(monkeypatch, capfd):
         cur.execute("SET pg_debug_show_queries = true")
 
     monkeypatch.setattr(postgres, "setup_cursor", showing_queries)
+    for db in databases:  # their cursors kept between transactions are made anew, shown
+        db._local = threading.local()
     capfd.readouterr()
     sent: list[str] = []
     try:
@@ -260,7 +263,7 @@ def test_a_save_reads_only_the_rows_it_touches(pg_url, capfd, monkeypatch):
     pid = judging.payload(db, "annotator1", qid)["items"][0]["pid"]
     judging.grade(db, "annotator1", qid, pid, 1)
     answer_id = db.cursor().execute("SELECT min(answer_id) FROM current_answers").fetchone()[0]
-    with _queries_sent(monkeypatch, capfd) as sent:
+    with _queries_sent(monkeypatch, capfd, db) as sent:
         acked, refused, _ = events.record_each(
             db, "annotator1", [dict(id="save-1", kind="grade", qid=qid, pid=pid, grade=2, base=1)]
         )
@@ -337,7 +340,7 @@ def test_a_dashboard_refresh_reads_the_judgment_events_once(pg_url, capfd, monke
         )
 
     expected = refresh()
-    with _queries_sent(monkeypatch, capfd) as sent, dashboard.one_reading(db):
+    with _queries_sent(monkeypatch, capfd, db) as sent, dashboard.one_reading(db):
         got = refresh()
     printed = sent[0]
     assert printed.count('FROM "public"."judgment_events"') == 1, printed
@@ -348,7 +351,7 @@ def test_a_dashboard_refresh_reads_the_judgment_events_once(pg_url, capfd, monke
     assert not got[1].empty and got[2] is not None
     # the report likewise: one reading of each event table for every part of it
     expected_md = report.render(report.build(db, lang="en", n_boot=50))
-    with _queries_sent(monkeypatch, capfd) as sent:
+    with _queries_sent(monkeypatch, capfd, db) as sent:
         got_md = report.render(report.build(db, lang="en", n_boot=50))
     assert sent[0].count('FROM "public"."judgment_events"') == 1
     assert sent[0].count('FROM "public"."review_events"') == 1

@@ -136,6 +136,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     # several campaigns (the picker after login; the campaign is kept in the URL)
     "campaign_picker": ("캠페인", "Campaign"),
     "grant_role": ("이 캠페인의 역할 주기", "Give a role in this campaign"),
+    "revoke_role": ("이 캠페인의 역할 거두기", "Take the role in this campaign"),
+    "role_revoked": (
+        "{user}의 이 캠페인 역할을 거두었습니다 (계정과 다른 캠페인의 역할은 그대로입니다).",
+        "{user} has no role in this campaign any more (the account and its roles elsewhere stay).",
+    ),
     "role_granted": ("{user}: 이 캠페인의 {role}", "{user}: {role} in this campaign"),
     "accounts_managed_in_default": (
         "계정은 이 서버의 모든 캠페인이 함께 씁니다: 비밀번호, 비활성화, 잠금 해제, 로그인 세션은 기본 캠페인의 "
@@ -146,12 +151,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     "campaign_default": ("기본 캠페인", "Default campaign"),
     "campaign_with_role": ("{campaign} · {role}", "{campaign} · {role}"),
     "campaign_unknown": (
-        "이 데이터베이스에는 {campaign} 캠페인이 없어 기본 캠페인을 엽니다.",
-        "This database holds no campaign {campaign}: here is the default campaign.",
+        "이 데이터베이스에는 {campaign}이 없어 {other}을 엽니다.",
+        "This database holds no {campaign}: here is {other}.",
     ),
+    # a campaign named inside a sentence (campaign_unknown, campaign_no_role)
+    "campaign_in_text_default": ("기본 캠페인", "the default campaign"),
+    "campaign_in_text": ("{campaign} 캠페인", "campaign {campaign}"),
     "campaign_no_role": (
-        "{campaign} 캠페인에서는 역할이 없어 기본 캠페인을 엽니다.",
-        "You have no role in campaign {campaign}: here is the default campaign.",
+        "{campaign}에서는 역할이 없어 {other}을 엽니다.",
+        "You have no role in {campaign}: here is {other}.",
+    ),
+    "no_role_anywhere": (
+        "이 계정은 이 서버의 어느 캠페인에도 역할이 없습니다. 책임자에게 역할을 요청하십시오.",
+        "This account has no role in any campaign of this server: ask a lead for one.",
     ),
     "nav_judge": ("판정하기", "Judge"),
     "nav_overview": ("진행 현황", "Progress"),
@@ -1672,6 +1684,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error_no_such_account": (
         "이 서버에 없는 계정입니다: {user!r}",
         "no account {user!r} on this server",
+    ),
+    "error_no_role_here": (
+        "{user!r} 계정은 {campaign} 캠페인에서 역할이 없습니다",
+        "the account {user!r} has no role in campaign {campaign}",
     ),
     "error_cannot_open_source_db": (
         "{source}: 원본 데이터베이스를 열 수 없습니다: {detail}",

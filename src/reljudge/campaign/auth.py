@@ -37,6 +37,7 @@ CODES = Codes(
     error_identities_in_default=("campaign",),
     error_account_elsewhere=("user", "campaign"),
     error_no_such_account=("user",),
+    error_no_role_here=("user", "campaign"),
 )
 """The errors about accounts this module raises (``ReljudgeError.message``)."""
 
@@ -80,7 +81,7 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
     validate_password(password)
     if accounts.user_exists(db, username):
         raise ReljudgeError(CODES("error_user_exists", user=username))
-    if db.schema and accounts.account_exists(db, username):
+    if accounts.account_exists(db, username):
         # accounts are shared by the campaigns of a database: one password, one account
         raise ReljudgeError(CODES("error_account_elsewhere", user=username, campaign=db.campaign))
     accounts.insert_user(db, username, _hasher.hash(password), role)
@@ -96,6 +97,15 @@ def grant_role(db: Database, username: str, role: str) -> User:
         raise ReljudgeError(CODES("error_no_such_account", user=username))
     accounts.grant_role(db, username, role)
     return User(username, role)
+
+
+def revoke_role(db: Database, username: str) -> None:
+    """Take the account's role in ``db``'s campaign; it keeps its password, its sessions
+    and its roles in the other campaigns, and its judgments stay where they were made."""
+    if not accounts.account_exists(db, username):
+        raise ReljudgeError(CODES("error_no_such_account", user=username))
+    if not accounts.revoke_role(db, username):
+        raise ReljudgeError(CODES("error_no_role_here", user=username, campaign=db.campaign))
 
 
 # -- the address a login comes from ---------------------------------------------------------
@@ -182,7 +192,7 @@ def set_password(db: Database, username: str, password: str, by: str) -> None:
     account: otherwise ten wrong passwords against the only lead would lock the campaign
     until someone edited the database."""
     validate_password(password)
-    if not accounts.user_exists(db, username):
+    if not accounts.account_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
     accounts.update_password_hash(db, username, _hasher.hash(password))
     accounts.unlock(db, username, by)
@@ -219,7 +229,7 @@ def set_email(db: Database, username: str, email: str | None, by: str) -> None:
     """Give ``username`` the e-mail its organisation account signs in with (None or "":
     none). One account per e-mail."""
     _in_default_campaign(db)
-    if not accounts.user_exists(db, username):
+    if not accounts.account_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
     email = normalize_email(email) if email else None
     owner = email and accounts.email_owner(db, email)
@@ -291,7 +301,7 @@ def activate_identity(db: Database, email: str, username: str, role: str, by: st
     username = validate_username(username)
     if role not in ROLES:
         raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
-    if accounts.user_exists(db, username):
+    if accounts.account_exists(db, username):
         raise ReljudgeError(CODES("error_user_exists", user=username))
     owner = accounts.email_owner(db, email)
     if owner:
@@ -316,7 +326,7 @@ def set_role(db: Database, username: str, role: str) -> None:
 
 
 def set_active(db: Database, username: str, active: bool) -> None:
-    if not accounts.user_exists(db, username):
+    if not accounts.account_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
     accounts.set_user_fields(db, username, active=active)
 
@@ -425,9 +435,18 @@ def user_for_token(db: Database, token: str | None) -> User | None:
     return User(row[0], row[1]) if row else None
 
 
+def account_for_token(db: Database, token: str | None) -> str | None:
+    """The account of a live session, whatever its role in ``db``'s campaign (None: no
+    live session); :func:`user_for_token` gives the user with that role, if any."""
+    if not isinstance(token, str) or not token:
+        return None
+    return accounts.account_of_session(db, _token_hash(token))
+
+
 def end_session(db: Database, token: str | None) -> None:
     if token:
         accounts.delete_session(db, _token_hash(token))
 
 
 list_users = accounts.list_users
+account_names = accounts.account_names

@@ -156,7 +156,7 @@ def load_demo(db: Database, with_accounts: bool = True) -> list[ImportSummary]:
     catalog.set_setting(db, "demo", "1")
     if with_accounts:
         for username, password, role in DEMO_ACCOUNTS:
-            if not auth.accounts.user_exists(db, username):
+            if not auth.accounts.account_exists(db, username):
                 auth.add_user(db, username, password, role)
     return out
 

@@ -172,11 +172,14 @@ def cmd_users(args) -> int:
     elif args.action == "grant":
         user = auth.grant_role(db, args.name, args.role)
         print(f"{user.username} is {user.role} in campaign {db.campaign}")
+    elif args.action == "revoke":
+        auth.revoke_role(db, args.name)
+        print(f"{args.name} has no role in campaign {db.campaign} any more")
     elif args.action == "passwd":
         auth.set_password(db, args.name, _read_password(args), args.lead)
         print(f"password changed for {args.name} (and any lock lifted)")
     elif args.action == "unlock":
-        if not auth.accounts.user_exists(db, args.name):
+        if not auth.accounts.account_exists(db, args.name):
             return _error(f"no such user {args.name!r}")
         was_locked = auth.unlock(db, args.name, args.lead)
         print(f"unlocked {args.name}" if was_locked else f"{args.name} was not locked")
@@ -564,6 +567,11 @@ def build_parser() -> argparse.ArgumentParser:
     u = users_sub.add_parser("grant", help="give an account of this database a role in the chosen campaign")
     u.add_argument("name")
     u.add_argument("--role", choices=["annotator", "lead"], required=True)
+    u = users_sub.add_parser(
+        "revoke",
+        help="take an account's role in the chosen campaign (it keeps its roles in the others)",
+    )
+    u.add_argument("name")
 
     p = add(
         "campaigns",

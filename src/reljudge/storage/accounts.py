@@ -1,9 +1,11 @@
 """SQL for accounts and login sessions (hashes only; never a clear password).
 
-Accounts are shared by the campaigns of one database (:mod:`reljudge.storage.db`): in a
-campaign other than the default, ``users`` reads as that campaign's view of them (the
-accounts with a role in it, with that role), and writes name the shared table
-(:meth:`Database.shared`); a role there is a row of ``campaign_roles``."""
+Accounts are shared by the campaigns of one database (:mod:`reljudge.storage.db`): in
+every campaign ``users`` reads as that campaign's view of them (the accounts with a role
+in it, with that role), and writes name the shared table (:meth:`Database.shared`). A role
+in a campaign other than the default is a row of ``campaign_roles``; in the default one it
+is ``users.role``, unless the account is listed in ``accounts_outside_default`` (made in
+another campaign, or its default role taken back)."""
 
 from __future__ import annotations
 
@@ -16,9 +18,9 @@ if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
 
 
 def insert_user(db: Database, username: str, password_hash: str, role: str) -> None:
-    """A new account with ``role`` in ``db``'s campaign. Made in a campaign other than the
-    default, its role in the default campaign (``users.role``, which cannot be empty) is
-    ``annotator``, the least one."""
+    """A new account with ``role`` in ``db``'s campaign, and no role in any other. Made in
+    a campaign other than the default, it is outside the default campaign (``users.role``
+    cannot be empty: it holds the least role, which no query of the default campaign sees)."""
     with db.transaction() as cur:
         cur.execute(
             f"INSERT INTO {db.shared('users')}(username, password_hash, role) VALUES (?, ?, ?)",
@@ -26,6 +28,7 @@ def insert_user(db: Database, username: str, password_hash: str, role: str) -> N
         )
         if db.schema:
             _put_campaign_role(cur, db, username, role)
+            cur.execute(f"INSERT INTO {db.shared('accounts_outside_default')}(username) VALUES (?)", [username])
 
 
 def _put_campaign_role(cur, db: Database, username: str, role: str) -> None:
@@ -48,32 +51,56 @@ def account_exists(db: Database, username: str) -> bool:
 
 def grant_role(db: Database, username: str, role: str) -> None:
     """Give an existing account ``role`` in ``db``'s campaign."""
-    if not db.schema:
-        set_user_fields(db, username, role=role)
-        return
     with db.transaction() as cur:
-        _put_campaign_role(cur, db, username, role)
+        if db.schema:
+            _put_campaign_role(cur, db, username, role)
+            return
+        cur.execute(f"DELETE FROM {db.shared('accounts_outside_default')} WHERE username = ?", [username])
+        cur.execute(f"UPDATE {db.shared('users')} SET role = ? WHERE username = ?", [role, username])
 
 
-def revoke_role(db: Database, username: str) -> None:
-    """Take the account's role in ``db``'s campaign (not the default: there the role
-    cannot be taken, the account is deactivated instead)."""
+def revoke_role(db: Database, username: str) -> bool:
+    """Take the account's role in ``db``'s campaign (the account stays, with its roles in
+    the others); False when it had none there."""
     with db.transaction() as cur:
-        cur.execute(
-            f"DELETE FROM {db.shared('campaign_roles')} WHERE campaign = ? AND username = ?", [db.campaign, username]
+        had = cur.execute("SELECT count(*) FROM users WHERE username = ?", [username]).fetchone()[0] > 0
+        if db.schema:
+            cur.execute(
+                f"DELETE FROM {db.shared('campaign_roles')} WHERE campaign = ? AND username = ?",
+                [db.campaign, username],
+            )
+        elif had:
+            cur.execute(f"INSERT INTO {db.shared('accounts_outside_default')}(username) VALUES (?)", [username])
+    return had
+
+
+def account_of_session(db: Database, token_hash: str) -> str | None:
+    """The active account of a live session, whatever its roles (sessions are shared by
+    the campaigns; :func:`session_user` gives the role in ``db``'s campaign)."""
+    row = (
+        db.cursor()
+        .execute(
+            f"SELECT u.username FROM {db.shared('sessions')} s JOIN {db.shared('users')} u USING (username) "
+            "WHERE s.token_hash = ? AND s.expires_at > current_timestamp AND u.active",
+            [token_hash],
         )
+        .fetchone()
+    )
+    return row[0] if row else None
 
 
 def roles_by_campaign(db: Database, username: str) -> dict[str, str]:
     """{campaign: role} of an active account in every campaign of the database where it
-    has one (the default campaign: ``users.role``)."""
+    has one (the default campaign: ``users.role``, unless the account is outside it)."""
     from reljudge.storage.db import DEFAULT_CAMPAIGN
 
     cur = db.cursor()
-    row = cur.execute(f"SELECT role FROM {db.shared('users')} WHERE username = ? AND active", [username]).fetchone()
-    if row is None:
+    if not cur.execute(
+        f"SELECT count(*) FROM {db.shared('users')} WHERE username = ? AND active", [username]
+    ).fetchone()[0]:
         return {}
-    roles = {DEFAULT_CAMPAIGN: row[0]}
+    row = cur.execute(f"SELECT role FROM ({db.default_accounts()}) WHERE username = ?", [username]).fetchone()
+    roles = {DEFAULT_CAMPAIGN: row[0]} if row else {}
     names = db.campaign_names()
     for campaign, role in cur.execute(
         f"SELECT campaign, role FROM {db.shared('campaign_roles')} WHERE username = ? ORDER BY campaign", [username]
@@ -81,6 +108,12 @@ def roles_by_campaign(db: Database, username: str) -> dict[str, str]:
         if campaign in names:
             roles[campaign] = role
     return roles
+
+
+def account_names(db: Database) -> list[str]:
+    """Every account of the database, whatever its roles (what passwords, deactivation,
+    e-mails and locks act on), by name."""
+    return [r[0] for r in db.cursor().execute(f"SELECT username FROM {db.shared('users')} ORDER BY 1").fetchall()]
 
 
 def user_exists(db: Database, username: str) -> bool:
@@ -103,9 +136,15 @@ def user_counts(db: Database, names: list[str]) -> tuple[int, int]:
 
 
 def get_user_row(db: Database, username: str) -> tuple | None:
+    """(username, password hash, role in ``db``'s campaign or None, active) of an account
+    of the database: a password is the account's, whatever campaign it is checked from."""
     return (
         db.cursor()
-        .execute("SELECT username, password_hash, role, active FROM users WHERE username = ?", [username])
+        .execute(
+            f"SELECT a.username, a.password_hash, c.role, a.active FROM {db.shared('users')} a "
+            "LEFT JOIN users c USING (username) WHERE a.username = ?",
+            [username],
+        )
         .fetchone()
     )
 
@@ -122,7 +161,7 @@ def set_user_fields(db: Database, username: str, *, role: str | None = None, act
         if role is not None and db.schema:
             _put_campaign_role(cur, db, username, role)
         elif role is not None:
-            cur.execute("UPDATE users SET role = ? WHERE username = ?", [role, username])
+            cur.execute(f"UPDATE {db.shared('users')} SET role = ? WHERE username = ?", [role, username])
         if active is not None:
             cur.execute(f"UPDATE {db.shared('users')} SET active = ? WHERE username = ?", [active, username])
             if not active:
@@ -338,7 +377,8 @@ def insert_user_with_email(db: Database, username: str, password_hash: str, role
     the e-mail and the end of the request that asked for it."""
     with db.transaction() as cur:
         cur.execute(
-            "INSERT INTO users(username, password_hash, role) VALUES (?, ?, ?)", [username, password_hash, role]
+            f"INSERT INTO {db.shared('users')}(username, password_hash, role) VALUES (?, ?, ?)",
+            [username, password_hash, role],
         )
         cur.execute("INSERT INTO account_emails(email, username, set_by) VALUES (?, ?, ?)", [email, username, by])
         cur.execute("DELETE FROM identity_requests WHERE email = ?", [email])

@@ -176,6 +176,7 @@ SHARED = (
     "identity_requests",
     "campaigns",
     "campaign_roles",
+    "accounts_outside_default",
 )
 _SHARED_RE = re.compile(r"\b(" + "|".join(SHARED) + r")\b", re.IGNORECASE)
 
@@ -503,18 +504,54 @@ class Database:
             postgres.setup_cursor(cur, self.schema) if self.schema else postgres.setup_cursor(cur)
         if self.schema:
             self._setup_campaign(cur)
+        elif self._has_outside_default(cur):
+            # the default campaign's view of the accounts: those with a role in it
+            cur.execute(f"CREATE OR REPLACE TEMP VIEW users AS {self.default_accounts()}")
         return cur
 
     # -- campaigns ---------------------------------------------------------------------
     def shared(self, table: str) -> str:
-        """The name to write a shared table (:data:`SHARED`) by: in a campaign other than
-        the default, ``users`` is the campaign's view of the accounts (its roles), and a
-        write must name the table of the default schema."""
-        if not self.schema:
-            return table
+        """The name to write a shared table (:data:`SHARED`) by, or to read all its rows:
+        in every campaign ``users`` is the campaign's view of the accounts (those with a
+        role in it, with that role), so a write and a read of every account name the
+        table of the default schema."""
         if self.backend == "postgresql":
             return f"{postgres.ALIAS}.public.{table}"
         return '"' + self._catalog.replace('"', '""') + f'".main.{table}'
+
+    def default_accounts(self) -> str:
+        """SQL of the default campaign's accounts, with their role there: every account
+        but those outside it (made in another campaign, or revoked; migration 18)."""
+        if not self._has_outside_default():
+            return f"SELECT * FROM {self.shared('users')}"
+        return (
+            f"SELECT * FROM {self.shared('users')} "
+            f"WHERE username NOT IN (SELECT username FROM {self.shared('accounts_outside_default')})"
+        )
+
+    def _has_outside_default(self, cur=None) -> bool:
+        """Whether the database has migration 18's table (a read-only database made by an
+        older release may not; every account then has its ``users.role``). Asked once."""
+        known = getattr(self, "_outside_default", None)
+        if known is None:
+            own = cur is None
+            cur = self._con.cursor() if own else cur
+            try:
+                if self.backend == "postgresql":
+                    known = postgres.table_exists(cur, "accounts_outside_default")
+                else:
+                    known = bool(
+                        cur.execute(
+                            "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' "
+                            "AND table_name = 'accounts_outside_default'",
+                            [self._catalog],
+                        ).fetchone()[0]
+                    )
+            finally:
+                if own:
+                    cur.close()
+            self._outside_default = known
+        return known
 
     def _setup_campaign(self, cur) -> None:
         """A cursor of a campaign other than the default: its schema first (then the
@@ -608,9 +645,10 @@ class Database:
         self._ensure_connected()
         with self._write_lock:
             try:
-                cur = self._new_cursor()
+                cur = self._write_cursor()
             except duckdb.Error as exc:
                 self._raise_db_error(exc)
+            failed = True
             try:
                 with _owner_only():  # DuckDB creates the .wal on the first write after a checkpoint
                     cur.begin()
@@ -630,10 +668,27 @@ class Database:
                         self._raise_db_error(exc)
                 self._writes += 1
                 self._last_write = time.monotonic()
+                failed = False
             finally:
-                cur.close()
+                if failed:  # a cursor in an unknown state is not used again
+                    self._local.write_cursor = None
+                    try:
+                        cur.close()
+                    except duckdb.Error:
+                        pass
             self._match_wal_mode()
             self._start_idle_checkpoints()
+
+    def _write_cursor(self) -> duckdb.DuckDBPyConnection:
+        """This thread's cursor for transactions, kept between them: a campaign's cursor
+        is set up with its view of the accounts (about a millisecond), which a save must
+        not pay each time. Replaced when the connection was, or after a failed write."""
+        cur = getattr(self._local, "write_cursor", None)
+        generation = getattr(self, "_generation", None)
+        if cur is None or getattr(self._local, "write_generation", None) != generation:
+            cur = self._new_cursor()
+            self._local.write_cursor, self._local.write_generation = cur, generation
+        return cur
 
     def checkpoint(self) -> bool:
         """Fold the DuckDB file's write-ahead log into the file (no-op on PostgreSQL and on

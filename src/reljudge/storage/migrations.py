@@ -757,4 +757,18 @@ CREATE TABLE campaign_roles(
 );
 """,
     ),
+    (
+        18,
+        "accounts_outside_default",
+        r"""
+-- Accounts without a role in the default campaign: made in another campaign, or whose
+-- default role a lead took back (users revoke). users.role cannot be empty, so the default
+-- campaign reads the accounts without these (reljudge.storage.db: the default campaign's
+-- view of users), as every other campaign reads only the accounts with a role in it.
+CREATE TABLE accounts_outside_default(
+    username VARCHAR PRIMARY KEY,
+    since    TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+""",
+    ),
 ]

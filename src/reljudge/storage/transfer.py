@@ -65,7 +65,7 @@ def columns(db: Database, table: str) -> list[str]:
     return [
         r[0]
         for r in db.cursor()
-        .execute("SELECT column_name FROM (DESCRIBE SELECT * FROM " + _ident(table) + ")")
+        .execute("SELECT column_name FROM (DESCRIBE SELECT * FROM " + _table(db, table) + ")")
         .fetchall()
     ]
 
@@ -76,9 +76,15 @@ def _ident(name: str) -> str:
     return '"' + name + '"'
 
 
+def _table(db: Database, name: str) -> str:
+    """Table ``name`` of ``db``'s campaign, as stored: a shared table by its own name (in
+    every campaign ``users`` reads as the campaign's view of the accounts)."""
+    return db.shared(name) if name in SHARED else _ident(name)
+
+
 def row_counts(db: Database) -> dict[str, int]:
     cur = db.cursor()
-    return {t: cur.execute(f"SELECT count(*) FROM {_ident(t)}").fetchone()[0] for t in tables(db)}
+    return {t: cur.execute(f"SELECT count(*) FROM {_table(db, t)}").fetchone()[0] for t in tables(db)}
 
 
 def _attach_source(db: Database, source: str) -> None:
@@ -144,11 +150,11 @@ def copy(source: str, target: Database, only: str | None = None) -> dict[str, in
             for table, (where, params) in selection.items():
                 cols = ", ".join(_ident(c) for c in columns(target, table))
                 tx.execute(
-                    f"INSERT INTO {_ident(table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)} "
+                    f"INSERT INTO {_table(target, table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)} "
                     f"WHERE {where}",
                     params,
                 )
-                counts[table] = tx.execute(f"SELECT count(*) FROM {_ident(table)}").fetchone()[0]
+                counts[table] = tx.execute(f"SELECT count(*) FROM {_table(target, table)}").fetchone()[0]
         _continue_sequences(target)
         return counts
     finally:
@@ -165,7 +171,7 @@ def _continue_sequences(db: Database) -> None:
     for table, column, sequence in sequences():
         if table not in own:  # a shared table, seen from another campaign
             continue
-        top = cur.execute(f"SELECT max({_ident(column)}) FROM {_ident(table)}").fetchone()[0]
+        top = cur.execute(f"SELECT max({_ident(column)}) FROM {_table(db, table)}").fetchone()[0]
         if top is None:
             continue
         if db.backend == "postgresql":
@@ -190,8 +196,10 @@ def compare(a: Database, b: Database, only: str | None = None) -> dict[str, str]
     for table, (where, params) in _selection(a, only).items():
         cols = columns(a, table)
         order = ", ".join(_ident(c) for c in cols)
-        left = a.cursor().execute(f"SELECT {order} FROM {_ident(table)} WHERE {where} ORDER BY ALL", params).fetchall()
-        right = b.cursor().execute(f"SELECT {order} FROM {_ident(table)} ORDER BY ALL").fetchall()
+        left = (
+            a.cursor().execute(f"SELECT {order} FROM {_table(a, table)} WHERE {where} ORDER BY ALL", params).fetchall()
+        )
+        right = b.cursor().execute(f"SELECT {order} FROM {_table(b, table)} ORDER BY ALL").fetchall()
         if left != right:
             differ[table] = f"{len(left)} rows vs {len(right)} rows"
     return differ

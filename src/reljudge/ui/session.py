@@ -130,16 +130,23 @@ def _choose_campaign(name: str) -> None:
         st.query_params[CAMPAIGN_PARAM] = name
 
 
-def _leave_campaign(key: str, name: str) -> None:
-    """Back to the default campaign, saying why on the next draw."""
-    _choose_campaign(DEFAULT_CAMPAIGN)
-    st.session_state[_CAMPAIGN_NOTICE] = (key, name)
+def _leave_campaign(key: str, name: str, to: str = DEFAULT_CAMPAIGN) -> None:
+    """To campaign ``to`` (the default unless said), saying why on the next draw."""
+    _choose_campaign(to)
+    st.session_state[_CAMPAIGN_NOTICE] = (key, name, to)
 
 
 def show_campaign_notice() -> None:
     notice = st.session_state.pop(_CAMPAIGN_NOTICE, None)
     if notice:
-        st.info(tm(notice[0], campaign=notice[1]), icon=":material/info:")
+        key, name, to = notice
+
+        def shown(campaign: str) -> str:
+            if campaign == DEFAULT_CAMPAIGN:
+                return t("campaign_in_text_default")
+            return t("campaign_in_text", campaign=campaign)
+
+        st.info(tm(key, campaign=shown(name), other=shown(to)), icon=":material/info:")
 
 
 def _database(name: str = DEFAULT_CAMPAIGN) -> Database:
@@ -269,10 +276,14 @@ def current_user(db: Database) -> auth.User | None:
         user = auth.user_for_token(db, token)
         if memo is not None:
             memo[key] = user
-    if user is None and db.schema and token and auth.user_for_token(accounts_db(), token) is not None:
-        # logged in, but without a role in the campaign the URL names
-        _leave_campaign("campaign_no_role", db.campaign)
-        st.rerun()
+    account = user is None and auth.account_for_token(accounts_db(), token)
+    if account:
+        # logged in, but without a role in this campaign: to one where the account has one
+        roles = auth.accounts.roles_by_campaign(accounts_db(), account)
+        if roles:
+            _leave_campaign("campaign_no_role", db.campaign, to=next(iter(roles)))
+            st.rerun()
+        st.session_state[_CAMPAIGN_NOTICE] = ("no_role_anywhere", db.campaign, db.campaign)
     if user is None:
         st.session_state.pop("token", None)
         st.session_state.pop(_LOGGING_IN, None)

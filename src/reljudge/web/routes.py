@@ -328,10 +328,11 @@ async def session(request: Request) -> JSONResponse:
     if bad:
         return bad
     token = _redeem(data.get("grant"))
-    user = token and await _run(auth.user_for_token, database(), token)
-    if not user:
+    account = token and await _run(auth.account_for_token, database(), token)
+    if not account:
         return _error(401, "bad_grant", "unknown or expired login grant")
-    return _with_cookie(request, JSONResponse({"username": user.username, "role": user.role}), token)
+    user = await _run(auth.user_for_token, database(), token)  # the role in the default campaign, if any
+    return _with_cookie(request, JSONResponse({"username": account, "role": user.role if user else None}), token)
 
 
 async def logout(request: Request) -> JSONResponse:
@@ -345,8 +346,13 @@ async def logout(request: Request) -> JSONResponse:
 
 
 def _save(token: str | None, batch, campaign_name: str = DEFAULT_CAMPAIGN) -> JSONResponse:
-    if campaign_name != DEFAULT_CAMPAIGN:
-        if auth.user_for_token(database(), token) is None:
+    if campaign_name == DEFAULT_CAMPAIGN:
+        db = database()
+        user = auth.user_for_token(db, token)  # one read on the common path
+        if user is None and auth.account_for_token(db, token) is None:
+            return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
+    else:
+        if auth.account_for_token(database(), token) is None:
             return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
         try:
             db = database(campaign_name=campaign_name)
@@ -355,13 +361,8 @@ def _save(token: str | None, batch, campaign_name: str = DEFAULT_CAMPAIGN) -> JS
                 return _error(404, "unknown_campaign", f"this database holds no campaign {campaign_name!r}")
             raise
         user = auth.user_for_token(db, token)
-        if user is None:
-            return _error(403, "not_in_campaign", f"this account has no role in campaign {campaign_name!r}")
-    else:
-        db = database()
-        user = auth.user_for_token(db, token)
     if user is None:
-        return _error(401, "not_logged_in", "log in first (missing, expired or ended session)")
+        return _error(403, "not_in_campaign", f"this account has no role in campaign {campaign_name!r}")
     if user.role not in auth.ROLES:
         return _error(403, "forbidden", "this account may not judge")
     acked, rejected, eids = events.record_each(db, user.username, batch)
