@@ -791,7 +791,6 @@ def evaluate(
     geometric mean, as its family says), bootstrap intervals and tests, the shares,
     the coverage and the abstention tables.
     """
-    pd = _pandas()
     pqv = per_query_values(
         con,
         qrels,
@@ -807,36 +806,116 @@ def evaluate(
         max_docs=max_docs,
         judged_only=judged_only,
     )
-    measures, systems, qids, wide = pqv.measures, pqv.systems, pqv.qids, pqv.wide
-    na_set, qtype_of, abst, share_keys, ties = pqv.na_set, pqv.qtype_of, pqv.abstentions, pqv.share_keys, pqv.ties
-    S, Q, M = len(systems), len(qids), len(measures)
-    qtypes = (
-        np.array([qtype_of.get(q) or NO_TYPE for q in qids], dtype=object)
-        if qtype_of
-        else np.full(Q, NO_TYPE, dtype=object)
-    )
-    no_answer = np.array([q in na_set for q in qids], dtype=bool)
-    values = pqv.values
-    groups = [ALL] + (sorted(set(qtypes.tolist())) if qtype_of else [])
-
-    names = [str(m) for m in measures]
-    kinds = np.array([summary_of(m) for m in measures], dtype=object)
-    per_query = pd.DataFrame(
-        {
-            "system": np.repeat(np.array(systems, dtype=object), Q * M),
-            "qid": np.tile(np.repeat(qids, M), S),
-            "qtype": np.tile(np.repeat(qtypes, M), S),
-            "no_answer": np.tile(np.repeat(no_answer, M), S),
-            "measure": np.tile(np.array(names, dtype=object), S * Q),
-            "value": values.reshape(-1),
-        }
+    grid = _Grid.of(pqv)
+    means, means_no_answer, tests = _means_and_tests(grid, n_boot, n_perm, seed)
+    shares, failures = _shares_and_failures(grid, pqv.share_keys)
+    run_options = {"n_boot": n_boot, "n_perm": n_perm, "seed": seed, "max_docs": max_docs, "judged_only": judged_only}
+    return EvalResult(
+        measures=pqv.measures,
+        systems=pqv.systems,
+        per_query=grid.per_query_frame(),
+        means=means,
+        means_no_answer=means_no_answer,
+        shares=shares,
+        failures=failures,
+        tests=tests,
+        abstention=_abstention(grid, pqv.abstentions),
+        n_questions={
+            "all": grid.Q,
+            "answerable": int((~grid.no_answer).sum()),
+            "no_answer": int(grid.no_answer.sum()),
+        },
+        policies=_policies(pqv, grid, dedup, default_rel, run_options),
+        coverage=_coverage(grid),
     )
 
-    # means, intervals, tests — per group, over answerable questions
+
+@dataclass
+class _Grid:
+    """The per-query values of one evaluation as a systems × questions × measures array,
+    with what each question is (its type, whether it has no answer) and the groups
+    reported (all questions, then each type)."""
+
+    measures: list[Measure]
+    systems: list[str]
+    qids: np.ndarray
+    qtypes: np.ndarray
+    no_answer: np.ndarray
+    values: np.ndarray
+    wide: dict
+    groups: list[str]
+
+    @classmethod
+    def of(cls, pqv: PerQueryValues) -> _Grid:
+        Q = len(pqv.qids)
+        qtypes = (
+            np.array([pqv.qtype_of.get(q) or NO_TYPE for q in pqv.qids], dtype=object)
+            if pqv.qtype_of
+            else np.full(Q, NO_TYPE, dtype=object)
+        )
+        return cls(
+            measures=pqv.measures,
+            systems=pqv.systems,
+            qids=pqv.qids,
+            qtypes=qtypes,
+            no_answer=np.array([q in pqv.na_set for q in pqv.qids], dtype=bool),
+            values=pqv.values,
+            wide=pqv.wide,
+            groups=[ALL] + (sorted(set(qtypes.tolist())) if pqv.qtype_of else []),
+        )
+
+    @property
+    def S(self) -> int:
+        return len(self.systems)
+
+    @property
+    def Q(self) -> int:
+        return len(self.qids)
+
+    @property
+    def M(self) -> int:
+        return len(self.measures)
+
+    @property
+    def names(self) -> list[str]:
+        return [str(m) for m in self.measures]
+
+    def in_group(self, g: str) -> np.ndarray:
+        """The questions of group ``g`` (all of them, or one type)."""
+        return np.ones(self.Q, bool) if g == ALL else (self.qtypes == g)
+
+    def wide_column(self, name: str, dtype=float) -> np.ndarray:
+        """A column of the per-query query's result as systems × questions."""
+        if not self.S:
+            return np.zeros((0, self.Q), dtype=dtype)
+        return _column(self.wide, name, dtype).reshape(self.S, self.Q)
+
+    def per_query_frame(self):
+        S, Q, M = self.S, self.Q, self.M
+        return _pandas().DataFrame(
+            {
+                "system": np.repeat(np.array(self.systems, dtype=object), Q * M),
+                "qid": np.tile(np.repeat(self.qids, M), S),
+                "qtype": np.tile(np.repeat(self.qtypes, M), S),
+                "no_answer": np.tile(np.repeat(self.no_answer, M), S),
+                "measure": np.tile(np.array(self.names, dtype=object), S * Q),
+                "value": self.values.reshape(-1),
+            }
+        )
+
+
+def _means_and_tests(grid: _Grid, n_boot: int, n_perm: int, seed: int):
+    """(means, means of the no-answer questions, paired tests): per group, over the
+    answerable questions, each measure summarised as its family says (:func:`summarise`)
+    with bootstrap intervals; the randomization tests with Holm's correction on the
+    overall group only."""
+    pd = _pandas()
+    S, M, names, systems, values, no_answer = grid.S, grid.M, grid.names, grid.systems, grid.values, grid.no_answer
+    kinds = np.array([summary_of(m) for m in grid.measures], dtype=object)
     mean_rows, na_rows, test_rows = [], [], []
     pairs = list(itertools.combinations(range(S), 2))
-    for g in groups:
-        in_g = np.ones(Q, bool) if g == ALL else (qtypes == g)
+    for g in grid.groups:
+        in_g = grid.in_group(g)
         sel = in_g & ~no_answer
         v = values[:, sel, :]  # S × n × M
         n = int(sel.sum())
@@ -865,23 +944,30 @@ def evaluate(
                 for pi, (a, b) in enumerate(pairs):
                     ma, mb = mu[a * M + mi], mu[b * M + mi]
                     test_rows.append((g, names[mi], systems[a], systems[b], ma, mb, ma - mb, n, p[pi, mi], adj[pi]))
-
     means = pd.DataFrame(mean_rows, columns=["system", "qtype", "measure", "n", "mean", "ci_low", "ci_high"])
     means_no_answer = pd.DataFrame(na_rows, columns=["system", "qtype", "measure", "n", "mean"])
     tests = pd.DataFrame(
         test_rows,
         columns=["qtype", "measure", "system_a", "system_b", "mean_a", "mean_b", "diff", "n", "p_value", "p_holm"],
     )
+    return means, means_no_answer, tests
 
-    # shares of first-relevant ranks, and failure cases
+
+def _shares_and_failures(grid: _Grid, share_keys: list[tuple[int, int]]):
+    """(shares, failures): for each (rel, K) of ``share_keys``, per system and group, how
+    many answerable questions have their first relevant paragraph at rank 1, within the
+    top 3, or not within K; and each (system, question) not found, with the paragraph
+    the system ranked first and its grade."""
+    pd = _pandas()
+    S, systems, qids, qtypes, no_answer = grid.S, grid.systems, grid.qids, grid.qtypes, grid.no_answer
     share_rows, fail_frames = [], []
-    first_pid = _column(wide, "first_pid", object).reshape(S, Q) if S else np.zeros((0, Q), dtype=object)
-    first_grade = _column(wide, "first_grade").reshape(S, Q) if S else np.zeros((0, Q))
+    first_pid = grid.wide_column("first_pid", object)
+    first_grade = grid.wide_column("first_grade")
     for rel, k in share_keys:
-        first = _column(wide, f"first_{rel}").reshape(S, Q) if S else np.zeros((0, Q))
+        first = grid.wide_column(f"first_{rel}")
         found = first <= k  # NaN (nothing relevant retrieved) compares False
-        for g in groups:
-            sel = (np.ones(Q, bool) if g == ALL else (qtypes == g)) & ~no_answer
+        for g in grid.groups:
+            sel = grid.in_group(g) & ~no_answer
             n = int(sel.sum())
             for s in range(S):
                 f = first[s, sel]
@@ -913,33 +999,42 @@ def evaluate(
         columns=["system", "qtype", "rel", "k", "n", "n_rank1", "n_top3", "n_not_found", "rank1", "top3", "not_found"],
     )
     failures = pd.concat(fail_frames, ignore_index=True) if fail_frames else pd.DataFrame()
+    return shares, failures
 
-    # how much of what each system returned within K is judged (the "provisional" signal)
+
+def _coverage(grid: _Grid):
+    """How much of what each system returned within K is judged (the "provisional"
+    signal), for each Judged@K measure asked, per system and group."""
     cov_rows = []
-    n_ret = _column(wide, "n_ret").reshape(S, Q) if S else np.zeros((0, Q))
-    for mi, m in enumerate(measures):
+    n_ret = grid.wide_column("n_ret")
+    for mi, m in enumerate(grid.measures):
         if m.name != "Judged":
             continue
         returned = np.minimum(n_ret, m.k)
-        judged = np.rint(values[:, :, mi] * m.k)  # Judged@K * K = judged paragraphs within K
-        for g in groups:
-            sel = (np.ones(Q, bool) if g == ALL else (qtypes == g)) & ~no_answer
-            for s in range(S):
+        judged = np.rint(grid.values[:, :, mi] * m.k)  # Judged@K * K = judged paragraphs within K
+        for g in grid.groups:
+            sel = grid.in_group(g) & ~grid.no_answer
+            for s in range(grid.S):
                 nr, nj = int(returned[s, sel].sum()), int(judged[s, sel].sum())
-                cov_rows.append((systems[s], g, m.k, nr, nj, nj / nr if nr else np.nan))
-    coverage = pd.DataFrame(cov_rows, columns=["system", "qtype", "k", "n_returned", "n_judged", "judged_share"])
+                cov_rows.append((grid.systems[s], g, m.k, nr, nj, nj / nr if nr else np.nan))
+    return _pandas().DataFrame(cov_rows, columns=["system", "qtype", "k", "n_returned", "n_judged", "judged_share"])
 
-    # abstention
+
+def _abstention(grid: _Grid, abst: set[tuple[str, str]] | None):
+    """Per system and group: the no-answer questions, the appropriate abstentions (on a
+    no-answer question) and the false ones (on an answerable question), with their
+    rates; None counts when the run says nothing about abstaining."""
     ab_rows = []
-    for g in groups:
-        in_g = np.ones(Q, bool) if g == ALL else (qtypes == g)
+    no_answer, qids = grid.no_answer, grid.qids
+    for g in grid.groups:
+        in_g = grid.in_group(g)
         n_q, n_na = int(in_g.sum()), int((in_g & no_answer).sum())
         n_ans = n_q - n_na
-        for s in systems:
+        for s in grid.systems:
             if abst is None:
                 n_app = n_false = None
             else:
-                did = np.array([(s, q) in abst for q in qids], dtype=bool) if Q else np.zeros(0, bool)
+                did = np.array([(s, q) in abst for q in qids], dtype=bool) if grid.Q else np.zeros(0, bool)
                 n_app, n_false = int((did & in_g & no_answer).sum()), int((did & in_g & ~no_answer).sum())
             ab_rows.append(
                 (
@@ -955,7 +1050,7 @@ def evaluate(
                     (n_false / n_ans) if (n_false is not None and n_ans) else np.nan,
                 )
             )
-    abstention = pd.DataFrame(
+    return _pandas().DataFrame(
         ab_rows,
         columns=[
             "system",
@@ -971,7 +1066,15 @@ def evaluate(
         ],
     )
 
-    policies = {
+
+def _policies(pqv: PerQueryValues, grid: _Grid, dedup: str, default_rel: int, options: dict) -> dict:
+    """What every number of the result rests on, as the report and the CLI print it."""
+    ties, share_keys, measures, no_answer = pqv.ties, pqv.share_keys, pqv.measures, grid.no_answer
+    abst = pqv.abstentions
+    n_boot, n_perm, seed = options["n_boot"], options["n_perm"], options["seed"]
+    max_docs, judged_only = options["max_docs"], options["judged_only"]
+    pairs = grid.S * (grid.S - 1) // 2
+    return {
         "ties": ties,
         "ties_rule": TIES[ties],
         "dedup": dedup,
@@ -1001,7 +1104,7 @@ def evaluate(
             # what the p-values of this result rest on (None: no test run)
             "used": (
                 RANDOMIZATION.describe(int((~no_answer).sum()), n_perm, seed)
-                if n_perm > 0 and len(pairs) and (~no_answer).any()
+                if n_perm > 0 and pairs and (~no_answer).any()
                 else None
             ),
         },
@@ -1011,17 +1114,3 @@ def evaluate(
         "max_docs": max_docs,
         "judged_only": judged_only,
     }
-    return EvalResult(
-        measures=measures,
-        systems=systems,
-        per_query=per_query,
-        means=means,
-        means_no_answer=means_no_answer,
-        shares=shares,
-        failures=failures,
-        tests=tests,
-        abstention=abstention,
-        n_questions={"all": Q, "answerable": int((~no_answer).sum()), "no_answer": int(no_answer.sum())},
-        policies=policies,
-        coverage=coverage,
-    )
