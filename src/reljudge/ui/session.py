@@ -412,7 +412,9 @@ def org_login(db: Database, target=None) -> bool:
 def _org_login_buttons() -> None:
     providers = org_providers()
     for name in providers:
-        label = t("org_login_button") if name is None else t("org_login_button_named", provider=name)
+        label = (
+            t("org_login_button") if name is None else tm("org_login_button_named", provider=name)
+        )  # a label is Markdown
         if st.button(label, key=f"org_login_{name or ''}", type="primary", icon=":material/login:"):
             try:
                 st.login(name)
