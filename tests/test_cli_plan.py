@@ -152,3 +152,24 @@ def test_after_next_the_same_process_uses_pandas_normally(tmp_path):
     assert json.loads(lines[0])["qid"] == "q01"
     rows = [line.split("\t") for line in lines[1:] if not line.startswith("#")]
     assert rows and all(row[1] == "RR(rel=2)@10" and row[2] == "all" for row in rows), lines
+
+
+def test_a_plan_changed_through_another_database_object_is_seen(tmp_path):
+    """Regression: the queue's cache was keyed on one Database object's own count of
+    writes (and its id(), which Python reuses for a new object at a closed one's address):
+    an object that had not written itself kept serving the overview of the plan before
+    another object of the same file (the CLI, a script) changed it."""
+    path = _demo(tmp_path)
+    reader, writer = open_database(path), open_database(path)
+    try:
+        qid = judging.current_question(reader, "annotator1")
+        assert judging.overview(reader, "annotator1").set_index("qid").loc[qid].open_now == len(
+            plan.now_items(reader, "annotator1", [qid])[qid]
+        )
+        plan.set_plan(writer, "rr-first")
+        now = plan.now_items(reader, "annotator1", [qid])[qid]
+        assert judging.overview(reader, "annotator1").set_index("qid").loc[qid].open_now == len(now)
+        assert len(now) < judging.overview(reader, "annotator1").set_index("qid").loc[qid].pool_size
+    finally:
+        writer.close()
+        reader.close()

@@ -251,6 +251,14 @@ CODES = Codes(
 """The errors this module raises as codes (the others carry DuckDB's own text)."""
 
 
+# Committed writes of this process to each DuckDB file (every Database object of it): the
+# file's part of Database.version. Counted per file, not per object, so that a cache keyed
+# on the version is never stale for an object opened after another one wrote the file (or
+# one that Python put at the address of a closed one: id() is reused).
+_FILE_WRITES: dict[str, int] = {}
+_FILE_WRITES_LOCK = threading.Lock()
+
+
 class Database:
     """One DuckDB connection for the whole process, a cursor per thread."""
 
@@ -283,6 +291,7 @@ class Database:
         self.backend = "duckdb"
         self.url = None
         self.path = Path(path)
+        self._file_key = str(self.path.resolve())
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._con = self._connect_file()
@@ -474,15 +483,23 @@ class Database:
 
     @property
     def version(self):
-        """A cache key that changes whenever something was written. The DuckDB file: this
-        process's count of committed writes (only it can write the file). PostgreSQL:
-        the server's current snapshot, which changes when any process commits a write."""
+        """A cache key that changes whenever something was written, and names what was
+        read (the database and the campaign). The DuckDB file: this process's count of
+        committed writes to the file (only this process can write it), by any Database
+        object. PostgreSQL: the server's current snapshot, which changes when any process
+        commits a write."""
         if self.backend == "postgresql":
             try:
-                return (self._generation, postgres.snapshot(self.cursor()))
+                return (self.url, self.campaign, postgres.snapshot(self.cursor()))
             except duckdb.Error as exc:
                 self._raise_db_error(exc)
-        return self._writes
+        return (self._file_key, self.campaign, _FILE_WRITES.get(self._file_key, 0))
+
+    def _count_write(self) -> None:
+        self._writes += 1
+        if self.backend == "duckdb":
+            with _FILE_WRITES_LOCK:
+                _FILE_WRITES[self._file_key] = _FILE_WRITES.get(self._file_key, 0) + 1
 
     # -- connections ---------------------------------------------------------
     def cursor(self) -> duckdb.DuckDBPyConnection:
@@ -666,7 +683,7 @@ class Database:
                         cur.commit()
                     except duckdb.Error as exc:
                         self._raise_db_error(exc)
-                self._writes += 1
+                self._count_write()
                 self._last_write = time.monotonic()
                 failed = False
             finally:
