@@ -2,14 +2,16 @@
 literal silently keeps its last text, and the screens', message codes' and report's texts
 are merged into one catalog (reljudge.i18n.lookup.STRINGS), where a key in two of them
 keeps the last one too. Read from the source with ast: the running dict has already lost
-the text that was overwritten."""
+the text that was overwritten. And an agreement figure's name is written once
+(reljudge.i18n.columns.FIGURES), for its column header and for its name in a sentence."""
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from pathlib import Path
 
-from reljudge.i18n import lookup
+from reljudge.i18n import columns, lookup
 
 CATALOG = Path(__file__).resolve().parents[1] / "src" / "reljudge" / "i18n"
 
@@ -73,3 +75,37 @@ def test_the_merged_catalogs_share_no_key():
     }
     assert shared == {}
     assert len(lookup.STRINGS) == sum(len(k) for k in keys.values())
+
+
+def test_a_figure_is_named_in_one_place():
+    """The agreement figures' names were written twice in columns.py: as column headers
+    (COLUMNS) and as the names figure_name gives on the Korean pages and report; now both
+    read FIGURES, so a figure cannot be renamed in one and not the other."""
+    source = (CATALOG / "columns.py").read_text(encoding="utf-8")
+    written = Counter(
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+    names = [text for pair in columns.FIGURES.values() for text in pair]
+    assert {text: written[text] for text in names if written[text] != 1} == {}
+
+
+def test_the_column_and_the_figure_read_the_same_name():
+    for column, figure in [
+        ("percent_agreement", "percent_agreement"),
+        ("cohen_kappa", "cohen_kappa"),
+        ("cohen_kappa_linear", "cohen_kappa_linear"),
+        ("fleiss_kappa", "fleiss_kappa"),
+        ("alpha_nominal", "krippendorff_alpha_nominal"),
+        ("alpha_ordinal", "krippendorff_alpha_ordinal"),
+        ("kendall_tau", "kendall_tau"),
+    ]:
+        assert columns.column_label(column, "ko") == columns.figure_name(figure, "ko") == columns.FIGURES[figure][0]
+        assert columns.column_label(column, "en") == columns.FIGURES[figure][1]
+        assert columns.figure_name(figure, "en") == figure  # the English keeps the data's name
+    assert columns.figure_name("cohen_kappa[A|B]", "ko") == "Cohen κ [A|B]"
+    assert columns.figure_name("krippendorff_alpha_ordinal", "ko") == "Krippendorff α (서열)"
+    assert columns.figure_name("grades", "ko") == "문단 판정"
+    assert columns.figure_name("support", "ko") == "뒷받침 (문장 × 인용)"
+    assert columns.figure_name("no_answer", "ko") == "근거 없음 판정"

@@ -1,14 +1,28 @@
 """What tables mean, in words: the column headers the pages and the report show
-(:data:`COLUMNS`, :func:`column_label`), the names of the agreement figures
-(:func:`figure_name`), and the words for the values of known columns (:func:`localized_values`:
-groups, provenance, qrels policy, roles, messages in cells; :func:`p_text`, :func:`qrels_label`,
-:func:`verdict_text`, :func:`not_computed_text`, :func:`test_procedure`)."""
+(:data:`COLUMNS`, :func:`column_label`), the names of the agreement figures (:data:`FIGURES`,
+:func:`figure_name`), and the words for the values of known columns
+(:func:`localized_values`: groups, provenance, qrels policy, roles, messages in cells;
+:func:`p_text`, :func:`qrels_label`, :func:`verdict_text`, :func:`not_computed_text`,
+:func:`test_procedure`)."""
 
 from __future__ import annotations
 
 from reljudge.codes import Message
 from reljudge.i18n.lookup import STRINGS, message, t
 
+
+# The agreement figures' names, one list: the agreement tables' column headers (COLUMNS) and a
+# figure named in a footnote or a reason (figure_name) read them here. English: the column
+# headers'; figure_name keeps a figure's English name as the data spells it (cohen_kappa[A|B]).
+FIGURES: dict[str, tuple[str, str]] = {
+    "percent_agreement": ("일치율", "percent agreement"),
+    "cohen_kappa": ("Cohen κ", "Cohen's κ"),
+    "cohen_kappa_linear": ("Cohen κ (선형 가중)", "Cohen's κ (linear weights)"),
+    "fleiss_kappa": ("Fleiss κ", "Fleiss' κ"),
+    "krippendorff_alpha_nominal": ("Krippendorff α (명목)", "Krippendorff's α (nominal)"),
+    "krippendorff_alpha_ordinal": ("Krippendorff α (서열)", "Krippendorff's α (ordinal)"),
+    "kendall_tau": ("Kendall τ", "Kendall's τ"),
+}
 
 # Column headers of the tables the pages show (the data keeps its English names, which
 # the CLI, exports and tests use); a column not listed here shows its own name.
@@ -71,15 +85,15 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "rating": ("대상", "rating"),
     "annotators": ("판정자 수", "annotators"),
     "items_2plus": ("2명 이상 판정한 항목", "items with 2+ ratings"),
-    "percent_agreement": ("일치율", "percent agreement"),
+    "percent_agreement": FIGURES["percent_agreement"],
     "cohen_kappa_mean": ("Cohen κ 평균", "Cohen's κ (mean)"),
-    "fleiss_kappa": ("Fleiss κ", "Fleiss' κ"),
+    "fleiss_kappa": FIGURES["fleiss_kappa"],
     "fleiss_items": ("Fleiss 항목 수", "Fleiss items"),
-    "alpha_nominal": ("Krippendorff α (명목)", "Krippendorff's α (nominal)"),
-    "alpha_ordinal": ("Krippendorff α (서열)", "Krippendorff's α (ordinal)"),
+    "alpha_nominal": FIGURES["krippendorff_alpha_nominal"],
+    "alpha_ordinal": FIGURES["krippendorff_alpha_ordinal"],
     "not_computed": ("계산하지 못한 이유", "not computed because"),
     "pair": ("판정자 쌍", "pair"),
-    "kendall_tau": ("Kendall τ", "Kendall's τ"),
+    "kendall_tau": FIGURES["kendall_tau"],
     "winner": ("1위 시스템 (집계)", "winner (aggregated)"),
     "winner_if_annotator": ("이 판정자만 따를 때 1위", "winner by this annotator alone"),
     "source_file": ("파일", "file"),
@@ -164,8 +178,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "n_abstention_reviewed": ("보류를 검수한 수", "abstentions reviewed"),
     "n_abstention_appropriate": ("적절한 보류", "appropriate abstentions"),
     "n_unreviewed": ("검수가 덜 된 답변", "not fully reviewed"),
-    "cohen_kappa": ("Cohen κ", "Cohen's κ"),
-    "cohen_kappa_linear": ("Cohen κ (선형 가중)", "Cohen's κ (linear weights)"),
+    "cohen_kappa": FIGURES["cohen_kappa"],
+    "cohen_kappa_linear": FIGURES["cohen_kappa_linear"],
     "items": ("공통 항목 수", "items"),
     "aspect": ("항목", "aspect"),
     "detail": ("내용", "detail"),
@@ -183,15 +197,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
-# Names of the agreement figures and rating kinds on the Korean pages and report.
-_FIGURE_NAMES_KO = {
-    "percent_agreement": "일치율",
-    "cohen_kappa": "Cohen κ",
-    "cohen_kappa_linear": "Cohen κ (선형 가중)",
-    "fleiss_kappa": "Fleiss κ",
-    "krippendorff_alpha_nominal": "Krippendorff α (명목)",
-    "krippendorff_alpha_ordinal": "Krippendorff α (서열)",
-    "kendall_tau": "Kendall τ",
+# The kinds of rating agreement is measured on (the agreement tables' "rating" column, a
+# review item's "kind"), on the Korean pages and report.
+_RATINGS_KO = {
     "grades": "문단 판정",
     "no_answer": "근거 없음 판정",
     "support": "뒷받침 (문장 × 인용)",
@@ -291,7 +299,8 @@ def figure_name(name: str, lang: str = "ko") -> str:
     if lang == "en":
         return name
     base, bracket, pair = name.partition("[")
-    return _FIGURE_NAMES_KO.get(base, base) + (f" [{pair}" if bracket else "")
+    name_ko = FIGURES[base][0] if base in FIGURES else _RATINGS_KO.get(base, base)
+    return name_ko + (f" [{pair}" if bracket else "")
 
 
 def qrels_label(policy: str, version: int | None = None, lang: str = "ko") -> str:
