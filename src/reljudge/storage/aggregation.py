@@ -2,7 +2,7 @@
 
 An item is whatever the raters decided on: a pooled paragraph of a question (qrels,
 :func:`reljudge.storage.team.qrels_sql`), or a sentence × cited paragraph, a sentence or
-a whole answer of an answer review (:func:`reljudge.review.workflow.aggregate`). Each
+a whole answer of an answer review (:func:`reljudge.review.decisions.aggregate`). Each
 rater's latest value counts once; values are on one ordered scale where lower is stricter
 (a grade as it is; review flags mapped onto 0/1 by the review module).
 
