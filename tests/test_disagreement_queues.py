@@ -148,7 +148,7 @@ def _answer_rows(db):
     ]
 
 
-def test_the_answer_queue_lists_differing_grades_open_first_widest_spread_first(reviewed):
+def test_the_answer_queue_lists_differing_grades_open_first_widest_spread_first_until_a_ruling(reviewed):
     db, a1, a2 = reviewed
     assert _answer_rows(db) == [
         ("q1", "support", 0, "p01", (0, 2), 0, 2, 2, None, 0),
@@ -174,4 +174,17 @@ def test_the_answer_queue_lists_differing_grades_open_first_widest_spread_first(
     assert disputed.to_dict("records") == [
         {"answer_id": a1, "qid": "q1", "qtype": disputed.qtype[0], "n_items": 4, "n_open": 3, "gap": 2},
         {"answer_id": a2, "qid": "q2", "qtype": disputed.qtype[1], "n_items": 1, "n_open": 1, "gap": 1},
+    ]
+    # a grade given after the ruling opens the item again, as in the paragraph queue; the
+    # ruling still decides the measures until the lead rules again
+    events.review(db, "bob", a1, "support", sentence=0, pid="p01", grade=1)
+    events.review(db, "ann", a1, "support", sentence=0, pid="p01", grade=0)
+    rows = _answer_rows(db)
+    assert rows[2] == ("q1", "support", 0, "p01", (0, 1), 0, 1, 2, None, 1)
+    assert [r[1:4] for r in rows] == [
+        ("support", 1, "p02"),
+        ("interpretation", None, None),
+        ("support", 0, "p01"),
+        ("support", 1, "p03"),
+        ("support", 0, "p04"),
     ]

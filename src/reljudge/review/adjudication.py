@@ -30,9 +30,12 @@ def disagreements(db: Database) -> pd.DataFrame:
     """Items of the current answers on which the team's reviewers gave different grades:
     a (sentence, cited paragraph) support grade or an answer's interpretation. One row
     per item: answer_id, qid, qtype, seq, kind, sentence, pid, grades (the grades given,
-    sorted, without reviewer names), lo, hi, n_reviewers, ruling (the lead's current
-    ruling or None), decided (the grade the measures use under the adjudicated policy).
-    Open items first, the widest gap first (2 against 0), then campaign order."""
+    sorted, without reviewer names), lo, hi, n_reviewers, ruling (the lead's ruling that
+    settles the item; None while open: never ruled, or a reviewer graded it again since),
+    decided (the grade the measures use under the adjudicated policy). Which items, and
+    when a ruling settles one, follow :func:`reljudge.storage.aggregation.disagreements_sql`,
+    as the paragraph queue does. Open items first, the widest gap first (2 against 0),
+    then campaign order."""
     cols = [
         "answer_id",
         "qid",
@@ -48,35 +51,21 @@ def disagreements(db: Database) -> pd.DataFrame:
         "ruling",
         "decided",
     ]
-    state = store.review_state(db, "majority")
-    state = state[state.kind.isin(DISPUTED_KINDS) & state.grade.notna()].copy()
-    if state.empty:
+    items = store.review_disagreements(db, DISPUTED_KINDS)
+    if items.empty:
         return pd.DataFrame(columns=cols)
     key = ["answer_id", "kind", "sentence", "pid"]
-    state["sentence"] = state.sentence.astype("Int64").fillna(-1)
-    state["pid"] = state.pid.fillna("")
-    state["grade"] = state.grade.astype(int)
-    items = (
-        state.groupby(key)
-        .grade.agg(grades=lambda g: tuple(sorted(g)), lo="min", hi="max", n_reviewers="size")
-        .reset_index()
-    )
-    items = items[items.lo < items.hi]
-    answers = store.current_answer_tables(db)[0][["answer_id", "qid", "qtype", "seq"]]
-    items = items.merge(answers, on="answer_id")
-    adj = store.current_review_adjudications(db)
-    adj = adj[adj.kind.isin(DISPUTED_KINDS)].assign(
-        sentence=adj.sentence.astype("Int64").fillna(-1), pid=adj.pid.fillna("")
-    )
-    items = items.merge(adj[key + ["grade"]].rename(columns={"grade": "ruling"}), on=key, how="left")
-    decided = aggregate(state, adj).assign(
+    items = items.astype({"sentence": "Int64", "lo": int, "hi": int, "spread": int, "n_reviewers": int})
+    items["grades"] = [tuple(int(g) for g in grades) for grades in items.grades]
+    decided = aggregate(store.review_state(db, "majority"), store.current_review_adjudications(db)).assign(
         sentence=lambda f: f.sentence.astype("Int64").fillna(-1), pid=lambda f: f.pid.fillna("")
     )
     items = items.merge(decided[key + ["value"]].rename(columns={"value": "decided"}), on=key, how="left")
-    items["open"] = items.ruling.isna()
+    # after the spread, the higher pair first (2 vs 1 before 1 vs 0): a doubt about full
+    # support before a doubt about partial support
     items = items.sort_values(
-        ["open", "hi", "lo", "seq", "answer_id", "kind", "sentence", "pid"],
-        ascending=[False, False, True, True, True, False, True, True],
+        ["is_open", "spread", "hi", "seq", "answer_id", "kind", "sentence", "pid"],
+        ascending=[False, False, False, True, True, False, True, True],
     )
     items["ruling"] = pd.Series([None if pd.isna(g) else int(g) for g in items.ruling], index=items.index, dtype=object)
     items["sentence"] = pd.Series([None if s < 0 else int(s) for s in items.sentence], index=items.index, dtype=object)
