@@ -51,7 +51,7 @@ from reljudge.storage import catalog
 from reljudge.storage.db import Database
 
 SUPPORT_WEIGHT = {2: 1.0, 1: 0.5, 0: 0.0}
-"""s of a support grade (TREC 2024 RAG weighted precision: full 1, partial 0.5, none 0)."""
+"""The weight of a support grade (TREC 2024 RAG weighted precision: full 1, partial 0.5, none 0)."""
 
 MEASURES = (
     "support_precision",
