@@ -258,7 +258,7 @@ def add_answer(camp, path: Path) -> None:
     paragraphs, so the review page shows POOL cards as the judging page does."""
     import json
 
-    from reljudge.review import workflow as review
+    from reljudge.review import ingest
     from reljudge.storage import open_database
 
     qid = camp.qids[0]
@@ -275,7 +275,7 @@ def add_answer(camp, path: Path) -> None:
     )
     db = open_database(camp.db_path)
     try:
-        review.import_answers(db, path)
+        ingest.import_answers(db, path)
     finally:
         db.close()
 

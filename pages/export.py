@@ -7,7 +7,7 @@ from reljudge import display, i18n
 from reljudge.campaign import bundle
 from reljudge.campaign import export
 from reljudge.reporting import report
-from reljudge.review import workflow as review
+from reljudge.review import ingest
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 
@@ -40,7 +40,7 @@ for download in export.downloads(db, fmt, policy, version, min_grade, include_no
 
 st.download_button(
     session.t("download_reviews"),
-    lambda: review.reviews_bytes(db),
+    lambda: ingest.reviews_bytes(db),
     file_name="reviews.jsonl",
     mime="application/jsonl",
     key="download_reviews",

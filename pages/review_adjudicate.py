@@ -4,7 +4,7 @@ the interpretation, read blind, and the lead's final grade with a reason."""
 import streamlit as st
 
 from reljudge import display
-from reljudge.review import workflow as review
+from reljudge.review import adjudication as review_adjudication
 from reljudge.ui import lead_forms, session, tables
 
 user = session.require_role("lead")
@@ -13,12 +13,12 @@ db = session.get_db()
 st.title(session.t("review_adjudicate_title"))
 st.caption(session.t("review_adjudicate_help"))
 session.show_flash()
-queue = review.disagreements(db)
+queue = review_adjudication.disagreements(db)
 if queue.empty:
     st.info(session.t("review_queue_empty"))
     st.stop()
 
-answers = review.disputed_answers(queue)
+answers = review_adjudication.disputed_answers(queue)
 st.caption(session.t("review_queue_n", n=len(queue), open=int(queue.ruling.isna().sum()), a=len(answers)))
 info = answers.set_index("answer_id")
 answer_id = st.selectbox(
@@ -44,7 +44,7 @@ kind, sentence, pid = st.selectbox(
         session.t("review_item_support", s=k[1] + 1, pid=k[2]) if k[0] == "support" else session.t("interpretation")
     ),
 )
-item = review.disputed_item(db, queue, answer_id, kind, sentence, pid, session.lang())
+item = review_adjudication.disputed_item(db, queue, answer_id, kind, sentence, pid, session.lang())
 
 st.markdown(f"**{session.t('question')}** {display.md(item['qid'])}")
 st.text(display.visible(item["question"]))  # data: plain text, never Markdown
@@ -73,7 +73,7 @@ lead_forms.final_grade(
     "review_adjudicate",
     f"{answer_id}_{kind}_{sentence}_{pid}",
     lambda g: session.t(f"{scale}{g}"),
-    lambda grade, reason: review.adjudicate(
+    lambda grade, reason: review_adjudication.adjudicate(
         db, user.username, answer_id, kind, sentence=sentence, pid=pid, grade=grade, reason=reason
     ),
     f"{item['qid']} · {session.t('answer_short', n=answer_id)}",

@@ -1,6 +1,6 @@
 """Several raters → one decision (reljudge.storage.aggregation): the one rule that the
 qrels of paragraphs (storage.team.qrels_sql) and the decisions of answer reviews
-(review.workflow.aggregate) both use, against a plain reading of the policy."""
+(review.decisions.aggregate) both use, against a plain reading of the policy."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections import Counter
 import pandas as pd
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from reljudge.review import workflow as review
+from reljudge.review import decisions as review_decisions
 from reljudge.storage import aggregation
 
 ITEMS = [("q1", "p1"), ("q1", "p2"), ("q2", "p1")]
@@ -79,11 +79,11 @@ def test_answers_use_the_same_rule_as_paragraphs():
         ],
         columns=["reviewer", "answer_id", "kind", "sentence", "pid", "grade", "flag"],
     ).astype({"sentence": "Int64", "grade": "Int64", "flag": "boolean", "pid": object})
-    decided = review.aggregate(state).set_index(["kind"])
+    decided = review_decisions.aggregate(state).set_index(["kind"])
     assert (decided.loc["support", "value"], decided.loc["support", "provenance"]) == (0, "tie")
     assert (decided.loc["needs_citation", "value"], decided.loc["needs_citation", "provenance"]) == (True, "tie")
     assert (decided.loc["interpretation", "value"], decided.loc["interpretation", "provenance"]) == (2, "majority")
     ruling = state.iloc[[0]].drop(columns="reviewer")
-    decided = review.aggregate(state, ruling).set_index(["kind"])
+    decided = review_decisions.aggregate(state, ruling).set_index(["kind"])
     assert (decided.loc["support", "value"], decided.loc["support", "provenance"]) == (2, "adjudicated")
     assert decided.loc["support", "n_reviewers"] == 2

@@ -9,7 +9,12 @@ import pytest
 
 from reljudge.campaign import team_agreement
 from reljudge.review import measures as answer_metrics
-from reljudge.review import workflow as review
+from reljudge.review import adjudication
+from reljudge.review import assignment
+from reljudge.review import decisions as review_decisions
+from reljudge.review import events as review_events
+from reljudge.review import ingest
+from reljudge.review import queue
 from reljudge.cli.main import main
 from reljudge.errors import InputError, ReljudgeError
 
@@ -41,7 +46,7 @@ def _write(path, rows):
 
 @pytest.fixture
 def answered(campaign_db, tmp_path):
-    review.import_answers(campaign_db, _write(tmp_path / "answers.jsonl", ANSWERS))
+    ingest.import_answers(campaign_db, _write(tmp_path / "answers.jsonl", ANSWERS))
     return campaign_db
 
 
@@ -91,7 +96,7 @@ def test_import_splits_sentences_and_keeps_their_citations(answered):
 def test_bad_answers_name_file_line_and_problem_and_write_nothing(campaign_db, tmp_path, record, problem):
     path = _write(tmp_path / "bad.jsonl", [{"qid": "q2", "system": "s", "answer": "좋습니다."}, record])
     with pytest.raises(InputError) as err:
-        review.import_answers(campaign_db, path)
+        ingest.import_answers(campaign_db, path)
     assert err.value.line == 2 and problem in str(err.value) and str(path) in str(err.value)
     assert campaign_db.cursor().execute("SELECT count(*) FROM answers").fetchall()[0][0] == 0
 
@@ -99,19 +104,19 @@ def test_bad_answers_name_file_line_and_problem_and_write_nothing(campaign_db, t
 def test_duplicate_answer_and_reimport_needs_replace_and_keeps_old_version(answered, tmp_path):
     dup = _write(tmp_path / "dup.jsonl", [ANSWERS[0], ANSWERS[0]])
     with pytest.raises(InputError, match="line 2: duplicate answer of system 'rag'"):
-        review.import_answers(answered, dup)
+        ingest.import_answers(answered, dup)
     old = _ids(answered)[("q1", "rag")]
-    review.review(answered, "ann", old, "interpretation", grade=2)
+    review_events.review(answered, "ann", old, "interpretation", grade=2)
     again = _write(tmp_path / "again.jsonl", [ANSWERS[0]])
     with pytest.raises(InputError, match="--replace"):
-        review.import_answers(answered, again)
-    assert review.import_answers(answered, again, replace=True) == {"rag": 2}
+        ingest.import_answers(answered, again)
+    assert ingest.import_answers(answered, again, replace=True) == {"rag": 2}
     new = _ids(answered)[("q1", "rag")]
     assert new != old and ("q2", "rag") not in _ids(answered)  # version 2 holds only q1
     assert (
         answered.cursor().execute("SELECT count(*) FROM review_events WHERE answer_id = ?", [old]).fetchall()[0][0] == 1
     )  # the old review is kept
-    _, refused, _ = review.record_each(
+    _, refused, _ = review_events.record_each(
         answered,
         "ann",
         [{"id": "x", "kind": "interpretation", "answer_id": old, "grade": 1}],
@@ -131,13 +136,13 @@ def test_record_each_shape_codes_idempotency_and_stale(answered):
         {"id": "e5", "kind": "interpretation", "answer_id": 999, "grade": 1},
         {"id": "e6", "kind": "needs_citation", "answer_id": a, "sentence": 2, "needs_citation": False},
     ]
-    acked, refused, eids = review.record_each(answered, "ann", events, with_ids=True, codes=True)
+    acked, refused, eids = review_events.record_each(answered, "ann", events, with_ids=True, codes=True)
     assert acked == ["e1", "e6"] and set(eids) == {"e1", "e6"}
     assert refused == {"e2": "not_cited", "e3": "unknown_sentence", "e4": "malformed", "e5": "unknown_answer"}
-    again = review.record_each(answered, "ann", events[:1], with_ids=True, codes=True)
+    again = review_events.record_each(answered, "ann", events[:1], with_ids=True, codes=True)
     assert again == (["e1"], {}, {"e1": eids["e1"]})  # resent: acknowledged, stored once
     base = eids["e1"]
-    review.record_each(
+    review_events.record_each(
         answered,
         "ann",
         [
@@ -153,7 +158,7 @@ def test_record_each_shape_codes_idempotency_and_stale(answered):
             }
         ],
     )
-    _, refused, _ = review.record_each(
+    _, refused, _ = review_events.record_each(
         answered,
         "ann",
         [
@@ -172,16 +177,16 @@ def test_record_each_shape_codes_idempotency_and_stale(answered):
         codes=True,
     )
     assert refused == {"e8": "stale"}
-    text = review.record_each(answered, "ann", [events[1]])[1]["e2"]
+    text = review_events.record_each(answered, "ann", [events[1]])[1]["e2"]
     assert "not cited" in text
 
 
 def test_review_assignments_limit_the_queue(answered):
-    plan = review.assign_reviews(answered, "lee", ["ann", "bob"], per_question=1)
+    plan = assignment.assign_reviews(answered, "lee", ["ann", "bob"], per_question=1)
     mine = set(plan.rows[plan.rows.username == "ann"].qid)
-    assert set(review.review_queue(answered, "ann").qid) == mine
+    assert set(queue.review_queue(answered, "ann").qid) == mine
     other = next(a for (q, s), a in _ids(answered).items() if q not in mine)
-    _, refused = review.record_each(
+    _, refused = review_events.record_each(
         answered, "ann", [{"id": "z", "kind": "interpretation", "answer_id": other, "grade": 1}], codes=True
     )
     assert refused == {"z": "not_assigned"}
@@ -193,30 +198,30 @@ def test_payload_is_blind_ordered_and_shows_decisions(answered):
     ids = _ids(answered)
     a = ids[("q1", "rag")]
     judging.grade(answered, "bob", "q1", "p01", 2)
-    review.review(answered, "ann", a, "support", sentence=0, pid="p01", grade=1)
-    review.review(answered, "ann", a, "note", note="두 번째 문장이 과장됨")
-    p = review.payload(answered, "ann", a)
+    review_events.review(answered, "ann", a, "support", sentence=0, pid="p01", grade=1)
+    review_events.review(answered, "ann", a, "note", note="두 번째 문장이 과장됨")
+    p = queue.payload(answered, "ann", a)
     assert "rag" not in json.dumps(p, ensure_ascii=False) and "system" not in p
     first = p["sentences"][0]["citations"][0]
     assert first["pid"] == "p01" and first["support"] == 1 and first["relevance"] == 2 and first["eid"] > 0
     assert first["source"].startswith("[예시] 문서 d1")
     assert p["note"] == "두 번째 문장이 과장됨" and p["in_question"]["n"] == 2
-    q = review.review_queue(answered, "ann")
+    q = queue.review_queue(answered, "ann")
     assert list(q.qid) == sorted(q.qid, key=lambda x: int(x[1:]))  # campaign order of questions
-    orders = {u: list(review.review_queue(answered, u).answer_id) for u in ("ann", "bob", "lee")}
-    assert orders["ann"] == list(review.review_queue(answered, "ann").answer_id)  # fixed per reviewer
-    assert review.current_answer(answered, "ann") == int(q.answer_id.iloc[0])
-    assert review.step(answered, "ann", 1) == int(q.answer_id.iloc[1])
+    orders = {u: list(queue.review_queue(answered, u).answer_id) for u in ("ann", "bob", "lee")}
+    assert orders["ann"] == list(queue.review_queue(answered, "ann").answer_id)  # fixed per reviewer
+    assert queue.current_answer(answered, "ann") == int(q.answer_id.iloc[0])
+    assert queue.step(answered, "ann", 1) == int(q.answer_id.iloc[1])
 
 
 def _review_q1_q2(db, user, q1, q2, q1_support=((0, "p01", 2), (1, "p02", 1), (1, "p03", 0)), interp=(2, 1)):
     for s, pid, g in q1_support:
-        review.review(db, user, q1, "support", sentence=s, pid=pid, grade=g)
-    review.review(db, user, q1, "needs_citation", sentence=2, needs_citation=False)
+        review_events.review(db, user, q1, "support", sentence=s, pid=pid, grade=g)
+    review_events.review(db, user, q1, "needs_citation", sentence=2, needs_citation=False)
     for s, pid, g in ((0, "p04", 2), (0, "p05", 0), (1, "p04", 0), (1, "p05", 0)):
-        review.review(db, user, q2, "support", sentence=s, pid=pid, grade=g)
-    review.review(db, user, q1, "interpretation", grade=interp[0])
-    review.review(db, user, q2, "interpretation", grade=interp[1])
+        review_events.review(db, user, q2, "support", sentence=s, pid=pid, grade=g)
+    review_events.review(db, user, q1, "interpretation", grade=interp[0])
+    review_events.review(db, user, q2, "interpretation", grade=interp[1])
 
 
 def test_measures_hand_computed(answered):
@@ -224,9 +229,9 @@ def test_measures_hand_computed(answered):
     ids = _ids(db)
     q1, q2, q3, b1 = ids[("q1", "rag")], ids[("q2", "rag")], ids[("q3", "rag")], ids[("q1", "base")]
     _review_q1_q2(db, "ann", q1, q2)
-    review.review(db, "ann", b1, "support", sentence=0, pid="p03", grade=0)
-    review.review(db, "ann", b1, "interpretation", grade=0)
-    review.review(db, "ann", q3, "abstention", appropriate=True)
+    review_events.review(db, "ann", b1, "support", sentence=0, pid="p03", grade=0)
+    review_events.review(db, "ann", b1, "interpretation", grade=0)
+    review_events.review(db, "ann", q3, "abstention", appropriate=True)
     from reljudge.campaign import judging
 
     for pid, g in (("p01", 2), ("p02", 1), ("p03", 0)):  # q1's paragraph judgments
@@ -257,7 +262,7 @@ def test_measures_hand_computed(answered):
 
 def test_unreviewed_answer_is_left_out_of_support_means(answered):
     ids = _ids(answered)
-    review.review(answered, "ann", ids[("q1", "rag")], "support", sentence=0, pid="p01", grade=2)
+    review_events.review(answered, "ann", ids[("q1", "rag")], "support", sentence=0, pid="p01", grade=2)
     ev = answer_metrics.evaluate_answers(answered, n_boot=0)
     row = ev.means.set_index(["system", "qtype", "measure"]).loc[("rag", "all", "support_precision")]
     assert row.n == 0
@@ -267,40 +272,40 @@ def test_unreviewed_answer_is_left_out_of_support_means(answered):
 def test_several_reviewers_majority_ties_to_stricter_and_adjudication(answered):
     db = answered
     a = _ids(db)[("q1", "rag")]
-    review.review(db, "ann", a, "support", sentence=0, pid="p01", grade=2)
-    review.review(db, "bob", a, "support", sentence=0, pid="p01", grade=1)
-    review.review(db, "ann", a, "needs_citation", sentence=2, needs_citation=False)
-    review.review(db, "bob", a, "needs_citation", sentence=2, needs_citation=True)
-    review.review(db, "ann", a, "interpretation", grade=2)
-    review.review(db, "bob", a, "interpretation", grade=2)
-    review.review(db, "lee", a, "interpretation", grade=0)
-    agg = review.aggregated_reviews(db).set_index(["kind"])
+    review_events.review(db, "ann", a, "support", sentence=0, pid="p01", grade=2)
+    review_events.review(db, "bob", a, "support", sentence=0, pid="p01", grade=1)
+    review_events.review(db, "ann", a, "needs_citation", sentence=2, needs_citation=False)
+    review_events.review(db, "bob", a, "needs_citation", sentence=2, needs_citation=True)
+    review_events.review(db, "ann", a, "interpretation", grade=2)
+    review_events.review(db, "bob", a, "interpretation", grade=2)
+    review_events.review(db, "lee", a, "interpretation", grade=0)
+    agg = review_decisions.aggregated_reviews(db).set_index(["kind"])
     assert agg.loc["support"].value == 1 and agg.loc["support"].provenance == "tie"
     assert agg.loc["needs_citation"].value is True or agg.loc["needs_citation"].value == True  # noqa: E712
     assert agg.loc["interpretation"].value == 2 and agg.loc["interpretation"].provenance == "majority"
-    review.adjudicate(db, "lee", a, "support", sentence=0, pid="p01", grade=2, reason="전문 인용")
-    agg = review.aggregated_reviews(db).set_index("kind")
+    adjudication.adjudicate(db, "lee", a, "support", sentence=0, pid="p01", grade=2, reason="전문 인용")
+    agg = review_decisions.aggregated_reviews(db).set_index("kind")
     assert agg.loc["support"].value == 2 and agg.loc["support"].provenance == "adjudicated"
-    assert review.aggregated_reviews(db, "majority").set_index("kind").loc["support"].value == 1
-    assert review.aggregated_reviews(db, "reviewer:ann").set_index("kind").loc["support"].value == 2
+    assert review_decisions.aggregated_reviews(db, "majority").set_index("kind").loc["support"].value == 1
+    assert review_decisions.aggregated_reviews(db, "reviewer:ann").set_index("kind").loc["support"].value == 2
 
 
 def test_review_file_round_trip_exact_and_bad_lines(answered, tmp_path):
     db = answered
     ids = _ids(db)
     _review_q1_q2(db, "ann", ids[("q1", "rag")], ids[("q2", "rag")])
-    review.review(db, "ann", ids[("q1", "rag")], "note", note="좋음")
-    review.review(db, "bob", ids[("q3", "rag")], "abstention", appropriate=False)
+    review_events.review(db, "ann", ids[("q1", "rag")], "note", note="좋음")
+    review_events.review(db, "bob", ids[("q3", "rag")], "abstention", appropriate=False)
     first = tmp_path / "reviews.jsonl"
-    assert review.write_reviews(db, first) == 3
-    assert first.read_bytes() == review.reviews_bytes(db)  # the Export page's download
+    assert ingest.write_reviews(db, first) == 3
+    assert first.read_bytes() == ingest.reviews_bytes(db)  # the Export page's download
     rec = json.loads(first.read_text(encoding="utf-8").splitlines()[0])
     assert rec["reviewer"] == "ann" and rec["qid"] == "q1" and rec["note"] == "좋음"
     assert rec["sentences"][1] == {"index": 1, "needs_citation": True, "support": {"p02": 1, "p03": 0}}
     assert rec["sentences"][2]["needs_citation"] is False
-    assert review.import_reviews(db, first, "copy") == 3
+    assert ingest.import_reviews(db, first, "copy") == 3
     second = tmp_path / "again.jsonl"
-    review.write_reviews(db, second, source="copy")
+    ingest.write_reviews(db, second, source="copy")
     assert second.read_bytes() == first.read_bytes()
     # the source evaluates like the team under the same decisions
     team = answer_metrics.evaluate_answers(db, n_boot=0).means
@@ -311,8 +316,8 @@ def test_review_file_round_trip_exact_and_bad_lines(answered, tmp_path):
         [rec, {**rec, "reviewer": "x", "sentences": [{"index": 0, "needs_citation": True, "support": {"p05": 2}}]}],
     )
     with pytest.raises(InputError, match=r"bad.jsonl, line 2: paragraph 'p05' is not cited by sentence 0"):
-        review.import_reviews(db, bad, "bad")
-    assert "bad" not in review.review_sources(db)
+        ingest.import_reviews(db, bad, "bad")
+    assert "bad" not in ingest.review_sources(db)
 
 
 def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
@@ -330,8 +335,8 @@ def test_cli_import_evaluate_export(answered, db_path, tmp_path, capsys):
 
     db = open_database(db_path)
     a = _ids(db)[("q2", "extra")]
-    review.review(db, "ann", a, "support", sentence=0, pid="p05", grade=1)
-    review.review(db, "ann", a, "interpretation", grade=2)
+    review_events.review(db, "ann", a, "support", sentence=0, pid="p05", grade=1)
+    review_events.review(db, "ann", a, "interpretation", grade=2)
     db.close()
     assert main(["--db", str(db_path), "evaluate-answers"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -462,10 +467,10 @@ def test_review_agreement_from_database_with_an_imported_source(answered, tmp_pa
     assert rep.interpretation.n_items == 2
     # an imported source joins as one rater "source:NAME", like an imported qrels source
     path = tmp_path / "ann.jsonl"
-    review.write_reviews(db, path)
+    ingest.write_reviews(db, path)
     lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     _write(path, [dict(r, reviewer="llm") for r in lines if r["reviewer"] == "ann"])
-    review.import_reviews(db, path, "llm")
+    ingest.import_reviews(db, path, "llm")
     rep = team_agreement.reviews_from_database(db)
     assert rep.support.annotators == ["ann", "bob", "source:llm"]
     assert rep.support.cohen_kappa["ann|source:llm"] == pytest.approx(1.0)
@@ -491,7 +496,7 @@ def test_report_section_hand_computed(answered):
     q1, q2 = ids[("q1", "rag")], ids[("q2", "rag")]
     _review_q1_q2(db, "ann", q1, q2)
     _review_q1_q2(db, "bob", q1, q2)  # the same decisions: agreement 1
-    review.review(db, "ann", ids[("q3", "rag")], "abstention", appropriate=True)
+    review_events.review(db, "ann", ids[("q3", "rag")], "abstention", appropriate=True)
     sec = report_answers.build(db, "en", n_boot=200)
     m = sec.measures.set_index(["system", "qtype"])
     # as in test_measures_hand_computed: P = (.5 + .25)/2, R = (.75 + .5)/2, interpretation (2 + 1)/2
@@ -527,7 +532,7 @@ def test_report_section_escapes_answer_text(answered, tmp_path):
 
     db = answered
     evil = "<img src=x onerror=alert(1)> **굵게** | <b>x</b>"
-    review.import_answers(
+    ingest.import_answers(
         db,
         _write(
             tmp_path / "evil.jsonl",
@@ -535,7 +540,7 @@ def test_report_section_escapes_answer_text(answered, tmp_path):
         ),
     )
     a = _ids(db)[("q2", "evil")]
-    review.review(db, "ann", a, "support", sentence=0, pid="p04", grade=0)
+    review_events.review(db, "ann", a, "support", sentence=0, pid="p04", grade=0)
     sec = report_answers.build(db, "ko", n_boot=0)
     assert list(sec.failures.text) == [evil]  # data kept as it is
     md = report_answers.markdown(sec)
@@ -560,7 +565,7 @@ def test_a_long_answer_is_split_in_bounded_pieces_and_imports(campaign_db, tmp_p
     assert "".join(pieces) == text and max(map(len, pieces)) <= korean.SPLIT_PIECE
     assert all(p.rstrip().endswith(".") for p in pieces[:-1])  # cut at sentence ends
     assert list(korean._pieces("가" * 2_400)) == ["가" * 500, "가" * 1_900]  # no break: cut short
-    review.import_answers(
+    ingest.import_answers(
         campaign_db,
         _write(tmp_path / "long.jsonl", [{"qid": "q1", "system": "long", "answer": text, "citations": ["p01"]}]),
     )
@@ -578,35 +583,35 @@ def test_hidden_characters_in_review_names_and_nul_in_notes_are_refused(answered
     file is refused like in every other import — with file and line."""
     db = answered
     ids = _ids(db)
-    review.review(db, "ann", ids[("q1", "rag")], "note", note="좋음")
+    review_events.review(db, "ann", ids[("q1", "rag")], "note", note="좋음")
     good = tmp_path / "reviews.jsonl"
-    review.write_reviews(db, good)
+    ingest.write_reviews(db, good)
     rec = json.loads(good.read_text(encoding="utf-8").splitlines()[0])
     bad = _write(tmp_path / "bad.jsonl", [rec, {**rec, "reviewer": "bob", field: value}])
     with pytest.raises(InputError) as err:
-        review.import_reviews(db, bad, "bad")
+        ingest.import_reviews(db, bad, "bad")
     assert err.value.line == 2 and "bad.jsonl" in str(err.value)
-    assert "bad" not in review.review_sources(db)
+    assert "bad" not in ingest.review_sources(db)
 
 
 def test_hidden_characters_in_source_and_answer_system_names_are_refused(answered, tmp_path):
     from reljudge.campaign import export
 
     db = answered
-    review.review(db, "ann", _ids(db)[("q1", "rag")], "note", note="좋음")
+    review_events.review(db, "ann", _ids(db)[("q1", "rag")], "note", note="좋음")
     reviews = tmp_path / "r.jsonl"
-    review.write_reviews(db, reviews)
+    ingest.write_reviews(db, reviews)
     for name in ("live\u202e", "zero\u200bwidth"):
         with pytest.raises(ReljudgeError, match="source name"):
-            review.import_reviews(db, reviews, name)
+            ingest.import_reviews(db, reviews, name)
         qrels = tmp_path / "q.txt"
         qrels.write_text("q1 0 p01 2\n", encoding="utf-8")
         with pytest.raises(ReljudgeError, match="source name"):
             export.import_qrels(db, qrels, name)
     bad = _write(tmp_path / "answers.jsonl", [{"qid": "q2", "system": "gr\u200baph", "answer": "좋습니다."}])
     with pytest.raises(InputError, match="line 1"):
-        review.import_answers(db, bad)
+        ingest.import_answers(db, bad)
     with pytest.raises(InputError):
-        review.import_answers(
+        ingest.import_answers(
             db, _write(tmp_path / "a2.jsonl", [{"qid": "q2", "answer": "좋습니다."}]), system="sys\u202e"
         )

@@ -529,18 +529,18 @@ def test_review_screen_shows_an_answer_blind(app_db):
     assert at.title[0].value == "답변 검수"
     keys = [getattr(el, "key", None) for el in at.main]
     assert "rv_review" in keys
-    from reljudge.review import workflow as review
+    from reljudge.review import queue as answer_queue
 
-    data = review.payload(_db(), "annotator1", review.current_answer(_db(), "annotator1"))
+    data = answer_queue.payload(_db(), "annotator1", answer_queue.current_answer(_db(), "annotator1"))
     assert "system" not in data and not any(s in str(data) for s in ("bm25", "graphrag", "hybrid"))
 
 
 def test_every_refusal_code_has_a_translation():
     from reljudge import i18n
     from reljudge.campaign import judging
-    from reljudge.review import workflow as review
+    from reljudge.review import events
 
-    for code in set(judging.REJECTION_CODES) | set(review.REJECTION_CODES):
+    for code in set(judging.REJECTION_CODES) | set(events.REJECTION_CODES):
         for lang in ("ko", "en"):
             assert i18n.t(f"rejected_{code}", lang)
 

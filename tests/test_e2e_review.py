@@ -9,7 +9,8 @@ import json
 import pytest
 
 from e2e_support import DEEP_QUERY_JS, build_campaign, login, served_in_browser
-from reljudge.review import workflow as review
+from reljudge.review import ingest
+from reljudge.review import queue
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -48,7 +49,7 @@ def _campaign(tmp_path):
     )
     db = open_database(camp.db_path)
     try:
-        review.import_answers(db, answers)
+        ingest.import_answers(db, answers)
     finally:
         db.close()
     return camp
@@ -86,7 +87,7 @@ def test_an_answer_reviewed_with_the_keyboard_is_saved_and_survives_a_reload(tmp
         assert [c["grade"] for c in again["cards"] if c["pid"]] == ["2", "0"][: len(pairs)]
     db = open_database(camp.db_path)
     try:
-        data = review.payload(db, "annotator1", int(first["answer"]))
+        data = queue.payload(db, "annotator1", int(first["answer"]))
         got = [c["support"] for s in data["sentences"] for c in s["citations"]]
         assert got == [2, 0][: len(pairs)] and data["interpretation"] == 1
     finally:

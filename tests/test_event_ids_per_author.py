@@ -12,7 +12,7 @@ import json
 import pytest
 
 from reljudge.campaign import events
-from reljudge.review import workflow as review
+from reljudge.review import ingest
 from reljudge.storage import migrations
 from reljudge.storage.db import Database
 
@@ -79,7 +79,7 @@ def test_review_event_ids_are_per_author_too(campaign_db, tmp_path):
         + "\n",
         encoding="utf-8",
     )
-    review.import_answers(db, answers)
+    ingest.import_answers(db, answers)
     a = int(db.cursor().execute("SELECT answer_id FROM current_answers").fetchone()[0])
     event = {"id": "r-1", "kind": "interpretation", "answer_id": a, "grade": 2}
     _, _, eids_a = events.record_each(db, "ann", [event])

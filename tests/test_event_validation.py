@@ -16,7 +16,7 @@ import pytest
 
 from reljudge.campaign import events
 from reljudge.campaign import group_commit
-from reljudge.review import workflow as review
+from reljudge.review import ingest
 from reljudge.storage import judgments as judgment_store
 
 ANSWERS = [
@@ -73,7 +73,7 @@ def test_a_bad_id_is_answered_under_a_placeholder_that_can_be_sent_back(campaign
 def answered(campaign_db, tmp_path):
     path = tmp_path / "answers.jsonl"
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ANSWERS), encoding="utf-8")
-    review.import_answers(campaign_db, path)
+    ingest.import_answers(campaign_db, path)
     return campaign_db, int(campaign_db.cursor().execute("SELECT answer_id FROM current_answers").fetchone()[0])
 
 

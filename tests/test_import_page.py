@@ -18,7 +18,7 @@ from app_support import lead_on
 from reljudge import i18n
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import export
-from reljudge.review import workflow as review
+from reljudge.review import ingest
 from reljudge.errors import ReljudgeError
 from reljudge.ui import uploads
 
@@ -121,7 +121,7 @@ def test_answers_are_imported_on_the_page_with_system_and_replace(app_db):
     _upload(at, "answers", "rag.jsonl", new, text="rag")  # --system rag: the file has no system
     assert not at.error
     assert _shown(at.success[0].value) == "가져왔습니다: 생성 답변 rag.jsonl: 시스템 rag 버전 1"
-    versions = review.answer_versions(_db()).set_index("system")
+    versions = ingest.answer_versions(_db()).set_index("system")
     assert versions.loc["rag", "n_answers"] == 2 and versions.loc["rag", "source_file"] == "rag.jsonl"
     # a system that has answers already needs the box, as --replace does
     again = _jsonl({"qid": "q01", "system": "rag", "answer": "다시 쓴 답변입니다 [p0045].", "citations": ["p0045"]})
@@ -132,12 +132,12 @@ def test_answers_are_imported_on_the_page_with_system_and_replace(app_db):
     )
     _upload(at, "answers", "rag-v2.jsonl", again, replace=True)
     assert not at.error and _shown(at.success[0].value).endswith("시스템 rag 버전 2")
-    assert review.answer_versions(_db()).query("system == 'rag'").version.tolist() == [1, 2]
+    assert ingest.answer_versions(_db()).query("system == 'rag'").version.tolist() == [1, 2]
 
 
 def test_a_bad_answers_file_names_its_line_in_the_pages_language_and_writes_nothing(app_db):
     at = _lead_on()
-    before = len(review.answer_versions(_db()))
+    before = len(ingest.answer_versions(_db()))
     bad = _jsonl(
         {"qid": "q01", "system": "rag", "answer": "첫 답변 [1].", "citations": ["p0045"]},
         {"qid": "q02", "system": "rag", "answer": "둘째 답변 [3].", "citations": ["p0001"]},
@@ -153,7 +153,7 @@ def test_a_bad_answers_file_names_its_line_in_the_pages_language_and_writes_noth
     )
     _upload(at, "answers", "답변.jsonl", unknown)
     assert "답변.jsonl, 2번째 줄: 없는 질문 id 'q99'" in _shown(at.error[0].value)
-    assert len(review.answer_versions(_db())) == before
+    assert len(ingest.answer_versions(_db())) == before
     # in English (the page passes its language; AppTest cannot word a selectbox in English)
     with pytest.raises(ReljudgeError) as err:
         uploads.import_any(_db(), "answers", _Upload("answers.jsonl", bad), lang="en")
@@ -178,12 +178,12 @@ def test_reviews_are_imported_as_a_named_source(app_db):
     )
     _upload(at, "reviews", "llm.jsonl", good)  # no source name: asked for
     assert at.warning[0].value == "출처 이름을 적으세요 (예: llm-judge)."
-    assert review.review_sources(_db()) == []
+    assert ingest.review_sources(_db()) == []
     _upload(at, "reviews", "llm.jsonl", good, text="llm-judge")
     assert not at.error
     assert _shown(at.success[0].value) == "가져왔습니다: 검수 기록 llm.jsonl: 검수자 × 답변 2건을 출처 llm-judge로"
-    assert review.review_sources(_db()) == ["llm-judge"]
-    assert len(review.review_records(_db(), "llm-judge")) == 2
+    assert ingest.review_sources(_db()) == ["llm-judge"]
+    assert len(ingest.review_records(_db(), "llm-judge")) == 2
     bad = _jsonl(
         {"qid": "q01", "system": "bm25", "reviewer": "llm", "interpretation": 2},
         {"qid": "q01", "system": "vector", "reviewer": "llm", "interpretation": 5},
@@ -193,7 +193,7 @@ def test_reviews_are_imported_as_a_named_source(app_db):
         "가져오지 못했습니다 (아무것도 저장되지 않음): llm-bad.jsonl, 2번째 줄: "
         "interpretation은 0, 1, 2, null 가운데 하나여야 합니다 (받은 값: 5)"
     )
-    assert len(review.review_records(_db(), "llm-judge")) == 2  # the source as it was
+    assert len(ingest.review_records(_db(), "llm-judge")) == 2  # the source as it was
 
 
 def test_qrels_are_imported_as_a_named_source_on_the_import_page_only(app_db):

@@ -26,7 +26,7 @@ from reljudge.reporting import dashboard
 from reljudge.campaign import events
 from reljudge.campaign import judging
 from reljudge.reporting import report
-from reljudge.review import workflow as review
+from reljudge.review import events as review_events
 from reljudge.storage import open_database, postgres, transfer
 from reljudge.storage.db import is_postgres
 
@@ -268,7 +268,7 @@ def test_a_save_reads_only_the_rows_it_touches(pg_url, capfd, monkeypatch):
             db, "annotator1", [dict(id="save-1", kind="grade", qid=qid, pid=pid, grade=2, base=1)]
         )
         assert acked == ["save-1"] and not refused
-        acked, refused = review.record_each(
+        acked, refused = review_events.record_each(
             db, "annotator1", [dict(id="review-1", kind="interpretation", answer_id=answer_id, grade=2, base=1)]
         )
         assert acked == ["review-1"] and not refused, refused

@@ -7,21 +7,26 @@ import pytest
 from test_app_pages import _app, _db, _login, app_db  # noqa: F401  (app_db: the fixture)
 
 from reljudge.review import measures as answer_metrics
-from reljudge.review import workflow as review
+from reljudge.review import adjudication as review_adjudication
+from reljudge.review import assignment
+from reljudge.review import decisions
+from reljudge.review import events
+from reljudge.review import queue as answer_queue
+from reljudge.storage import answers as store
 
 
 def _disagree(db):
     """annotator1 and annotator2 review the same demo answer and disagree on one
     support grade (2 vs 0) and on its interpretation (2 vs 1)."""
-    answers, _, cites = review.store.current_answer_tables(db)
+    answers, _, cites = store.current_answer_tables(db)
     cited = cites.merge(answers[~answers.abstained], on="answer_id")
     first = cited.iloc[0]
     a, s, pid = int(first.answer_id), int(first.idx), first.pid
     for user, grade, interp in (("annotator1", 2, 2), ("annotator2", 0, 1)):
         for c in cites[cites.answer_id == a].itertuples():
             g = grade if (c.idx, c.pid) == (s, pid) else 1
-            review.review(db, user, a, "support", sentence=int(c.idx), pid=c.pid, grade=g)
-        review.review(db, user, a, "interpretation", grade=interp)
+            events.review(db, user, a, "support", sentence=int(c.idx), pid=c.pid, grade=g)
+        events.review(db, user, a, "interpretation", grade=interp)
     return a, s, pid
 
 
@@ -30,7 +35,7 @@ def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it()
     _app().run()
     db = _db()
     a, s, pid = _disagree(db)
-    queue = review.disagreements(db)
+    queue = review_adjudication.disagreements(db)
     assert [(r.kind, r.sentence, r.pid, r.grades) for r in queue.itertuples()] == [
         ("support", s, pid, (0, 2)),
         ("interpretation", None, None, (1, 2)),
@@ -47,10 +52,10 @@ def test_review_adjudication_page_rules_a_disagreement_and_the_measures_use_it()
     at.button[0].click().run()
     assert not at.exception and not at.error
     assert "조정을 저장했습니다" in at.success[0].value
-    decided = review.aggregated_reviews(db).set_index(["answer_id", "kind", "sentence", "pid"])
+    decided = decisions.aggregated_reviews(db).set_index(["answer_id", "kind", "sentence", "pid"])
     row = decided.loc[(a, "support", s, pid)]
     assert row.value == 2 and row.provenance == "adjudicated"
-    queue = review.disagreements(db)
+    queue = review_adjudication.disagreements(db)
     assert queue.iloc[0].kind == "interpretation" and queue.iloc[-1].ruling == 2  # open items first
     table = next(d.value for d in at.dataframe if "grades" in d.value.columns)
     assert set(table.kind) == {"뒷받침 (문장 × 인용)", "해석 타당성"}  # in Korean
@@ -66,7 +71,7 @@ def test_review_adjudication_page_refuses_a_ruling_without_reason():
     at.switch_page("screens/review_adjudicate.py").run()
     at.radio[0].set_value(0)
     at.button[0].click().run()
-    assert at.error and not review.adjudication_history(_db()).shape[0]
+    assert at.error and not review_adjudication.adjudication_history(_db()).shape[0]
 
 
 @pytest.mark.usefixtures("app_db")
@@ -80,12 +85,12 @@ def test_review_assignment_page_gives_each_reviewer_their_questions():
     assert not at.exception and not at.error
     assert "검수를 배정했습니다" in at.success[0].value
     db = _db()
-    rows = review.active_review_assignments(db)
+    rows = assignment.active_review_assignments(db)
     assert set(rows.username) == {"annotator1", "annotator2"}
     per_question = rows.groupby("qid").size()
     assert set(per_question) == {1, 2} and (per_question == 2).sum() >= 1  # overlap for agreement
     mine = set(rows[rows.username == "annotator1"].qid)
-    assert set(review.review_queue(db, "annotator1").qid) == mine
+    assert set(answer_queue.review_queue(db, "annotator1").qid) == mine
 
 
 @pytest.mark.usefixtures("app_db")

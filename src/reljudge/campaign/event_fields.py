@@ -1,6 +1,6 @@
 """The fields of a browser event, checked one way for every kind of event.
 
-Paragraph judgments (:mod:`reljudge.campaign.judging`) and answer reviews (:mod:`reljudge.review.workflow`)
+Paragraph judgments (:mod:`reljudge.campaign.judging`) and answer reviews (:mod:`reljudge.review.events`)
 arrive on the same route from the same outbox, and both parsers build their rows from
 these checks, before any transaction is opened. What a check refuses is refused as the
 event's own problem (``malformed``, with a message naming the field), never as a failure

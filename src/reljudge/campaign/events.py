@@ -1,16 +1,16 @@
 """The browser's events, whatever screen made them: paragraph judgments
-(:mod:`reljudge.campaign.judging`) and answer reviews (:mod:`reljudge.review.workflow`) share one outbox
+(:mod:`reljudge.campaign.judging`) and answer reviews (:mod:`reljudge.review.events`) share one outbox
 in the browser and one route on the server, and are told apart by ``kind``."""
 
 from __future__ import annotations
 
 from reljudge.campaign import judging
-from reljudge.review import workflow as review
+from reljudge.review import events as review_events
 from reljudge.storage.db import Database
 
 
 def is_review(event) -> bool:
-    return isinstance(event, dict) and event.get("kind") in review.KINDS
+    return isinstance(event, dict) and event.get("kind") in review_events.KINDS
 
 
 def record_each(db: Database, username: str, events: list) -> tuple[list[str], dict[str, str], dict[str, int]]:
@@ -22,7 +22,7 @@ def record_each(db: Database, username: str, events: list) -> tuple[list[str], d
     eids: dict[str, int] = {}
     reviews = [e for e in events if is_review(e)]
     judgments = [e for e in events if not is_review(e)]
-    for module, batch in ((judging, judgments), (review, reviews)):
+    for module, batch in ((judging, judgments), (review_events, reviews)):
         if batch:
             a, r, e = module.record_each(db, username, batch, with_ids=True, codes=True)
             acked += a

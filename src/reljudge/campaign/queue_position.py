@@ -1,6 +1,6 @@
 """Where a person is in their work queue, and how they move in it: one rule for the
 judging queue (questions, :mod:`reljudge.campaign.judging`) and the review queue (answers,
-:mod:`reljudge.review.workflow`).
+:mod:`reljudge.review.queue`).
 
 The position is remembered per user; when it is not (or no longer) in the queue, the
 user lands on the first unfinished item (the queue's own ``next_open`` rule) and that

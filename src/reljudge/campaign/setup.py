@@ -150,9 +150,9 @@ def load_demo(db: Database, with_accounts: bool = True) -> list[ImportSummary]:
     for name, system in DEMO_RUNS:
         out.append(import_file(db, "run", d / "runs" / name, system=system))
     pool(db, 20)
-    from reljudge.review import workflow as review
+    from reljudge.review import ingest
 
-    review.import_answers(db, d / "answers.jsonl")
+    ingest.import_answers(db, d / "answers.jsonl")
     catalog.set_setting(db, "demo", "1")
     if with_accounts:
         for username, password, role in DEMO_ACCOUNTS:

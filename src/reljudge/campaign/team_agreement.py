@@ -12,7 +12,7 @@ from reljudge.agreement.coefficients import (
     compute_agreement,
     review_agreement,
 )
-from reljudge.review import workflow as review
+from reljudge.review import decisions
 from reljudge.storage import qrels_io, team
 
 
@@ -44,4 +44,4 @@ def reviews_from_database(db, include_sources: bool = True) -> ReviewAgreementRe
     overall. Imported review sources (``import reviews --source NAME``) join as raters
     named ``source:NAME`` (a source's own reviewers taken together by the majority
     rule), exactly as imported qrels sources join :func:`from_database`."""
-    return review_agreement(review.review_ratings(db, include_sources), team.question_types(db))
+    return review_agreement(decisions.review_ratings(db, include_sources), team.question_types(db))

@@ -54,7 +54,7 @@ def _num(x):
 
 def run(args) -> int:
     from reljudge.review import measures as answer_metrics
-    from reljudge.review import workflow as review
+    from reljudge.review import decisions as review_decisions
     from reljudge.storage import open_database
 
     try:
@@ -73,7 +73,7 @@ def run(args) -> int:
     if args.format == "json":
         out = {
             "policy": args.policy,
-            "policy_rule": review.POLICY_TEXT,
+            "policy_rule": review_decisions.POLICY_TEXT,
             "qrels_policy": args.qrels_policy,
             "threshold": ev.threshold,
             "measures": [

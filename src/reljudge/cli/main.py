@@ -78,18 +78,18 @@ def cmd_import(args) -> int:
         return 2
     db = _db(args, create=True)
     if args.kind == "answers":
-        from reljudge.review import workflow as review
+        from reljudge.review import ingest
 
-        versions = review.import_answers(db, args.file, system=args.system, fmt=args.format, replace=args.replace)
+        versions = ingest.import_answers(db, args.file, system=args.system, fmt=args.format, replace=args.replace)
         print(f"answers {args.file}: " + ", ".join(f"{s} version {v}" for s, v in versions.items()))
         return 0
     if args.kind == "reviews":
-        from reljudge.review import workflow as review
+        from reljudge.review import ingest
 
         if not args.source:
             print("error: import reviews needs --source NAME", file=sys.stderr)
             return 2
-        n = review.import_reviews(db, args.file, args.source)
+        n = ingest.import_reviews(db, args.file, args.source)
         print(f"reviews {args.file}: {n} reviewer × answer records as source {args.source!r}")
         return 0
     if args.kind == "qrels":
@@ -354,10 +354,10 @@ def cmd_export(args) -> int:
         print(f"{n} judgment events -> {args.output}")
         return 0
     if args.what == "reviews":
-        from reljudge.review import workflow as review
+        from reljudge.review import ingest
 
         source = policy.split(":", 1)[1] if policy else None
-        n = review.write_reviews(db, args.output, source)
+        n = ingest.write_reviews(db, args.output, source)
         print(f"{n} reviewer × answer records -> {args.output}")
         return 0
     if args.what == "adjudications":

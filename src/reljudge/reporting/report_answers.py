@@ -23,7 +23,7 @@ from reljudge.campaign import team_agreement
 from reljudge import i18n
 from reljudge.agreement import coefficients as agreement
 from reljudge.review import measures as answer_metrics
-from reljudge.review import workflow as review
+from reljudge.review import decisions
 from reljudge.reporting.dashboard import _ci
 from reljudge.reporting.render import html_table, md_table
 from reljudge.storage import answers as store
@@ -92,7 +92,7 @@ def failures_table(ev: answer_metrics.AnswerEvaluation) -> pd.DataFrame:
 
 def disclosure(db: Database, ev: answer_metrics.AnswerEvaluation, lang: str) -> list[tuple[str, str]]:
     """How the review was done, as (label, text) rows."""
-    per_reviewer, spread = review.review_coverage(db)
+    per_reviewer, spread = decisions.review_coverage(db)
     who = ", ".join(f"{r.reviewer} ({int(r.n_answers)})" for r in per_reviewer.itertuples()) or "—"
     how_many = (
         ", ".join(

@@ -45,10 +45,13 @@ import pandas as pd
 
 from reljudge.campaign import adjudication
 from reljudge.eval.metrics import ALL, NO_TYPE, bootstrap_ci
-from reljudge.review.workflow import SUPPORT_WEIGHT, aggregated_reviews
+from reljudge.review.decisions import aggregated_reviews
 from reljudge.storage import answers as store
 from reljudge.storage import catalog
 from reljudge.storage.db import Database
+
+SUPPORT_WEIGHT = {2: 1.0, 1: 0.5, 0: 0.0}
+"""The weight of a support grade (TREC 2024 RAG weighted precision: full 1, partial 0.5, none 0)."""
 
 MEASURES = (
     "support_precision",
@@ -151,7 +154,7 @@ def evaluate_answers(
 ) -> AnswerEvaluation:
     """Every measure per system × question type and overall (``qtype`` ``all``), with 95%
     bootstrap intervals. ``policy`` turns several reviewers' decisions into one
-    (:func:`reljudge.review.workflow.aggregated_reviews`); ``qrels_policy`` is the paragraph
+    (:func:`reljudge.review.decisions.aggregated_reviews`); ``qrels_policy`` is the paragraph
     judgments' (citation_relevance, and which questions are no-answer)."""
     threshold = int(threshold if threshold is not None else catalog.get_settings(db)["rel_threshold"])
     answers, sentences, citations = store.current_answer_tables(db)

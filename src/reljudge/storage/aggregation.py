@@ -2,7 +2,7 @@
 
 An item is whatever the raters decided on: a pooled paragraph of a question (qrels,
 :func:`reljudge.storage.team.qrels_sql`), or a sentence × cited paragraph, a sentence or
-a whole answer of an answer review (:func:`reljudge.review.workflow.aggregate`). Each
+a whole answer of an answer review (:func:`reljudge.review.decisions.aggregate`). Each
 rater's latest value counts once; values are on one ordered scale where lower is stricter
 (a grade as it is; review flags mapped onto 0/1 by the review module).
 
@@ -15,6 +15,10 @@ The decision (README "정책 / Policies", "Several annotators → one qrels"):
   (``tie``).
 
 ``n`` counts the raters of the item (0 for an item only a lead decided).
+
+The lead's queues of such items, paragraphs and answer-review items, list the same ones by
+one rule too (:func:`disagreements_sql`): the raters' current values differ, and no ruling
+has been made since the latest of them.
 """
 
 from __future__ import annotations
@@ -80,3 +84,33 @@ def decide_frames(
         return con.execute(f"SELECT * FROM ({sql}) ORDER BY {', '.join(key)}").df()
     finally:
         con.close()
+
+
+def disagreements_sql(ratings: str, key: list[str], rulings: str, lists: str = "") -> str:
+    """SQL giving the items on which raters' current values differ: the one rule of both
+    disagreement queues, pooled paragraphs (:func:`reljudge.storage.team.paragraph_disagreements`)
+    and answer-review items (:func:`reljudge.storage.answers.review_disagreements`).
+
+    An item is disputed when at least two raters rated it and their values are not all
+    the same. A lead's ruling settles it until a rater grades it again: a ruling older
+    than the item's latest rating leaves it open (the ruling still decides the
+    aggregated value, :func:`decisions_sql`, until the lead rules again). Columns: the
+    ``key`` columns, ``lo`` and ``hi`` (the lowest and highest value), ``spread``
+    (hi − lo: callers list the widest spread first), ``n`` (the raters), ``last_rated``
+    (the latest rating), ``ruling`` (the value of the ruling that settles the item, or
+    NULL) and ``is_open``; then ``lists``, aggregate expressions over ``ratings`` the
+    caller adds (", list(...) AS x").
+
+    ``ratings``: a query with the ``key`` columns, ``v`` and ``rated_at`` (when it was given),
+    one row per rater and item; ``rulings``: the same columns, one row per ruled item
+    (its latest ruling). Key columns must not be NULL: items are matched with ``=``."""
+    cols = ", ".join(key)
+    on = " AND ".join(f"r.{c} = d.{c}" for c in key)
+    return f"""
+        WITH d AS (
+            SELECT {cols}, min(v) AS lo, max(v) AS hi, max(v) - min(v) AS spread,
+                   count(*) AS n, max(rated_at) AS last_rated{lists}
+            FROM ({ratings}) GROUP BY {cols} HAVING count(*) >= 2 AND min(v) <> max(v))
+        SELECT d.*, CASE WHEN r.rated_at >= d.last_rated THEN r.v END AS ruling,
+               r.rated_at IS NULL OR r.rated_at < d.last_rated AS is_open
+        FROM d LEFT JOIN ({rulings}) r ON {on}"""

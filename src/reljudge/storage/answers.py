@@ -7,7 +7,7 @@ import pandas as pd
 
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.storage import event_batches
+from reljudge.storage import aggregation, event_batches
 from reljudge.storage.db import Database, in_list, registered
 
 CODES = Codes(
@@ -402,6 +402,36 @@ def current_review_adjudications(db: Database) -> pd.DataFrame:
             SELECT *, row_number() OVER (PARTITION BY answer_id, kind, sentence, pid
                                          ORDER BY adjudication_id DESC) AS rn
             FROM review_adjudications) WHERE rn = 1""")
+        .df()
+    )
+
+
+def review_disagreements(db: Database, kinds: tuple[str, ...]) -> pd.DataFrame:
+    """The items of the current answers' reviews of ``kinds`` on which reviewers' current
+    grades differ (the rule of :func:`reljudge.storage.aggregation.disagreements_sql`):
+    answer_id, qid, qtype, seq, kind, sentence (-1 for none), pid ('' for none), grades
+    (sorted), lo, hi, spread, n_reviewers, ruling (the ruling that settles the item, or
+    NULL), is_open; unordered."""
+    key = ["answer_id", "kind", "sentence", "pid"]
+    item = "answer_id, kind, coalesce(sentence, -1) AS sentence, coalesce(pid, '') AS pid, grade AS v, created_at AS rated_at"
+    disputed = aggregation.disagreements_sql(
+        f"SELECT {item} FROM current_reviews WHERE grade IS NOT NULL AND list_contains(?::VARCHAR[], kind)",
+        key,
+        f"""SELECT {item} FROM (
+                SELECT *, row_number() OVER (PARTITION BY answer_id, kind, sentence, pid
+                                             ORDER BY adjudication_id DESC) AS rn
+                FROM review_adjudications) WHERE rn = 1""",
+        ", list(v ORDER BY v) AS grades",
+    )
+    return (
+        db.cursor()
+        .execute(
+            f"""
+        SELECT d.answer_id, a.qid, q.qtype, q.seq, d.kind, d.sentence, d.pid, d.grades, d.lo, d.hi, d.spread,
+               d.n AS n_reviewers, d.ruling, d.is_open
+        FROM ({disputed}) d JOIN current_answers a USING (answer_id) JOIN questions q USING (qid)""",
+            [list(kinds)],
+        )
         .df()
     )
 

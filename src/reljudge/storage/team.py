@@ -287,20 +287,22 @@ def paragraph_disagreements(
     ranked = ranked_runs_sql(
         ties or settings["ties"], dedup or settings["dedup"], k, where="r.qid IN (SELECT qid FROM open_items)"
     )
+    # the one rule of "raters disagree, no ruling since" (reljudge.storage.aggregation);
+    # each annotator's grade, note and evidence at one place of the three lists, in an order
+    # that does not follow their names
+    shuffled = "ORDER BY md5(username || qid || pid)"
+    disputed = aggregation.disagreements_sql(
+        "SELECT qid, pid, grade AS v, created_at AS rated_at, username, note, evidence FROM current_judgments",
+        ["qid", "pid"],
+        "SELECT qid, pid, grade AS v, created_at AS rated_at FROM current_adjudications WHERE pid IS NOT NULL",
+        f""", list(v {shuffled}) AS grades, list(coalesce(note, '') {shuffled}) AS notes,
+               list(coalesce(evidence, '') {shuffled}) AS evidence""",
+    )
     return (
         db.cursor()
         .execute(
             f"""
-        WITH g AS (
-            SELECT j.qid, j.pid, min(j.grade) AS lo, max(j.grade) AS hi, count(*) AS n,
-                   max(j.created_at) AS last_judged,
-                   list(j.grade ORDER BY md5(j.username || j.qid || j.pid)) AS grades,
-                   list(coalesce(j.note, '') ORDER BY md5(j.username || j.qid || j.pid)) AS notes,
-                   list(coalesce(j.evidence, '') ORDER BY md5(j.username || j.qid || j.pid)) AS evidence
-            FROM current_judgments j GROUP BY j.qid, j.pid HAVING count(*) >= 2 AND min(j.grade) <> max(j.grade)),
-        open_items AS (
-            SELECT g.* FROM g LEFT JOIN current_adjudications a ON a.qid = g.qid AND a.pid = g.pid
-            WHERE a.adjudication_id IS NULL OR a.created_at < g.last_judged),
+        WITH open_items AS (SELECT * FROM ({disputed}) WHERE is_open),
         ranked AS (   -- top k of every ranking of an open question; pid = duplicate group
             SELECT system, qid, dkey AS pid, r AS rk FROM ({ranked})),
         firsts AS (   -- first rank, per system, of a paragraph every annotator called citable
@@ -314,8 +316,7 @@ def paragraph_disagreements(
             LEFT JOIN firsts f ON f.system = r.system AND f.qid = r.qid
             WHERE o.hi >= ? AND o.lo < ? AND r.rk < coalesce(f.first_sure, 1e9)
             GROUP BY ALL)
-        SELECT o.qid, q.text AS question, q.criteria, o.pid, p.text AS paragraph, o.lo, o.hi,
-               o.hi - o.lo AS spread,
+        SELECT o.qid, q.text AS question, q.criteria, o.pid, p.text AS paragraph, o.lo, o.hi, o.spread,
                coalesce(d.n_systems, 0) > 0 AS changes_first, coalesce(d.n_systems, 0) AS n_systems,
                o.n AS n_annotators, o.grades, o.notes, o.evidence
         FROM open_items o JOIN questions q USING (qid) JOIN paragraphs p ON p.pid = o.pid

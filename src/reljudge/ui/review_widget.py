@@ -8,7 +8,8 @@ import streamlit as st
 
 from reljudge import display, i18n
 from reljudge.campaign import judging
-from reljudge.review import workflow as review
+from reljudge.review import events
+from reljudge.review import queue as answer_queue
 from reljudge.ui import keyboard
 
 _LABEL_KEYS = [
@@ -44,7 +45,7 @@ _LABEL_KEYS = [
     "next_answer",
     "next_open_answer",
     "answer_empty",
-    *(f"rejected_{code}" for code in sorted(set(judging.REJECTION_CODES) | set(review.REJECTION_CODES))),
+    *(f"rejected_{code}" for code in sorted(set(judging.REJECTION_CODES) | set(events.REJECTION_CODES))),
 ]
 
 _component = st.components.v2.component(
@@ -54,7 +55,9 @@ _component = st.components.v2.component(
     js=keyboard.script("review.js"),
 )
 
-_FLOW = keyboard.Flow("rv_review", "rv", review.current_answer, review.step, lambda db, username, before: True)
+_FLOW = keyboard.Flow(
+    "rv_review", "rv", answer_queue.current_answer, answer_queue.step, lambda db, username, before: True
+)
 
 
 def render(db, username: str, lang: str) -> None:
@@ -64,12 +67,12 @@ def render(db, username: str, lang: str) -> None:
     def _fragment():
         answer_id, at_end = _FLOW.begin(db, username, lang)
         if answer_id is None:
-            if review.current_answer(db, username) is None and keyboard.still_logged_in(db, username):
+            if answer_queue.current_answer(db, username) is None and keyboard.still_logged_in(db, username):
                 st.info(i18n.t("no_answers_to_review", lang))
             return
         if at_end:
             st.info(i18n.t("no_further_answer", lang))
-        data = display.visible_payload(review.payload(db, username, answer_id, lang))
+        data = display.visible_payload(answer_queue.payload(db, username, answer_id, lang))
         # the outbox in the browser is kept per user and campaign; its saves name the campaign
         data["user"] = f"{username}@{db.campaign}" if db.schema else username
         data["campaign"] = db.campaign if db.schema else None
@@ -83,11 +86,11 @@ def render(db, username: str, lang: str) -> None:
 
 def answer_picker(db, username: str, lang: str) -> None:
     """Sidebar list of the reviewer's answers (blind: question and a number, no system)."""
-    queue = review.review_queue(db, username)
+    queue = answer_queue.review_queue(db, username)
     if queue.empty:
         return
-    current = review.current_answer(db, username)
-    done = dict(zip(queue.answer_id, review.finished(queue)))
+    current = answer_queue.current_answer(db, username)
+    done = dict(zip(queue.answer_id, answer_queue.finished(queue)))
     number = queue.groupby("qid").cumcount() + 1
     labels = {
         int(r.answer_id): f"{'▶' if r.answer_id == current else '●' if done[r.answer_id] else '○'} "
@@ -103,5 +106,5 @@ def answer_picker(db, username: str, lang: str) -> None:
         key=f"rv_pick_{current}",
     )
     if choice != current:
-        review.go_to(db, username, choice)
+        answer_queue.go_to(db, username, choice)
         st.rerun()

@@ -19,7 +19,7 @@ import streamlit as st
 from reljudge import i18n
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import export
-from reljudge.review import workflow as review
+from reljudge.review import ingest
 from reljudge.errors import ReljudgeError
 
 
@@ -154,7 +154,7 @@ def import_answers_upload(
 ) -> dict[str, int]:
     """Import uploaded generated answers (``reljudge import answers``): {system: version}."""
     with saved_upload(upload) as tmp:
-        return review.import_answers(
+        return ingest.import_answers(
             db, tmp, system=system or None, fmt=fmt or None, replace=replace, display=upload.name
         )
 
@@ -163,7 +163,7 @@ def import_reviews_upload(db, upload, source: str) -> int:
     """Import uploaded review records as the named source (``reljudge import reviews
     FILE --source NAME``): the number of reviewer × answer records."""
     with saved_upload(upload) as tmp:
-        return review.import_reviews(db, tmp, source, display=upload.name)
+        return ingest.import_reviews(db, tmp, source, display=upload.name)
 
 
 def import_qrels_upload(db, upload, source: str, fmt: str | None = None) -> int:
