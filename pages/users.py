@@ -44,7 +44,7 @@ others = [name for name in users.username if name != user.username]
 if others:
     with st.form("revoke_role"):
         st.subheader(session.t("revoke_role"))
-        name = st.selectbox(session.t("username"), others, key="revoke_username")
+        name = st.selectbox(session.t("revoke_role_user"), others, key="revoke_username")
         if st.form_submit_button(session.t("revoke_role")):
             auth.revoke_role(db, name)
             session.flash(session.tm("role_revoked", user=name))

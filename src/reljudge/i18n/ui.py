@@ -135,6 +135,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "campaign_picker": ("캠페인", "Campaign"),
     "grant_role": ("이 캠페인의 역할 주기", "Give a role in this campaign"),
     "revoke_role": ("이 캠페인의 역할 거두기", "Take the role in this campaign"),
+    "revoke_role_user": ("역할을 거둘 계정", "Account whose role to take"),
     "role_revoked": (
         "{user}의 이 캠페인 역할을 거두었습니다 (계정과 다른 캠페인의 역할은 그대로입니다).",
         "{user} has no role in this campaign any more (the account and its roles elsewhere stay).",
