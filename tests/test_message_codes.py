@@ -99,7 +99,7 @@ def test_no_sentence_is_translated_by_pattern_any_more():
 
 def test_an_error_raised_with_a_code_reads_english_in_the_cli_and_korean_on_the_pages():
     from reljudge.errors import DatabaseLockedError
-    from reljudge.storage import db
+    from reljudge.storage import duckdb_file as db
 
     exc = DatabaseLockedError(db.CODES("error_db_locked", path="x.duckdb"))
     assert str(exc).startswith("x.duckdb: the database is in use by another process")

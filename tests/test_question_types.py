@@ -13,7 +13,7 @@ from reljudge import i18n
 from reljudge.campaign import setup as campaign
 from reljudge import question_types
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.storage import db as storage_db, open_database, transfer
+from reljudge.storage import database as storage_database, open_database, transfer
 from reljudge.storage.db import database_key
 from reljudge.storage.migrations import MIGRATIONS
 
@@ -157,13 +157,13 @@ def test_an_older_database_keeps_the_types_its_questions_use(backend, tmp_path, 
         if backend == "postgresql"
         else tmp_path / "old.duckdb"
     )
-    monkeypatch.setattr(storage_db, "MIGRATIONS", MIGRATIONS[:12])
+    monkeypatch.setattr(storage_database, "MIGRATIONS", MIGRATIONS[:12])
     old = open_database(target)
     with old.transaction() as cur:
         for qid, qtype in [("q1", "fact"), ("q2", "사실확인"), ("q3", "사실 확인"), ("q4", ""), ("q5", "fact")]:
             cur.execute("INSERT INTO questions(qid, text, qtype) VALUES (?, ?, ?)", [qid, f"질문 {qid}", qtype])
     old.close()
-    monkeypatch.setattr(storage_db, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(storage_database, "MIGRATIONS", MIGRATIONS)
     db = open_database(target)
     try:
         assert (13, "question_types") in db.applied_migrations()

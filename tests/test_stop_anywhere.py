@@ -113,8 +113,8 @@ MAKE_CAMPAIGN = textwrap.dedent("""
     import os, signal, sys
     sys.path.insert(0, sys.argv[2])
     from e2e_support import build_campaign
-    from reljudge.storage import db as storage_db
-    storage_db.Database.close = lambda self: None       # die holding the file, as a crash does
+    from reljudge.storage.duckdb_file import DuckDBFile
+    DuckDBFile.close = lambda self: None                # die holding the file, as a crash does
     build_campaign(__import__("pathlib").Path(sys.argv[1]), __import__("pathlib").Path(sys.argv[1] + ".input"),
                    n_questions=2, pool_size=40)
     os.kill(os.getpid(), signal.SIGKILL)
@@ -259,7 +259,7 @@ def _reading(pid: int, path: Path) -> bool:
 # the loop reaches step argv[3]: every earlier step is committed, none checkpointed.
 MIGRATE_AND_STOP = textwrap.dedent("""
     import os, sys
-    from reljudge.storage import db as storage_db
+    from reljudge.storage import database as storage_database, db as storage_db
     from reljudge.storage.migrations import MIGRATIONS
     stop_at, sig = int(sys.argv[3]), int(sys.argv[2])
 
@@ -272,17 +272,17 @@ MIGRATE_AND_STOP = textwrap.dedent("""
             if stop_at == len(self):           # every step committed, none checkpointed yet
                 os.kill(os.getpid(), sig)
 
-    storage_db.MIGRATIONS = StopAt(MIGRATIONS)
-    storage_db.Database(sys.argv[1])
+    storage_database.MIGRATIONS = StopAt(MIGRATIONS)
+    storage_db.open_database(sys.argv[1])
     print("not stopped")
 """)
 
 OLD_RELEASE = textwrap.dedent("""
     import sys
-    from reljudge.storage import db as storage_db
+    from reljudge.storage import database as storage_database, db as storage_db
     from reljudge.storage.migrations import MIGRATIONS
-    storage_db.MIGRATIONS = MIGRATIONS[:3]     # what the first releases shipped
-    db = storage_db.Database(sys.argv[1])
+    storage_database.MIGRATIONS = MIGRATIONS[:3]     # what the first releases shipped
+    db = storage_db.open_database(sys.argv[1])
     with db.transaction() as cur:
         cur.execute("INSERT INTO users(username, password_hash, role) VALUES ('old-lead', 'x', 'lead')")
         cur.execute("INSERT INTO questions(qid, text) VALUES ('q1', '옛 질문')")

@@ -68,12 +68,12 @@ def test_timestamps_written_before_are_moved_to_utc(db_path):
         from reljudge.storage import db as dbmod, migrations
         shipped = list(migrations.MIGRATIONS)
         migrations.MIGRATIONS[:] = [m for m in shipped if m[1] != "timestamps_in_utc"]
-        database = dbmod.Database({str(db_path)!r})
+        database = dbmod.open_database({str(db_path)!r})
         database.cursor().execute(f"INSERT INTO {{database.shared('users')}}(username, password_hash, role, created_at) "
                                   "VALUES ('old', 'x', 'annotator', TIMESTAMP '2026-03-01 18:00:00')")
         database.close()
         migrations.MIGRATIONS[:] = shipped
-        database = dbmod.Database({str(db_path)!r})
+        database = dbmod.open_database({str(db_path)!r})
         print(database.cursor().execute("SELECT created_at FROM users WHERE username = 'old'").fetchall()[0][0])
         """,
     )

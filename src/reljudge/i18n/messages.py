@@ -648,6 +648,22 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{path}: 데이터베이스를 열 수 없습니다: {detail}",
         "{path}: cannot open database: {detail}",
     ),
+    "error_wal_unrecoverable": (
+        "{path}: 데이터베이스를 열 수 없습니다: 미리 쓰기 로그 {wal}가 재생되지 않고({detail}) "
+        "복구도 실패했습니다({again}). 파일은 바뀌지 않았습니다",
+        "{path}: cannot open database: its write-ahead log {wal} does not replay ({detail}), "
+        "and recovering it failed too ({again}); the files are unchanged",
+    ),
+    "error_cannot_reopen_db": (
+        "{path}: 저장소 장애 뒤 데이터베이스를 다시 열 수 없습니다: {detail}",
+        "{path}: cannot open the database again after its storage failed: {detail}",
+    ),
+    "error_no_campaign_on_server": (
+        "{path}: 이 PostgreSQL 데이터베이스에는 reljudge 캠페인이 없습니다: "
+        "--db / $RELJUDGE_DB를 확인하거나 `reljudge init`으로 만드세요",
+        "{path}: this PostgreSQL database holds no reljudge campaign: "
+        "check --db / $RELJUDGE_DB, or create it with `reljudge init`",
+    ),
     "error_no_database": (
         "{path}에 데이터베이스가 없습니다: --db / {variable}를 확인하거나 `reljudge init`으로 만드세요",
         "no database at {path}: check --db / {variable}, or create it with `reljudge init`",
@@ -683,6 +699,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error_no_role_here": (
         "{user!r} 계정은 {campaign} 캠페인에서 역할이 없습니다",
         "the account {user!r} has no role in campaign {campaign}",
+    ),
+    "error_copy_target_not_empty": (
+        "{path}: 대상 데이터베이스가 비어 있지 않습니다({tables}). copy-db는 새 데이터베이스만 채웁니다",
+        "{path}: the target database is not empty ({tables}); copy-db only fills a new database",
+    ),
+    "error_copy_migrations_differ": (
+        "원본과 대상의 마이그레이션이 다릅니다({steps}). 먼저 이 버전의 reljudge로 원본을 여세요(마이그레이션됩니다)",
+        "the source and the target have different migrations ({steps}): open the source with this "
+        "version of reljudge first (it migrates it)",
     ),
     "error_cannot_open_source_db": (
         "{source}: 원본 데이터베이스를 열 수 없습니다: {detail}",

@@ -1,6 +1,6 @@
 """SQL for accounts and login sessions (hashes only; never a clear password).
 
-Accounts are shared by the campaigns of one database (:mod:`reljudge.storage.db`): in
+Accounts are shared by the campaigns of one database (:mod:`reljudge.storage.database`): in
 every campaign ``users`` reads as that campaign's view of them (the accounts with a role
 in it, with that role), and writes name the shared table (:meth:`Database.shared`). A role
 in a campaign other than the default is a row of ``campaign_roles``; in the default one it
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reljudge.storage.db import Database
+from reljudge.storage.database import DEFAULT_CAMPAIGN, Database
 
 if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
     import pandas as pd
@@ -92,8 +92,6 @@ def account_of_session(db: Database, token_hash: str) -> str | None:
 def roles_by_campaign(db: Database, username: str) -> dict[str, str]:
     """{campaign: role} of an active account in every campaign of the database where it
     has one (the default campaign: ``users.role``, unless the account is outside it)."""
-    from reljudge.storage.db import DEFAULT_CAMPAIGN
-
     cur = db.cursor()
     if not cur.execute(
         f"SELECT count(*) FROM {db.shared('users')} WHERE username = ? AND active", [username]

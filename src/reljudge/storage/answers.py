@@ -8,7 +8,7 @@ import pandas as pd
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.storage import aggregation, event_batches
-from reljudge.storage.db import Database, in_list, registered
+from reljudge.storage.database import Database, in_list, registered
 
 CODES = Codes(
     answers_unknown_qid=("qid",),

@@ -11,7 +11,6 @@ import os
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-import reljudge.storage.postgres as postgres
 from reljudge.storage.db import DEFAULT_CAMPAIGN, Database, campaign_name, campaign_schema, open_database
 
 CODES = Codes(error_campaign_exists=("name",))
@@ -22,10 +21,7 @@ COUNTED = (("questions", "questions"), ("pool", "pool"), ("judgment_events", "ju
 
 def _table(db: Database, campaign: str, table: str) -> str:
     """``table`` of ``campaign``, named so that any cursor of ``db`` finds it."""
-    schema = campaign_schema(campaign)
-    if db.backend == "postgresql":
-        return f"{postgres.ALIAS}.{schema or 'public'}.{table}"
-    return '"' + db._catalog.replace('"', '""') + f'".{schema or "main"}.{table}'
+    return db.table_in(campaign_schema(campaign), table)
 
 
 def create(target: str | os.PathLike | None, name: str) -> list[str]:
@@ -51,8 +47,7 @@ def listing(db: Database) -> list[dict]:
     """Every campaign of ``db``'s database: its name and how many questions, pool items and
     judgment events it holds (the default campaign first)."""
     cur = db.cursor()
-    if db.backend == "postgresql":
-        postgres.clear_cache(cur)  # schemas made by other processes since this one attached
+    db.refresh_catalog(cur)  # schemas made by other processes since this one connected
     rows = []
     for name in db.campaign_names():
         counts = [cur.execute(f"SELECT count(*) FROM {_table(db, name, table)}").fetchone()[0] for _, table in COUNTED]

@@ -16,7 +16,7 @@ from reljudge import question_types
 from reljudge.eval import ranking
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.storage.db import Database
+from reljudge.storage.database import Database
 
 if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
     import pandas as pd

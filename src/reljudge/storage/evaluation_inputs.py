@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.eval import ranking
-from reljudge.storage.db import Database, registered
+from reljudge.storage.database import Database, registered
 
 
 def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reljudge.storage.db import Database, registered
+from reljudge.storage.database import Database, registered
 
 if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
     import pandas as pd

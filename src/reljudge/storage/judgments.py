@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reljudge.storage import event_batches
-from reljudge.storage.db import Database, in_list
+from reljudge.storage.database import Database, in_list
 
 if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
     import pandas as pd

@@ -11,7 +11,7 @@ as much again, and the page shows one question at a time.
 from __future__ import annotations
 
 from reljudge.storage.catalog import ranked_runs_sql
-from reljudge.storage.db import Database
+from reljudge.storage.database import Database
 from reljudge.storage.judgments import OVERVIEW_COLUMNS, SHUFFLE_KEY, _IN_QUEUE
 
 # One user's queue (as question_overview reads it).

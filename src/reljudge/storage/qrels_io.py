@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import InputError
-from reljudge.storage.db import Database, registered
+from reljudge.storage.database import Database, registered
 
 
 def import_external(db: Database, source: str, rows: pd.DataFrame, file: str) -> int:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from reljudge.codes import Codes
 from reljudge.errors import InputError
-from reljudge.storage.db import Database, in_list, registered
+from reljudge.storage.database import Database, in_list, registered
 
 CODES = Codes(
     error_gold_unknown_qid=("qid",),

@@ -7,7 +7,7 @@ import pandas as pd
 
 from reljudge.errors import ReljudgeError
 from reljudge.storage import aggregation
-from reljudge.storage.db import Database, in_list, registered
+from reljudge.storage.database import Database, in_list, registered
 from reljudge.codes import Codes
 
 CODES = Codes(

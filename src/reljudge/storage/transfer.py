@@ -27,6 +27,8 @@ from reljudge.codes import Codes
 
 CODES = Codes(
     error_cannot_open_source_db=("source", "detail"),
+    error_copy_target_not_empty=("path", "tables"),
+    error_copy_migrations_differ=("steps",),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
@@ -47,10 +49,8 @@ def sequences() -> list[tuple[str, str, str]]:
 
 def tables(db: Database) -> list[str]:
     """The campaign's tables (base tables of its schema, not views), sorted by name."""
-    catalog, schema = ("pg", db.schema or "public") if db.backend == "postgresql" else (None, db.schema or "main")
+    catalog, schema = db.catalog_and_schema()
     cur = db.cursor()
-    if catalog is None:
-        catalog = cur.execute("SELECT current_database()").fetchone()[0]
     return [
         r[0]
         for r in cur.execute(
@@ -126,9 +126,11 @@ def copy(source: str, target: Database, only: str | None = None) -> dict[str, in
     not_empty = {t: n for t, n in row_counts(target).items() if n}
     if not_empty:
         raise ReljudgeError(
-            f"{target.path}: the target database is not empty "
-            f"({', '.join(f'{t}: {n}' for t, n in sorted(not_empty.items()))}); "
-            "copy-db only fills a new database"
+            CODES(
+                "error_copy_target_not_empty",
+                path=str(target.path),
+                tables=", ".join(f"{t}: {n}" for t, n in sorted(not_empty.items())),
+            )
         )
     selection = _selection(target, only)
     _attach_source(target, source)
@@ -140,11 +142,7 @@ def copy(source: str, target: Database, only: str | None = None) -> dict[str, in
         }
         target_steps = {r[0] for r in target.applied_migrations()}
         if source_steps != target_steps:
-            raise ReljudgeError(
-                "the source and the target have different migrations "
-                f"({sorted(source_steps ^ target_steps)}): open the source with this "
-                "version of reljudge first (it migrates it)"
-            )
+            raise ReljudgeError(CODES("error_copy_migrations_differ", steps=str(sorted(source_steps ^ target_steps))))
         counts = {}
         with target.transaction() as tx:
             for table, (where, params) in selection.items():
@@ -174,19 +172,7 @@ def _continue_sequences(db: Database) -> None:
         top = cur.execute(f"SELECT max({_ident(column)}) FROM {_table(db, table)}").fetchone()[0]
         if top is None:
             continue
-        if db.backend == "postgresql":
-            postgres.execute_native(cur, f"SELECT setval('{sequence}', {int(top)})", db.schema)
-        else:
-            # DuckDB has no setval: draw the sequence up to the copied maximum.
-            have = cur.execute(
-                "SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ? "
-                "AND database_name = current_database() AND schema_name = ?",
-                [sequence, db.schema or "main"],
-            ).fetchone()
-            last = have[0] if have and have[0] is not None else 0
-            if top > last:  # in a write transaction: a bare SELECT's draw may not be logged
-                with db.transaction() as tx:
-                    tx.execute(f"SELECT max(nextval('{sequence}')) FROM range(?)", [int(top - last)])
+        db.continue_sequence(cur, sequence, int(top))
 
 
 def compare(a: Database, b: Database, only: str | None = None) -> dict[str, str]:

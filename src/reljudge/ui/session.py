@@ -200,16 +200,11 @@ def campaign_picker(user: auth.User) -> None:
 def show_lost_database(db: Database, exc: BaseException) -> bool:
     """When ``exc`` says the PostgreSQL server was lost: say so in the user's language (no
     password), attach again on the next rerun, and return True; else False."""
-    from reljudge.storage import postgres
-
-    if db.backend != "postgresql" or not (
-        isinstance(exc, postgres.DatabaseUnavailable) or postgres.is_connection_error(exc)
-    ):
+    lost = db.lost_server(exc)
+    if lost is None:
         return False
     db.mark_broken()
-    if not isinstance(exc, postgres.DatabaseUnavailable):
-        exc = postgres.unavailable(exc, db.url)
-    st.error(display.md(error_text(exc)))
+    st.error(display.md(error_text(lost)))
     return True
 
 

@@ -58,7 +58,7 @@ from reljudge.campaign import setup as campaign
 from reljudge.campaign import events
 from reljudge.storage import failures, postgres
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import CAMPAIGN_NAME, DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key
+from reljudge.storage.db import CAMPAIGN_NAME, DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key, open_database
 
 COOKIE = "reljudge_session"
 MAX_BODY_BYTES = 1_000_000
@@ -91,7 +91,7 @@ def database(path: str | Path | None = None, campaign_name: str = DEFAULT_CAMPAI
     with _DB_LOCK:
         db = _DATABASES.get((key, campaign_name))
         if db is None:
-            db = Database(key, campaign=campaign_name)
+            db = open_database(key, campaign=campaign_name)
             if campaign_name == DEFAULT_CAMPAIGN and demo_allowed(path):
                 campaign.ensure_demo(db)
             _DATABASES[(key, campaign_name)] = db
@@ -247,14 +247,11 @@ def _database_down(exc: BaseException) -> str | None:
         return "db_unavailable"
     if postgres.is_connection_error(exc):
         for db in list(_DATABASES.values()):
-            if db.backend == "postgresql":
-                db.mark_broken()
+            db.note_failure(exc)  # a server's connection: attached again on its next use
         return "db_unavailable"
     if failures.is_storage_failure(exc):
-        if failures.invalidates(exc):
-            for db in list(_DATABASES.values()):
-                if db.backend == "duckdb":
-                    db.mark_broken()
+        for db in list(_DATABASES.values()):
+            db.note_failure(exc)  # a file that DuckDB invalidated: opened again on its next use
         if not _storage_failing.is_set():  # once per episode in the server's log
             _storage_failing.set()
             print(
