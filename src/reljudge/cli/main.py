@@ -792,11 +792,11 @@ def _main(argv: list[str] | None) -> int:
 
         if isinstance(exc, duckdb.OutOfMemoryException):
             return _error(OutOfMemory(str(exc).splitlines()[0]))
-        from reljudge.storage import postgres
+        from reljudge.storage import failures, postgres
         from reljudge.storage.db import database_key, is_postgres
 
         target = database_key(args.db)
-        if is_postgres(target) and postgres.is_connection_error(exc):
+        if is_postgres(target) and failures.is_lost_connection(exc):
             return _error(postgres.unavailable(exc, target))
         raise
     except KeyboardInterrupt:

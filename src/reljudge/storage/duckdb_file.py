@@ -121,14 +121,6 @@ def recover_wal(path: Path) -> Path:
     return backup
 
 
-def _is_lock_error(exc: duckdb.IOException) -> bool:
-    """Another process holds the file. DuckDB reports it only as an ``IOException`` whose
-    text says so ("Could not set lock on file …: Conflicting lock is held"): no type or
-    code of its own tells it from other I/O errors, so this one test reads the text."""
-    text = str(exc).lower()
-    return "lock" in text and ("conflicting" in text or "could not set lock" in text)
-
-
 class DuckDBFile(Database):
     """One DuckDB connection for the whole process, a cursor per thread."""
 
@@ -179,7 +171,7 @@ class DuckDBFile(Database):
                 with _owner_only():
                     return duckdb.connect(str(self.path), read_only=self.read_only)
             except duckdb.IOException as exc:
-                if _is_lock_error(exc):
+                if failures.is_lock_conflict(exc):
                     raise DatabaseLockedError(CODES("error_db_locked", path=str(self.path))) from None
                 raise ReljudgeError(CODES("error_cannot_open_db", path=str(self.path), detail=str(exc))) from None
             except duckdb.Error as exc:

@@ -147,45 +147,6 @@ class DatabaseUnavailable(ReljudgeError):
     """The PostgreSQL server cannot be reached (down, restarting, wrong address)."""
 
 
-_CONNECTION_MARKERS = (
-    "unable to connect",
-    "connection to server",
-    "could not connect",
-    "server closed the connection",
-    "terminating connection",
-    "connection refused",
-    "no connection to the server",
-    "connection is bad",
-    "the database system is starting up",
-    "the database system is shutting down",
-    "ssl syscall",
-    "could not receive data",
-    "could not send data",
-    "connection not open",
-)
-
-
-def is_connection_error(exc: BaseException) -> bool:
-    text = str(exc).lower()
-    return isinstance(exc, duckdb.Error) and any(m in text for m in _CONNECTION_MARKERS)
-
-
-_COLLISION_MARKERS = (
-    "already exists",
-    "duplicate key value",
-    "could not serialize access",
-    "deadlock detected",
-    "tuple concurrently updated",
-)
-
-
-def is_collision(exc: BaseException) -> bool:
-    """A statement that failed because another process did the same at the same moment
-    (two processes creating one table, recording one migration step)."""
-    text = str(exc).lower()
-    return isinstance(exc, duckdb.Error) and any(m in text for m in _COLLISION_MARKERS)
-
-
 def unavailable(exc: BaseException, url: str) -> ReljudgeError:
     detail = redact(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__, url)
     return DatabaseUnavailable(CODES("error_db_unavailable", where=display_url(url), detail=detail))

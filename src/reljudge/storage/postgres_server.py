@@ -18,6 +18,7 @@ import duckdb
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 import reljudge.storage.database as database
+import reljudge.storage.failures as failures
 import reljudge.storage.postgres as postgres
 from reljudge.storage.database import Database, campaign_statements, in_list, memory_limit
 
@@ -101,7 +102,7 @@ class PostgresServer(Database):
 
     def note_failure(self, exc: BaseException) -> bool:
         """The server was lost: attach again on the next use."""
-        if isinstance(exc, postgres.DatabaseUnavailable) or postgres.is_connection_error(exc):
+        if isinstance(exc, postgres.DatabaseUnavailable) or failures.is_lost_connection(exc):
             self._broken = True
             return True
         return False
@@ -109,7 +110,7 @@ class PostgresServer(Database):
     def lost_server(self, exc: BaseException) -> ReljudgeError | None:
         if isinstance(exc, postgres.DatabaseUnavailable):
             return exc
-        return postgres.unavailable(exc, self.url) if postgres.is_connection_error(exc) else None
+        return postgres.unavailable(exc, self.url) if failures.is_lost_connection(exc) else None
 
     def reconnect(self) -> None:
         with self._write_lock:
@@ -224,12 +225,12 @@ class PostgresServer(Database):
                     try:
                         postgres.execute_native(cur, f"CREATE SCHEMA IF NOT EXISTS {schema}")
                     except duckdb.Error as exc:
-                        if not postgres.is_collision(exc):
+                        if not failures.is_concurrent_ddl(exc):
                             raise
                 try:
                     postgres.execute_native(cur, postgres.SCHEMA_MIGRATIONS_DDL, schema)
                 except duckdb.Error as exc:
-                    if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, None, schema)):
+                    if not (failures.is_concurrent_ddl(exc) and self._recorded_elsewhere(cur, None, schema)):
                         raise
                 postgres.clear_cache(cur)
                 done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
@@ -243,7 +244,7 @@ class PostgresServer(Database):
                         self._apply_step(cur, version, name, sql, schema)
                         applied.append(name)
                     except duckdb.Error as exc:
-                        if not (postgres.is_collision(exc) and self._recorded_elsewhere(cur, version, schema)):
+                        if not (failures.is_concurrent_ddl(exc) and self._recorded_elsewhere(cur, version, schema)):
                             raise
                     for statement in postgres.statements(sql):
                         if postgres.kind(statement) == "view":
@@ -296,7 +297,7 @@ class PostgresServer(Database):
                 ):
                     return True
             except duckdb.Error as exc:
-                if postgres.is_connection_error(exc):
+                if failures.is_lost_connection(exc):
                     raise
             if time.monotonic() > deadline:
                 return False

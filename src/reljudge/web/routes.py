@@ -245,7 +245,7 @@ def _database_down(exc: BaseException) -> str | None:
     file that DuckDB invalidated for reopening."""
     if isinstance(exc, postgres.DatabaseUnavailable):
         return "db_unavailable"
-    if postgres.is_connection_error(exc):
+    if failures.is_lost_connection(exc):
         for db in list(_DATABASES.values()):
             db.note_failure(exc)  # a server's connection: attached again on its next use
         return "db_unavailable"
