@@ -38,7 +38,11 @@ def _abstract(cls) -> set[str]:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef):
                     body = [s for s in item.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-                    if len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.unparse(body[0]):
+                    if (
+                        len(body) == 1
+                        and isinstance(body[0], ast.Raise)
+                        and "NotImplementedError" in ast.unparse(body[0])
+                    ):
                         names.add(item.name)
     return names
 
