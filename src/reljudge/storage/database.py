@@ -157,6 +157,20 @@ def migration_steps() -> list[tuple[int, str, str]]:
     return MIGRATIONS
 
 
+def run_step(cur, version: int, name: str, statements: list[str]) -> None:
+    """Run a migration step's statements and record the step in ``schema_migrations``, in
+    one transaction: a step is applied whole or not at all."""
+    cur.begin()
+    try:
+        for statement in statements:
+            cur.execute(statement)
+        cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name])
+    except BaseException:
+        cur.rollback()
+        raise
+    cur.commit()
+
+
 class Database:
     """A campaign's database, whichever backend holds it (see the module's docstring).
 

@@ -34,7 +34,7 @@ from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
-from reljudge.storage.database import Database, campaign_statements, memory_limit
+from reljudge.storage.database import Database, campaign_statements, memory_limit, run_step
 
 CODES = Codes(
     error_db_locked=("path",),
@@ -377,15 +377,7 @@ class DuckDBFile(Database):
             for version, name, sql in database.migration_steps():
                 if version in done:
                     continue
-                cur.begin()
-                try:
-                    for statement in campaign_statements(sql) if schema else [sql]:
-                        cur.execute(statement)
-                    cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name])
-                except BaseException:
-                    cur.rollback()
-                    raise
-                cur.commit()
+                run_step(cur, version, name, campaign_statements(sql) if schema else [sql])
                 applied.append(name)
             cur.close()
         self._match_wal_mode()

@@ -20,7 +20,7 @@ from reljudge.errors import ReljudgeError
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
 import reljudge.storage.postgres as postgres
-from reljudge.storage.database import Database, campaign_statements, in_list, memory_limit
+from reljudge.storage.database import Database, campaign_statements, in_list, memory_limit, run_step
 
 CODES = Codes(error_no_campaign_on_server=("path",))
 """The errors this module raises as codes (a lost server: ``postgres.unavailable``)."""
@@ -272,15 +272,7 @@ class PostgresServer(Database):
             postgres.execute_native(cur, "; ".join(ddl + ([] if data else [record])), schema)
             postgres.clear_cache(cur)
         if data:
-            cur.begin()
-            try:
-                for statement in data:
-                    cur.execute(statement)
-                cur.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)", [version, name])
-            except BaseException:
-                cur.rollback()
-                raise
-            cur.commit()
+            run_step(cur, version, name, data)
 
     @staticmethod
     def _recorded_elsewhere(cur, version: int | None, schema: str | None = None, wait_s: float = 60.0) -> bool:
