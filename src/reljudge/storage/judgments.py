@@ -175,24 +175,14 @@ def append_event_batches(
         }
         latest = {}
         if any(r["base_event_id"] is not None for _, _, r in rows):
-            latest = {
-                (u, q, p): (eid, client)
-                for u, q, p, eid, client in cur.execute(
-                    f"""
-                SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
-                FROM judgment_events WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
-                GROUP BY ALL""",
-                    users + qids,
-                ).fetchall()
-            }
-            if decoys:
+            for table in ("judgment_events", "decoy_events") if decoys else ("judgment_events",):
                 latest.update(
                     {
                         (u, q, p): (eid, client)
                         for u, q, p, eid, client in cur.execute(
                             f"""
                 SELECT username, qid, pid, max(event_id), arg_max_null(client_id, event_id)
-                FROM decoy_events WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
+                FROM {table} WHERE username IN {in_list(users)} AND qid IN {in_list(qids)}
                 GROUP BY ALL""",
                             users + qids,
                         ).fetchall()
