@@ -8,7 +8,16 @@ import time
 
 import pytest
 
-from e2e_support import StreamlitServer, build_campaign, chromium, login, served_in_browser, wait_for_widget, wait_saved
+from e2e_support import (
+    DEEP_QUERY_JS,
+    StreamlitServer,
+    build_campaign,
+    chromium,
+    login,
+    served_in_browser,
+    wait_for_widget,
+    wait_saved,
+)
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -83,3 +92,41 @@ def test_keys_pressed_while_the_page_reconnects_are_all_stored(tmp_path):
     grades, n = _stored(camp.db_path)
     assert n == len(keys), f"{len(keys)} keys pressed, {n} events stored"
     assert {pid: str(g) for pid, g in grades.items()} == shown
+
+
+def test_a_refused_save_is_said_in_the_page_and_leaves_the_outbox(tmp_path):
+    """An event the server refuses (here: a paragraph that is not in the question's pool)
+    is named in the widget's warning line, in the page's language, and leaves the outbox:
+    it is not sent again and again. The other events of the batch are stored."""
+    camp = build_campaign(tmp_path / "refused.duckdb", tmp_path / "input", n_questions=1, pool_size=6)
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        login(page, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.keyboard.press("2")
+        wait_saved(page)
+        # the widget's own event, for a paragraph the pool does not hold
+        page.evaluate(
+            """() => {
+              const G = window.__reljudge;
+              G.outbox.push({kind: "grade", pid: "no-such-paragraph", grade: 2, note: "", evidence: "",
+                             id: "refused-1", qid: G.qid, client: G.client, base: 0, ms: 10});
+              localStorage.setItem("reljudge-outbox-" + G.user, JSON.stringify(G.outbox));
+            }"""
+        )
+        page.keyboard.press("1")  # a real grade: the batch carries both, and is sent
+        page.wait_for_function(
+            """() => {"""
+            + DEEP_QUERY_JS
+            + """
+              const warn = deepQuery(".rj-warn");
+              return !!warn && !warn.hidden && warn.textContent.includes("저장하지 못한 판정이 있습니다");
+            }"""
+        )
+        warning = page.evaluate("() => {" + DEEP_QUERY_JS + " return deepQuery('.rj-warn').textContent; }")
+        assert warning == "저장하지 못한 판정이 있습니다: 이 문단은 더 이상 이 질문의 풀에 없습니다"
+        page.wait_for_function("() => !window.__reljudge.outbox.some((e) => e.id === 'refused-1')")
+        wait_saved(page)
+    grades, n = _stored(camp.db_path)
+    assert n == 2 and sorted(grades.values()) == [1, 2]

@@ -26,14 +26,7 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
   const L = data.labels;
-  if (G.user !== data.user) { G.user = data.user; G.campaign = data.campaign || null; G.outbox = []; restore(); }
-
-  // Events a navigation carried were stored by the rerun: they leave the outbox.
-  if (data.acked && data.acked.length) {
-    const acked = new Set(data.acked);
-    G.outbox = G.outbox.filter((e) => !acked.has(e.id));
-    persist();
-  }
+  takeRerun(data);
 
   let root = parentElement.querySelector(".rj");
   // The judging plan (README "Judging plans"): under rr-first the paragraphs to judge now
@@ -76,16 +69,7 @@ export default function (component) {
     prog.append(el("span", "rj-qn", fmt(L.question_n, { i: data.index, n: data.n_questions })),
       el("span", "rj-pq"), el("span", "rj-pall"), el("span", "rj-done"), el("span", "rj-plan"),
       el("span", "rj-save"));
-    head.append(prog);
-    const qt = el("div", "rj-qtext");
-    if (data.question.type) qt.append(el("span", "rj-type", data.question.type));
-    qt.append(document.createTextNode(data.question.text));
-    head.append(qt);
-    if (data.question.criteria) {
-      const cr = el("div", "rj-criteria");
-      cr.append(el("b", "", L.criteria + ":"), document.createTextNode(data.question.criteria));
-      head.append(cr);
-    }
+    head.append(prog, ...questionHead(data.question, L));
     const na = el("div", "rj-na");
     na.addEventListener("click", () => G.api.toggleNoAnswer());
     const warn = el("div", "rj-warn");
@@ -307,14 +291,11 @@ export default function (component) {
       }
       for (const pid of Object.keys(state))
         state[pid].saved = !G.outbox.some((e) => e.qid === data.qid && e.pid === pid);
-      const reasons = [...new Set(Object.values(res.rejected || {}))];
-      const warn = root.querySelector(".rj-warn");
-      warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: L["rejected_" + r] || r })).join("\n");
-      warn.hidden = !reasons.length;
+      const refused = showRefusals(root, res, L);
       // Refused edits (e.g. a newer judgment from another browser): show the server's state.
       // Under a plan, a stored grade of this question may settle a system's RR@K and change
       // what is to judge now: only the server knows (rankings never reach the browser).
-      if (reasons.length) rerun({ refresh: true });
+      if (refused) rerun({ refresh: true });
       else if (planned && !G.outbox.length && batch.some((e) => e.qid === data.qid && e.kind !== "verdict"))
         rerun({ refresh: true });
       G.authLost = false;

@@ -79,4 +79,38 @@ function el(tag, cls, text) {
   if (text !== undefined && text !== null) n.textContent = String(text);
   return n;
 }
+// A widget's rerun brings the server's data: another account starts from its own outbox,
+// and the events the rerun carried and stored (data.acked) leave it.
+function takeRerun(data) {
+  if (G.user !== data.user) { G.user = data.user; G.campaign = data.campaign || null; G.outbox = []; restore(); }
+  if (data.acked && data.acked.length) {
+    const acked = new Set(data.acked);
+    G.outbox = G.outbox.filter((e) => !acked.has(e.id));
+    persist();
+  }
+}
+// The question as both widgets head their page: its type, its text, the lead's criteria
+// (plain text nodes: corpus and question text is never HTML).
+function questionHead(question, L) {
+  const parts = [];
+  const qt = el("div", "rj-qtext");
+  if (question.type) qt.append(el("span", "rj-type", question.type));
+  qt.append(document.createTextNode(question.text));
+  parts.push(qt);
+  if (question.criteria) {
+    const cr = el("div", "rj-criteria");
+    cr.append(el("b", "", L.criteria + ":"), document.createTextNode(question.criteria));
+    parts.push(cr);
+  }
+  return parts;
+}
+// The server refused some events of a batch: say why in the page's warning line; returns
+// whether any was refused.
+function showRefusals(root, res, L) {
+  const reasons = [...new Set(Object.values(res.rejected || {}))];
+  const warn = root.querySelector(".rj-warn");
+  warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: L["rejected_" + r] || r })).join("\n");
+  warn.hidden = !reasons.length;
+  return reasons.length > 0;
+}
 function fmt(s, vars) { return s.replace(/\{(\w+)\}/g, (_, k) => (k in vars ? vars[k] : "")); }

@@ -8,12 +8,7 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
   const L = data.labels;
-  if (G.user !== data.user) { G.user = data.user; G.campaign = data.campaign || null; G.outbox = []; restore(); }
-  if (data.acked && data.acked.length) {
-    const acked = new Set(data.acked);
-    G.outbox = G.outbox.filter((e) => !acked.has(e.id));
-    persist();
-  }
+  takeRerun(data);
 
   let root = parentElement.querySelector(".rv");
   const fresh = !root || root.dataset.answer !== String(data.answer_id) || root.dataset.lang !== L.answer_n;
@@ -59,16 +54,7 @@ export default function (component) {
     prog.append(el("span", "", fmt(L.answer_n, { i: data.index, n: data.n_answers })),
       el("span", "", fmt(L.answer_in_question, { i: data.in_question.index, n: data.in_question.n })),
       el("span", "rv-done"), el("span", "rj-save"));
-    head.append(prog);
-    const qt = el("div", "rj-qtext");
-    if (data.question.type) qt.append(el("span", "rj-type", data.question.type));
-    qt.append(document.createTextNode(data.question.text));
-    head.append(qt);
-    if (data.question.criteria) {
-      const cr = el("div", "rj-criteria");
-      cr.append(el("b", "", L.criteria + ":"), document.createTextNode(data.question.criteria));
-      head.append(cr);
-    }
+    head.append(prog, ...questionHead(data.question, L));
     if (data.question.no_answer_expected) head.append(el("div", "rv-flag", L.no_answer_expected));
     if (data.abstained) head.append(el("div", "rv-flag", L.answer_abstained));
     const answer = el("div", "rv-answer");
@@ -269,11 +255,7 @@ export default function (component) {
       }
       for (const k of Object.keys(state))
         state[k].saved = !G.outbox.some((e) => e.answer_id === data.answer_id && key(e) === k);
-      const reasons = [...new Set(Object.values(res.rejected || {}))];
-      const warn = root.querySelector(".rj-warn");
-      warn.textContent = reasons.map((r) => fmt(L.event_rejected, { reason: L["rejected_" + r] || r })).join("\n");
-      warn.hidden = !reasons.length;
-      if (reasons.length) rerun({ refresh: true });
+      if (showRefusals(root, res, L)) rerun({ refresh: true });
       G.authLost = false;
     } else if (G.status === 401 && !G.authLost) {
       G.authLost = true;
