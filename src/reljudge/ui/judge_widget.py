@@ -86,13 +86,8 @@ def render(db, username: str, lang: str) -> None:
             st.info(i18n.t("last_open_question", lang, n=at_end[1]))
         elif at_end is not None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
-        data = display.visible_payload(judging.payload(db, username, qid, lang))
-        # the outbox in the browser is kept per user and campaign; its saves name the campaign
-        data["user"] = f"{username}@{db.campaign}" if db.schema else username
-        data["campaign"] = db.campaign if db.schema else None
-        data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
-        data["acked"] = _FLOW.acked()
-        data["max_note"] = judging.MAX_NOTE
+        payload = display.visible_payload(judging.payload(db, username, qid, lang))
+        data = _FLOW.widget_data(db, username, payload, i18n.bundle(_LABEL_KEYS, lang))
         _component(data=data, key="rj_judge", on_action_change=lambda: _FLOW.on_action(db, username))
 
     _fragment()

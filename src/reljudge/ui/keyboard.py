@@ -17,7 +17,7 @@ from typing import Callable
 import streamlit as st
 
 from reljudge import display, i18n
-from reljudge.campaign import events
+from reljudge.campaign import events, judging
 from reljudge.errors import ReljudgeError
 from reljudge.ui import session
 
@@ -95,3 +95,16 @@ class Flow:
 
     def acked(self) -> list[str]:
         return st.session_state.get(self._k("acked"), [])
+
+    def widget_data(self, db, username: str, payload: dict, labels: dict) -> dict:
+        """What the widget is given beside its item's ``payload``: whose outbox it keeps
+        (per account and campaign; its saves name the campaign), its labels, the events the
+        last rerun stored (they leave the outbox), and the longest note."""
+        return {
+            **payload,
+            "user": f"{username}@{db.campaign}" if db.schema else username,
+            "campaign": db.campaign if db.schema else None,
+            "labels": labels,
+            "acked": self.acked(),
+            "max_note": judging.MAX_NOTE,
+        }

@@ -72,13 +72,8 @@ def render(db, username: str, lang: str) -> None:
             return
         if at_end:
             st.info(i18n.t("no_further_answer", lang))
-        data = display.visible_payload(answer_queue.payload(db, username, answer_id, lang))
-        # the outbox in the browser is kept per user and campaign; its saves name the campaign
-        data["user"] = f"{username}@{db.campaign}" if db.schema else username
-        data["campaign"] = db.campaign if db.schema else None
-        data["labels"] = i18n.bundle(_LABEL_KEYS, lang)
-        data["acked"] = _FLOW.acked()
-        data["max_note"] = judging.MAX_NOTE
+        payload = display.visible_payload(answer_queue.payload(db, username, answer_id, lang))
+        data = _FLOW.widget_data(db, username, payload, i18n.bundle(_LABEL_KEYS, lang))
         _component(data=data, key="rv_review", on_action_change=lambda: _FLOW.on_action(db, username))
 
     _fragment()
