@@ -871,4 +871,86 @@ TEXTS: dict[str, tuple[str, str]] = {
         "모르는 동점 규칙 {value!r}: {choices} 중 하나를 쓰세요 (trec = {trec})",
         "unknown ties rule {value!r}; use one of {choices} (trec = {trec})",
     ),
+    # reljudge evaluate (cli.evaluate)
+    "error_trec_eval_needs_qrels": (
+        "--format trec_eval에는 --qrels 파일이 필요합니다 (trec_eval은 파일을 평가합니다)",
+        "--format trec_eval needs --qrels FILE (trec_eval evaluates files)",
+    ),
+    "error_file_flags_need_qrels": (
+        "-M과 -J에는 --qrels 파일이 필요합니다 (파일에 쓰는 trec_eval의 옵션입니다)",
+        "-M and -J need --qrels FILE (they are trec_eval's flags for files)",
+    ),
+    "error_no_measure_example": (
+        "측정이 주어지지 않았습니다: -m 측정..., 예: -m RR@10 nDCG@10",
+        "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10",
+    ),
+    "error_no_measure_trec_eval_default": (
+        "측정이 주어지지 않았습니다: -m 측정..., 예: -m RR@10 nDCG@10 "
+        "(--format trec_eval만 기본값으로 trec_eval의 -m official을 씁니다)",
+        "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10 "
+        "(only --format trec_eval defaults to trec_eval's -m official)",
+    ),
+    "error_nothing_to_evaluate": (
+        "아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다 ({qrels})",
+        "nothing to evaluate yet: no answerable question has judgments ({qrels})",
+    ),
+    "error_nothing_to_evaluate_no_answer": (
+        "아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다 (근거 없는 질문 {n}개) ({qrels})",
+        "nothing to evaluate yet: no answerable question has judgments ({n} no-answer questions) ({qrels})",
+    ),
+    "error_run_given_twice": ("같은 run 파일이 두 번 주어졌습니다", "the same run file is given twice"),
+    "error_no_run_given": (
+        "run이 주어지지 않았습니다: reljudge evaluate --qrels 파일 RUN... -m 측정...",
+        "no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...",
+    ),
+    "error_max_docs_small": (
+        "-M {value}: 문서 수는 1 이상이어야 합니다",
+        "-M {value}: the number of documents must be at least 1",
+    ),
+    "error_run_no_common_query": (
+        "run {system}: 결과와 관련성 정보가 모두 있는 질문이 없습니다",
+        "run {system}: no query with both results and relevance information",
+    ),
+    # reljudge agreement: the grades CSV (cli.agreement)
+    "error_grades_not_utf8": ("올바른 UTF-8이 아닙니다 (바이트 0x{byte})", "not valid UTF-8 (byte 0x{byte})"),
+    "error_grades_unreadable": ("파일을 읽을 수 없습니다 ({detail})", "cannot read the file ({detail})"),
+    "error_grades_file_empty": ("빈 파일입니다", "the file is empty"),
+    "error_grades_malformed_csv": ("CSV 형식이 잘못되었습니다 ({detail})", "malformed CSV ({detail})"),
+    "error_grades_missing_columns": (
+        "{missing} 열이 없습니다. 머리글에 {required}가 있어야 합니다 (있는 열: {found})",
+        "missing column(s) {missing}; the header must contain {required} (found: {found})",
+    ),
+    "error_grades_duplicate_columns": (
+        "{columns} 열이 두 번 이상 나옵니다",
+        "column(s) {columns} appear more than once",
+    ),
+    "error_grades_field_count": (
+        "칸이 {expected}개여야 하는데 {found}개입니다",
+        "expected {expected} fields, found {found}",
+    ),
+    "error_grades_empty_field": ("{field}이(가) 비어 있습니다", "empty {field}"),
+    "error_grades_not_integer": (
+        "등급 {value!r}은(는) 정수가 아닙니다 ({grades} 중 하나여야 합니다)",
+        "grade {value!r} is not an integer (expected one of {grades})",
+    ),
+    "error_grades_out_of_range": (
+        "등급 {grade}은(는) 범위를 벗어납니다 ({grades} 중 하나여야 합니다)",
+        "grade {grade} is out of range (expected one of {grades})",
+    ),
+    "error_grades_conflict": (
+        "판정자 {annotator!r}가 qid {qid!r}, pid {pid!r}를 여기서는 {grade}, {first}번째 줄에서는 {old}로 판정했습니다",
+        "annotator {annotator!r} grades qid {qid!r}, pid {pid!r} as {grade} here but as {old} on line {first}",
+    ),
+    "error_grades_type_conflict": (
+        "질문 {qid!r}의 유형이 여기서는 {qtype!r}, {first}번째 줄에서는 {old!r}입니다",
+        "question {qid!r} has type {qtype!r} here but {old!r} on line {first}",
+    ),
+    "error_grades_no_rows": (
+        "판정이 없습니다 (파일에 머리글만 있고 행이 없습니다)",
+        "no judgments (the file has a header but no rows)",
+    ),
+    "error_reviews_no_file": (
+        "--reviews는 데이터베이스를 읽으므로 파일을 받지 않습니다",
+        "--reviews reads the database; it takes no FILE",
+    ),
 }
