@@ -796,7 +796,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{path} holds files that are not part of this bundle ({files}{more}): use an empty or new directory",
     ),
     "error_lone_surrogate": (
-        "{field}: 짝이 없는 서로게이트 이스케이프 {escape}는 문자가 아닙니다 (쌍의 절반, 예: 잘린 이모지)",
+        "{field}: 짝이 없는 서로게이트 이스케이프 {escape}은(는) 문자가 아닙니다 (쌍의 절반, 예: 잘린 이모지)",
         "{field}: lone surrogate escape {escape} is not a character (half of a pair, e.g. a cut emoji)",
     ),
     "error_part_key_in": ("{field}의 어떤 키", "a key in {field}"),
