@@ -58,7 +58,7 @@ def test_lone_surrogate_upload_is_a_message_not_a_traceback(app_db):
     _upload(at, "corpus", "문단.jsonl", b'{"pid":"z1","text":"ok"}\n{"pid":"z2","text":"a\\ud800b"}\n')
     assert not at.exception
     assert _shown(at.error[0].value).startswith(
-        "가져오지 못했습니다 (아무것도 저장되지 않음): 문단.jsonl, line 2: text: lone surrogate escape \\ud800"
+        "가져오지 못했습니다 (아무것도 저장되지 않음): 문단.jsonl, 2번째 줄: text: 짝이 없는 서로게이트 이스케이프 \\ud800"
     )
     assert campaign.counts(_db()) == before
 
@@ -66,7 +66,7 @@ def test_lone_surrogate_upload_is_a_message_not_a_traceback(app_db):
 def test_unterminated_quote_upload_is_refused_in_the_app(app_db):
     at = _lead_on("screens/import_data.py")
     _upload(at, "corpus", "c.csv", b'pid,text\nz1,"abc\nz2,def\n')
-    assert not at.exception and "c.csv, line 2: a quoted field begins here" in _shown(at.error[0].value)
+    assert not at.exception and "c.csv, 2번째 줄: 따옴표로 감싼 칸이 여기서 시작하는데" in _shown(at.error[0].value)
 
 
 def test_replacing_a_run_needs_the_checkbox_and_states_the_pool_change(app_db):
@@ -77,7 +77,7 @@ def test_replacing_a_run_needs_the_checkbox_and_states_the_pool_change(app_db):
     _upload(at, "run", "bm25-small.trec", small)
     assert not at.exception
     error = _shown(at.error[0].value)
-    assert "system 'bm25' already has a run (480 lines" in error and "--replace" in error
+    assert "시스템 'bm25'에는 이미 run이 있습니다" in error and "의 480줄" in error and "--replace" in error
     assert db.cursor().execute("SELECT count(*) FROM run_entries WHERE system = 'bm25'").fetchall()[0][0] == 480
     _upload(at, "run", "bm25-small.trec", small, replace=True)
     assert not at.exception and not at.error

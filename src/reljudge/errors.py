@@ -7,6 +7,7 @@ from reljudge.codes import Codes, Message
 CODES = Codes(
     error_input_at_line=("file", "line", "problem"),
     error_input_in_file=("file", "problem"),
+    error_out_of_memory=("detail",),
 )
 """Where bad input is, around a problem that is itself a message (``InputError``)."""
 
@@ -64,7 +65,4 @@ class OutOfMemory(ReljudgeError):
     not a fault of any input file."""
 
     def __init__(self, detail: str):
-        super().__init__(
-            f"not enough memory ({detail}); give DuckDB more with RELJUDGE_MEMORY_LIMIT "
-            "(e.g. 2GB) or free memory on this machine"
-        )
+        super().__init__(CODES("error_out_of_memory", detail=detail))

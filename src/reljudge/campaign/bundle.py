@@ -160,6 +160,7 @@ CODES = Codes(
     error_id_has_space=("column", "value"),
     error_bundle_no_equivalent=("measure",),
     error_not_a_directory=("path",),
+    error_bundle_stray_files=("path", "files", "more"),
 )
 """The error a bundle of the export page can meet (worded by the page)."""
 
@@ -353,8 +354,12 @@ def write(bundle: Bundle, out_dir) -> list[Path]:
         )
         if stray:
             raise ReljudgeError(
-                f"{out} holds files that are not part of this bundle ({', '.join(stray[:3])}"
-                f"{', …' if len(stray) > 3 else ''}): use an empty or new directory"
+                CODES(
+                    "error_bundle_stray_files",
+                    path=str(out),
+                    files=", ".join(stray[:3]),
+                    more=", …" if len(stray) > 3 else "",
+                )
             )
     paths = []
     for rel, data in files.items():

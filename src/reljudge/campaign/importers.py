@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 
 import pandas as pd
 
-from reljudge.codes import Codes
+from reljudge.codes import Codes, Message
 from reljudge.display import id_problem
 from reljudge.errors import InputError
 from reljudge.eval.trec_io import trec_lines
@@ -68,6 +68,12 @@ CODES = Codes(
     error_sentences_not_list=(),
     error_sentence_item=("i",),
     error_markers_first=(),
+    error_lone_surrogate=("field", "escape"),  # field: a name, or error_part_key(_in)
+    error_part_key_in=("field",),
+    error_part_key=(),
+    error_unclosed_quote=(),
+    error_quote_closed_early=("line", "detail"),
+    error_run_many_systems=("n", "systems"),
 )
 """The problems with an input file this module reports as codes (inside ``InputError``)."""
 
@@ -127,7 +133,7 @@ def iter_text_lines(path: Path, display: str | None = None) -> Iterator[tuple[in
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
 
 
-def _lone_surrogate(value, field: str = "") -> tuple[str, str] | None:
+def _lone_surrogate(value, field: str = "") -> tuple[str | Message, str] | None:
     """(field, the escape) of the first string (key or value) holding a lone surrogate."""
     if isinstance(value, str):
         for ch in value:
@@ -136,7 +142,8 @@ def _lone_surrogate(value, field: str = "") -> tuple[str, str] | None:
     elif isinstance(value, dict):
         for key, item in value.items():
             if _lone_surrogate(key):  # the key is no name to print: say where it is
-                return (f"a key in {field}" if field else "a key"), _lone_surrogate(key)[1]
+                where = CODES("error_part_key_in", field=field) if field else CODES("error_part_key")
+                return where, _lone_surrogate(key)[1]
             found = _lone_surrogate(item, f"{field}.{key}" if field else key)
             if found:
                 return found
@@ -194,12 +201,7 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
             found = _lone_surrogate(obj)
             if found:
                 field, escape = found
-                raise InputError(
-                    name,
-                    lineno,
-                    f"{field}: lone surrogate escape {escape} is not a character "
-                    "(half of a pair, e.g. a cut emoji) / 짝이 없는 서로게이트 이스케이프",
-                )
+                raise InputError(name, lineno, CODES("error_lone_surrogate", field=field, escape=escape))
         seen = True
         yield lineno, obj
     if not seen:
@@ -263,20 +265,9 @@ def _csv_error(path: Path, name: str, start: int, exc: csv.Error) -> InputError:
     begins (the module itself only knows where it gave up: often the end of the file)."""
     opened, closed_by = _quote_trouble(path, start)
     if opened is not None and closed_by is None:
-        return InputError(
-            name,
-            opened,
-            "a quoted field begins here and its closing quote never "
-            "comes (every later line would merge into it) / 닫히지 않은 따옴표",
-        )
+        return InputError(name, opened, CODES("error_unclosed_quote"))
     if opened is not None:
-        return InputError(
-            name,
-            opened,
-            f"malformed CSV: the quoted field that begins here is closed on "
-            f"line {closed_by} and followed by more text ({exc}); "
-            'write a quote inside a quoted field as ""',
-        )
+        return InputError(name, opened, CODES("error_quote_closed_early", line=closed_by, detail=str(exc)))
     return InputError(name, start, CODES("error_malformed_csv", detail=str(exc)))
 
 
@@ -697,7 +688,7 @@ def write_run_as_trec(path: Path, out: Path, ties: str) -> str:
     systems = sorted(set(frame.system))
     if len(systems) != 1:
         raise InputError(
-            src.display, None, f"names {len(systems)} systems ({', '.join(systems[:5])}): give one run per file"
+            src.display, None, CODES("error_run_many_systems", n=len(systems), systems=", ".join(systems[:5]))
         )
     con = duckdb.connect()
     try:

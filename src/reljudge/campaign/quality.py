@@ -40,6 +40,7 @@ CODES = Codes(
     error_quality_max_failed=(),
     error_gold_grade=("grade",),
     error_decoy_rate=("rate",),
+    error_unknown_quality_format=("format",),
 )
 """What quality control can refuse (worded by reljudge.i18n)."""
 
@@ -284,7 +285,7 @@ def export_quality(db: Database, path, fmt: str = "jsonl") -> int:
     from reljudge.storage import catalog
 
     if fmt != "jsonl":
-        raise ReljudgeError(f"unknown quality export format {fmt!r} (jsonl)")
+        raise ReljudgeError(CODES("error_unknown_quality_format", format=fmt))
     zone = catalog.get_settings(db)["time_zone"]
     lines = []
 

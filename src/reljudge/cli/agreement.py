@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reljudge import i18n
-from reljudge.codes import Message
+from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 
 if TYPE_CHECKING:
@@ -27,6 +27,24 @@ if TYPE_CHECKING:
 
 # pandas and reljudge.agreement.coefficients are imported where they are used: `reljudge` registers
 # this subcommand on every start, and `evaluate --qrels` must not pay for them (tests/test_evaluate_memory.py).
+
+CODES = Codes(
+    error_grades_not_utf8=("byte",),
+    error_grades_unreadable=("detail",),
+    error_grades_file_empty=(),
+    error_grades_malformed_csv=("detail",),
+    error_grades_missing_columns=("missing", "required", "found"),
+    error_grades_duplicate_columns=("columns",),
+    error_grades_field_count=("expected", "found"),
+    error_grades_empty_field=("field",),
+    error_grades_not_integer=("value", "grades"),
+    error_grades_out_of_range=("grade", "grades"),
+    error_grades_conflict=("annotator", "qid", "pid", "grade", "old", "first"),
+    error_grades_type_conflict=("qid", "qtype", "old", "first"),
+    error_grades_no_rows=(),
+    error_reviews_no_file=(),
+)
+"""What this command can tell people: codes worded by reljudge.i18n (the CLI prints the English)."""
 
 REQUIRED_COLUMNS = ("annotator", "qid", "pid", "grade")
 TYPE_COLUMN = "type"  # optional: the question's type, for the per-type breakdown
@@ -89,7 +107,7 @@ def _decode(path: str, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+        raise InputError(path, line, CODES("error_grades_not_utf8", byte=f"{data[exc.start]:02x}")) from None
 
 
 def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
@@ -108,26 +126,30 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise InputError(path, None, f"cannot read the file ({exc.strerror or exc})") from None
+        raise InputError(path, None, CODES("error_grades_unreadable", detail=str(exc.strerror or exc))) from None
     text = _decode(path, data)
     if not text.strip():
-        raise InputError(path, None, "the file is empty")
+        raise InputError(path, None, CODES("error_grades_file_empty"))
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = [h.strip() for h in next(reader)]
     except csv.Error as exc:
-        raise InputError(path, 1, f"malformed CSV ({exc})") from None
+        raise InputError(path, 1, CODES("error_grades_malformed_csv", detail=str(exc))) from None
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         raise InputError(
             path,
             1,
-            f"missing column(s) {', '.join(missing)}; the header must "
-            f"contain {','.join(REQUIRED_COLUMNS)} (found: {','.join(header)})",
+            CODES(
+                "error_grades_missing_columns",
+                missing=", ".join(missing),
+                required=",".join(REQUIRED_COLUMNS),
+                found=",".join(header),
+            ),
         )
     dupes = sorted({h for h in header if header.count(h) > 1 and h})
     if dupes:
-        raise InputError(path, 1, f"column(s) {', '.join(dupes)} appear more than once")
+        raise InputError(path, 1, CODES("error_grades_duplicate_columns", columns=", ".join(dupes)))
     pos = {name: header.index(name) for name in REQUIRED_COLUMNS}
     type_pos = header.index(TYPE_COLUMN) if TYPE_COLUMN in header else None
 
@@ -140,25 +162,25 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
         except StopIteration:
             break
         except csv.Error as exc:
-            raise InputError(path, reader.line_num, f"malformed CSV ({exc})") from None
+            raise InputError(path, reader.line_num, CODES("error_grades_malformed_csv", detail=str(exc))) from None
         line = reader.line_num
         if not row or all(not cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            raise InputError(path, line, f"expected {len(header)} fields, found {len(row)}")
+            raise InputError(path, line, CODES("error_grades_field_count", expected=len(header), found=len(row)))
         annotator, qid, pid, grade_text = (row[pos[c]].strip() for c in REQUIRED_COLUMNS)
         for name, value in (("annotator", annotator), ("qid", qid), ("pid", pid)):
             if not value:
-                raise InputError(path, line, f"empty {name}")
+                raise InputError(path, line, CODES("error_grades_empty_field", field=name))
         try:
             grade = int(grade_text)
         except ValueError:
             raise InputError(
-                path, line, f"grade {grade_text!r} is not an integer (expected one of {', '.join(map(str, GRADES))})"
+                path, line, CODES("error_grades_not_integer", value=grade_text, grades=", ".join(map(str, GRADES)))
             ) from None
         if grade not in GRADES:
             raise InputError(
-                path, line, f"grade {grade} is out of range (expected one of {', '.join(map(str, GRADES))})"
+                path, line, CODES("error_grades_out_of_range", grade=grade, grades=", ".join(map(str, GRADES)))
             )
         key = (annotator, qid, pid)
         if key in seen:
@@ -167,8 +189,15 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
                 raise InputError(
                     path,
                     line,
-                    f"annotator {annotator!r} grades qid {qid!r}, pid "
-                    f"{pid!r} as {grade} here but as {old_grade} on line {old_line}",
+                    CODES(
+                        "error_grades_conflict",
+                        annotator=annotator,
+                        qid=qid,
+                        pid=pid,
+                        grade=grade,
+                        old=old_grade,
+                        first=old_line,
+                    ),
                 )
             continue
         seen[key] = (grade, line)
@@ -179,12 +208,14 @@ def read_grades_csv(path: str) -> tuple[pd.DataFrame, dict[str, str] | None]:
                     raise InputError(
                         path,
                         line,
-                        f"question {qid!r} has type {qtype!r} here but {types[qid][0]!r} on line {types[qid][1]}",
+                        CODES(
+                            "error_grades_type_conflict", qid=qid, qtype=qtype, old=types[qid][0], first=types[qid][1]
+                        ),
                     )
                 types.setdefault(qid, (qtype, line))
         rows.append((annotator, qid, pid, grade))
     if not rows:
-        raise InputError(path, None, "no judgments (the file has a header but no rows)")
+        raise InputError(path, None, CODES("error_grades_no_rows"))
     grades = pd.DataFrame(rows, columns=list(REQUIRED_COLUMNS))
     question_types = {q: t for q, (t, _) in types.items()} if types else None
     return grades, question_types
@@ -320,7 +351,7 @@ def run_agreement(args: argparse.Namespace) -> int:
     try:
         if getattr(args, "reviews", False):
             if getattr(args, "file", None):
-                raise ReljudgeError("--reviews reads the database; it takes no FILE")
+                raise ReljudgeError(CODES("error_reviews_no_file"))
             report = reviews_from_database(args)
             if getattr(args, "format", "table") == "json":
                 sys.stdout.write(

@@ -19,6 +19,7 @@ import duckdb
 import numpy as np
 
 from reljudge import i18n
+from reljudge.codes import Codes
 from reljudge.eval import ranking
 from reljudge.errors import ReljudgeError
 from reljudge.eval.measures import (
@@ -43,6 +44,20 @@ from reljudge.eval.metrics import (
 from reljudge.eval.trec_io import read_qrels, read_run, read_run_top, run_name, run_tag
 
 FILE_MODE_REL = 1  # trec_eval's default relevance_level
+
+CODES = Codes(
+    error_trec_eval_needs_qrels=(),
+    error_file_flags_need_qrels=(),
+    error_no_measure_example=(),
+    error_no_measure_trec_eval_default=(),
+    error_nothing_to_evaluate=("qrels",),
+    error_nothing_to_evaluate_no_answer=("n", "qrels"),
+    error_run_given_twice=(),
+    error_no_run_given=(),
+    error_max_docs_small=("value",),
+    error_run_no_common_query=("system",),
+)
+"""What this command can tell people: codes worded by reljudge.i18n (the CLI prints the English)."""
 
 
 def run_evaluate(args) -> int:
@@ -74,11 +89,11 @@ def evaluate_database(args) -> int:
     from reljudge.storage import catalog, open_database
 
     if args.format == "trec_eval":
-        raise ReljudgeError("--format trec_eval needs --qrels FILE (trec_eval evaluates files)")
+        raise ReljudgeError(CODES("error_trec_eval_needs_qrels"))
     if args.max_docs is not None or args.judged_only:
-        raise ReljudgeError("-M and -J need --qrels FILE (they are trec_eval's flags for files)")
+        raise ReljudgeError(CODES("error_file_flags_need_qrels"))
     if not args.measures:
-        raise ReljudgeError("no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10")
+        raise ReljudgeError(CODES("error_no_measure_example"))
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         threshold = int(catalog.get_settings(db)["rel_threshold"])
@@ -116,11 +131,9 @@ def evaluate_database(args) -> int:
     # a pooled answerable question gives bounds even before anyone judged it
     bounded = ev.result.bounds is not None and bool((~ev.result.bounds.no_answer.astype(bool)).any())
     if not n["answerable"] and not bounded:
-        raise ReljudgeError(
-            "nothing to evaluate yet: no answerable question has judgments"
-            + (f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else "")
-            + f" ({ev.qrels_label}) / 아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다"
-        )
+        if n["no_answer"]:
+            raise ReljudgeError(CODES("error_nothing_to_evaluate_no_answer", n=n["no_answer"], qrels=ev.qrels_label))
+        raise ReljudgeError(CODES("error_nothing_to_evaluate", qrels=ev.qrels_label))
     if not n["answerable"]:
         na = f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else ""
         print(
@@ -151,7 +164,7 @@ def _names(paths: list[str]) -> list[str]:
         else:
             names.append(p)
     if len(set(names)) != len(names):
-        raise ReljudgeError("the same run file is given twice")
+        raise ReljudgeError(CODES("error_run_given_twice"))
     return names
 
 
@@ -228,16 +241,13 @@ def bounded_memory(con: duckdb.DuckDBPyConnection, default: str | None) -> str:
 
 def evaluate_files(args) -> int:
     if not args.runs:
-        raise ReljudgeError("no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...")
+        raise ReljudgeError(CODES("error_no_run_given"))
     level = FILE_MODE_REL if args.level is None else args.level
     if args.max_docs is not None and args.max_docs < 1:
-        raise ReljudgeError(f"-M {args.max_docs}: the number of documents must be at least 1")
+        raise ReljudgeError(CODES("error_max_docs_small", value=args.max_docs))
     if not args.measures:
         if args.format != "trec_eval":
-            raise ReljudgeError(
-                "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10 "
-                "(only --format trec_eval defaults to trec_eval's -m official)"
-            )
+            raise ReljudgeError(CODES("error_no_measure_trec_eval_default"))
         args.measures = ["official"]
     names_asked = list(args.measures)
     want_runid = args.format == "trec_eval" and any(n.strip() in ("runid", "official") for n in names_asked)
@@ -359,7 +369,7 @@ def write_trec_eval(
         held = run_qids.get(system, set())
         qids = all_q if complete else [q for q in all_q if q in held]
         if not qids:
-            raise ReljudgeError(f"run {system}: no query with both results and relevance information")
+            raise ReljudgeError(CODES("error_run_no_common_query", system=system))
         if per_query:
             shown = qids if result.ties != "trec9" else [q for q in qids if q in held]
             for q in shown:

@@ -55,9 +55,19 @@ import numpy as np
 if TYPE_CHECKING:  # annotations only: pandas itself is imported on first use (_pandas)
     import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.eval import ranking
 from reljudge.eval.measures import MIN_GEO_MEAN, Measure, summary_of
+
+CODES = Codes(
+    error_input_kind=("what", "kind"),
+    error_lacks_columns=("what", "missing", "found"),
+    error_no_measure_given=(),
+    error_qrels_no_grade=("found",),
+    error_run_no_score_or_rank=(),
+)
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 ALL = "all"  #: label of the overall group in ``qtype`` columns
 NO_TYPE = "(none)"  #: label for questions without a type
@@ -228,9 +238,7 @@ class _Inputs:
             self.con.register(name, obj)
             self._registered.append(name)
         else:
-            raise ReljudgeError(
-                f"{what}: expected a table name, a DuckDB relation or a DataFrame, got {type(obj).__name__}"
-            )
+            raise ReljudgeError(CODES("error_input_kind", what=what, kind=type(obj).__name__))
         return _ident(name)
 
     def columns(self, sql_name: str) -> list[str]:
@@ -246,7 +254,7 @@ class _Inputs:
 def _require(cols: list[str], need: Iterable[str], what: str) -> None:
     missing = [c for c in need if c not in cols]
     if missing:
-        raise ReljudgeError(f"{what} lacks column(s) {', '.join(missing)} (has {', '.join(cols)})")
+        raise ReljudgeError(CODES("error_lacks_columns", what=what, missing=", ".join(missing), found=", ".join(cols)))
 
 
 # ---------------------------------------------------------------------------
@@ -630,7 +638,7 @@ def per_query_values(
     ties = ranking.resolve(ties)
     measures = list(dict.fromkeys(measures))
     if not measures:
-        raise ReljudgeError("no measure given")
+        raise ReljudgeError(CODES("error_no_measure_given"))
 
     inputs = _Inputs(con)
     try:
@@ -640,10 +648,10 @@ def per_query_values(
         _require(q_cols, ["qid", "pid"], "qrels")
         grade = "grade" if "grade" in q_cols else ("rel" if "rel" in q_cols else None)
         if grade is None:
-            raise ReljudgeError(f"qrels lacks column grade (has {', '.join(q_cols)})")
+            raise ReljudgeError(CODES("error_qrels_no_grade", found=", ".join(q_cols)))
         _require(r_cols, ["system", "qid", "pid"], "run")
         if "score" not in r_cols and "rank" not in r_cols:
-            raise ReljudgeError("run needs a score or a rank column")
+            raise ReljudgeError(CODES("error_run_no_score_or_rank"))
 
         if systems is None:
             systems = [

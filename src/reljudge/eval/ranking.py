@@ -53,6 +53,7 @@ from reljudge.codes import Codes
 CODES = Codes(
     error_unknown_dedup=("value", "choices"),
     error_depth_small=(),
+    error_unknown_ties=("value", "choices", "trec"),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
@@ -94,7 +95,7 @@ def resolve(ties: str) -> str:
     name = TIE_ALIASES.get(ties, ties)
     if name not in TIES:
         raise ReljudgeError(
-            f"unknown ties rule {ties!r}; use one of {', '.join(TIE_CHOICES)} (trec = {TIE_ALIASES['trec']})"
+            CODES("error_unknown_ties", value=ties, choices=", ".join(TIE_CHOICES), trec=TIE_ALIASES["trec"])
         )
     return name
 

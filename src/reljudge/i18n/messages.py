@@ -779,4 +779,178 @@ TEXTS: dict[str, tuple[str, str]] = {
         "미끼 비율은 0보다 크고 0.5 이하인 수여야 합니다 ({rate})",
         "the decoy rate must be a number above 0 and at most 0.5 (not {rate})",
     ),
+    # bad input or a refusal worded here too (errors.OutOfMemory, campaign.quality/bundle/importers,
+    # judges.endpoint, storage.postgres/catalog, eval.metrics/ranking)
+    "error_out_of_memory": (
+        "메모리가 부족합니다({detail}). RELJUDGE_MEMORY_LIMIT로 DuckDB에 메모리를 더 주거나(예: 2GB) "
+        "이 컴퓨터의 메모리를 비우세요",
+        "not enough memory ({detail}); give DuckDB more with RELJUDGE_MEMORY_LIMIT "
+        "(e.g. 2GB) or free memory on this machine",
+    ),
+    "error_unknown_quality_format": (
+        "모르는 품질 내보내기 형식 {format!r}입니다 (jsonl만 있습니다)",
+        "unknown quality export format {format!r} (jsonl)",
+    ),
+    "error_bundle_stray_files": (
+        "{path}에 이 번들에 속하지 않는 파일이 있습니다({files}{more}). 비어 있거나 새 폴더를 쓰세요",
+        "{path} holds files that are not part of this bundle ({files}{more}): use an empty or new directory",
+    ),
+    "error_lone_surrogate": (
+        "{field}: 짝이 없는 서로게이트 이스케이프 {escape}은(는) 문자가 아닙니다 (쌍의 절반, 예: 잘린 이모지)",
+        "{field}: lone surrogate escape {escape} is not a character (half of a pair, e.g. a cut emoji)",
+    ),
+    "error_part_key_in": ("{field}의 어떤 키", "a key in {field}"),
+    "error_part_key": ("어떤 키", "a key"),
+    "error_unclosed_quote": (
+        "따옴표로 감싼 칸이 여기서 시작하는데 닫는 따옴표가 나오지 않습니다 (뒤의 모든 줄이 이 칸에 합쳐집니다)",
+        "a quoted field begins here and its closing quote never comes (every later line would merge into it)",
+    ),
+    "error_quote_closed_early": (
+        "CSV 형식이 잘못되었습니다: 여기서 시작한 따옴표 칸이 {line}번째 줄에서 닫힌 뒤 다른 글자가 "
+        '이어집니다({detail}). 따옴표 칸 안의 따옴표는 ""로 쓰세요',
+        "malformed CSV: the quoted field that begins here is closed on line {line} and followed by more "
+        'text ({detail}); write a quote inside a quoted field as ""',
+    ),
+    "error_run_many_systems": (
+        "시스템 {n}개({systems})가 들어 있습니다. 파일 하나에 run 하나만 주세요",
+        "names {n} systems ({systems}): give one run per file",
+    ),
+    "error_endpoint_url": (
+        "--endpoint {url!r}: http:// 또는 https:// 주소여야 합니다",
+        "--endpoint {url!r}: expected an http:// or https:// address",
+    ),
+    "error_api_key_env_unset": (
+        "--api-key-env {variable}: 그 환경 변수가 설정되어 있지 않습니다",
+        "--api-key-env {variable}: that environment variable is not set",
+    ),
+    "error_postgres_extension_missing": (
+        "PostgreSQL을 쓰려면 duckdb-extension-postgres-scanner 패키지(duckdb와 같은 버전 {version})가 "
+        "필요합니다: pip install 'duckdb-extension-postgres-scanner=={version}'",
+        "PostgreSQL needs the package duckdb-extension-postgres-scanner (version {version}, the same as "
+        "duckdb): pip install 'duckdb-extension-postgres-scanner=={version}'",
+    ),
+    "error_postgres_extension_version": (
+        "설치된 DuckDB postgres 확장은 {built}용인데 duckdb는 {version}입니다. 둘을 같은 버전으로 설치하세요 "
+        "(pip install 'duckdb=={version}' 'duckdb-extension-postgres-scanner=={version}')",
+        "the installed DuckDB postgres extension is built for {built}, but duckdb is {version}: install the "
+        "same version of both (pip install 'duckdb=={version}' 'duckdb-extension-postgres-scanner=={version}')",
+    ),
+    "error_postgres_extension_no_build": (
+        "설치된 DuckDB postgres 확장에는 어느 버전용 빌드도 없는데 duckdb는 {version}입니다. 둘을 같은 버전으로 "
+        "설치하세요 (pip install 'duckdb=={version}' 'duckdb-extension-postgres-scanner=={version}')",
+        "the installed DuckDB postgres extension is built for no version, but duckdb is {version}: install the "
+        "same version of both (pip install 'duckdb=={version}' 'duckdb-extension-postgres-scanner=={version}')",
+    ),
+    "error_question_judged": (
+        "질문 {qid!r}에는 이미 판정이 {events}개 있습니다. {changed}을(를) 바꾸려면 --update-questions가 "
+        "필요합니다 (이전 문구는 버전으로 보관됩니다)",
+        "question {qid!r} already has {events} judgments; changing its {changed} needs "
+        "--update-questions (the earlier wording is kept as a version)",
+    ),
+    "error_run_exists": (
+        "시스템 {system!r}에는 이미 run이 있습니다({source}의 {n}줄, {imported}에 가져옴). 바꾸려면 "
+        "--replace로 가져오세요 (이전 run은 버전으로 보관됩니다)",
+        "system {system!r} already has a run ({n} lines from {source}, imported {imported}); import with "
+        "--replace to replace it (the old run is kept as a version)",
+    ),
+    "error_input_kind": (
+        "{what}: 테이블 이름, DuckDB 관계 또는 DataFrame이어야 하는데 {kind}입니다",
+        "{what}: expected a table name, a DuckDB relation or a DataFrame, got {kind}",
+    ),
+    "error_lacks_columns": (
+        "{what}에 {missing} 열이 없습니다 (있는 열: {found})",
+        "{what} lacks column(s) {missing} (has {found})",
+    ),
+    "error_no_measure_given": ("측정이 주어지지 않았습니다", "no measure given"),
+    "error_qrels_no_grade": (
+        "qrels에 grade 열이 없습니다 (있는 열: {found})",
+        "qrels lacks column grade (has {found})",
+    ),
+    "error_run_no_score_or_rank": ("run에는 score나 rank 열이 있어야 합니다", "run needs a score or a rank column"),
+    "error_unknown_ties": (
+        "모르는 동점 규칙 {value!r}: {choices} 중 하나를 쓰세요 (trec = {trec})",
+        "unknown ties rule {value!r}; use one of {choices} (trec = {trec})",
+    ),
+    # reljudge evaluate (cli.evaluate)
+    "error_trec_eval_needs_qrels": (
+        "--format trec_eval에는 --qrels 파일이 필요합니다 (trec_eval은 파일을 평가합니다)",
+        "--format trec_eval needs --qrels FILE (trec_eval evaluates files)",
+    ),
+    "error_file_flags_need_qrels": (
+        "-M과 -J에는 --qrels 파일이 필요합니다 (파일에 쓰는 trec_eval의 옵션입니다)",
+        "-M and -J need --qrels FILE (they are trec_eval's flags for files)",
+    ),
+    "error_no_measure_example": (
+        "측정이 주어지지 않았습니다: -m 측정..., 예: -m RR@10 nDCG@10",
+        "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10",
+    ),
+    "error_no_measure_trec_eval_default": (
+        "측정이 주어지지 않았습니다: -m 측정..., 예: -m RR@10 nDCG@10 "
+        "(--format trec_eval만 기본값으로 trec_eval의 -m official을 씁니다)",
+        "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10 "
+        "(only --format trec_eval defaults to trec_eval's -m official)",
+    ),
+    "error_nothing_to_evaluate": (
+        "아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다 ({qrels})",
+        "nothing to evaluate yet: no answerable question has judgments ({qrels})",
+    ),
+    "error_nothing_to_evaluate_no_answer": (
+        "아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다 (근거 없는 질문 {n}개) ({qrels})",
+        "nothing to evaluate yet: no answerable question has judgments ({n} no-answer questions) ({qrels})",
+    ),
+    "error_run_given_twice": ("같은 run 파일이 두 번 주어졌습니다", "the same run file is given twice"),
+    "error_no_run_given": (
+        "run이 주어지지 않았습니다: reljudge evaluate --qrels 파일 RUN... -m 측정...",
+        "no run given: reljudge evaluate --qrels FILE RUN... -m MEASURE...",
+    ),
+    "error_max_docs_small": (
+        "-M {value}: 문서 수는 1 이상이어야 합니다",
+        "-M {value}: the number of documents must be at least 1",
+    ),
+    "error_run_no_common_query": (
+        "run {system}: 결과와 관련성 정보가 모두 있는 질문이 없습니다",
+        "run {system}: no query with both results and relevance information",
+    ),
+    # reljudge agreement: the grades CSV (cli.agreement)
+    "error_grades_not_utf8": ("올바른 UTF-8이 아닙니다 (바이트 0x{byte})", "not valid UTF-8 (byte 0x{byte})"),
+    "error_grades_unreadable": ("파일을 읽을 수 없습니다 ({detail})", "cannot read the file ({detail})"),
+    "error_grades_file_empty": ("빈 파일입니다", "the file is empty"),
+    "error_grades_malformed_csv": ("CSV 형식이 잘못되었습니다 ({detail})", "malformed CSV ({detail})"),
+    "error_grades_missing_columns": (
+        "{missing} 열이 없습니다. 머리글에 {required}가 있어야 합니다 (있는 열: {found})",
+        "missing column(s) {missing}; the header must contain {required} (found: {found})",
+    ),
+    "error_grades_duplicate_columns": (
+        "{columns} 열이 두 번 이상 나옵니다",
+        "column(s) {columns} appear more than once",
+    ),
+    "error_grades_field_count": (
+        "칸이 {expected}개여야 하는데 {found}개입니다",
+        "expected {expected} fields, found {found}",
+    ),
+    "error_grades_empty_field": ("{field}이(가) 비어 있습니다", "empty {field}"),
+    "error_grades_not_integer": (
+        "등급 {value!r}은(는) 정수가 아닙니다 ({grades} 중 하나여야 합니다)",
+        "grade {value!r} is not an integer (expected one of {grades})",
+    ),
+    "error_grades_out_of_range": (
+        "등급 {grade}은(는) 범위를 벗어납니다 ({grades} 중 하나여야 합니다)",
+        "grade {grade} is out of range (expected one of {grades})",
+    ),
+    "error_grades_conflict": (
+        "판정자 {annotator!r}가 qid {qid!r}, pid {pid!r}를 여기서는 {grade}, {first}번째 줄에서는 {old}로 판정했습니다",
+        "annotator {annotator!r} grades qid {qid!r}, pid {pid!r} as {grade} here but as {old} on line {first}",
+    ),
+    "error_grades_type_conflict": (
+        "질문 {qid!r}의 유형이 여기서는 {qtype!r}, {first}번째 줄에서는 {old!r}입니다",
+        "question {qid!r} has type {qtype!r} here but {old!r} on line {first}",
+    ),
+    "error_grades_no_rows": (
+        "판정이 없습니다 (파일에 머리글만 있고 행이 없습니다)",
+        "no judgments (the file has a header but no rows)",
+    ),
+    "error_reviews_no_file": (
+        "--reviews는 데이터베이스를 읽으므로 파일을 받지 않습니다",
+        "--reviews reads the database; it takes no FILE",
+    ),
 }

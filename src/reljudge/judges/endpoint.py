@@ -20,9 +20,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.judges import prompt
 from reljudge.judges.base import Outcome
+
+CODES = Codes(error_endpoint_url=("url",), error_api_key_env_unset=("variable",))
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
@@ -53,9 +57,9 @@ class EndpointJudge:
         max_tokens: int = 512,
     ):
         if not url.startswith(("http://", "https://")):
-            raise ReljudgeError(f"--endpoint {url!r}: expected an http:// or https:// address")
+            raise ReljudgeError(CODES("error_endpoint_url", url=url))
         if api_key_env and not os.environ.get(api_key_env):
-            raise ReljudgeError(f"--api-key-env {api_key_env}: that environment variable is not set")
+            raise ReljudgeError(CODES("error_api_key_env_unset", variable=api_key_env))
         self.url = chat_url(url)
         self.model = model
         self.api_key_env = api_key_env

@@ -56,6 +56,8 @@ CODES = Codes(
     error_type_variant=("qtype", "near"),
     error_type_not_declared=("qtype", "declared"),
     error_type_in_use=("qtype", "n"),
+    error_question_judged=("qid", "events", "changed"),
+    error_run_exists=("system", "n", "source", "imported"),
 )
 """What an import did (:meth:`ImportSummary.messages`) and why it was refused (``InputError``)."""
 
@@ -269,13 +271,7 @@ def import_questions(
             FROM merged_questions m WHERE m.changed <> '' AND n > 0 ORDER BY m.line""").fetchall()
         if judged and not update_questions:
             line, qid, changed, events = judged[0]
-            raise InputError(
-                source,
-                line,
-                f"question {qid!r} already has {events} judgments; changing its {changed} needs "
-                "--update-questions (the earlier wording is kept as a version) / 판정이 있는 "
-                "질문을 바꾸려면 --update-questions가 필요합니다",
-            )
+            raise InputError(source, line, CODES("error_question_judged", qid=qid, events=events, changed=changed))
         updated = _first(cur, "SELECT count(*) FROM merged_questions WHERE changed <> ''")[0]
         existing = _first(cur, "SELECT count(*) FROM merged_questions WHERE existing")[0]
         incomplete = _first(
@@ -498,9 +494,13 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str, replac
             raise InputError(
                 source,
                 line,
-                f"system {system!r} already has a run ({n_rows} lines from {old_source}, "
-                f"imported {imported_at:%Y-%m-%d %H:%M}); import with --replace to replace it "
-                "(the old run is kept as a version) / 이미 있는 시스템입니다: 바꾸려면 --replace",
+                CODES(
+                    "error_run_exists",
+                    system=system,
+                    n=n_rows,
+                    source=old_source,
+                    imported=f"{imported_at:%Y-%m-%d %H:%M}",
+                ),
             )
         for system, _line, _n, _src, _at, version in clash:
             cur.execute(

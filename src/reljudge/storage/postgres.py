@@ -33,7 +33,12 @@ import duckdb
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 
-CODES = Codes(error_db_unavailable=("where", "detail"))
+CODES = Codes(
+    error_db_unavailable=("where", "detail"),
+    error_postgres_extension_missing=("version",),
+    error_postgres_extension_version=("built", "version"),
+    error_postgres_extension_no_build=("version",),
+)
 
 ALIAS = "pg"
 SEARCH_PATH = "pg.public,memory.main"
@@ -89,21 +94,15 @@ def extension_path() -> Path:
     try:
         import duckdb_extension_postgres_scanner as package
     except ImportError:
-        raise ReljudgeError(
-            "PostgreSQL needs the package duckdb-extension-postgres-scanner "
-            f"(version {duckdb.__version__}, the same as duckdb): pip install "
-            f"'duckdb-extension-postgres-scanner=={duckdb.__version__}'"
-        ) from None
+        raise ReljudgeError(CODES("error_postgres_extension_missing", version=duckdb.__version__)) from None
     root = Path(package.__file__).parent / "extensions"
     wanted = root / f"v{duckdb.__version__}" / "postgres_scanner.duckdb_extension"
     if wanted.is_file():
         return wanted
     found = sorted(p.name for p in root.iterdir()) if root.is_dir() else []
-    raise ReljudgeError(
-        f"the installed DuckDB postgres extension is built for {', '.join(found) or 'no version'}, "
-        f"but duckdb is {duckdb.__version__}: install the same version of both "
-        f"(pip install 'duckdb=={duckdb.__version__}' 'duckdb-extension-postgres-scanner=={duckdb.__version__}')"
-    )
+    if not found:
+        raise ReljudgeError(CODES("error_postgres_extension_no_build", version=duckdb.__version__))
+    raise ReljudgeError(CODES("error_postgres_extension_version", built=", ".join(found), version=duckdb.__version__))
 
 
 def connect(url: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:

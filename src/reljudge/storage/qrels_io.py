@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.codes import Codes
 from reljudge.errors import InputError
 from reljudge.storage.database import Database, registered
+
+CODES = Codes(error_unknown_qid=("qid",), error_unknown_pid=("pid",))  # worded as storage.catalog's
+"""What this module can tell people: codes worded by reljudge.i18n."""
 
 
 def import_external(db: Database, source: str, rows: pd.DataFrame, file: str) -> int:
@@ -15,11 +19,11 @@ def import_external(db: Database, source: str, rows: pd.DataFrame, file: str) ->
         bad = cur.execute("""SELECT line, qid FROM _qrels WHERE qid NOT IN (SELECT qid FROM questions)
                              ORDER BY line LIMIT 1""").fetchall()
         if bad:
-            raise InputError(file, int(bad[0][0]), f"unknown qid {bad[0][1]!r} (not among the imported questions)")
+            raise InputError(file, int(bad[0][0]), CODES("error_unknown_qid", qid=bad[0][1]))
         bad = cur.execute("""SELECT line, pid FROM _qrels WHERE pid NOT IN (SELECT pid FROM paragraphs)
                              ORDER BY line LIMIT 1""").fetchall()
         if bad:
-            raise InputError(file, int(bad[0][0]), f"unknown pid {bad[0][1]!r} (not in the corpus)")
+            raise InputError(file, int(bad[0][0]), CODES("error_unknown_pid", pid=bad[0][1]))
         cur.execute("DELETE FROM external_qrels WHERE source = ?", [source])
         cur.execute(
             """INSERT INTO external_qrels(source, qid, pid, grade)
