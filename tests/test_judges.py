@@ -321,6 +321,10 @@ def test_cli_auto_judge_and_calibrate(db_path, files, capsys):
     assert "no source 'nope'" in capsys.readouterr().err
     assert main(["--db", str(db_path), "auto-judge", "--source", "x", "--model", "gpt"]) == 2
     assert "--endpoint" in capsys.readouterr().err
+    # --source NAME is --policy source:NAME: both at once must agree
+    out_file = str(db_path.parent / "q.trec")
+    assert main(["--db", str(db_path), "export", "qrels", "-o", out_file, "--source", "e5", "--policy", "majority"]) == 2
+    assert "--source e5 and --policy majority disagree: give one of them" in capsys.readouterr().err
 
 
 # -- the endpoint client against a real local server ------------------------------------------

@@ -16,7 +16,11 @@ import sys
 from pathlib import Path
 
 from reljudge import __version__, i18n
+from reljudge.codes import Codes
 from reljudge.grades import GRADES
+
+CODES = Codes(error_source_policy_disagree=("source", "policy"))
+"""The errors the command line itself raises (its subcommands' modules declare their own)."""
 
 EPILOG = """examples:
   reljudge init --demo
@@ -324,7 +328,7 @@ def _export_policy(args) -> str | None:
         if args.policy is not None and args.policy != spelled:
             from reljudge.errors import ReljudgeError
 
-            raise ReljudgeError(f"--source {args.source} and --policy {args.policy} disagree: give one of them")
+            raise ReljudgeError(CODES("error_source_policy_disagree", source=args.source, policy=args.policy))
         return spelled
     return args.policy
 

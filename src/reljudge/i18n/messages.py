@@ -700,6 +700,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{user!r} 계정은 {campaign} 캠페인에서 역할이 없습니다",
         "the account {user!r} has no role in campaign {campaign}",
     ),
+    "error_source_policy_disagree": (
+        "--source {source}와 --policy {policy}가 서로 다릅니다: 하나만 주세요",
+        "--source {source} and --policy {policy} disagree: give one of them",
+    ),
     "error_copy_target_not_empty": (
         "{path}: 대상 데이터베이스가 비어 있지 않습니다({tables}). copy-db는 새 데이터베이스만 채웁니다",
         "{path}: the target database is not empty ({tables}); copy-db only fills a new database",
