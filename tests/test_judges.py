@@ -323,7 +323,9 @@ def test_cli_auto_judge_and_calibrate(db_path, files, capsys):
     assert "--endpoint" in capsys.readouterr().err
     # --source NAME is --policy source:NAME: both at once must agree
     out_file = str(db_path.parent / "q.trec")
-    assert main(["--db", str(db_path), "export", "qrels", "-o", out_file, "--source", "e5", "--policy", "majority"]) == 2
+    assert (
+        main(["--db", str(db_path), "export", "qrels", "-o", out_file, "--source", "e5", "--policy", "majority"]) == 2
+    )
     assert "--source e5 and --policy majority disagree: give one of them" in capsys.readouterr().err
 
 
