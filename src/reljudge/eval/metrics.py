@@ -1028,6 +1028,21 @@ def _coverage(grid: _Grid):
     return _pandas().DataFrame(cov_rows, columns=["system", "qtype", "k", "n_returned", "n_judged", "judged_share"])
 
 
+#: The abstention table's columns, in order (the dashboard and the report show them so).
+ABSTENTION_COLUMNS = (
+    "system",
+    "qtype",
+    "n_questions",
+    "n_no_answer",
+    "no_answer_rate",
+    "n_appropriate",
+    "appropriate_rate",
+    "n_answerable",
+    "n_false",
+    "false_rate",
+)
+
+
 def _abstention(grid: _Grid, abst: set[tuple[str, str]] | None):
     """Per system and group: the no-answer questions, the appropriate abstentions (on a
     no-answer question) and the false ones (on an answerable question), with their
@@ -1058,21 +1073,7 @@ def _abstention(grid: _Grid, abst: set[tuple[str, str]] | None):
                     (n_false / n_ans) if (n_false is not None and n_ans) else np.nan,
                 )
             )
-    return _pandas().DataFrame(
-        ab_rows,
-        columns=[
-            "system",
-            "qtype",
-            "n_questions",
-            "n_no_answer",
-            "no_answer_rate",
-            "n_appropriate",
-            "appropriate_rate",
-            "n_answerable",
-            "n_false",
-            "false_rate",
-        ],
-    )
+    return _pandas().DataFrame(ab_rows, columns=list(ABSTENTION_COLUMNS))
 
 
 def _policies(pqv: PerQueryValues, grid: _Grid, dedup: str, default_rel: int, options: dict) -> dict:

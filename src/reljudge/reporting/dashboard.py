@@ -13,7 +13,7 @@ import pandas as pd
 from reljudge.campaign import adjudication
 from reljudge.campaign.evaluation import CampaignEvaluation, evaluate_campaign
 from reljudge.eval.measures import COVERAGE_FAMILIES, DASHBOARD_FAMILIES, DASHBOARD_QUALITY, parse_measures
-from reljudge.eval.metrics import RANDOMIZATION
+from reljudge.eval.metrics import ABSTENTION_COLUMNS, RANDOMIZATION
 from reljudge.storage import evaluation_inputs, judgments
 from reljudge.storage.db import Database
 
@@ -221,21 +221,7 @@ def chart_frame(
 
 
 def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
-    a = ev.result.abstention.copy()
-    return a[
-        [
-            "system",
-            "qtype",
-            "n_questions",
-            "n_no_answer",
-            "no_answer_rate",
-            "n_appropriate",
-            "appropriate_rate",
-            "n_answerable",
-            "n_false",
-            "false_rate",
-        ]
-    ]
+    return ev.result.abstention[list(ABSTENTION_COLUMNS)].copy()
 
 
 def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[str] | None = None) -> pd.DataFrame:
