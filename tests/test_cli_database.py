@@ -71,7 +71,7 @@ def test_evaluate_before_any_judgment_says_so_and_gives_the_bounds(tmp_path):
         r = _cli("--db", str(db), "evaluate", "-m", "RR@10", "--format", fmt)
         assert r.returncode == 0, r.stderr
         assert "no answerable question has judgments yet: only the bounds" in r.stderr
-        assert "아직 판정된 질문이 없어 범위만" in r.stderr
+        assert "아직" not in r.stderr  # the command line speaks English; the catalog has the Korean
         if fmt == "table":
             assert "[0.0000, 1.0000]" in r.stdout and "nan" not in r.stdout
         elif fmt == "json":

@@ -19,6 +19,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from reljudge.codes import Codes, Message
+
+CODES = Codes(error_invisible_character=("field", "codepoint", "name"))
+"""Why a text cannot be an id (worded by reljudge.i18n)."""
+
 # Categories shown as marks in text and refused in ids: controls (Cc), format characters
 # (Cf: bidi embeddings, overrides and isolates, zero-width space/joiners, BOM, soft
 # hyphen, tag characters), surrogates (Cs), private use (Co), line and paragraph
@@ -85,17 +90,14 @@ def md_args(**kwargs) -> dict:
     return {k: md(v) if isinstance(v, str) else v for k, v in kwargs.items()}
 
 
-def id_problem(value: str, field: str = "id") -> str | None:
+def id_problem(value: str, field: str = "id") -> Message | None:
     """Why ``value`` cannot be an id (it holds an invisible or control character), or None."""
     if value.isprintable():  # the common case, fast: none of the hidden categories
         return None
     for ch in value:
         if is_hidden(ch):
             name = unicodedata.name(ch, "control character")
-            return (
-                f"{field} contains the invisible or control character U+{ord(ch):04X} ({name}); "
-                "ids must be plain visible text / id에 보이지 않는 문자나 제어 문자가 있습니다"
-            )
+            return CODES("error_invisible_character", field=field, codepoint=f"U+{ord(ch):04X}", name=name)
     return None
 
 

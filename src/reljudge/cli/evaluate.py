@@ -56,6 +56,8 @@ CODES = Codes(
     error_no_run_given=(),
     error_max_docs_small=("value",),
     error_run_no_common_query=("system",),
+    note_bounds_only=(),
+    note_bounds_only_no_answer=("n",),
 )
 """What this command can tell people: codes worded by reljudge.i18n (the CLI prints the English)."""
 
@@ -135,12 +137,8 @@ def evaluate_database(args) -> int:
             raise ReljudgeError(CODES("error_nothing_to_evaluate_no_answer", n=n["no_answer"], qrels=ev.qrels_label))
         raise ReljudgeError(CODES("error_nothing_to_evaluate", qrels=ev.qrels_label))
     if not n["answerable"]:
-        na = f" ({n['no_answer']} no-answer questions)" if n["no_answer"] else ""
-        print(
-            f"reljudge evaluate: no answerable question has judgments yet{na}: only the bounds (every pooled "
-            "paragraph still open) / 아직 판정된 질문이 없어 범위만 보입니다",
-            file=sys.stderr,
-        )
+        note = CODES("note_bounds_only_no_answer", n=n["no_answer"]) if n["no_answer"] else CODES("note_bounds_only")
+        print(f"reljudge evaluate: {i18n.message(note, 'en')}", file=sys.stderr)
     return write_result(
         ev.result,
         args,

@@ -902,6 +902,19 @@ TEXTS: dict[str, tuple[str, str]] = {
         "아직 평가할 것이 없습니다: 판정된, 답할 수 있는 질문이 없습니다 (근거 없는 질문 {n}개) ({qrels})",
         "nothing to evaluate yet: no answerable question has judgments ({n} no-answer questions) ({qrels})",
     ),
+    "note_bounds_only": (
+        "아직 판정된, 답할 수 있는 질문이 없어 범위만 보입니다 (풀의 모든 문단이 아직 열려 있음)",
+        "no answerable question has judgments yet: only the bounds (every pooled paragraph still open)",
+    ),
+    "note_bounds_only_no_answer": (
+        "아직 판정된, 답할 수 있는 질문이 없어 범위만 보입니다 (근거 없는 질문 {n}개; 풀의 모든 문단이 아직 열려 있음)",
+        "no answerable question has judgments yet ({n} no-answer questions): only the bounds "
+        "(every pooled paragraph still open)",
+    ),
+    "error_invisible_character": (
+        "{field}에 보이지 않는 문자나 제어 문자 {codepoint}({name})가 있습니다. id는 눈에 보이는 글자로만 쓰세요",
+        "{field} contains the invisible or control character {codepoint} ({name}); ids must be plain visible text",
+    ),
     "error_run_given_twice": ("같은 run 파일이 두 번 주어졌습니다", "the same run file is given twice"),
     "error_no_run_given": (
         "run이 주어지지 않았습니다: reljudge evaluate --qrels 파일 RUN... -m 측정...",
