@@ -7,7 +7,7 @@ import pandas as pd
 
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.storage import aggregation, event_batches
+from reljudge.storage import aggregation, event_batches, team
 from reljudge.storage.database import Database, in_list, registered
 
 CODES = Codes(
@@ -507,16 +507,9 @@ def started_reviews(db: Database) -> pd.DataFrame:
 
 
 def replace_review_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
-    with db.transaction() as cur, registered(cur, "_assign", rows[["qid", "username"]]):
+    with db.transaction() as cur:
         cur.execute("UPDATE review_assignments SET active = FALSE, ended_at = current_timestamp WHERE active")
-        cur.execute(
-            """
-            INSERT INTO review_assignments(qid, username, active, assigned_by)
-            SELECT qid, username, TRUE, ? FROM _assign
-            ON CONFLICT (qid, username) DO UPDATE SET active = TRUE, ended_at = NULL,
-                assigned_by = excluded.assigned_by, assigned_at = now()""",
-            [by],
-        )
+        team.activate(cur, rows, by, table="review_assignments")
 
 
 def active_review_assignments(db: Database) -> pd.DataFrame:

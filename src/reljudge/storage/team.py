@@ -49,21 +49,24 @@ def replace_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
     """End every active assignment, then record ``rows`` (qid, username) as active."""
     with db.transaction() as cur:
         cur.execute("UPDATE assignments SET active = FALSE, ended_at = current_timestamp WHERE active")
-        _insert(cur, rows, by)
+        activate(cur, rows, by)
 
 
 def add_assignments(db: Database, rows: pd.DataFrame, by: str) -> None:
     with db.transaction() as cur:
-        _insert(cur, rows, by)
+        activate(cur, rows, by)
 
 
-def _insert(cur, rows: pd.DataFrame, by: str) -> None:
+def activate(cur, rows: pd.DataFrame, by: str, table: str = "assignments") -> None:
+    """Record ``rows`` (qid, username) as active assignments in ``table`` (``assignments``
+    for judging, ``review_assignments`` for answer review): a pair assigned before is
+    made active again, by ``by``, from now."""
     if rows.empty:
         return
     with registered(cur, "_assign", rows[["qid", "username"]]):
         cur.execute(
-            """
-            INSERT INTO assignments(qid, username, active, assigned_by)
+            f"""
+            INSERT INTO {table}(qid, username, active, assigned_by)
             SELECT qid, username, TRUE, ? FROM _assign
             ON CONFLICT (qid, username) DO UPDATE SET active = TRUE, ended_at = NULL,
                 assigned_by = excluded.assigned_by, assigned_at = now()""",
