@@ -46,11 +46,12 @@ def source_line(title, date, volume, page, lang: str = "ko") -> str:
     parts = [str(x) for x in (title, date) if x not in (None, "") and not _isnan(x)]
     vol = volume if volume not in (None, "") and not _isnan(volume) else None
     pg = page if page not in (None, "") and not _isnan(page) else None
-    if vol or pg:
-        if lang == "ko":
-            parts.append(" ".join(p for p in ((f"{vol}권" if vol else ""), (f"{pg}쪽" if pg else "")) if p))
-        else:
-            parts.append(", ".join(p for p in ((f"vol. {vol}" if vol else ""), (f"p. {pg}" if pg else "")) if p))
+    if vol and pg:
+        parts.append(i18n.t("source_volume_page", lang, volume=vol, page=pg))
+    elif vol:
+        parts.append(i18n.t("source_volume", lang, volume=vol))
+    elif pg:
+        parts.append(i18n.t("source_page", lang, page=pg))
     return " · ".join(parts)
 
 

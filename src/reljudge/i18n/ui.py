@@ -185,6 +185,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "answer_n": ("답변 {i} / {n}", "Answer {i} / {n}"),
     "answer_in_question": ("이 질문의 답변 {i} / {n}", "answer {i} of {n} for this question"),
     "answer_short": ("답변 {n}", "answer {n}"),
+    # a paragraph's place in the collection (campaign.judging.source_line)
+    "source_volume_page": ("{volume}권 {page}쪽", "vol. {volume}, p. {page}"),
+    "source_volume": ("{volume}권", "vol. {volume}"),
+    "source_page": ("{page}쪽", "p. {page}"),
     "jump_to_answer": ("답변으로 이동", "Go to answer"),
     "no_answers_to_review": ("검수할 답변이 없습니다.", "No answer to review."),
     "no_further_answer": (
