@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import ContextManager, Iterator
 
@@ -63,6 +63,27 @@ def memory_limit() -> str | None:
     if limit and not _MEMORY_RE.fullmatch(limit):
         raise ReljudgeError(CODES("error_memory_limit", variable=MEMORY_ENV_VAR, value=repr(limit)))
     return limit or None
+
+
+# The DuckDB file holds password and session-token hashes: reljudge creates it (and
+# DuckDB's write-ahead log beside it, and the files DuckDB spills to during a write on
+# either backend) readable by its owner only.
+PRIVATE_UMASK = 0o077
+_umask_lock = threading.Lock()
+
+
+@contextmanager
+def owner_only() -> Iterator[None]:
+    """Files created inside the block (the database, its .wal, spill files) get mode 600.
+    The umask is process-wide: it only ever narrows, and only for the length of an open or
+    a write. Its lock is held around every write transaction of the process, so that the
+    process's writers (the campaigns' Database objects, on either backend) take turns."""
+    with _umask_lock:
+        old = os.umask(PRIVATE_UMASK)
+        try:
+            yield
+        finally:
+            os.umask(old)
 
 
 def in_list(values) -> str:
@@ -285,8 +306,10 @@ class Database:
         yield
 
     def _write_guard(self) -> ContextManager:
-        """Held around a transaction (the DuckDB file: files it creates are owner-only)."""
-        return nullcontext()
+        """Held around a transaction: files created meanwhile are owner-only (DuckDB makes
+        the file's .wal on the first write after a checkpoint, and spills to temporary
+        files), and the process's writers take turns (:func:`owner_only`)."""
+        return owner_only()
 
     def _committed(self) -> None:
         """After a transaction committed."""

@@ -23,10 +23,8 @@ import sys
 import threading
 import time
 import weakref
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import ContextManager, Iterator
 
 import duckdb
 
@@ -34,7 +32,7 @@ from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
-from reljudge.storage.database import Database, campaign_statements, memory_limit, run_step
+from reljudge.storage.database import Database, owner_only, campaign_statements, memory_limit, run_step
 
 CODES = Codes(
     error_db_locked=("path",),
@@ -43,23 +41,6 @@ CODES = Codes(
     error_cannot_reopen_db=("path", "detail"),
 )
 """The errors this module raises as codes (the others carry DuckDB's own text)."""
-
-# The file holds password and session-token hashes: reljudge creates it (and DuckDB's
-# write-ahead log beside it) readable by its owner only.
-PRIVATE_UMASK = 0o077
-_umask_lock = threading.Lock()
-
-
-@contextmanager
-def _owner_only() -> Iterator[None]:
-    """Files created inside the block (the database, its .wal) get mode 600. The umask is
-    process-wide: it only ever narrows, and only for the length of an open or a write."""
-    with _umask_lock:
-        old = os.umask(PRIVATE_UMASK)
-        try:
-            yield
-        finally:
-            os.umask(old)
 
 
 def wal_path(path: Path) -> Path:
@@ -108,7 +89,7 @@ def recover_wal(path: Path) -> Path:
     wal = wal_path(path)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     backup = wal.with_name(f"{wal.name}.before-recovery-{stamp}")
-    with _owner_only():
+    with owner_only():
         shutil.copy2(wal, backup)
     con = duckdb.connect(":memory:")
     try:
@@ -168,7 +149,7 @@ class DuckDBFile(Database):
         recovered = False
         while True:
             try:
-                with _owner_only():
+                with owner_only():
                     return duckdb.connect(str(self.path), read_only=self.read_only)
             except duckdb.IOException as exc:
                 if failures.is_lock_conflict(exc):
@@ -223,9 +204,6 @@ class DuckDBFile(Database):
         self._last_write = time.monotonic()
         self._match_wal_mode()
         self._start_idle_checkpoints()
-
-    def _write_guard(self) -> ContextManager:
-        return _owner_only()  # DuckDB creates the .wal on the first write after a checkpoint
 
     def table_in(self, schema: str | None, table: str) -> str:
         return '"' + self._catalog.replace('"', '""') + f'".{schema or "main"}.{table}'
@@ -362,7 +340,7 @@ class DuckDBFile(Database):
     def _migrate_schema(self, schema: str | None = None) -> list[str]:
         """The steps in the default schema or a campaign's own (``schema``: made if new;
         the statements naming shared tables are left out)."""
-        with self._write_lock, _owner_only():
+        with self._write_lock, owner_only():
             cur = self._con.cursor()
             if schema:
                 cur.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")

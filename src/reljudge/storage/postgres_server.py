@@ -151,7 +151,11 @@ class PostgresServer(Database):
 
     def _plain_cursor(self):
         cur = self._con.cursor()
-        postgres.setup_cursor(cur)
+        try:
+            postgres.setup_cursor(cur)
+        except BaseException:
+            cur.close()
+            raise
         return cur
 
     def _has_shared_table(self, cur, table: str) -> bool:
