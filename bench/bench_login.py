@@ -134,11 +134,11 @@ def argon2_verify_ms(n: int = 7) -> list[float]:
     process under the same load: what the login run cannot go below."""
     from reljudge.campaign import auth
 
-    stored = auth._hasher.hash(ANNOTATOR[1])
+    stored = auth.password_hasher().hash(ANNOTATOR[1])
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
-        auth._hasher.verify(stored, ANNOTATOR[1])
+        auth.password_hasher().verify(stored, ANNOTATOR[1])
         times.append((time.perf_counter() - t0) * 1000)
     return times
 

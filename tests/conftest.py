@@ -9,6 +9,7 @@ postgresql cases fail (CI installs them: scripts/test.sh)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,11 @@ from reljudge.storage import open_database
 from postgres_support import PostgresServer
 
 BACKENDS = ("duckdb", "postgresql")
+
+# Argon2id with its smallest parameters for the thousands of accounts the suite creates, in
+# this process and in every server or CLI process it starts (which inherit the environment);
+# tests/test_auth.py checks the default parameters where they are the subject.
+os.environ.setdefault(auth.PASSWORD_HASHING_ENV, "fast")
 
 PARAGRAPHS = [
     # pid, doc, position, text

@@ -5,8 +5,10 @@ tests/test_e2e_org_login.py."""
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -15,7 +17,15 @@ from reljudge.errors import ReljudgeError
 
 
 def _claims(email, verified=True, **more):
-    return {"sub": "id-" + str(email), "email": email, "email_verified": verified, **more}
+    now = time.time()
+    return {
+        "sub": "id-" + str(email),
+        "email": email,
+        "email_verified": verified,
+        "iat": now,
+        "exp": now + 3600,
+        **more,
+    }
 
 
 def test_a_verified_email_opens_the_account_that_has_it(db):
@@ -48,7 +58,7 @@ def test_a_string_true_from_a_provider_counts_as_verified(db):
 
 @pytest.mark.parametrize("email", [None, "", "no-at-sign", "a@b@c", "sp ace@x.org", 42])
 def test_no_usable_email_is_refused(db, email):
-    outcome = auth.identity_login(db, {"sub": "x", "email": email, "email_verified": True})
+    outcome = auth.identity_login(db, {**_claims("x@example.org"), "email": email})
     assert outcome.user is None and outcome.refusal == "unverified"
     assert auth.identity_requests(db).empty
 
@@ -170,12 +180,12 @@ def test_the_command_line_lists_admits_and_links_identities(tmp_path):
 def test_an_expired_id_token_opens_nothing_until_a_fresh_sign_in(db):
     auth.add_user(db, "kim", "password-1", "annotator")
     auth.set_email(db, "kim", "kim@example.org", "cli")
-    stale = _claims("kim@example.org", exp=1_000)
+    stale = _claims("kim@example.org", exp=1_000, iat=900)
     assert auth.identity_login(db, stale, now=1_001).refusal == "expired"
     assert auth.identity_login(db, stale).refusal == "expired"
     assert auth.identity_login(db, stale, now=999).user == auth.User("kim", "annotator")
     # an expired unknown identity is no request either
-    assert auth.identity_login(db, _claims("new@example.org", exp=1_000)).refusal == "expired"
+    assert auth.identity_login(db, _claims("new@example.org", exp=1_000, iat=900)).refusal == "expired"
     assert auth.identity_requests(db).empty
 
 
@@ -346,3 +356,110 @@ def _cli_serve(tmp_path, *args):
         text=True,
         timeout=120,
     )
+
+
+# -- look-alike addresses (issue 34.1) ----------------------------------------------------
+# Each of these lower-cases, upper-cases, casefolds or NFKC-normalises to an ASCII address
+# that an account has: it must be refused, never mapped onto that account.
+LOOKALIKES = {
+    "\u212aim@example.org": "kim@example.org",  # KELVIN SIGN → k
+    "\u017fun@example.org": "sun@example.org",  # LONG S → S / s
+    "\ufb00@example.org": "ff@example.org",  # LATIN SMALL LIGATURE FF → ff (NFKC)
+    "\uff4bim@example.org": "kim@example.org",  # FULLWIDTH k → k (NFKC)
+    "kim@\uff45xample.org": "kim@example.org",  # FULLWIDTH e in the domain
+    "k\u0131m@example.org": "kim@example.org",  # DOTLESS i → I (upper)
+    "k\u0130m@example.org": "kim@example.org",  # DOTTED CAPITAL I → i + dot (lower)
+}
+
+
+@pytest.mark.parametrize("lookalike", sorted(LOOKALIKES))
+def test_a_lookalike_email_opens_no_other_account_and_is_refused(db, lookalike):
+    target = LOOKALIKES[lookalike]
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", target, "lead1")
+    outcome = auth.identity_login(db, _claims(lookalike))
+    assert outcome.user is None and outcome.refusal == "lookalike"
+    assert auth.identity_requests(db).empty  # nothing recorded under a mapped address either
+    # a lead cannot give such an address to an account either
+    auth.add_user(db, "lee", "password-2", "annotator")
+    with pytest.raises(ReljudgeError) as refused:
+        auth.set_email(db, "lee", lookalike, "lead1")
+    assert refused.value.message.code == "error_lookalike_email"
+
+
+def test_every_lookalike_maps_onto_its_target_under_some_unicode_mapping():
+    """The cases above are real look-alikes: lower-casing (what the old rule did), NFKC +
+    casefold ("normalising harder") or upper- then lower-casing maps each onto the
+    account's ASCII address, which is why the rule refuses them instead of mapping them."""
+    import unicodedata
+
+    for lookalike, target in LOOKALIKES.items():
+        mapped = {
+            lookalike.lower(),
+            unicodedata.normalize("NFKC", lookalike).casefold(),
+            lookalike.upper().lower(),
+            unicodedata.normalize("NFKD", lookalike.lower()).replace("\u0307", ""),
+        }
+        assert target in mapped, lookalike
+
+
+def test_an_ascii_address_is_compared_without_ascii_case_only(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "Kim@Example.ORG", "lead1")
+    assert auth.identity_login(db, _claims("KIM@EXAMPLE.org")).user == auth.User("kim", "annotator")
+
+
+def test_a_non_ascii_address_matches_only_the_same_address_after_nfc(db):
+    stored = "김철수@예시.kr"
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", stored, "lead1")
+    assert auth.identity_login(db, _claims(stored)).user == auth.User("kim", "annotator")
+    # the same text in another Unicode form (Hangul jamo, NFD) is the same address after NFC
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", stored)
+    assert decomposed != stored
+    assert auth.identity_login(db, _claims(decomposed)).user == auth.User("kim", "annotator")
+    # an accented Latin address: no case mapping for non-ASCII addresses
+    auth.add_user(db, "jose", "password-2", "annotator")
+    auth.set_email(db, "jose", "José@example.org", "lead1")
+    assert auth.identity_login(db, _claims("José@example.org")).user == auth.User("jose", "annotator")
+    assert auth.identity_login(db, _claims("JOSÉ@example.org")).user is None
+
+
+# -- the ID token's times (issue 34.2) ----------------------------------------------------
+@pytest.mark.parametrize(
+    "times",
+    [
+        {"exp": None},
+        {"exp": "9999999999"},
+        {"exp": math.nan},
+        {"exp": math.inf},
+        {"exp": True},
+        {"exp": [9999999999]},
+        {"iat": "0"},
+        {"iat": math.nan},
+        {"iat": "future"},
+    ],
+    ids=lambda t: repr(t),
+)
+def test_an_id_token_without_a_finite_numeric_expiry_opens_nothing(db, times):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    claims = _claims("kim@example.org")
+    if times.get("iat") == "future":
+        claims["iat"] = time.time() + auth.CLOCK_SKEW_SECONDS + 60
+    else:
+        claims.update(times)
+    if times.get("exp", 0) is None:
+        del claims["exp"]
+    outcome = auth.identity_login(db, claims)
+    assert outcome.user is None and outcome.refusal == "invalid_token"
+    assert auth.identity_requests(db).empty
+
+
+def test_an_iat_within_the_clock_skew_is_accepted(db):
+    auth.add_user(db, "kim", "password-1", "annotator")
+    auth.set_email(db, "kim", "kim@example.org", "cli")
+    claims = {**_claims("kim@example.org"), "iat": time.time() + auth.CLOCK_SKEW_SECONDS / 2}
+    assert auth.identity_login(db, claims).user == auth.User("kim", "annotator")

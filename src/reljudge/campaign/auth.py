@@ -6,13 +6,16 @@ stored or logged in clear. Session tokens are random; only their SHA-256 is stor
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import math
 import os
 import re
 import secrets
 import sys
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -32,6 +35,7 @@ CODES = Codes(
     error_no_such_user=("user",),
     error_bad_setup_code=(),
     error_invalid_email=("email",),
+    error_lookalike_email=("email",),
     error_email_taken=("email", "user"),
     error_no_such_identity=("email",),
     error_identities_in_default=("campaign",),
@@ -43,13 +47,41 @@ CODES = Codes(
 
 ROLES = ("annotator", "lead")
 SESSION_HOURS = 12
-_hasher = PasswordHasher()
+#: ``fast``: Argon2id with its smallest parameters (1 pass, 8 KiB), for the test suite only,
+#: which creates thousands of accounts; unset: argon2-cffi's defaults (RFC 9106's
+#: low-memory profile: 3 passes, 64 MiB). A hash records its own parameters, so a hash made
+#: either way verifies under the other, and a login rehashes it with the current ones.
+PASSWORD_HASHING_ENV = "RELJUDGE_PASSWORD_HASHING"
+_hasher: PasswordHasher | None = None
+_dummy_hash: str | None = None
 _USERNAME = re.compile(r"^[\w.\-@]{1,64}$", re.UNICODE)
 # An e-mail as providers send it: one @, no spaces or controls, a dot-free local part allowed.
 _EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]{1,64}@[^@\s\x00-\x1f\x7f]{1,189}$")
-# Verifying against a dummy hash when the user does not exist keeps the time
-# the same, so response time does not reveal which usernames exist.
-_DUMMY_HASH = _hasher.hash("reljudge-dummy-password")
+
+
+def password_hasher() -> PasswordHasher:
+    """The hasher of new passwords (made on first use, as $RELJUDGE_PASSWORD_HASHING says)."""
+    global _hasher
+    if _hasher is None:
+        fast = os.environ.get(PASSWORD_HASHING_ENV, "").strip().lower() == "fast"
+        _hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1) if fast else PasswordHasher()
+    return _hasher
+
+
+def use_password_hasher(hasher: PasswordHasher | None) -> None:
+    """Hash new passwords with ``hasher`` from now on (None: as $RELJUDGE_PASSWORD_HASHING says)."""
+    global _hasher, _dummy_hash
+    _hasher, _dummy_hash = hasher, None
+
+
+def _dummy_password_hash() -> str:
+    """A hash to verify against when the user does not exist, made with the current
+    hasher's parameters, so that the response time does not reveal which usernames
+    exist. Made on first use: importing this module hashes nothing."""
+    global _dummy_hash
+    if _dummy_hash is None:
+        _dummy_hash = password_hasher().hash("reljudge-dummy-password")
+    return _dummy_hash
 
 
 @dataclass(frozen=True)
@@ -84,7 +116,7 @@ def add_user(db: Database, username: str, password: str, role: str) -> User:
     if accounts.account_exists(db, username):
         # accounts are shared by the campaigns of a database: one password, one account
         raise ReljudgeError(CODES("error_account_elsewhere", user=username, campaign=db.campaign))
-    accounts.insert_user(db, username, _hasher.hash(password), role)
+    accounts.insert_user(db, username, password_hasher().hash(password), role)
     return User(username, role)
 
 
@@ -194,7 +226,7 @@ def set_password(db: Database, username: str, password: str, by: str) -> None:
     validate_password(password)
     if not accounts.account_exists(db, username):
         raise ReljudgeError(CODES("error_no_such_user", user=username))
-    accounts.update_password_hash(db, username, _hasher.hash(password))
+    accounts.update_password_hash(db, username, password_hasher().hash(password))
     accounts.unlock(db, username, by)
 
 
@@ -209,9 +241,39 @@ def password_login_enabled() -> bool:
     return os.environ.get(PASSWORD_LOGIN_ENV, "").strip().lower() not in ("0", "off", "false", "no")
 
 
+@functools.lru_cache(maxsize=4096)
+def _maps_to_ascii(char: str) -> bool:
+    """Whether a Unicode case mapping (lower, upper, title, casefold) or the compatibility
+    normalisation (NFKC, and NFKC then casefold) of the non-ASCII ``char`` yields an
+    ASCII character: KELVIN SIGN (U+212A) lower-cases to ``k``, LONG S (ſ) upper-cases to
+    ``S``, the ligature ﬀ is ``ff`` under NFKC, fullwidth letters are ASCII letters under
+    NFKC, dotless ı upper-cases to ``I``, dotted İ lower-cases to ``i`` and a combining
+    dot. About 1,600 code points do."""
+    nfkc = unicodedata.normalize("NFKC", char)
+    mapped = (char.lower(), char.upper(), char.title(), char.casefold(), nfkc, nfkc.casefold())
+    return any(ord(c) < 128 for text in mapped for c in text)
+
+
 def normalize_email(email: str | None) -> str:
-    """An e-mail as stored and compared: trimmed, lower-case; ReljudgeError if it is none."""
-    text = (email or "").strip().lower() if isinstance(email, str) else ""
+    """An e-mail as stored and compared; ReljudgeError if it is none.
+
+    An all-ASCII address is trimmed and lower-cased in ASCII only (``Kim@Example.ORG`` is
+    ``kim@example.org``). Any other address is trimmed and put in NFC, and otherwise kept
+    exactly as it is: it matches a stored address only when the two are the same string.
+    An address with a character that a Unicode case or compatibility mapping turns into
+    ASCII (:func:`_maps_to_ascii`) is refused, never mapped: ``\u212Aim@example.org``
+    (KELVIN SIGN) must not open the account of ``kim@example.org``. Harder normalising
+    (NFKC plus casefold) would make it worse: it maps those characters *onto* ASCII
+    addresses, which is exactly the look-alike attack."""
+    text = email.strip() if isinstance(email, str) else ""
+    if text.isascii():
+        # str.lower() on ASCII text touches only A-Z
+        text = text.lower()
+    else:
+        # before NFC, which itself maps some of them (KELVIN SIGN is K's canonical equivalent)
+        if any(not c.isascii() and _maps_to_ascii(c) for c in text):
+            raise ReljudgeError(CODES("error_lookalike_email", email=text[:254]))
+        text = unicodedata.normalize("NFC", text)
     if not _EMAIL.match(text):
         raise ReljudgeError(CODES("error_invalid_email", email=str(email or "")[:254]))
     return text
@@ -241,7 +303,9 @@ def set_email(db: Database, username: str, email: str | None, by: str) -> None:
 @dataclass(frozen=True)
 class IdentityOutcome:
     """``user`` on success; otherwise ``refusal``: "expired" (the ID token is too old:
-    sign in at the provider again), "unverified" (no e-mail the provider
+    sign in at the provider again), "invalid_token" (its ``exp`` is not a finite number,
+    or its ``iat`` lies in the future), "lookalike" (its e-mail holds a character that a
+    Unicode mapping turns into ASCII: refused, never mapped), "unverified" (no e-mail the provider
     vouches for), "inactive" (its account is deactivated), "pending" (no account has it:
     recorded for a lead), and
     ``email`` the identity's e-mail when it had a valid one."""
@@ -249,6 +313,18 @@ class IdentityOutcome:
     user: User | None
     refusal: str | None = None
     email: str | None = None
+
+
+#: How far in the future an ID token's ``iat`` (issued at) may lie: the provider's clock
+#: and ours may differ by this much (seconds).
+CLOCK_SKEW_SECONDS = 120
+
+
+def _numeric_date(value) -> bool:
+    """A JWT NumericDate (RFC 7519 §2): a finite JSON number of seconds. A string, a
+    boolean, NaN or infinity is none (a token whose ``exp`` is none never expires, so it
+    is refused)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _claim_true(value) -> bool:
@@ -261,18 +337,23 @@ def identity_login(
 ) -> IdentityOutcome:
     """The account an identity the OpenID provider vouched for (``claims``: the ID
     token's) signs in to: the active account whose e-mail is the identity's *verified*
-    e-mail (``email_verified`` true). An identity with none is refused and recorded as a
+    e-mail (``email_verified`` true), compared as :func:`normalize_email` says. An identity with none is refused and recorded as a
     request a lead can answer (activate_identity); an unverified e-mail is refused and not
     recorded (anyone could claim it). An ID token past its ``exp`` opens nothing
     ("expired"): Streamlit keeps the identity in a cookie for 30 days, but a new reljudge
     session (after a logout, an ended or expired one) needs a fresh sign-in at the
     provider. ``record=False``: refuse without recording (the same refusal again)."""
-    exp = claims.get("exp")
-    if isinstance(exp, (int, float)) and not isinstance(exp, bool) and exp < (time.time() if now is None else now):
+    now = time.time() if now is None else now
+    exp, iat = claims.get("exp"), claims.get("iat", now)
+    if not (_numeric_date(exp) and _numeric_date(iat)) or iat > now + CLOCK_SKEW_SECONDS:
+        return IdentityOutcome(None, "invalid_token")
+    if exp < now:
         return IdentityOutcome(None, "expired")
     try:
         email = normalize_email(claims.get("email"))
-    except ReljudgeError:
+    except ReljudgeError as exc:
+        if exc.message.code == "error_lookalike_email":
+            return IdentityOutcome(None, "lookalike")
         return IdentityOutcome(None, "unverified")
     if not _claim_true(claims.get("email_verified")):
         return IdentityOutcome(None, "unverified", email)
@@ -306,7 +387,7 @@ def activate_identity(db: Database, email: str, username: str, role: str, by: st
     owner = accounts.email_owner(db, email)
     if owner:
         raise ReljudgeError(CODES("error_email_taken", email=email, user=owner))
-    accounts.insert_user_with_email(db, username, _hasher.hash(secrets.token_urlsafe(32)), role, email, by)
+    accounts.insert_user_with_email(db, username, password_hasher().hash(secrets.token_urlsafe(32)), role, email, by)
     return User(username, role)
 
 
@@ -383,9 +464,9 @@ def login(db: Database, username: str, password: str, address: str | None = None
     if wait:
         return LoginOutcome(None, "wait", wait)
     row = accounts.get_user_row(db, username)
-    stored = row[1] if row else _DUMMY_HASH
+    stored = row[1] if row else _dummy_password_hash()
     try:
-        _hasher.verify(stored, password or "")
+        password_hasher().verify(stored, password or "")
         ok = bool(row and row[3])
     except (VerificationError, InvalidHashError):
         ok = False
@@ -393,8 +474,8 @@ def login(db: Database, username: str, password: str, address: str | None = None
         accounts.record_login(db, username[:64], address, False, lock=bool(row) and state["failures"] + 1 >= LOCK_AFTER)
         return LoginOutcome(None, "failed")
     accounts.record_login(db, row[0], address, True)
-    if _hasher.check_needs_rehash(stored):
-        accounts.update_password_hash(db, row[0], _hasher.hash(password), end_sessions=False)
+    if password_hasher().check_needs_rehash(stored):
+        accounts.update_password_hash(db, row[0], password_hasher().hash(password), end_sessions=False)
     return LoginOutcome(User(row[0], row[2]))
 
 

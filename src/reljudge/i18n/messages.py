@@ -153,6 +153,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "error_no_such_user": ("없는 사용자입니다: {user!r}", "no such user {user!r}"),
     "error_invalid_email": ("올바른 이메일 주소가 아닙니다: {email!r}", "not a valid e-mail address: {email!r}"),
+    "error_lookalike_email": (
+        "이메일 주소 {email!r}에 ASCII 글자와 헷갈리는 문자(예: 켈빈 기호 K, ſ, ﬀ, 전각 글자, 점 없는 ı)가 있어 "
+        "받지 않습니다: 일반 ASCII 글자로 쓴 주소를 쓰세요",
+        "the e-mail address {email!r} holds a character that stands for an ASCII letter (such as the Kelvin sign K, "
+        "ſ, ﬀ, fullwidth letters, dotless ı); it is refused: use the address written in plain ASCII letters",
+    ),
     "error_email_taken": (
         "이메일 {email!r}은(는) 이미 계정 {user!r}의 것입니다",
         "the e-mail {email!r} belongs to the account {user!r} already",

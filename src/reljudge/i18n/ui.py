@@ -38,6 +38,18 @@ TEXTS: dict[str, tuple[str, str]] = {
         "조직 계정이 확인된 이메일 주소를 보내지 않아 로그인할 수 없습니다.",
         "Your organisation account did not send a verified e-mail address, so it cannot sign in.",
     ),
+    "org_login_lookalike": (
+        "조직 계정의 이메일 주소에 ASCII 글자와 헷갈리는 문자(예: 켈빈 기호 K, ſ, 전각 글자)가 있어 로그인할 수 "
+        "없습니다. 책임자에게 문의하세요.",
+        "The organisation account's e-mail address holds a character that stands for an ASCII letter (such as the "
+        "Kelvin sign K, ſ, fullwidth letters), so it cannot sign in. Ask a lead.",
+    ),
+    "org_login_invalid_token": (
+        "조직 계정의 ID 토큰에 올바른 유효 기간(exp, iat)이 없어 로그인할 수 없습니다. 책임자에게 조직 계정 "
+        "로그인 설정을 확인해 달라고 하세요.",
+        "The organisation account's ID token carries no valid expiry (exp, iat), so it cannot sign in. Ask a lead "
+        "to check the organisation login's settings.",
+    ),
     "org_login_inactive": (
         "조직 계정 {email}에 연결된 reljudge 계정은 비활성화되어 있습니다. 책임자에게 문의하세요.",
         "The reljudge account linked to the organisation account {email} is deactivated. Ask a lead.",

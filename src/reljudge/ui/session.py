@@ -397,6 +397,10 @@ def org_login(db: Database, target=None) -> bool:
         st.warning(tm("org_login_pending", email=outcome.email), icon=":material/pending:")
     elif outcome.refusal == "inactive":
         st.error(tm("org_login_inactive", email=outcome.email))
+    elif outcome.refusal == "lookalike":
+        st.error(t("org_login_lookalike"))
+    elif outcome.refusal == "invalid_token":
+        st.error(t("org_login_invalid_token"))
     else:
         st.error(t("org_login_unverified"))
     if st.button(t("org_logout"), key="org_logout"):
