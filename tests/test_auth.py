@@ -184,3 +184,30 @@ def test_the_login_forms_question_is_one_small_read(db):
     auth.add_user(db, "annotator1", "demo-pass-1", "annotator")
     assert accounts.user_counts(db, ["annotator1", "lead"]) == (2, 1)
     assert accounts.user_counts(db, []) == (2, 0)
+
+
+def test_the_first_lead_door_stays_shut_while_accounts_live_in_other_campaigns(db_target, db, monkeypatch, capsys):
+    """Issue 34, point 15: accounts with roles only in another campaign are accounts. The
+    default campaign's view of them is empty, but no setup code is printed and no first
+    lead can be made by whoever reaches the server first."""
+    from reljudge.storage import accounts, campaigns, open_database
+
+    campaigns.create(db_target, "r1")
+    r1 = open_database(db_target, campaign="r1")
+    try:
+        auth.add_user(r1, "kim", "kim-pass-123", "lead")
+    finally:
+        r1.close()
+    assert accounts.list_users(db).empty and accounts.account_names(db) == ["kim"]
+    monkeypatch.setattr(auth, "_setup_code", None)
+    auth.announce_setup_code(db)
+    assert "setup code" not in capsys.readouterr().err
+    with pytest.raises(ReljudgeError, match="exist"):
+        auth.add_first_lead(db, "mallory", "mallory-pass-1", auth.setup_code())
+    assert accounts.account_names(db) == ["kim"]
+
+
+def test_a_new_database_prints_its_setup_code(db, monkeypatch, capsys):
+    monkeypatch.setattr(auth, "_setup_code", None)
+    auth.announce_setup_code(db)
+    assert auth.setup_code() in capsys.readouterr().err

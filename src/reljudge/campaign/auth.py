@@ -199,8 +199,10 @@ def setup_code() -> str:
 
 
 def announce_setup_code(db: Database) -> None:
-    """At the web server's start: print the setup code when the database has no account."""
-    if accounts.list_users(db).empty:
+    """At the web server's start: print the setup code when the database has no account,
+    in any campaign (an account with roles only in other campaigns is an account: the
+    first-lead door stays shut)."""
+    if not accounts.account_names(db):
         setup_code()
 
 
@@ -214,7 +216,7 @@ def add_first_lead(db: Database, username: str, password: str, code: str | None)
 
     if not secrets.compare_digest(plain(code or ""), plain(setup_code())):
         raise ReljudgeError(CODES("error_bad_setup_code"))
-    if not accounts.list_users(db).empty:
+    if accounts.account_names(db):  # every account of the database, not this campaign's
         raise ReljudgeError(CODES("error_accounts_exist"))
     return add_user(db, username, password, "lead")
 
