@@ -626,3 +626,38 @@ def test_organisation_identities_are_managed_in_the_default_campaign(tmp_path, c
     finally:
         db.close()
     assert main(["--db", path, "users", "email", "lee", "lee@example.org"]) == 0  # where they belong
+
+
+def test_assign_refuses_an_account_without_a_role_and_next_words_the_two_cases_apart(db_target, db, files, capsys):
+    """Issue 34.3: `assign` in a campaign accepted an account with no role there (60
+    assignments for `a1` in `r1`), then `next` said "no such user" of an account that exists."""
+    load_small_campaign(db, files)  # ann, bob annotate, lee leads (campaign default)
+    target = str(db_target)
+    db.close()
+    assert main(["--db", target, "campaigns", "create", "r1"]) == 0
+    for kind, key in (("corpus", "corpus"), ("questions", "questions"), ("run", "run_a")):
+        assert main(["--db", target, "--campaign", "r1", "import", kind, str(files[key])]) == 0
+    capsys.readouterr()
+    # ann is an account (a role in default), with no role in r1
+    assert main(["--db", target, "--campaign", "r1", "assign", "--annotators", "ann", "--lead", "lee"]) == 2
+    err = capsys.readouterr().err
+    assert "exists, but has no role in campaign r1" in err
+    assert "reljudge --campaign r1 users grant ann --role annotator" in err
+    assert main(["--db", target, "--campaign", "r1", "next", "--user", "ann"]) == 2
+    err = capsys.readouterr().err
+    assert "exists, but has no role in campaign r1" in err and "no such" not in err
+    assert main(["--db", target, "--campaign", "r1", "next", "--user", "nobody"]) == 2
+    assert "no account 'nobody' on this server" in capsys.readouterr().err
+    r1 = open_database(db_target, campaign="r1")
+    try:
+        assert team.active_assignments(r1).empty  # nothing was stored
+    finally:
+        r1.close()
+    # the command the message names works, and then the assignment goes through
+    assert main(["--db", target, "--campaign", "r1", "users", "grant", "ann", "--role", "annotator"]) == 0
+    assert main(["--db", target, "--campaign", "r1", "assign", "--annotators", "ann", "--lead", "lee"]) == 0
+    r1 = open_database(db_target, campaign="r1")
+    try:
+        assert set(team.active_assignments(r1).username) == {"ann"}
+    finally:
+        r1.close()

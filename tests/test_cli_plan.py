@@ -79,7 +79,7 @@ def test_next_prints_the_pages_items_and_nothing_when_done(tmp_path, capsys):
 def test_next_for_an_unknown_user_is_an_error(tmp_path, capsys):
     path = _demo(tmp_path)
     code, out, err = _run(capsys, "--db", path, "next", "--user", "nobody")
-    assert code == 2 and out == "" and "no such user 'nobody'" in err
+    assert code == 2 and out == "" and "no account 'nobody' on this server" in err
 
 
 def test_plan_and_next_have_help_with_examples_and_run_as_a_process(tmp_path):
@@ -99,7 +99,11 @@ def test_plan_and_next_have_help_with_examples_and_run_as_a_process(tmp_path):
     r = subprocess.run(
         [sys.executable, "-m", "reljudge", "--db", path, "next", "--user", "ghost"], capture_output=True, text=True
     )
-    assert r.returncode == 2 and r.stderr.strip() == "error: no such user 'ghost'" and "Traceback" not in r.stderr
+    assert (
+        r.returncode == 2
+        and r.stderr.strip() == "error: no account 'ghost' on this server"
+        and "Traceback" not in r.stderr
+    )
 
 
 def test_next_as_a_process_loads_neither_pandas_nor_numpy(tmp_path):

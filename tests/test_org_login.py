@@ -96,7 +96,7 @@ def test_one_account_per_email_and_clear_errors(db):
         auth.set_email(db, "lee", "KIM@example.org", "cli")
     with pytest.raises(ReljudgeError, match="not a valid e-mail"):
         auth.set_email(db, "lee", "not-an-email", "cli")
-    with pytest.raises(ReljudgeError, match="no such user"):
+    with pytest.raises(ReljudgeError, match="no account .nobody. on this server"):
         auth.set_email(db, "nobody", "x@example.org", "cli")
     with pytest.raises(ReljudgeError, match="belongs to the account 'kim'"):
         auth.activate_identity(db, "kim@example.org", "kim2", "annotator", "cli")

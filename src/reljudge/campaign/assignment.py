@@ -148,7 +148,14 @@ def plan(
 
 
 def preview(db: Database, annotators: list[str] | None = None, **options) -> AssignmentPlan:
-    """The plan ``assign`` would store, without storing it."""
+    """The plan ``assign`` would store, without storing it. Every named annotator must
+    have a role in the campaign (auth.require_member: "no such account" is worded apart
+    from "exists, but has no role here", with the command that grants one): an assignment
+    to an account outside the campaign could never be judged."""
+    from reljudge.campaign import auth
+
+    for name in annotators or []:
+        auth.require_member(db, name)
     return plan(
         team.questions_for_assignment(db),
         annotators or team.active_annotators(db),

@@ -32,7 +32,6 @@ CODES = Codes(
     error_unknown_role=("role", "roles"),
     error_user_exists=("user",),
     error_accounts_exist=(),
-    error_no_such_user=("user",),
     error_bad_setup_code=(),
     error_invalid_email=("email",),
     error_lookalike_email=("email",),
@@ -42,6 +41,7 @@ CODES = Codes(
     error_account_elsewhere=("user", "campaign"),
     error_no_such_account=("user",),
     error_no_role_here=("user", "campaign"),
+    error_not_member=("user", "campaign", "command"),
 )
 """The errors about accounts this module raises (``ReljudgeError.message``)."""
 
@@ -129,6 +129,26 @@ def grant_role(db: Database, username: str, role: str) -> User:
         raise ReljudgeError(CODES("error_no_such_account", user=username))
     accounts.grant_role(db, username, role)
     return User(username, role)
+
+
+def grant_command(db: Database, username: str, role: str = "annotator") -> str:
+    """The command line that gives ``username`` ``role`` in ``db``'s campaign (what a
+    refusal for want of a role tells the lead to run)."""
+    where = f"--campaign {db.campaign} " if db.schema else ""
+    return f"reljudge {where}users grant {username} --role {role}"
+
+
+def require_member(db: Database, username: str) -> None:
+    """ReljudgeError unless ``username`` has a role in ``db``'s campaign, worded apart:
+    no such account at all (``error_no_such_account``), or an account that exists but has
+    no role here (``error_not_member``, with the command that gives one)."""
+    if accounts.user_exists(db, username):
+        return
+    if not accounts.account_exists(db, username):
+        raise ReljudgeError(CODES("error_no_such_account", user=username))
+    raise ReljudgeError(
+        CODES("error_not_member", user=username, campaign=db.campaign, command=grant_command(db, username))
+    )
 
 
 def revoke_role(db: Database, username: str) -> None:
@@ -227,7 +247,7 @@ def set_password(db: Database, username: str, password: str, by: str) -> None:
     until someone edited the database."""
     validate_password(password)
     if not accounts.account_exists(db, username):
-        raise ReljudgeError(CODES("error_no_such_user", user=username))
+        raise ReljudgeError(CODES("error_no_such_account", user=username))
     accounts.update_password_hash(db, username, password_hasher().hash(password))
     accounts.unlock(db, username, by)
 
@@ -263,7 +283,7 @@ def normalize_email(email: str | None) -> str:
     ``kim@example.org``). Any other address is trimmed and put in NFC, and otherwise kept
     exactly as it is: it matches a stored address only when the two are the same string.
     An address with a character that a Unicode case or compatibility mapping turns into
-    ASCII (:func:`_maps_to_ascii`) is refused, never mapped: ``\u212Aim@example.org``
+    ASCII (:func:`_maps_to_ascii`) is refused, never mapped: ``\u212aim@example.org``
     (KELVIN SIGN) must not open the account of ``kim@example.org``. Harder normalising
     (NFKC plus casefold) would make it worse: it maps those characters *onto* ASCII
     addresses, which is exactly the look-alike attack."""
@@ -294,7 +314,7 @@ def set_email(db: Database, username: str, email: str | None, by: str) -> None:
     none). One account per e-mail."""
     _in_default_campaign(db)
     if not accounts.account_exists(db, username):
-        raise ReljudgeError(CODES("error_no_such_user", user=username))
+        raise ReljudgeError(CODES("error_no_such_account", user=username))
     email = normalize_email(email) if email else None
     owner = email and accounts.email_owner(db, email)
     if owner and owner != username:
@@ -403,14 +423,13 @@ def dismiss_identity(db: Database, email: str) -> None:
 def set_role(db: Database, username: str, role: str) -> None:
     if role not in ROLES:
         raise ReljudgeError(CODES("error_unknown_role", role=role, roles=ROLES))
-    if not accounts.user_exists(db, username):
-        raise ReljudgeError(CODES("error_no_such_user", user=username))
+    require_member(db, username)
     accounts.set_user_fields(db, username, role=role)
 
 
 def set_active(db: Database, username: str, active: bool) -> None:
     if not accounts.account_exists(db, username):
-        raise ReljudgeError(CODES("error_no_such_user", user=username))
+        raise ReljudgeError(CODES("error_no_such_account", user=username))
     accounts.set_user_fields(db, username, active=active)
 
 

@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # pandas loads on first use: `reljudge next` never needs it
 
 CODES = Codes(
     error_unknown_question=("qid",),
-    error_no_such_user=("user",),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
@@ -619,10 +618,9 @@ def next_items(db: Database, username: str, limit: int | None = None) -> list[di
     Each item: qid, pid, question_index (1-based place in the queue), position (1-based
     place among the question's items to judge now). Reads only: the remembered place in
     the queue is not changed."""
-    from reljudge.storage import accounts
+    from reljudge.campaign import auth
 
-    if not accounts.user_exists(db, username):
-        raise ReljudgeError(CODES("error_no_such_user", user=username))
+    auth.require_member(db, username)
     counts = _LazyCounts(db, username, exact=plan.current(db).name == "complete" or limit is None)
     qids = counts.order
     if not qids:

@@ -184,7 +184,7 @@ def cmd_users(args) -> int:
         print(f"password changed for {args.name} (and any lock lifted)")
     elif args.action == "unlock":
         if not auth.accounts.account_exists(db, args.name):
-            return _error(f"no such user {args.name!r}")
+            return _error(i18n.message(auth.CODES("error_no_such_account", user=args.name), "en"))
         was_locked = auth.unlock(db, args.name, args.lead)
         print(f"unlocked {args.name}" if was_locked else f"{args.name} was not locked")
     elif args.action == "deactivate":

@@ -151,7 +151,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "이미 계정이 있습니다: 다른 계정은 책임자가 추가합니다",
         "accounts exist already; a lead adds further accounts",
     ),
-    "error_no_such_user": ("없는 사용자입니다: {user!r}", "no such user {user!r}"),
     "error_invalid_email": ("올바른 이메일 주소가 아닙니다: {email!r}", "not a valid e-mail address: {email!r}"),
     "error_lookalike_email": (
         "이메일 주소 {email!r}에 ASCII 글자와 헷갈리는 문자(예: 켈빈 기호 K, ſ, ﬀ, 전각 글자, 점 없는 ı)가 있어 "
@@ -701,6 +700,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error_no_such_account": (
         "이 서버에 없는 계정입니다: {user!r}",
         "no account {user!r} on this server",
+    ),
+    "error_not_member": (
+        "{user!r} 계정은 있지만 {campaign} 캠페인에서 역할이 없습니다. 역할을 주려면: {command}",
+        "the account {user!r} exists, but has no role in campaign {campaign}; give it one with: {command}",
     ),
     "error_no_role_here": (
         "{user!r} 계정은 {campaign} 캠페인에서 역할이 없습니다",
