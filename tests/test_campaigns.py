@@ -381,8 +381,13 @@ def test_the_save_route_checks_the_role_and_pool_of_the_campaign_named(tmp_path,
         assert status == 200 and len(answer["acked"]) == 1
         status, answer, _ = post(f"{server.url}/api/login", {"username": "outsider", "password": "password-out"})
         assert status == 200 and answer == {"username": "outsider", "role": None}
-        status, answer, _ = post(url, {"events": [there], "campaign": "nope"}, token=tokens["ann1"])
-        assert (status, answer["error"]) == (404, "unknown_campaign")
+        # a campaign that does not exist is refused exactly as one without a role there, so
+        # that names cannot be enumerated (issue 34.4); only the name sent back differs
+        nope = post(url, {"events": [there], "campaign": "nope"}, token=tokens["ann1"])
+        hidden = post(url, {"events": [there], "campaign": "second"}, token=tokens["ann2"])
+        assert nope[0] == hidden[0] == 403 and nope[1]["error"] == hidden[1]["error"] == "not_in_campaign"
+        assert nope[1]["message"].replace("nope", "X") == hidden[1]["message"].replace("second", "X")
+        assert sorted(nope[1]) == sorted(hidden[1])
         for bad in ("Second", 5, ["second"], "a;b"):
             status, answer, _ = post(url, {"events": [there], "campaign": bad}, token=tokens["ann1"])
             assert (status, answer["error"]) == (400, "bad_campaign")
@@ -560,9 +565,9 @@ def test_the_app_offers_the_campaigns_of_the_account_and_keeps_the_choice_in_the
     at.selectbox(key="rj_campaign_pick_second").select("default").run()
     assert "campaign" not in at.query_params
 
-    # the URL names a campaign where the account has no role, or one the database lacks
-    # (an unknown one is said at once, on the login screen; a missing role after login)
-    for asked, notice in (("second", "second 캠페인에서는 역할이 없어"), ("nope", "nope 캠페인이 없어")):
+    # the URL names a campaign where the account has no role, or one the database lacks:
+    # both are worded the same, so that campaign names cannot be enumerated (issue 34.4)
+    for asked, notice in (("second", "second 캠페인에서는 역할이 없어"), ("nope", "nope 캠페인에서는 역할이 없어")):
         at = app()
         at.query_params["campaign"] = asked
         at.run()

@@ -161,14 +161,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "campaign_default": ("기본 캠페인", "Default campaign"),
     "campaign_with_role": ("{campaign} · {role}", "{campaign} · {role}"),
-    "campaign_unknown": (
-        "이 데이터베이스에는 {campaign}이 없어 {other}을 엽니다.",
-        "This database holds no {campaign}: here is {other}.",
-    ),
-    # a campaign named inside a sentence (campaign_unknown, campaign_no_role)
+    # a campaign named inside a sentence (campaign_unavailable)
     "campaign_in_text_default": ("기본 캠페인", "the default campaign"),
     "campaign_in_text": ("{campaign} 캠페인", "campaign {campaign}"),
-    "campaign_no_role": (
+    # one wording whether the campaign does not exist or the account has no role there:
+    # two told a logged-in account which campaign names exist (issue 34.4)
+    "campaign_unavailable": (
         "{campaign}에서는 역할이 없어 {other}을 엽니다.",
         "You have no role in {campaign}: here is {other}.",
     ),

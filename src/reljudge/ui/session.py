@@ -106,7 +106,7 @@ def current_campaign() -> str:
     asked = st.query_params.get(CAMPAIGN_PARAM)
     name = asked or st.session_state.get(_CAMPAIGN) or _server_campaign()
     if not CAMPAIGN_NAME.fullmatch(name):
-        _leave_campaign("campaign_unknown", name)
+        _leave_campaign("campaign_unavailable", name)
         return DEFAULT_CAMPAIGN
     st.session_state[_CAMPAIGN] = name
     if name != DEFAULT_CAMPAIGN and asked != name:
@@ -154,7 +154,7 @@ def _database(name: str = DEFAULT_CAMPAIGN) -> Database:
         return api.database(campaign_name=name)
     except ReljudgeError as exc:
         if name != DEFAULT_CAMPAIGN and name not in _database().campaign_names():
-            _leave_campaign("campaign_unknown", name)
+            _leave_campaign("campaign_unavailable", name)
             return _database()
         st.error(i18n.t("db_locked", lang(), **display.md_args(error=error_text(exc))))
         st.stop()
@@ -276,7 +276,7 @@ def current_user(db: Database) -> auth.User | None:
         # logged in, but without a role in this campaign: to one where the account has one
         roles = auth.accounts.roles_by_campaign(accounts_db(), account)
         if roles:
-            _leave_campaign("campaign_no_role", db.campaign, to=next(iter(roles)))
+            _leave_campaign("campaign_unavailable", db.campaign, to=next(iter(roles)))
             st.rerun()
         st.session_state[_CAMPAIGN_NOTICE] = ("no_role_anywhere", db.campaign, db.campaign)
     if user is None:

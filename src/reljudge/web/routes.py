@@ -18,8 +18,9 @@ Routes (all ``POST``, JSON bodies, same origin only):
                   default campaign) → ``{"acked": [ids], "rejected": {id: code},
                   "eids": {id: stored event id}}``. The session, and the role, assignment
                   and pool in that campaign are checked on every call, exactly as on the
-                  pages (no role in the campaign: 403 ``not_in_campaign``; a campaign the
-                  database does not hold: 404 ``unknown_campaign``).
+                  pages (no role in the campaign, or a campaign the database does not
+                  hold: the same 403 ``not_in_campaign``, so that an account cannot
+                  enumerate the campaign names of the server).
 
 The cookie is HttpOnly (page scripts cannot read it) and SameSite=Strict; a request
 whose ``Origin`` names another site, or whose body is not JSON, is refused, so another
@@ -342,6 +343,11 @@ async def logout(request: Request) -> JSONResponse:
     return response
 
 
+def _not_in_campaign(campaign_name: str) -> JSONResponse:
+    """The one refusal for a campaign the account may not use, whether or not it exists."""
+    return _error(403, "not_in_campaign", f"this account has no role in campaign {campaign_name!r}")
+
+
 def _save(token: str | None, batch, campaign_name: str = DEFAULT_CAMPAIGN) -> JSONResponse:
     if campaign_name == DEFAULT_CAMPAIGN:
         db = database()
@@ -355,11 +361,13 @@ def _save(token: str | None, batch, campaign_name: str = DEFAULT_CAMPAIGN) -> JS
             db = database(campaign_name=campaign_name)
         except ReljudgeError:
             if campaign_name not in database().campaign_names():
-                return _error(404, "unknown_campaign", f"this database holds no campaign {campaign_name!r}")
+                # answered as "no role there" (issue 34.4): a 404 told any logged-in
+                # account which campaign names exist
+                return _not_in_campaign(campaign_name)
             raise
         user = auth.user_for_token(db, token)
     if user is None:
-        return _error(403, "not_in_campaign", f"this account has no role in campaign {campaign_name!r}")
+        return _not_in_campaign(campaign_name)
     if user.role not in auth.ROLES:
         return _error(403, "forbidden", "this account may not judge")
     acked, rejected, eids = events.record_each(db, user.username, batch)
