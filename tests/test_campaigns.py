@@ -477,7 +477,7 @@ def test_copy_db_copies_one_campaign_with_the_accounts(tmp_path, pg_url, files, 
     try:
         assert target.campaign_names() == ["default", "second"]
         assert transfer.row_counts(target)["judgment_events"] == 0  # the default campaign stays behind
-        assert transfer.row_counts(target)["users"] == 3  # ... but the accounts come along
+        assert transfer.row_counts(target)["users"] == 2  # ... but its accounts (bob, ann) come along
     finally:
         target.close()
     a, b = open_database(first, campaign="second"), open_database(pg_url, campaign="second")
@@ -505,6 +505,80 @@ def test_copy_db_copies_one_campaign_with_the_accounts(tmp_path, pg_url, files, 
     err = capsys.readouterr().err
     assert "no campaign 'nope'" in err and "Traceback" not in err
     assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_copy_db_of_one_campaign_carries_only_its_accounts_and_never_a_session(tmp_path, files, capsys):
+    """Issue 34.5: `--campaign C copy-db` carried every account's password hash, live
+    session hashes and login events, also of accounts with no role in C."""
+    from reljudge.storage import transfer
+
+    first = tmp_path / "first.duckdb"
+    db = open_database(first)
+    load_small_campaign(db, files)  # ann, bob annotate, lee leads
+    db.close()
+    for name in ("second", "third"):
+        campaigns.create(first, name)
+    two, three = open_database(first, campaign="second"), open_database(first, campaign="third")
+    db = open_database(first)
+    try:
+        auth.grant_role(two, "bob", "lead")
+        auth.add_user(three, "outsider", "password-out", "annotator")  # a role in third only
+        for user, password in (("bob", "password-bob"), ("lee", "password-lee"), ("outsider", "password-out")):
+            auth.login(db, user, password)
+            auth.start_session(db, auth.User(user, None))
+        auth.login(db, "lee", "wrong-password")
+        counts = transfer.row_counts(db)
+        assert counts["sessions"] == 3 and counts["users"] == 4 and counts["login_events"] >= 4
+    finally:
+        for d in (two, three, db):
+            d.close()
+
+    def shared_rows(path, table):
+        d = open_database(path)
+        try:
+            return d.cursor().execute(f"SELECT username FROM {d.shared(table)} ORDER BY ALL").fetchall()
+        finally:
+            d.close()
+
+    alone = tmp_path / "second.duckdb"
+    assert main(["--campaign", "second", "copy-db", str(first), str(alone)]) == 0
+    out = capsys.readouterr().out
+    assert "accounts: the 1 with a role in campaign second (of 4)" in out
+    assert "live sessions: none (a one-campaign copy never carries them)" in out
+    assert shared_rows(alone, "users") == [("bob",)]
+    assert shared_rows(alone, "sessions") == []
+    assert set(shared_rows(alone, "login_events")) == {("bob",)}
+    c = open_database(alone, campaign="second")
+    try:
+        assert dict(accounts.list_users(c)[["username", "role"]].itertuples(index=False)) == {"bob": "lead"}
+        assert auth.login(c, "bob", "password-bob").user.username == "bob"  # the hash came along
+    finally:
+        c.close()
+
+    every = tmp_path / "second-all.duckdb"
+    assert main(["--campaign", "second", "copy-db", "--all-accounts", str(first), str(every)]) == 0
+    out = capsys.readouterr().out
+    assert "accounts: all 4 (--all-accounts)" in out and "live sessions: none" in out
+    assert len(shared_rows(every, "users")) == 4 and shared_rows(every, "sessions") == []
+
+    # the default campaign alone: its own accounts (not outsider, made in third)
+    default = tmp_path / "default.duckdb"
+    assert main(["--campaign", "default", "copy-db", str(first), str(default)]) == 0
+    assert "accounts: the 3 with a role in campaign default (of 4)" in capsys.readouterr().out
+    assert shared_rows(default, "users") == [("ann",), ("bob",), ("lee",)]
+    assert ("outsider",) not in shared_rows(default, "login_events") and shared_rows(default, "sessions") == []
+
+    # a whole copy says that it carries the live sessions, or leaves them behind when asked
+    whole = tmp_path / "whole.duckdb"
+    assert main(["copy-db", str(first), str(whole)]) == 0
+    assert "live sessions: 3 carried" in capsys.readouterr().out
+    assert len(shared_rows(whole, "sessions")) == 3
+    dropped = tmp_path / "dropped.duckdb"
+    assert main(["copy-db", "--drop-sessions", str(first), str(dropped)]) == 0
+    assert "live sessions: none (--drop-sessions" in capsys.readouterr().out
+    assert shared_rows(dropped, "sessions") == [] and len(shared_rows(dropped, "users")) == 4
+    assert main(["copy-db", "--all-accounts", str(first), str(tmp_path / "x.duckdb")]) == 2
+    assert "--all-accounts goes with --campaign" in capsys.readouterr().err
 
 
 # -- the app: a campaign picker after login, the campaign kept in the URL -----------------

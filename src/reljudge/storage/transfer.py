@@ -102,27 +102,68 @@ def _attach_source(db: Database, source: str) -> None:
             raise ReljudgeError(CODES("error_cannot_open_source_db", source=str(source), detail=str(exc))) from None
 
 
-def _selection(db: Database, only: str | None) -> dict[str, tuple[str, list]]:
-    """{table: row filter} of what a copy of ``db``'s schema carries. Every table, whole,
-    unless ``only`` names the one campaign being copied: then the default schema gives the
-    shared accounts whole, and of the campaigns' register and roles only that campaign's
-    rows (none when it is the default campaign); another campaign's schema is not touched
-    (only its own copy reads it)."""
+# The account tables that name an account: a one-campaign copy keeps only the rows of the
+# accounts it carries (issue 34.5: a copy of campaign C carried every account's password
+# hash, live session hashes and login events, also of accounts with no role in C).
+_BY_ACCOUNT = ("users", "login_events", "account_locks", "account_emails", "accounts_outside_default")
+
+
+def _members_sql(only: str, ref) -> tuple[str, list]:
+    """SQL (and parameters) of the accounts with a role in campaign ``only``: the default
+    campaign's are every account but those outside it (migration 18); another campaign's
+    are its rows of ``campaign_roles``. ``ref(table)`` names a table where it is read."""
+    if only == DEFAULT_CAMPAIGN:
+        return (
+            f"SELECT username FROM {ref('users')} "
+            f"WHERE username NOT IN (SELECT username FROM {ref('accounts_outside_default')})",
+            [],
+        )
+    return f"SELECT username FROM {ref('campaign_roles')} WHERE campaign = ?", [only]
+
+
+def _selection(
+    db: Database, only: str | None, ref, all_accounts: bool = False, sessions: bool = True
+) -> dict[str, tuple[str, list]]:
+    """{table: row filter} of what a copy of ``db``'s schema carries; ``ref(table)`` names
+    a table of the database the filter reads (the attached source, or ``db`` itself).
+
+    Every table, whole, unless ``only`` names the one campaign being copied: then the
+    default schema gives the accounts with a role in that campaign (every account with
+    ``all_accounts``) and, of the campaigns' register and roles, only that campaign's rows
+    (none when it is the default campaign), never a live session nor a pending identity;
+    another campaign's schema is not touched (only its own copy reads it). ``sessions``
+    False leaves the live sessions out of a whole-database copy too."""
     names = tables(db)
-    if only is None or db.schema:
+    if db.schema:
         return {t: ("TRUE", []) for t in names}
+    if only is None:
+        return {t: ("TRUE" if sessions or t != "sessions" else "FALSE", []) for t in names}
     if only != DEFAULT_CAMPAIGN:
         names = [t for t in names if t in SHARED]
     params = [] if only == DEFAULT_CAMPAIGN else [only]
     keep = "FALSE" if only == DEFAULT_CAMPAIGN else "{column} = ?"
-    filters = {"campaigns": keep.format(column="name"), "campaign_roles": keep.format(column="campaign")}
-    return {t: (filters[t], params) if t in filters else ("TRUE", []) for t in names}
+    filters = {
+        "campaigns": (keep.format(column="name"), params),
+        "campaign_roles": (keep.format(column="campaign"), params),
+        "sessions": ("FALSE", []),
+    }
+    if not all_accounts:
+        members, member_params = _members_sql(only, ref)
+        filters["identity_requests"] = ("FALSE", [])
+        for table in _BY_ACCOUNT:
+            filters[table] = (f"username IN ({members})", member_params)
+    return {t: filters.get(t, ("TRUE", [])) for t in names}
 
 
-def copy(source: str, target: Database, only: str | None = None) -> dict[str, int]:
+def copy(
+    source: str, target: Database, only: str | None = None, all_accounts: bool = False, sessions: bool = True
+) -> dict[str, int]:
     """Copy every table of the database at ``source`` (a file path or a PostgreSQL URL,
     fully migrated) into the empty database ``target``; returns rows per table. ``only``:
-    one campaign is copied (:func:`_selection`; ``copy-db --campaign NAME``)."""
+    one campaign is copied, with the accounts that have a role there (``all_accounts``:
+    every account) and no live session; ``sessions`` False: a whole copy without the live
+    sessions (:func:`_selection`; ``copy-db --campaign NAME``, ``--all-accounts``,
+    ``--drop-sessions``)."""
     not_empty = {t: n for t, n in row_counts(target).items() if n}
     if not_empty:
         raise ReljudgeError(
@@ -132,10 +173,12 @@ def copy(source: str, target: Database, only: str | None = None) -> dict[str, in
                 tables=", ".join(f"{t}: {n}" for t, n in sorted(not_empty.items())),
             )
         )
-    selection = _selection(target, only)
     _attach_source(target, source)
     schema = target.schema or ("public" if is_postgres(source) else "main")
     try:
+        selection = _selection(
+            target, only, lambda t: f"{SOURCE}.{schema}.{_ident(t)}", all_accounts=all_accounts, sessions=sessions
+        )
         cur = target.cursor()
         source_steps = {
             r[0] for r in cur.execute(f"SELECT version FROM {SOURCE}.{schema}.schema_migrations").fetchall()
@@ -175,11 +218,15 @@ def _continue_sequences(db: Database) -> None:
         db.continue_sequence(cur, sequence, int(top))
 
 
-def compare(a: Database, b: Database, only: str | None = None) -> dict[str, str]:
+def compare(
+    a: Database, b: Database, only: str | None = None, all_accounts: bool = False, sessions: bool = True
+) -> dict[str, str]:
     """Tables whose rows differ between ``a`` and ``b`` (empty: identical), for tests and
-    for ``copy-db``'s own check; ``only``: what a copy of that one campaign carries."""
+    for ``copy-db``'s own check; ``only``, ``all_accounts``, ``sessions``: what that copy
+    carries (:func:`copy`)."""
     differ = {}
-    for table, (where, params) in _selection(a, only).items():
+    selection = _selection(a, only, lambda t: _table(a, t), all_accounts=all_accounts, sessions=sessions)
+    for table, (where, params) in selection.items():
         cols = columns(a, table)
         order = ", ".join(_ident(c) for c in cols)
         left = (
