@@ -740,3 +740,73 @@ def test_assign_refuses_an_account_without_a_role_and_next_words_the_two_cases_a
         assert set(team.active_assignments(r1).username) == {"ann"}
     finally:
         r1.close()
+
+
+def test_a_campaign_a_stop_left_half_made_is_listed_and_finished(tmp_path, capsys):
+    """Issue 34.11: a SIGKILL during `campaigns create` left a registered name without its
+    tables; `campaigns list` then crashed (CatalogException) and `create` said it exists."""
+    path = tmp_path / "half.duckdb"
+    assert main(["--db", str(path), "init"]) == 0
+    db = open_database(path)
+    try:  # what the stop leaves: the registration, committed; the schema not yet made
+        with db.transaction() as cur:
+            cur.execute("INSERT INTO campaigns(name) VALUES ('half')")
+        assert campaigns.listing(db)[1] == {
+            "campaign": "half",
+            "questions": None,
+            "pool": None,
+            "judgment_events": None,
+        }
+    finally:
+        db.close()
+    assert campaigns.half_made(path) == ["half"]
+    assert main(["--db", str(path), "campaigns", "create", "half"]) == 0
+    assert "campaign half finished (a stop had left it half-made)" in capsys.readouterr().out
+    assert campaigns.half_made(path) == []
+    assert main(["--db", str(path), "campaigns", "create", "half"]) == 2  # now it exists
+    assert "exists already" in capsys.readouterr().err
+    db = open_database(path)
+    try:
+        with db.transaction() as cur:
+            cur.execute("INSERT INTO campaigns(name) VALUES ('other')")
+    finally:
+        db.close()
+    assert main(["--db", str(path), "campaigns", "list", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "campaign other finished" in captured.err
+    assert [r["campaign"] for r in json.loads(captured.out)] == ["default", "half", "other"]
+    assert all(r["questions"] == 0 for r in json.loads(captured.out))
+
+
+def test_campaigns_create_killed_at_any_moment_leaves_a_database_that_lists_and_finishes(tmp_path, files):
+    """A real SIGKILL of `reljudge campaigns create` at a sweep of moments: whatever state
+    each leaves, `campaigns list` answers, `create` finishes the campaign (or says it is
+    there), and the campaign takes an import."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "killed.duckdb"
+    assert main(["--db", str(path), "init"]) == 0
+
+    def cli(*argv, check=True):
+        r = subprocess.run([sys.executable, "-m", "reljudge", "--db", str(path), *argv], capture_output=True, text=True)
+        assert "Traceback" not in r.stderr, r.stderr
+        return r
+
+    for i, delay in enumerate([0.05 * k for k in range(1, 13)]):
+        name = f"c{i}"
+        proc = subprocess.Popen([sys.executable, "-m", "reljudge", "--db", str(path), "campaigns", "create", name])
+        time.sleep(delay)  # the moment of the kill is the experiment, not a wait for a condition
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        listed = cli("campaigns", "list", "--format", "json")
+        assert listed.returncode == 0, listed.stderr
+        made = cli("campaigns", "create", name)
+        assert made.returncode == 0 or "exists already" in made.stderr, made.stderr
+        imported = cli("--campaign", name, "import", "questions", str(files["questions"]))
+        assert imported.returncode == 0, imported.stderr
+    final = json.loads(cli("campaigns", "list", "--format", "json").stdout)
+    assert [r["campaign"] for r in final] == ["default", *sorted(f"c{i}" for i in range(12))]
+    assert all(r["questions"] > 0 for r in final[1:])

@@ -226,13 +226,23 @@ def cmd_users(args) -> int:
 def cmd_campaigns(args) -> int:
     import json
 
+    from reljudge.errors import ReljudgeError
     from reljudge.storage import campaigns
     from reljudge.storage.db import DEFAULT_CAMPAIGN, open_database
 
     if args.action == "create":
+        try:
+            unfinished = args.name in campaigns.half_made(args.db)
+        except ReljudgeError:  # a new database: nothing half-made in it
+            unfinished = False
         campaigns.create(args.db, args.name)
-        print(f"campaign {args.name} created: use it with --campaign {args.name} (or RELJUDGE_CAMPAIGN={args.name})")
+        done = "finished (a stop had left it half-made)" if unfinished else "created"
+        print(f"campaign {args.name} {done}: use it with --campaign {args.name} (or RELJUDGE_CAMPAIGN={args.name})")
         return 0
+    # a campaign a stop left half-made (registered, its schema unfinished) is finished first
+    for name in campaigns.half_made(args.db):
+        campaigns.finish(args.db, name)
+        print(f"campaign {name} finished (a stop had left it half-made)", file=sys.stderr)
     db = open_database(args.db, must_exist=True, campaign=DEFAULT_CAMPAIGN)
     try:
         rows = campaigns.listing(db)
