@@ -70,3 +70,47 @@ def test_sigterm_to_serve_stops_the_server_cleanly(tmp_path):
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT; a listener still fails
         s.bind(("127.0.0.1", port))
     assert db_path.exists() and not (tmp_path / "served.duckdb.wal").exists()
+
+
+def test_sigkill_to_serve_takes_the_server_down_with_it(tmp_path):
+    """Issue 34.12: `reljudge serve` killed with SIGKILL (which it cannot forward) left its
+    Streamlit child serving as an orphan, answering logins and holding the DuckDB lock. The
+    child dies with its parent, stopping cleanly: the port is free, the file opens."""
+    import socket
+    import time
+
+    from reljudge.storage import open_database
+
+    db_path = tmp_path / "served.duckdb"
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reljudge", "--db", str(db_path), "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    child = None
+    try:
+        wait_for_health(f"http://127.0.0.1:{port}", proc, 60, what="reljudge serve")
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        assert len(children) == 1
+        child = int(children[0])
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 60  # a condition, polled: the child has gone
+        while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+            try:  # a zombie (exited, not yet reaped by init) has gone too
+                if Path(f"/proc/{child}/stat").read_text().split(") ")[1].startswith("Z"):
+                    break
+            except (FileNotFoundError, IndexError):
+                break
+            time.sleep(0.1)
+        state = Path(f"/proc/{child}/stat").read_text().split(") ")[1][0] if Path(f"/proc/{child}").exists() else "gone"
+        assert state in ("Z", "gone"), f"the server outlived serve (state {state})"
+        child = None
+    finally:
+        if child is not None:
+            os.kill(child, signal.SIGKILL)
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", port))
+    open_database(db_path).close()  # the lock was released

@@ -405,6 +405,26 @@ def cmd_report(args) -> int:
     return 0
 
 
+def _die_with_parent(parent: int):
+    """What the server's process runs before it starts Streamlit: ask Linux to send it
+    SIGTERM (its clean stop: databases checkpointed) when ``parent`` dies, even by SIGKILL
+    which ``serve`` cannot forward (issue 34.12: a killed ``serve`` left its server running
+    as an orphan, answering logins and holding the DuckDB file's lock). Elsewhere, None."""
+    if not sys.platform.startswith("linux"):
+        return None
+
+    def arm() -> None:
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the request was made
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arm
+
+
 def cmd_serve(args) -> int:
     from reljudge.ui import webapp
     from reljudge.storage.db import database_key
@@ -452,7 +472,9 @@ def cmd_serve(args) -> int:
     # to it, once: a process manager's SIGTERM to `reljudge serve` then stops the server
     # cleanly (its databases checkpointed), and Ctrl+C in a terminal reaches it once (a
     # second SIGINT would make uvicorn skip its clean shutdown).
-    server = subprocess.Popen(cmd, env=env, cwd=webapp.HERE, start_new_session=True)
+    server = subprocess.Popen(
+        cmd, env=env, cwd=webapp.HERE, start_new_session=True, preexec_fn=_die_with_parent(os.getpid())
+    )
     stopping = []
 
     def forward(signum, _frame):
