@@ -179,15 +179,23 @@ def _with_decoys(db: Database, username: str, lists: dict[str, list[str]]) -> di
     extra = store.open_decoys(db, username, list(lists))
     if not extra:
         return lists
-    out = {}
-    for qid, items in lists.items():
-        merged = list(items)
-        for pid in sorted(extra.get(qid, []), key=lambda p: _shuffle_key(qid, username, p)):
-            key = _shuffle_key(qid, username, pid)
-            at = next((i for i, p in enumerate(merged) if _shuffle_key(qid, username, p) > key), len(merged))
-            merged.insert(at, pid)
-        out[qid] = merged
-    return out
+    return {qid: merge_decoys(qid, username, items, extra.get(qid, ())) for qid, items in lists.items()}
+
+
+def merge_decoys(qid: str, username: str, ordered: list[str], decoys) -> list[str]:
+    """``ordered`` (pooled items in the page's order) with ``decoys`` merged in, the one
+    rule of the page and of ``reljudge next``: each decoy goes after as many items as have
+    a smaller stable-shuffle key than its own. In the shuffle order that is its exact
+    place; in another order (``plan complete --order-by SOURCE``, which no decoy has a
+    grade in) it is a uniformly random place, as a pooled item's: sorted as ungraded,
+    every decoy came last (issue 34.6: recognisable)."""
+    merged = list(ordered)
+    keyed = [(_shuffle_key(qid, username, p), p) for p in merged]
+    for key, pid in sorted((_shuffle_key(qid, username, p), p) for p in decoys):
+        at = sum(1 for k, _ in keyed if k < key)
+        merged.insert(at, pid)
+        keyed.insert(at, (key, pid))
+    return merged
 
 
 def current_question(db: Database, username: str) -> str | None:
@@ -346,7 +354,10 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             # a lead's choice (reljudge plan complete --order-by NAME): a model source orders
             # the paragraphs, most likely relevant first; its grades are never shown
             model = judge_sources.grades_of(db, chosen.order_source, qid)
-            items.sort(key=lambda it: -model.get(it["pid"], -1))
+            by_pid = {it["pid"]: it for it in items}
+            decoys = store.placed_decoys(db, username, qid) & set(by_pid)
+            pooled = sorted((p for p in by_pid if p not in decoys), key=lambda p: -model.get(p, -1))
+            items = [by_pid[p] for p in merge_decoys(qid, username, pooled, decoys)]
         now = [it["pid"] for it in items if it["grade"] is None]
     else:
         now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]

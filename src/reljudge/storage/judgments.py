@@ -459,6 +459,18 @@ def decoy_counts(db: Database, username: str) -> dict[str, tuple[int, int]]:
     return {qid: (int(placed), int(graded)) for qid, placed, graded in rows}
 
 
+def placed_decoys(db: Database, username: str, qid: str) -> set[str]:
+    """The decoys placed for the annotator on one question, graded or not."""
+    if not _has_decoys(db):
+        return set()
+    rows = (
+        db.cursor()
+        .execute("SELECT pid FROM decoy_placements WHERE username = ? AND qid = ?", [username, qid])
+        .fetchall()
+    )
+    return {pid for (pid,) in rows}
+
+
 def open_decoys(db: Database, username: str, qids: list[str]) -> dict[str, list[str]]:
     """The decoys placed for the annotator on these questions that they have not graded."""
     if not qids:

@@ -771,4 +771,16 @@ CREATE TABLE accounts_outside_default(
 );
 """,
     ),
+    (
+        19,
+        "decoys_share_event_ids",
+        r"""
+-- A decoy's grade event takes its id from the judgment events' sequence (issue 34.6): from
+-- its own sequence, a decoy's acknowledged id (1, 2, ...) told it apart from the ordinary
+-- items' (30-67) in the reply to a save and in the page's items. The sequence is first
+-- drawn past the decoy events' largest id, so that no new decoy event takes an old one's.
+SELECT max(nextval('judgment_event_seq')) FROM range((SELECT coalesce(max(event_id), 0) FROM decoy_events));
+ALTER TABLE decoy_events ALTER COLUMN event_id SET DEFAULT nextval('judgment_event_seq');
+""",
+    ),
 ]

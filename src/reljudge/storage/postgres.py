@@ -236,6 +236,18 @@ SKIP_DATA = {
 #: Statements a migration step sends to PostgreSQL only (physical layout that DuckDB's
 #: file has no use for), after its translated DDL, in the same transaction.
 NATIVE_STEPS = {
+    19: [
+        "SELECT setval('judgment_event_seq', GREATEST((SELECT last_value FROM judgment_event_seq), "
+        "(SELECT coalesce(max(event_id), 1) FROM decoy_events)))",
+        "ALTER TABLE decoy_events ALTER COLUMN event_id SET DEFAULT nextval('judgment_event_seq')",
+        # the trigger that fills a NULL event_id (default_triggers) names the sequence too; it
+        # keeps the search path it is made with (a campaign's schema: its own sequence)
+        "CREATE OR REPLACE FUNCTION reljudge_defaults_decoy_events() RETURNS trigger LANGUAGE plpgsql "
+        "SET search_path FROM CURRENT AS $body$ BEGIN "
+        "IF NEW.event_id IS NULL THEN NEW.event_id := nextval('judgment_event_seq'); END IF; "
+        "IF NEW.created_at IS NULL THEN NEW.created_at := (now() AT TIME ZONE 'UTC'); END IF; "
+        "RETURN NEW; END $body$",
+    ],
     11: [
         # Databases made before text columns were created in collation "C": convert them
         # (their indexes are rebuilt with it; nothing to do on a newer database).
@@ -279,6 +291,8 @@ NATIVE_STEPS = {
 #: Migration steps whose DuckDB statements are not sent to PostgreSQL at all (the step is
 #: done there by its NATIVE_STEPS alone), and why.
 NATIVE_ONLY = {
+    19: "PostgreSQL has setval, and its default-filling trigger of decoy_events must name the "
+    "judgment events' sequence too",
     12: "DuckDB cannot drop a UNIQUE constraint, so the step rebuilds the event tables; "
     "PostgreSQL alters the constraint in place, keeping its indexes and collations",
 }

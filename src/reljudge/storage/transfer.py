@@ -37,14 +37,23 @@ _SEQUENCE_COLUMN = re.compile(r"^\s*(\w+)\s+[A-Z]+[^\n]*DEFAULT\s+nextval\('(\w+
 _TABLE = re.compile(r"CREATE\s+TABLE\s+(\w+)\s*\((.*?)\n\);", re.I | re.S)
 
 
+_SET_SEQUENCE_DEFAULT = re.compile(
+    r"ALTER\s+TABLE\s+(\w+)\s+ALTER\s+COLUMN\s+(\w+)\s+SET\s+DEFAULT\s+nextval\('(\w+)'\)", re.I
+)
+
+
 def sequences() -> list[tuple[str, str, str]]:
-    """(table, column, sequence) for every column numbered by a sequence."""
-    found = []
+    """(table, column, sequence) for every column numbered by a sequence, as the last
+    migration step that set it left it (decoy_events' ids come from judgment_event_seq
+    since step 19)."""
+    found: dict[tuple[str, str], str] = {}
     for _version, _name, sql in MIGRATIONS:
         for table, body in _TABLE.findall(sql):
             for column, sequence in _SEQUENCE_COLUMN.findall(body):
-                found.append((table, column, sequence))
-    return found
+                found[(table, column)] = sequence
+        for table, column, sequence in _SET_SEQUENCE_DEFAULT.findall(sql):
+            found[(table, column)] = sequence
+    return [(table, column, sequence) for (table, column), sequence in found.items()]
 
 
 def tables(db: Database) -> list[str]:
@@ -209,13 +218,15 @@ def _continue_sequences(db: Database) -> None:
     """Every sequence of the target goes on after the largest copied id."""
     cur = db.cursor()
     own = set(tables(db))
+    tops: dict[str, int] = {}
     for table, column, sequence in sequences():
         if table not in own:  # a shared table, seen from another campaign
             continue
         top = cur.execute(f"SELECT max({_ident(column)}) FROM {_table(db, table)}").fetchone()[0]
-        if top is None:
-            continue
-        db.continue_sequence(cur, sequence, int(top))
+        if top is not None:  # a sequence that numbers two tables goes on after both
+            tops[sequence] = max(tops.get(sequence, int(top)), int(top))
+    for sequence, top in tops.items():
+        db.continue_sequence(cur, sequence, top)
 
 
 def compare(
