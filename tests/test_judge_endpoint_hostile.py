@@ -72,7 +72,7 @@ def stored_text(db) -> str:
 def test_clean_text_marks_controls_bounds_and_masks():
     clean_text = endpoint.clean_text
     assert clean_text("plain 한국어", 100) == "plain 한국어"
-    assert clean_text("a\nb\tc\r\nd", 100) == "a b c d"  # one line
+    assert clean_text("a\nb\tc\r\nd", 100) == "a b c  d"  # one line
     assert clean_text("a\nb\tc", 100, one_line=False) == "a\nb\tc"
     shown = clean_text("x\x1b[31mred\u202eevil\u2066y\x00\x85", 100)
     for ch in "\x1b\u202e\u2066\x00\x85":

@@ -10,6 +10,10 @@
   warning/error and widget labels. Data put there goes through :func:`md`, which
   escapes every character that could start markup, so an id like ``x`![a](http://host/i.png)``
   stays text instead of closing a code span and fetching an outside image.
+* **Text from outside** (what a model endpoint answers: reason phrases, headers, its
+  ``model`` field, its answer) goes through :func:`clean_text` before it is stored or
+  printed: made visible as above, kept to one line where it is a one-line field,
+  shortened to a limit, and a secret (the endpoint's API key) masked as ``***``.
 
 No Streamlit here: pages, the report and the judging payload all call these.
 """
@@ -30,6 +34,7 @@ CODES = Codes(error_invisible_character=("field", "codepoint", "name"))
 # separators (Zl, Zp).
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 _KEEP_IN_TEXT = frozenset("\n\t\r")
+_ONE_LINE = str.maketrans("\n\r\t", "   ")  # same length: clean_text relies on it
 
 # What can start Markdown, GFM or Streamlit markup anywhere in a line, escaped always:
 # emphasis (*), code, HTML, entities, tables, strikethrough, LaTeX ($), braces, email
@@ -72,6 +77,35 @@ def visible(text):
     if not isinstance(text, str) or text.isprintable():  # the common case: nothing to mark
         return text
     return "".join(_mark(ch) if ch not in _KEEP_IN_TEXT and is_hidden(ch) else ch for ch in text)
+
+
+def clean_text(text, limit: int, secret: str | None = None, one_line: bool = True) -> str:
+    """``text`` safe to store and print: every occurrence of ``secret`` replaced by ``***``,
+    invisible and control characters made visible (:func:`visible`: an ANSI escape shows as
+    ``⟨U+001B⟩[31m``, a bidi override as ``⟨U+202E⟩``), line breaks and tabs made spaces
+    when ``one_line`` (else a lone carriage return, which lets a terminal overwrite the
+    line, becomes a line break), and at most ``limit`` characters, the last an ellipsis
+    when it was cut. None gives ""."""
+    if text is None:
+        return ""
+    text = str(text)
+    # The key is masked in the whole text first: masking shortens the text, so masking
+    # after a cut could pull a prefix of a key that stood beyond the cut back inside it.
+    if secret:
+        text = text.replace(secret, "***")
+    # Then cut early (a 200,000-character answer is not marked character by character):
+    # what follows never shortens the text, so nothing past limit + len(secret) comes back.
+    text = text[: limit + len(secret or "") + 1]
+    if one_line:
+        text = text.translate(_ONE_LINE)
+    else:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = visible(text)
+    if len(text) > limit:
+        text = text[: max(limit - 1, 0)] + "…"
+    if secret and secret in text:  # only if the secret itself looks like a mark or "…"
+        text = text.replace(secret, "***")
+    return text
 
 
 def md(text) -> str:

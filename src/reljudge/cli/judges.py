@@ -52,7 +52,13 @@ def register(subparsers) -> None:
     )
     p.add_argument("--concurrency", type=int, default=4, help="endpoint requests in flight at most (default 4)")
     p.add_argument("--retries", type=int, default=3, help="retries per request, with backoff (default 3)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="seconds: a deadline for the whole request (connect, send, headers, body), not for each read; "
+        "a request past it is retried (default 120)",
+    )
     p.add_argument(
         "--against",
         default="adjudicated",

@@ -17,8 +17,10 @@ import pandas as pd
 from reljudge.campaign import adjudication
 from reljudge.agreement import coefficients as agreement
 from reljudge.codes import Codes
+from reljudge.display import clean_text
 from reljudge.errors import ReljudgeError
 from reljudge.campaign.outcome_agreement import kendall_tau_b
+from reljudge.judges.endpoint import MODEL_VERSION_CHARS
 from reljudge.storage import judge_sources as store
 from reljudge.storage.db import Database
 
@@ -100,7 +102,9 @@ def calibrate(db: Database, source: str, against: str = "adjudicated", with_outc
         "against": against,
         "against_described": adjudication.describe_policy(against),
         "model": meta["model"] if meta else None,
-        "model_version": meta["model_version"] if meta else None,
+        # cleaned again where it is shown: a version stored before endpoints' answers were
+        # cleaned may hold anything the server said
+        "model_version": clean_text(meta["model_version"], MODEL_VERSION_CHARS) if meta else None,
         "prompt_sha256": meta["prompt_sha256"] if meta else None,
         "settings": json.loads(meta["settings"]) if meta else None,
         "judged_at": str(meta["updated_at"]) if meta else None,

@@ -3,32 +3,71 @@
 per request (pointwise, as UMBRELA).
 
 Bounded concurrency (``concurrency`` requests in flight at most), retries with exponential
-backoff on a failed connection, a timeout, HTTP 429 and 5xx; any other HTTP error, and an
-answer without a last line ``##final score: N``, are recorded for the pair, never guessed.
+backoff on a failed connection, a request past its deadline, HTTP 429 and 5xx; any other
+HTTP error, and an answer without a last line ``##final score: N``, are recorded for the
+pair, never guessed.
+
+The server is not trusted:
+
+- **Redirects are never followed** (a 301/302/303/307/308 is recorded as an HTTP error
+  naming the Location): urllib would otherwise send the Authorization header, so the
+  key, to whatever host the answer names.
+- **An answer over 1 MB is refused** (``MAX_RESPONSE_BYTES``; at most 1 MB + 1 byte is
+  read, or nothing when the Content-Length says more), recorded, never graded.
+- **``timeout_s`` is a deadline for the whole request** (connect, send, headers, body),
+  not for each read: at the deadline a watchdog shuts the connection down, which ends a
+  read blocked in any phase, and the request is recorded (and retried) as "no complete
+  answer within N s". The name lookup (getaddrinfo) cannot be interrupted and is not
+  under the deadline; a connect gets the time that is left, for each address tried.
+- **What the server says is cleaned before it is stored or printed**
+  (:func:`reljudge.display.clean_text`): the reason phrase, a status line, the Location,
+  exception texts and the ``model`` field are one line, with control, ANSI and bidi
+  characters made visible, shortened (detail 500, model version 200, Location 200
+  characters); the raw answer keeps its lines and is shortened to 4,000 characters; the
+  API key is masked as ``***`` in all of them.
+
 The API key is read from the environment variable named by ``api_key_env`` when a request
 is sent; it is never stored, logged or put in an error.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import http.client
 import json
 import os
+import socket
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 
 from reljudge.codes import Codes
+from reljudge.display import clean_text
 from reljudge.errors import ReljudgeError
 from reljudge.judges import prompt
 from reljudge.judges.base import Outcome
+
+__all__ = ["EndpointJudge", "MAX_RESPONSE_BYTES", "chat_url", "clean_text"]
 
 CODES = Codes(error_endpoint_url=("url",), error_api_key_env_unset=("variable",))
 """What this module can tell people: codes worded by reljudge.i18n."""
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+REDIRECT_STATUS = {301, 302, 303, 307, 308}
+
+#: the largest answer read; a 300 MB answer once took the process to 800 MB
+MAX_RESPONSE_BYTES = 1024 * 1024
+#: what is kept of what an endpoint says, in characters
+DETAIL_CHARS = 500
+MODEL_VERSION_CHARS = 200
+LOCATION_CHARS = 200
+ANSWER_CHARS = 4000
+_READ_CHUNK = 65536
 
 
 def chat_url(url: str) -> str:
@@ -40,6 +79,138 @@ def chat_url(url: str) -> str:
     if url.endswith("/v1"):
         return url + "/chat/completions"
     return url + "/v1/chat/completions"
+
+
+class _PastDeadline(Exception):
+    """The request had no complete answer by its deadline."""
+
+
+class _TooLarge(Exception):
+    """The answer is longer than MAX_RESPONSE_BYTES."""
+
+
+class _Deadline:
+    """One request's deadline. A socket timeout bounds each read, not the request: a
+    server sending one byte a second keeps every read short and the request endless. So
+    a timer shuts the request's connection down at the deadline, which ends whatever read
+    or write is blocked on it, in whichever phase (TLS handshake, headers, body)."""
+
+    def __init__(self, seconds: float):
+        self.end = time.monotonic() + seconds
+        self.lock = threading.Lock()
+        self.expired = False
+        self.finished = False
+        self.sock: socket.socket | None = None
+        self.timer = threading.Timer(seconds, self._expire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def remaining(self) -> float:
+        left = self.end - time.monotonic()
+        if left <= 0 or self.expired:
+            raise _PastDeadline()
+        return left
+
+    @property
+    def passed(self) -> bool:
+        return self.expired or time.monotonic() >= self.end
+
+    def attach(self, sock: socket.socket) -> None:
+        # A duplicate of the socket, not the socket: http.client may close its own (and
+        # the number be reused by another thread's connection) or hand it to TLS, which
+        # detaches it; the duplicate keeps this connection, and only it, ours to shut.
+        with self.lock:
+            if self.finished:
+                return
+            self.sock = sock.dup()
+            if self.expired:
+                self._shut()
+
+    def _shut(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _expire(self) -> None:
+        with self.lock:
+            if self.finished:
+                return
+            self.expired = True
+            if self.sock is not None:
+                self._shut()
+
+    def finish(self) -> None:
+        self.timer.cancel()
+        with self.lock:
+            self.finished = True
+            if self.sock is not None:
+                self.sock.close()
+                self.sock = None
+
+
+def _watched(connection_class, deadline: _Deadline):
+    """``connection_class`` whose socket, once connected, is handed to ``deadline``; the
+    connect itself gets the time left. http.client connects through its
+    ``_create_connection`` attribute: private, but the seam CPython's own tests replace;
+    should it ever go, the deadline tests in tests/test_judge_endpoint_hostile.py fail."""
+
+    def make(host, **kwargs):
+        conn = connection_class(host, **kwargs)
+
+        def create(address, timeout=None, source_address=None, *args, **kw):
+            sock = socket.create_connection(address, deadline.remaining(), source_address, *args, **kw)
+            deadline.attach(sock)
+            return sock
+
+        conn._create_connection = create
+        return conn
+
+    return make
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Refuse every redirect: a followed redirect carries the Authorization header (the
+    key) to the new address. Returning None lets urllib raise the 3xx as an HTTPError."""
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        return None
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, deadline: _Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def http_open(self, req):
+        return self.do_open(_watched(http.client.HTTPConnection, self.deadline), req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: _Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def https_open(self, req):
+        return self.do_open(_watched(http.client.HTTPSConnection, self.deadline), req, context=self._context)
+
+
+def _read_bounded(response) -> bytes:
+    """The body, or _TooLarge past MAX_RESPONSE_BYTES (read at most that + 1 byte)."""
+    length = (response.headers.get("Content-Length") or "").strip()
+    if length.isdigit() and int(length) > MAX_RESPONSE_BYTES:
+        raise _TooLarge()
+    data = bytearray()
+    while len(data) <= MAX_RESPONSE_BYTES:
+        chunk = response.read(min(_READ_CHUNK, MAX_RESPONSE_BYTES + 1 - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    if len(data) > MAX_RESPONSE_BYTES:
+        raise _TooLarge()
+    return bytes(data)
 
 
 class EndpointJudge:
@@ -96,6 +267,9 @@ class EndpointJudge:
             ensure_ascii=False,
         )
 
+    def _secret(self) -> str | None:
+        return (os.environ.get(self.api_key_env) or None) if self.api_key_env else None
+
     def _post(self, body: dict) -> dict:
         headers = {"Content-Type": "application/json"}
         if self.api_key_env:
@@ -103,10 +277,35 @@ class EndpointJudge:
         request = urllib.request.Request(
             self.url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"), headers=headers, method="POST"
         )
-        with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
-            return json.loads(response.read().decode("utf-8"))
+        deadline = _Deadline(self.timeout_s)
+        try:
+            opener = urllib.request.build_opener(_NoRedirect, _HTTPHandler(deadline), _HTTPSHandler(deadline))
+            with opener.open(request, timeout=deadline.remaining()) as response:
+                data = _read_bounded(response)
+            if deadline.passed:  # the shutdown at the deadline may have cut the body short
+                raise _PastDeadline()
+        except urllib.error.HTTPError:
+            raise  # a complete answer (status and headers), whenever it came
+        except (OSError, http.client.HTTPException) as exc:
+            if deadline.passed:
+                raise _PastDeadline() from exc
+            raise
+        finally:
+            deadline.finish()
+        return json.loads(data.decode("utf-8"))
 
     def grade_one(self, qid: str, pid: str, question: str, criteria: str, paragraph: str) -> Outcome:
+        """One pair's Outcome; its detail and answer are cleaned (bounded, controls made
+        visible, the key masked) here, the one way out of the client."""
+        outcome = self._grade_one(qid, pid, question, criteria, paragraph)
+        secret = self._secret()
+        return dataclasses.replace(
+            outcome,
+            detail=None if outcome.detail is None else clean_text(outcome.detail, DETAIL_CHARS, secret),
+            answer=None if outcome.answer is None else clean_text(outcome.answer, ANSWER_CHARS, secret, one_line=False),
+        )
+
+    def _grade_one(self, qid: str, pid: str, question: str, criteria: str, paragraph: str) -> Outcome:
         body = {
             "model": self.model,
             "messages": prompt.messages(question, criteria, paragraph),
@@ -119,28 +318,46 @@ class EndpointJudge:
                 time.sleep(self.backoff_s * 2 ** (attempt - 1))
             try:
                 data = self._post(body)
+            except _TooLarge:
+                return Outcome(qid, pid, kind="response", detail="answer larger than 1 MB, not read")
+            except _PastDeadline:
+                kind, detail = "request", f"no complete answer within {self.timeout_s:g} s"
+                continue
             except urllib.error.HTTPError as exc:
+                exc.close()  # its body is never read
+                if exc.code in REDIRECT_STATUS:
+                    location = exc.headers.get("Location") if exc.headers is not None else None
+                    where = (
+                        f"Location {clean_text(location, LOCATION_CHARS, self._secret())}"
+                        if location
+                        else "no Location"
+                    )
+                    return Outcome(
+                        qid, pid, kind="http", detail=f"HTTP {exc.code}: redirects are not followed ({where})"
+                    )
                 kind, detail = "http", f"HTTP {exc.code} {exc.reason}"
                 if exc.code in RETRY_STATUS:
                     continue
                 return Outcome(qid, pid, kind=kind, detail=detail)
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
+            except (OSError, http.client.HTTPException) as exc:
+                # HTTPException: a broken status line, headers or body (BadStatusLine,
+                # IncompleteRead, LineTooLong), which is no OSError
                 kind, detail = "request", f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
                 continue
-            except ValueError as exc:
-                return Outcome(qid, pid, kind="response", detail=f"not JSON: {exc}")
+            except (ValueError, RecursionError) as exc:  # RecursionError: "[[[[…" a megabyte deep
+                return Outcome(qid, pid, kind="response", detail=f"not JSON: {type(exc).__name__}: {exc}")
             try:
                 answer = data["choices"][0]["message"]["content"]
             except (KeyError, IndexError, TypeError):
                 return Outcome(qid, pid, kind="response", detail="no choices[0].message.content in the answer")
             if isinstance(data.get("model"), str):
-                self.served_model = data["model"]
+                self.served_model = clean_text(data["model"], MODEL_VERSION_CHARS, self._secret())
             grade = prompt.parse_final_score(answer)
             if grade is None:
                 return Outcome(
-                    qid, pid, kind="unparsable", detail="no last line '##final score: N'", answer=str(answer)[:4000]
+                    qid, pid, kind="unparsable", detail="no last line '##final score: N'", answer=str(answer)
                 )
-            return Outcome(qid, pid, grade, answer=str(answer)[:4000])
+            return Outcome(qid, pid, grade, answer=str(answer))
         return Outcome(qid, pid, kind=kind, detail=f"{detail} (after {self.retries + 1} attempts)")
 
     def grade_many(self, pairs: pd.DataFrame, on_result, progress=None) -> None:
