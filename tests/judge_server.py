@@ -14,6 +14,10 @@ model's grades. The served model name picks a behaviour:
   not on the last line, or out of range: the client must record them as unparsable;
 - ``e5-flaky``: the first request of each pair gets HTTP 503 (the client must retry);
 - ``e5-auth``: HTTP 401 unless the Authorization header is ``Bearer`` + the key given.
+
+:class:`RawServer` answers by hand on the socket, for what a well-behaved server never
+does (tests/test_judge_endpoint_hostile.py): redirects, endless or dripping answers, a
+reason phrase or status line of the test's choosing.
 """
 
 from __future__ import annotations
