@@ -23,6 +23,8 @@ pytestmark = pytest.mark.browser
 
 NEW = "new.person@example.org"
 LEAD = "lead@example.org"
+KIM = "kim@example.org"
+KELVIN = "\u212aim@example.org"  # KELVIN SIGN, which str.lower() turns into ASCII "k" (issue 34, point 1)
 
 
 def _put_user(base: str, sub: str, claims: dict) -> None:
@@ -53,13 +55,14 @@ def test_unknown_identity_is_refused_until_a_lead_admits_it_then_it_judges(tmp_p
         tmp_path / "input",
         n_questions=1,
         pool_size=3,
-        accounts={"lead1": ("lead-pass-0001", "lead")},
+        accounts={"lead1": ("lead-pass-0001", "lead"), "kim1": ("kim-pass-0001", "annotator")},
     )
     from reljudge.campaign import auth
     from reljudge.storage import open_database
 
     db = open_database(camp.db_path)
     auth.set_email(db, "lead1", LEAD, "test")
+    auth.set_email(db, "kim1", KIM, "test")
     db.close()
 
     with oidc_provider_mock.run_server_in_thread() as provider:
@@ -67,6 +70,7 @@ def test_unknown_identity_is_refused_until_a_lead_admits_it_then_it_judges(tmp_p
         _put_user(issuer, LEAD, {"email": LEAD, "email_verified": True, "name": "Lead"})
         _put_user(issuer, NEW, {"email": NEW, "email_verified": True, "name": "새 사람"})
         _put_user(issuer, "liar", {"email": "claims@example.org", "email_verified": False})
+        _put_user(issuer, "kelvin", {"email": KELVIN, "email_verified": True, "name": "Look-alike"})
         srv = StreamlitServer(
             db_path=camp.db_path,
             log_path=tmp_path / "server.log",
@@ -114,6 +118,14 @@ def test_unknown_identity_is_refused_until_a_lead_admits_it_then_it_judges(tmp_p
                 liar.get_by_text("확인된 이메일 주소를 보내지 않아").wait_for()
                 assert not any(c["name"] == "reljudge_session" for c in liar.context.cookies())
 
+                # a verified look-alike of kim's address (KELVIN SIGN) is refused, not mapped to kim1
+                kelvin = browser.new_context().new_page()
+                kelvin.set_default_timeout(60_000)
+                _sign_in(kelvin, srv.url, "kelvin")
+                kelvin.get_by_text("ASCII 글자와 헷갈리는 문자").wait_for()
+                assert kelvin.locator('[data-testid="stSidebarNav"]').count() == 0
+                assert not any(c["name"] == "reljudge_session" for c in kelvin.context.cookies())
+
                 # the lead signs in with the organisation account and admits the identity
                 lead = browser.new_context().new_page()
                 lead.set_default_timeout(60_000)
@@ -122,6 +134,7 @@ def test_unknown_identity_is_refused_until_a_lead_admits_it_then_it_judges(tmp_p
                 lead.goto(f"{srv.url}/users", wait_until="domcontentloaded")
                 lead.get_by_role("heading", name="승인을 기다리는 조직 계정", exact=True).wait_for()
                 assert "claims@example.org" not in lead.locator("body").inner_text()
+                assert "im@example.org" not in lead.locator("body").inner_text().replace(KIM, "")
                 form = lead.locator('[data-testid="stForm"]').filter(has_text="계정 만들어 활성화")
                 form.get_by_label("사용자 이름").fill("newp")
                 form.get_by_role("button", name="계정 만들어 활성화").click()
