@@ -10,8 +10,11 @@
 #      RELJUDGE_TEST_REUSE_VENV=1 keeps an existing .venv-test/ (inner loop only: packages
 #      installed earlier stay, so it can hide a missing declaration; CI never sets it).
 #   3. `ruff check` and `ruff format --check` (configured in pyproject.toml).
-#   4. `python -m pytest "$@"` with the venv's python; its exit code is the script's
-#      (5, no test collected, is a failure too).
+#   4. `python -m pytest -n 2 --dist loadfile "$@"` with the venv's python: two pytest-xdist
+#      workers (the machine CI runs on has 2 cores), each test file on one worker so that a
+#      module's shared server or browser is started once. RELJUDGE_TEST_WORKERS=N sets the
+#      number (0: serial, in this process); a later `-n` in the arguments wins too.
+#      Its exit code is the script's (5, no test collected, is a failure too).
 # Arguments go to pytest: bash scripts/test.sh -x -q -m "not browser" tests/test_packaging.py
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +88,8 @@ step "ruff format --check"
 step "pytest $*"
 trap - ERR
 rc=0
-"$VPY" -m pytest "$@" || rc=$?
+WORKERS="${RELJUDGE_TEST_WORKERS:-2}"
+"$VPY" -m pytest -n "$WORKERS" --dist loadfile "$@" || rc=$?
 if [ "$rc" -eq 5 ]; then
     echo "scripts/test.sh: FAILED at step: pytest (exit 5: no test was collected)" >&2
 elif [ "$rc" -ne 0 ]; then
