@@ -9,6 +9,7 @@ import pytest
 from e2e_support import DEEP_QUERY_JS, build_campaign, logged_in_page, served_in_browser, wait_for_widget
 from reljudge.campaign import judging
 from reljudge.campaign import plan
+from reljudge.campaign import progress
 from reljudge.storage import open_database
 
 pytestmark = pytest.mark.browser
@@ -23,6 +24,10 @@ PLAN_STATE = (
   return {qid: root.dataset.qid, now: root.dataset.now, done: root.dataset.planDone,
           pending: root.dataset.pending, header: root.querySelector(".rj-plan").textContent,
           rest: !!root.querySelector(".rj-rest"),
+          pq: root.querySelector(".rj-pq").textContent, pall: root.querySelector(".rj-pall").textContent,
+          // the pids above the "rest of the pool" separator, in order
+          above: (() => { const out = []; for (const el of root.querySelector(".rj-items").children) {
+            if (el.classList.contains("rj-rest")) break; if (el.dataset.pid) out.push(el.dataset.pid); } return out; })(),
           cards: cards.map((c) => ({pid: c.dataset.pid, now: c.dataset.now, grade: c.dataset.grade}))};
 }"""
 )
@@ -32,6 +37,7 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
     camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=2, pool_size=10)
     db = open_database(camp.db_path)
     plan.set_plan(db, "rr-first")
+    left_all = int(judging.overview(db, "annotator1").open_now.sum())
     db.close()
     with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
         page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
@@ -45,6 +51,10 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
         assert now and [c["now"] for c in state["cards"]] == ["1"] * len(now) + ["0"] * (10 - len(now))
         assert state["rest"] and "RR@10 확정: 0/2 시스템" in state["header"]
         qid = state["qid"]
+        # the counters speak the plan (issue 35.3): what is left to judge now, here and in
+        # every unfinished question, as reljudge next and the Progress page count it
+        assert state["pq"] == f"이 질문: 남은 판정 {len(now)}"
+        assert state["pall"] == f"전체: 끝난 질문 0/2 (0%) · 남은 판정 {left_all}"
         for _ in range(10):
             if state["done"] == "1":
                 break
@@ -70,10 +80,22 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
         assert "RR@10 확정: 2/2 시스템" in state["header"] and "이 질문 끝" in state["header"]
         graded = [c for c in state["cards"] if c["grade"]]
         assert 0 < len(graded) < 10  # done before the whole pool is judged
+        # the cards the plan needed are shown as judged, above the rest of the pool, not
+        # under "not needed"
+        assert state["above"] == [c["pid"] for c in graded] and state["rest"]
+        assert all(c["grade"] == "" for c in state["cards"][len(graded) :])
+        header = (state["pq"], state["pall"])
     db = open_database(camp.db_path)
     try:
         ov = judging.overview(db, "annotator1").set_index("qid")
         assert ov.loc[qid, "judged"] == len(graded) < ov.loc[qid, "pool_size"]
         assert bool(judging.finished(ov.reset_index()).iloc[list(ov.index).index(qid)])
+        # header, Progress page and reljudge next say the same
+        others_left, left_here = judging.work_left(db, "annotator1", qid)
+        left_all = int(ov.open_now[~judging.finished(ov.reset_index()).values].sum())
+        assert left_here == 0 and others_left == 1
+        assert header == ("이 질문: 남은 판정 0", f"전체: 끝난 질문 1/2 (50%) · 남은 판정 {left_all}")
+        by_annotator = progress.by_annotator(db).set_index("username").loc[["annotator1"]]
+        assert by_annotator.finished.sum() == 1 and by_annotator.questions.sum() == 2
     finally:
         db.close()

@@ -361,10 +361,11 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
         now = [it["pid"] for it in items if it["grade"] is None]
     else:
         now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]
-        # the items to judge now first, in the plan's order; the rest of the pool below
-        # (still open to judging), in the stable shuffle
+        # the items to judge now first, in the plan's order; then those this annotator has
+        # graded (what the plan needed, so never shown as optional once the question is
+        # done); the rest of the pool below (still open to judging), in the stable shuffle
         place = {pid: i for i, pid in enumerate(now)}
-        items.sort(key=lambda it: place.get(it["pid"], len(place)))
+        items.sort(key=lambda it: place.get(it["pid"], len(place) + (it["grade"] is None)))
     for item in items:
         item["now"] = item["pid"] in set(now)
     done = bool(finished(ov).iloc[index])
@@ -385,6 +386,10 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             "q_judged": int(q.judged),
             "q_total": int(q.pool_size),
             "questions_done": int(finished(ov).sum()),
+            # under the judging plan: what is still to judge now, in this question and in
+            # the annotator's unfinished questions (the counters speak the plan, issue 35.3)
+            "q_open": max(int(q.open_now), 0),
+            "open_all": int(ov.open_now[~finished(ov)].clip(lower=0).sum()),
         },
         "unfinished_before": unfinished_before(ov, qid),
         "plan": {

@@ -270,6 +270,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "progress_q": ("이 질문 {j}/{t}", "this question {j}/{t}"),
     "progress_all": ("전체 {j}/{t} ({p}%)", "overall {j}/{t} ({p}%)"),
     "questions_done": ("완료한 질문 {d}/{n}", "questions done {d}/{n}"),
+    "progress_all_plan": (
+        "전체: 끝난 질문 {d}/{n} ({p}%) · 남은 판정 {r}",
+        "overall: {d}/{n} questions done ({p}%) · {r} left to judge",
+    ),
     "na_ask": (
         "아직 판정하지 않은 문단이 {n}개 있습니다. 근거 없음으로 표시하면서 이 문단들을 0(관련 없음)으로 둘까요?",
         "{n} paragraphs are still ungraded. Mark “no answer” and grade them 0 (not relevant)?",
@@ -766,7 +770,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "plan_saved": ("판정 계획을 적용했습니다.", "The judging plan is applied."),
     "plan_settled": ("RR@{k} 확정: {s}/{n} 시스템", "RR@{k} settled: {s}/{n} systems"),
     "plan_done": ("✓ 이 질문 끝 (판정 계획)", "✓ question done (judging plan)"),
-    "plan_now": ("지금 판정할 문단 {n}개", "{n} paragraph(s) to judge now"),
+    "plan_now": ("이 질문: 남은 판정 {n}", "this question: {n} left to judge"),
     "plan_rest_items": (
         "나머지 문단 — 판정하지 않아도 됩니다 (판정해도 됩니다)",
         "The rest of the pool — not needed now (may still be judged)",

@@ -31,6 +31,7 @@ _LABEL_KEYS = [
     "copies",
     "progress_q",
     "progress_all",
+    "progress_all_plan",
     "questions_done",
     "saving",
     "saved",

@@ -89,7 +89,8 @@ export default function (component) {
     head.append(na, ask, el("div", "rj-conflict"), warn, skip, el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
-    const restAt = planned ? data.items.findIndex((it) => !it.now) : -1;
+    // The cards graded before this page came stay above it: the plan needed them.
+    const restAt = planned ? data.items.findIndex((it) => !it.now && (it.grade === null || it.grade === undefined)) : -1;
     data.items.forEach((it, i) => {
       // Under a plan, the rest of the pool follows a separator (still open to judging).
       if (i === restAt) list.append(el("div", "rj-rest", L.plan_rest_items));
@@ -176,14 +177,30 @@ export default function (component) {
     for (const it of data.items) { const g = state[it.pid].grade; if (g !== null && g !== undefined) judged++; }
     const p = data.progress;
     const total = p.judged - p.q_judged + judged;
-    root.querySelector(".rj-pq").textContent = fmt(L.progress_q, { j: judged, t: data.items.length });
-    root.querySelector(".rj-pall").textContent = fmt(L.progress_all,
-      { j: total, t: p.total, p: p.total ? Math.round((100 * total) / p.total) : 0 });
-    root.querySelector(".rj-done").textContent = fmt(L.questions_done, { d: p.questions_done, n: data.n_questions });
+    const done = root.querySelector(".rj-done");
+    if (planned) {
+      // Under a plan the counters count the plan's items, not the pool: what is left to
+      // judge now here and in the unfinished questions, and the share of questions done
+      // (the Progress page's and reljudge next's figures).
+      let openHere = 0;
+      for (const it of data.items) { const g = state[it.pid].grade; if (it.now && (g === null || g === undefined)) openHere++; }
+      root.querySelector(".rj-pq").textContent = fmt(L.plan_now, { n: openHere });
+      root.querySelector(".rj-pall").textContent = fmt(L.progress_all_plan, {
+        d: p.questions_done, n: data.n_questions, r: p.open_all - p.q_open + openHere,
+        p: data.n_questions ? Math.round((100 * p.questions_done) / data.n_questions) : 0 });
+      done.textContent = "";
+      done.hidden = true;
+    } else {
+      root.querySelector(".rj-pq").textContent = fmt(L.progress_q, { j: judged, t: data.items.length });
+      root.querySelector(".rj-pall").textContent = fmt(L.progress_all,
+        { j: total, t: p.total, p: p.total ? Math.round((100 * total) / p.total) : 0 });
+      done.textContent = fmt(L.questions_done, { d: p.questions_done, n: data.n_questions });
+      done.hidden = false;
+    }
     const pl = root.querySelector(".rj-plan");
     pl.hidden = !planned;
-    pl.textContent = !planned ? "" : fmt(L.plan_settled, { k: plan.k, s: plan.settled, n: plan.systems }) + " · " +
-      (plan.done ? L.plan_done : fmt(L.plan_now, { n: plan.open_now }));
+    pl.textContent = !planned ? "" : fmt(L.plan_settled, { k: plan.k, s: plan.settled, n: plan.systems }) +
+      (plan.done ? " · " + L.plan_done : "");
     root.dataset.planDone = plan.done ? "1" : "0";
     const sv = root.querySelector(".rj-save");
     const waiting = G.outbox.length;
