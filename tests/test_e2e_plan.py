@@ -33,6 +33,32 @@ PLAN_STATE = (
 )
 
 
+def _grade_until_done(page, state: dict, grade: int, limit: int = 12) -> dict:
+    """Grade the first card to judge now ``grade`` (a click), wait for the server's answer
+    (what is to judge now, or that the question is done), until the question is done."""
+    for _ in range(limit):
+        if state["done"] == "1":
+            break
+        pid = next(c["pid"] for c in state["cards"] if c["now"] == "1" and c["grade"] == "")
+        page.evaluate(
+            "([pid, g]) => {"
+            + DEEP_QUERY_JS
+            + """
+            deepQuery('.rj').querySelector(`.rj-item[data-pid="${pid}"] .rj-btns button[data-g="${g}"]`).click(); }""",
+            [pid, str(grade)],
+        )
+        page.wait_for_function(
+            "(before) => {"
+            + DEEP_QUERY_JS
+            + """
+            const r = deepQuery('.rj');
+            return !!r && r.dataset.pending === "0" && (r.dataset.now !== before || r.dataset.planDone === "1"); }""",
+            arg=state["now"],
+        )
+        state = page.evaluate(PLAN_STATE)
+    return state
+
+
 def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
     camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=2, pool_size=10)
     db = open_database(camp.db_path)
@@ -55,27 +81,7 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
         # every unfinished question, as reljudge next and the Progress page count it
         assert state["pq"] == f"이 질문: 남은 판정 {len(now)}"
         assert state["pall"] == f"전체: 끝난 질문 0/2 (0%) · 남은 판정 {left_all}"
-        for _ in range(10):
-            if state["done"] == "1":
-                break
-            pid = next(c["pid"] for c in state["cards"] if c["now"] == "1" and c["grade"] == "")
-            page.evaluate(
-                "(pid) => {"
-                + DEEP_QUERY_JS
-                + """
-                deepQuery('.rj').querySelector(`.rj-item[data-pid="${pid}"] .rj-btns button[data-g="2"]`).click(); }""",
-                pid,
-            )
-            # the server answers with what is to judge now (or that the question is done)
-            page.wait_for_function(
-                "(before) => {"
-                + DEEP_QUERY_JS
-                + """
-                const r = deepQuery('.rj');
-                return !!r && r.dataset.pending === "0" && (r.dataset.now !== before || r.dataset.planDone === "1"); }""",
-                arg=state["now"],
-            )
-            state = page.evaluate(PLAN_STATE)
+        state = _grade_until_done(page, state, 2)
         assert state["done"] == "1" and state["qid"] == qid
         assert "RR@10 확정: 2/2 시스템" in state["header"] and "이 질문 끝" in state["header"]
         graded = [c for c in state["cards"] if c["grade"]]
@@ -97,5 +103,69 @@ def test_rr_first_question_is_done_once_every_rr_is_settled(tmp_path):
         assert header == ("이 질문: 남은 판정 0", f"전체: 끝난 질문 1/2 (50%) · 남은 판정 {left_all}")
         by_annotator = progress.by_annotator(db).set_index("username").loc[["annotator1"]]
         assert by_annotator.finished.sum() == 1 and by_annotator.questions.sum() == 2
+    finally:
+        db.close()
+
+
+def test_nothing_citable_under_a_plan_asks_once_and_marks_only_the_verdict(tmp_path):
+    """Issue 35.4: every paragraph the plan needs judged, none citable: the page asks once
+    whether the results hold no answer. N marks the verdict and grades nothing else; Esc
+    puts the question off, and it is not asked again on the next visit."""
+    camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=2, pool_size=4)
+    db = open_database(camp.db_path)
+    plan.set_plan(db, "rr-first")
+    db.close()
+    asking = (
+        "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.nothingAsking === '%s'; }"
+    )
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.wait_for_function(
+            "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }"
+        )
+        state = page.evaluate(PLAN_STATE)
+        first = state["qid"]
+        assert page.evaluate(asking.replace("%s", "0"))  # not while the plan still needs grades
+        state = _grade_until_done(page, state, 0)
+        assert state["done"] == "1"
+        page.wait_for_function(asking.replace("%s", "1"))
+        text = page.evaluate("() => {" + DEEP_QUERY_JS + " return deepQuery('.rj .rj-nothing').textContent; }")
+        assert "근거 없음으로 표시" in text and "Esc" in text
+        graded_before = [c["pid"] for c in state["cards"] if c["grade"] != ""]
+        page.keyboard.press("n")
+        page.wait_for_function(
+            "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return r.dataset.noAnswer === '1' "
+            "&& r.dataset.pending === '0' && r.dataset.nothingAsking === '0'; }"
+        )
+        state = page.evaluate(PLAN_STATE)
+        # no paragraph got a grade nobody gave it
+        assert [c["pid"] for c in state["cards"] if c["grade"] != ""] == graded_before
+        # the second question: Esc puts the prompt off for good
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(q) => {"
+            + DEEP_QUERY_JS
+            + " const r = deepQuery('.rj'); return !!r && r.dataset.qid !== q && !!r.dataset.now; }",
+            arg=first,
+        )
+        state = _grade_until_done(page, page.evaluate(PLAN_STATE), 0)
+        second = state["qid"]
+        page.wait_for_function(asking.replace("%s", "1"))
+        page.keyboard.press("Escape")
+        page.wait_for_function(asking.replace("%s", "0"))
+        page.reload(wait_until="domcontentloaded")
+        wait_for_widget(page)
+        page.wait_for_function(
+            "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.qid === q "
+            "&& r.dataset.planDone === '1'; }",
+            arg=second,
+        )
+        assert page.evaluate(asking.replace("%s", "0"))
+    db = open_database(camp.db_path)
+    try:
+        ov = judging.overview(db, "annotator1").set_index("qid")
+        assert bool(ov.loc[first, "no_answer"]) and not bool(ov.loc[second, "no_answer"])
+        assert ov.loc[first, "judged"] == len(graded_before)
     finally:
         db.close()

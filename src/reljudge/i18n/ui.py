@@ -771,6 +771,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "plan_settled": ("RR@{k} 확정: {s}/{n} 시스템", "RR@{k} settled: {s}/{n} systems"),
     "plan_done": ("✓ 이 질문 끝 (판정 계획)", "✓ question done (judging plan)"),
     "plan_now": ("이 질문: 남은 판정 {n}", "this question: {n} left to judge"),
+    "nothing_citable_ask": (
+        "판정 계획이 필요로 한 문단을 모두 판정했고, 등급 {t} 이상(직접 인용할 근거)은 하나도 없습니다. "
+        "이 결과에 답이 없다고 표시할까요? N = 근거 없음으로 표시 · Esc = 나중에 (표시하지 않으면 이 질문은 모든 시스템의 "
+        "MRR에서 RR 0으로 셉니다)",
+        "Every paragraph the judging plan needed is judged and none reached grade {t} (directly citable). "
+        "Do these results hold no answer? N = mark “no answer” · Esc = not now (unmarked, the question counts as "
+        "RR 0 in every system's MRR)",
+    ),
     "plan_rest_items": (
         "나머지 문단 — 판정하지 않아도 됩니다 (판정해도 됩니다)",
         "The rest of the pool — not needed now (may still be judged)",

@@ -57,6 +57,7 @@ _LABEL_KEYS = [
     "plan_done",
     "plan_now",
     "plan_rest_items",
+    "nothing_citable_ask",
     *(f"rejected_{code}" for code in judging.REJECTION_CODES),
 ]
 

@@ -20,6 +20,14 @@ function textWithMarks(text, marks) {
   if (at < chars.length) box.append(document.createTextNode(chars.slice(at).join("")));
   return box;
 }
+// Questions whose "nothing citable" prompt the annotator put off (Esc): asked once per
+// question in this browser, not at every visit.
+function nothingKey() { return "reljudge-nothing-asked-" + (G.user || "?"); }
+function nothingPutOff() { try { return new Set(JSON.parse(localStorage.getItem(nothingKey()) || "[]")); } catch (e) { return new Set(); } }
+function putOffNothing(qid) {
+  const s = nothingPutOff(); s.add(qid);
+  try { localStorage.setItem(nothingKey(), JSON.stringify([...s])); } catch (e) {}
+}
 function compactOn() { try { return localStorage.getItem("reljudge-compact") === "1"; } catch (e) { return false; } }
 
 export default function (component) {
@@ -86,7 +94,10 @@ export default function (component) {
     }
     const skip = el("div", "rj-skip");
     skip.hidden = true;
-    head.append(na, ask, el("div", "rj-conflict"), warn, skip, el("div", "rj-keys", L.shortcuts));
+    // Under a plan: everything it needed is judged and nothing reached the threshold.
+    const nothing = el("div", "rj-ask rj-nothing");
+    nothing.hidden = true;
+    head.append(na, ask, nothing, el("div", "rj-conflict"), warn, skip, el("div", "rj-keys", L.shortcuts));
     root.append(head);
     const list = el("div", "rj-items");
     // The cards graded before this page came stay above it: the plan needed them.
@@ -218,6 +229,14 @@ export default function (component) {
     const skip = root.querySelector(".rj-skip");
     skip.textContent = data.unfinished_before ? fmt(L.unfinished_before, { n: data.unfinished_before }) : "";
     skip.hidden = !data.unfinished_before;
+    // Nothing citable under a plan: ask once whether the results hold no answer (unmarked,
+    // the question counts as RR 0 in every MRR; marked, it moves to the abstention table).
+    const nothing = root.querySelector(".rj-nothing");
+    const graded = data.items.some((it) => state[it.pid].grade !== null && state[it.pid].grade !== undefined);
+    G.nothingAsking = planned && plan.done && !noAnswer && graded && !cited && !nothingPutOff().has(data.qid);
+    nothing.textContent = G.nothingAsking ? fmt(L.nothing_citable_ask, { t: data.rel_threshold }) : "";
+    nothing.hidden = !G.nothingAsking;
+    root.dataset.nothingAsking = G.nothingAsking ? "1" : "0";
     const conflict = root.querySelector(".rj-conflict");
     conflict.textContent = noAnswer && cited ? fmt(L.na_conflict, { t: data.rel_threshold }) : "";
     conflict.hidden = !(noAnswer && cited);
@@ -269,7 +288,8 @@ export default function (component) {
   }
   function toggleNoAnswer() {
     const open = ungraded();
-    if (!noAnswer && open.length) {
+    // Under a plan no paragraph gets a grade nobody gave it: "no answer" marks the verdict only.
+    if (!noAnswer && open.length && !planned) {
       // "No answer" does not grade the paragraphs: ask once what the rest are.
       const ask = root.querySelector(".rj-ask");
       ask.querySelector(".rj-ask-text").textContent = fmt(L.na_ask, { n: open.length });
@@ -375,6 +395,12 @@ export default function (component) {
       if (k === "y" || k === "Y") answerNoAnswer("rest0");
       else if (k === "n" || k === "N" || k === "Enter") answerNoAnswer("only");
       else if (k === "Escape") answerNoAnswer("cancel");
+      ev.preventDefault(); ev.stopPropagation();
+      return;
+    }
+    if (G.nothingAsking && k === "Escape") {
+      putOffNothing(data.qid);
+      paintHeader();
       ev.preventDefault(); ev.stopPropagation();
       return;
     }
