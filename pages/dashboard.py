@@ -82,6 +82,11 @@ def show_live():
     chart = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
     st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
 
+    nothing = dashboard.nothing_citable(db, ev, k)
+    if not nothing.empty:
+        st.subheader(session.t("nothing_citable_title"))
+        st.caption(session.t("nothing_citable_note", t=threshold, k=k))
+        tables.dataframe(nothing, name="nothing_citable")
     st.subheader(session.t("abstention"))
     tables.dataframe(dashboard.abstention_table(ev), name="abstention")
     st.subheader(session.t("tests"))

@@ -586,3 +586,22 @@ def test_an_empty_table_says_so_in_korean_not_with_the_grids_english_placeholder
     assert not at.exception
     assert "아직 표에 들어갈 행이 없습니다." in [c.value for c in at.caption]
     assert all(len(d.value) for d in at.dataframe)
+
+
+def test_dashboard_lists_a_question_with_nothing_citable_until_it_is_marked(app_db):
+    """Issue 35.4: judged with nothing citable and not marked, a question is listed with
+    what marking it would do to each system's MRR; once marked it is gone from the list."""
+    _app().run()
+    db = _db()
+    _two_annotators_judge(db, "q01")
+    for item in judging.payload(db, "annotator1", "q02")["items"]:
+        judging.grade(db, "annotator1", "q02", item["pid"], 0)
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/dashboard.py").run()
+    assert not at.exception and not at.error
+    assert "인용할 근거가 없는데 '근거 없음'으로 표시되지 않은 질문" in [s.value for s in at.subheader]
+    listed = next(d.value for d in at.dataframe if "mrr_if_marked" in d.value.columns)
+    assert set(listed.qid) == {"q02"} and (listed.mrr_if_marked >= listed.mrr_now).all()
+    judging.mark_no_answer(_db(), "annotator1", "q02", True)
+    at.run()
+    assert "인용할 근거가 없는데 '근거 없음'으로 표시되지 않은 질문" not in [s.value for s in at.subheader]

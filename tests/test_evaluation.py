@@ -240,3 +240,31 @@ def test_paragraph_texts_reads_exactly_the_paragraphs_asked_for(db, n):
     wanted = dict(rows[:n])
     asked = list(wanted) + list(wanted)[:2] + ["no-such-paragraph"]
     assert evaluation_inputs.paragraph_texts(db, asked) == wanted
+
+
+def test_the_dashboard_lists_questions_with_nothing_citable_and_what_marking_them_does(campaign_db):
+    """Issue 35.4: a question judged with nothing citable and not marked "no answer" is RR 0
+    in every MRR; the dashboard lists it with each system's MRR if it were marked, and
+    that figure is what the evaluation gives once it is marked."""
+    db = campaign_db
+    for pid in ("p02", "p01", "p03", "p08"):
+        judging.grade(db, "ann", "q1", pid, 0)
+    judging.grade(db, "ann", "q2", "p05", 2)
+    judging.grade(db, "ann", "q3", "p03", 1)  # below the threshold too
+    ev = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=0, n_perm=0)
+    table = dashboard.nothing_citable(db, ev, 10)
+    assert sorted(set(table.qid)) == ["q1", "q3"] and set(table.system) == {"bm25", "vector"}
+    by = table.set_index(["qid", "system"])
+    # q2: bm25 ranks p05 second (RR 0.5), vector first (RR 1); q1 and q3 hold nothing citable
+    assert by.loc[("q1", "bm25"), "mrr_now"] == pytest.approx(0.5 / 3)
+    assert by.loc[("q1", "bm25"), "mrr_if_marked"] == pytest.approx(0.5 / 2)
+    assert by.loc[("q1", "vector"), "mrr_if_marked"] == pytest.approx(1.0 / 2)
+    assert by.loc[("q1", "bm25"), "judged"] == 4 and "감사의 생활" in by.loc[("q1", "bm25"), "question"]
+    judging.mark_no_answer(db, "ann", "q1", True)
+    ev = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=0, n_perm=0)
+    for system in ("bm25", "vector"):
+        assert ev.result.mean(system, "RR(rel=2)@10") == pytest.approx(by.loc[("q1", system), "mrr_if_marked"])
+    assert list(dashboard.nothing_citable(db, ev, 10).qid.unique()) == ["q3"]
+    judging.mark_no_answer(db, "ann", "q3", True)
+    ev = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=0, n_perm=0)
+    assert dashboard.nothing_citable(db, ev, 10).empty

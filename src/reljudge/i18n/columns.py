@@ -63,6 +63,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "text": ("본문", "text"),
     "system": ("시스템", "system"),
     "judged": ("판정한 문단", "judged"),
+    "mrr_now": ("지금 MRR", "MRR now"),
+    "mrr_if_marked": ("표시하면 MRR", "MRR if marked"),
     "pool_size": ("풀 크기", "pool size"),
     "percent": ("진행률 %", "% done"),
     "finished": ("끝낸 질문", "finished questions"),

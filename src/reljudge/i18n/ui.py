@@ -630,6 +630,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "시스템 × 질문 유형: 평균(95% 부트스트랩 구간), 1위·상위 3위·미검색 건수와 비율",
         "System × question type: means (95% bootstrap interval), rank-1 / top-3 / not-found counts and shares",
     ),
+    "nothing_citable_title": (
+        "인용할 근거가 없는데 '근거 없음'으로 표시되지 않은 질문",
+        "Questions with nothing citable, not marked “no answer”",
+    ),
+    "nothing_citable_note": (
+        "판정한 문단 중 등급 {t} 이상이 없는 질문은 표시하지 않으면 모든 시스템의 MRR@{k}에 RR 0으로 들어가고, "
+        "'근거 없음'으로 표시하면 평균에서 빠져 답변 보류 표로 갑니다. 표는 그 질문 하나만 표시했을 때의 MRR@{k}입니다.",
+        "A question where no judged paragraph reached grade {t} counts as RR 0 in every system's MRR@{k} while "
+        "unmarked; marked “no answer”, it leaves the means for the abstention table. The table shows MRR@{k} "
+        "with that question alone marked.",
+    ),
     "abstention": ("답변 보류 (적절한 보류율 / 잘못된 보류율)", "Abstention (appropriate / false abstention rate)"),
     "tests": (
         "시스템 간 차이 (대응 무작위화 검정, Holm 보정)",

@@ -224,6 +224,47 @@ def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
     return ev.result.abstention[list(ABSTENTION_COLUMNS)].copy()
 
 
+NOTHING_CITABLE_COLUMNS = ["qid", "qtype", "question", "judged", "system", "mrr_now", "mrr_if_marked"]
+
+
+def nothing_citable(db: Database, ev: CampaignEvaluation, k: int) -> pd.DataFrame:
+    """Questions judged with nothing citable (no aggregated grade reaches the threshold)
+    and not marked "no answer", with what marking each one would do to every system's
+    MRR@K: unmarked it is an answerable question with RR 0 in every mean; marked it leaves
+    the means for the abstention table (README "판정 계획"). One row per question ×
+    system: ``mrr_now`` (the overall mean now) and ``mrr_if_marked`` (that question alone
+    marked: the mean of RR@K over the other answerable questions)."""
+    qrels = ev.qrels
+    if qrels.empty:
+        return pd.DataFrame(columns=NOTHING_CITABLE_COLUMNS)
+    best = qrels.groupby("qid").grade.agg(["max", "size"])
+    marked = set(ev.no_answer_qids)
+    candidates = [q for q, row in best.iterrows() if row["max"] < ev.threshold and q not in marked]
+    pq = ev.result.per_query
+    rr = pq[(pq.measure == f"RR(rel={ev.threshold})@{k}") & ~pq.no_answer.astype(bool)]
+    candidates = [q for q in candidates if q in set(rr.qid)]
+    if not candidates:
+        return pd.DataFrame(columns=NOTHING_CITABLE_COLUMNS)
+    texts = evaluation_inputs.question_texts(db)
+    qtypes = dict(zip(rr.qid, rr.qtype))
+    rows = []
+    for qid in candidates:
+        for system, values in rr.groupby("system", sort=False):
+            others = values[values.qid != qid].value
+            rows.append(
+                {
+                    "qid": qid,
+                    "qtype": qtypes[qid],
+                    "question": texts.get(qid, ""),
+                    "judged": int(best.loc[qid, "size"]),
+                    "system": system,
+                    "mrr_now": float(values.value.mean()),
+                    "mrr_if_marked": float(others.mean()) if len(others) else float("nan"),
+                }
+            )
+    return pd.DataFrame(rows, columns=NOTHING_CITABLE_COLUMNS)
+
+
 def failure_cases(db: Database, ev: CampaignEvaluation, k: int, systems: list[str] | None = None) -> pd.DataFrame:
     """Questions whose first citable paragraph is not within K, per system, with the
     question text and what the system returned first (text and its grade)."""
