@@ -152,6 +152,10 @@ def test_poisoned_events_are_refused_by_code_and_the_rest_of_the_request_is_stor
     assert status == 200
     assert answer["acked"] == [good["id"]]
     assert answer["rejected"] == {e["id"]: "malformed" for e in poisoned}
+    # an id that is no string (the reply's plan part looks events up by id) is refused too
+    odd = {**event(qid, pid, 1), "id": ["not", "a", "string"]}
+    status, answer, _ = post(f"{server.url}/api/events", {"events": [odd, event(qid, pid, 2)]}, tokens["annotator1"])
+    assert status == 200 and len(answer["acked"]) == 1 and len(answer["rejected"]) == 1, answer
 
 
 def test_deeply_nested_json_is_refused_with_a_code(served):

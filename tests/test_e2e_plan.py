@@ -169,3 +169,84 @@ def test_nothing_citable_under_a_plan_asks_once_and_marks_only_the_verdict(tmp_p
         assert ov.loc[first, "judged"] == len(graded_before)
     finally:
         db.close()
+
+
+CURSOR = (
+    "() => {"
+    + DEEP_QUERY_JS
+    + """
+  const r = deepQuery('.rj'); const c = r && r.querySelector('.rj-item.cur');
+  return c ? {pid: c.dataset.pid, now: c.dataset.now, grade: c.dataset.grade, pending: r.dataset.pending,
+              done: r.dataset.planDone, refreshes: r.dataset.refreshes} : null; }"""
+)
+
+
+def test_under_a_plan_the_save_answers_what_to_judge_next_and_keys_in_a_slow_save_grade_the_highlighted_cards(
+    tmp_path,
+):
+    """Issue 35.1: under rr-first a grade costs no page rerun: the save's reply carries the
+    plan's state and the list is updated in place; keys pressed while the saves are held
+    grade exactly the cards highlighted when they were pressed, and once the answers
+    arrive the highlighted card is one to judge now."""
+    from reljudge.storage import judgments as store
+
+    camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=1, pool_size=10)
+    db = open_database(camp.db_path)
+    plan.set_plan(db, "rr-first")
+    db.close()
+    pressed: dict[str, int] = {}
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.wait_for_function(
+            "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }"
+        )
+        qid = page.evaluate(PLAN_STATE)["qid"]
+        # every card element marked: a rebuilt list (a page rerun) would have none of them
+        mark = "(v) => {" + DEEP_QUERY_JS + " const cs = [...deepQuery('.rj').querySelectorAll('.rj-item')];"
+        page.evaluate(mark + " cs.forEach((c) => { c.__rjMark = v; }); }", "first")
+        held = []
+        page.route("**/api/events", lambda route: held.append(route))
+        for key in ("0", "0", "1"):
+            cur = page.evaluate(CURSOR)
+            page.keyboard.press(key)
+            pressed[cur["pid"]] = int(key)
+            page.wait_for_function(
+                "([pid, g]) => {" + DEEP_QUERY_JS + " return deepQuery('.rj').querySelector("
+                '`.rj-item[data-pid="${pid}"]`).dataset.grade === g; }',
+                arg=[cur["pid"], key],
+            )
+        page.wait_for_function("() => {" + DEEP_QUERY_JS + " return deepQuery('.rj').dataset.pending !== '0'; }")
+        assert held  # the first save is held; the others wait behind it in the outbox
+        for route in list(held):
+            route.continue_()
+        page.unroute("**/api/events")  # what came meanwhile goes on (unroute lets it through)
+        # on with the keys alone until the question is done: each key grades the highlighted
+        # card, which after each answer is one to judge now
+        for _ in range(12):
+            page.wait_for_function(
+                "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); const c = r.querySelector('.rj-item.cur');"
+                " return r.dataset.pending === '0' && (r.dataset.planDone === '1' || (c.dataset.now === '1'"
+                " && c.dataset.grade === '')); }"
+            )
+            cur = page.evaluate(CURSOR)
+            assert cur["refreshes"] == "0"  # no page rerun for any grade
+            if cur["done"] == "1":
+                break
+            page.keyboard.press("0")
+            pressed[cur["pid"]] = 0
+            page.wait_for_function(
+                "(pid) => {" + DEEP_QUERY_JS + " return deepQuery('.rj').querySelector("
+                "`.rj-item[data-pid=\"${pid}\"]`).dataset.grade === '0'; }",
+                arg=cur["pid"],
+            )
+        assert cur["done"] == "1" and cur["refreshes"] == "0"
+        # the cards are the very elements of the first render: updated in place, never rebuilt
+        assert page.evaluate(mark + " return cs.length === 10 && cs.every((c) => c.__rjMark === v); }", "first")
+    db = open_database(camp.db_path)
+    try:
+        stored = {pid: grade for pid, (grade, *_rest) in store.my_latest(db, "annotator1", qid).items()}
+        assert stored == pressed
+        assert bool(judging.finished(judging.overview(db, "annotator1")).iloc[0])
+    finally:
+        db.close()

@@ -296,3 +296,27 @@ def test_next_with_a_limit_is_the_head_of_the_whole_answer(db, monkeypatch):
                 judging.go_to(db, "annotator1", rnd.choice(qids))
             elif move < 0.6 and whole:
                 judging.go_to(db, "annotator1", whole[0]["qid"])  # where it may just have finished
+
+
+def test_the_plan_state_the_save_route_answers_with_is_what_the_page_would_show(campaign_db):
+    """Issue 35.1: after each grade under rr-first, the state the save route sends (now
+    items, settled, done, counts) equals what a fresh page payload says; the complete plan
+    sends none."""
+    db = campaign_db
+    assert judging.plan_states(db, "ann", ["q1"]) == {}
+    plan.set_plan(db, "rr-first")
+    for _ in range(12):
+        state = judging.plan_states(db, "ann", ["q1", "q1", "nope"])
+        assert list(state) == ["q1"]
+        state = state["q1"]
+        page = judging.payload(db, "ann", "q1")
+        assert state["now"] == [it["pid"] for it in page["items"] if it["now"]]
+        assert state["now_key"] == page["plan"]["now_key"]
+        for key in ("settled", "systems", "open_now", "done"):
+            assert state[key] == page["plan"][key]
+        for key in ("questions_done", "q_open", "open_all"):
+            assert state[key] == page["progress"][key]
+        if state["done"]:
+            break
+        judging.grade(db, "ann", "q1", state["now"][0], 0)
+    assert state["done"] and state["now"] == [] and state["q_open"] == 0

@@ -324,6 +324,46 @@ def _static_items(db: Database, username: str, qid: str, lang: str, question: st
     return _BY_POOL.get(key, compute)
 
 
+def plan_state(db: Database, username: str, qid: str) -> dict | None:
+    """Under a judging plan other than complete, where one question stands for one
+    annotator after their latest grades: the items to judge now (``now``, card ids in the
+    page's order, decoys merged blind), how many systems' RR@K are ``settled``, ``done``
+    (:func:`is_finished`) and the header's counts. The page builds its list from it and
+    the save route answers every grade with it (issue 35.1), so the page never reruns to
+    learn what to judge next. None under the complete plan or for a question not in the
+    annotator's queue."""
+    chosen = plan.current(db)
+    if chosen.name == "complete":
+        return None
+    ov = overview(db, username)
+    here = ov.qid == qid
+    if not here.any():
+        return None
+    q = ov[here].iloc[0]
+    done = finished(ov)
+    now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]
+    return {
+        "now": now,
+        "now_key": "|".join(now),
+        "k": chosen.k,
+        "systems": int(q.systems),
+        "settled": int(q.systems) - int(q.unsettled),
+        "open_now": int(q.open_now),
+        "done": bool(done[here].iloc[0]),
+        "questions_done": int(done.sum()),
+        "q_open": max(int(q.open_now), 0),
+        "open_all": int(ov.open_now[~done].clip(lower=0).sum()),
+    }
+
+
+def plan_states(db: Database, username: str, qids) -> dict[str, dict]:
+    """:func:`plan_state` of each question in ``qids`` (none under the complete plan)."""
+    if plan.current(db).name == "complete":
+        return {}
+    states = {qid: plan_state(db, username, qid) for qid in dict.fromkeys(qids)}
+    return {qid: state for qid, state in states.items() if state is not None}
+
+
 def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     """Everything the judging widget shows for one question, blind: no system name,
     rank or score ever leaves the server."""
@@ -360,7 +400,8 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             items = [by_pid[p] for p in merge_decoys(qid, username, pooled, decoys)]
         now = [it["pid"] for it in items if it["grade"] is None]
     else:
-        now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]
+        state = plan_state(db, username, qid)
+        now = state["now"]
         # the items to judge now first, in the plan's order; then those this annotator has
         # graded (what the plan needed, so never shown as optional once the question is
         # done); the rest of the pool below (still open to judging), in the stable shuffle

@@ -57,6 +57,7 @@ from starlette.routing import Route
 from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import events
+from reljudge.campaign import judging
 from reljudge.storage import failures, postgres
 from reljudge.errors import ReljudgeError
 from reljudge.storage.db import CAMPAIGN_NAME, DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key, open_database
@@ -371,7 +372,21 @@ def _save(token: str | None, batch, campaign_name: str = DEFAULT_CAMPAIGN) -> JS
     if user.role not in auth.ROLES:
         return _error(403, "forbidden", "this account may not judge")
     acked, rejected, eids = events.record_each(db, user.username, batch)
-    return JSONResponse({"acked": acked, "rejected": rejected, "eids": eids})
+    reply = {"acked": acked, "rejected": rejected, "eids": eids}
+    # Under a judging plan the reply says what to judge next in every question a stored
+    # grade touched, so that the page updates its list in place instead of rerunning
+    # (issue 35.1); the same answer whatever was graded (a decoy included).
+    done = set(acked)
+    touched = [
+        e["qid"]
+        for e in batch
+        if isinstance(e, dict) and isinstance(e.get("id"), str) and e["id"] in done and e.get("kind") == "grade"
+    ]
+    if touched:
+        states = judging.plan_states(db, user.username, touched)
+        if states:
+            reply["plan"] = states
+    return JSONResponse(reply)
 
 
 async def events_route(request: Request) -> JSONResponse:

@@ -61,6 +61,8 @@ export default function (component) {
   // A rerun of the widget: to move to another question (the outbox travels with it, so
   // nothing typed is left behind) or to take the server's state after a refusal.
   const rerun = (extra) => {
+    // counted (and shown on the root): under a plan no grade may cost a page rerun
+    if (extra && extra.refresh) G.refreshes = (G.refreshes || 0) + 1;
     setTriggerValue("action", Object.assign({ events: G.outbox.slice(0, BATCH), n: ++G.sent }, extra));
   };
 
@@ -121,7 +123,7 @@ export default function (component) {
       for (const g of [2, 1, 0]) {
         const b = el("button", "", L["grade" + g]);
         b.dataset.g = g;
-        b.addEventListener("click", (ev) => { ev.preventDefault(); G.cursor = i; G.api.setGrade(g); });
+        b.addEventListener("click", (ev) => { ev.preventDefault(); G.cursor = at(card); G.api.setGrade(g); });
         btns.append(b);
       }
       const edit = el("div", "rj-edit");
@@ -131,7 +133,7 @@ export default function (component) {
       for (const inp of [note, evid]) inp.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === "Escape") {
           ev.preventDefault(); ev.stopPropagation();
-          if (ev.key === "Enter") G.api.saveNote(i);
+          if (ev.key === "Enter") G.api.saveNote(at(card));
           edit.hidden = true; card.focus({ preventScroll: true });
         }
       });
@@ -143,7 +145,7 @@ export default function (component) {
       card.append(meta, prev, text, unfold, next, btns, edit);
       card.addEventListener("click", (ev) => {
         if (ev.target.tagName === "INPUT" || ev.target.tagName === "BUTTON") return;
-        G.cursor = i; G.api.paintCursor(false);
+        G.cursor = at(card); G.advance = false; G.api.paintCursor(false);
       });
       list.append(card);
     });
@@ -164,6 +166,8 @@ export default function (component) {
   }
 
   const cards = () => root.querySelectorAll(".rj-item");
+  // a card's place now (a plan's answer may move cards up the list, see applyPlan)
+  const at = (card) => [...cards()].indexOf(card);
 
   function paintItem(card) {
     const s = state[card.dataset.pid];
@@ -237,6 +241,7 @@ export default function (component) {
     nothing.textContent = G.nothingAsking ? fmt(L.nothing_citable_ask, { t: data.rel_threshold }) : "";
     nothing.hidden = !G.nothingAsking;
     root.dataset.nothingAsking = G.nothingAsking ? "1" : "0";
+    root.dataset.refreshes = String(G.refreshes || 0);
     const conflict = root.querySelector(".rj-conflict");
     conflict.textContent = noAnswer && cited ? fmt(L.na_conflict, { t: data.rel_threshold }) : "";
     conflict.hidden = !(noAnswer && cited);
@@ -272,7 +277,47 @@ export default function (component) {
     push({ kind: "grade", pid, grade: g, note: s.note || "", evidence });
     paintItem(c); paintHeader();
     send();
-    if (g !== null && G.cursor < cards().length - 1) { G.cursor++; paintCursor(true); }
+    if (g === null) return;
+    if (planned) {
+      // Under a plan: on to the next card to judge now; if there is none yet, stay on this
+      // one until the server's answer brings the next (then the cursor moves to it).
+      const cs = [...cards()];
+      const openNow = (c) => c.dataset.now === "1" && (state[c.dataset.pid].grade === null || state[c.dataset.pid].grade === undefined);
+      let next = cs.findIndex((c, i) => i > G.cursor && openNow(c));
+      if (next < 0) next = cs.findIndex(openNow);
+      G.advance = next < 0;
+      if (next >= 0) { G.cursor = next; paintCursor(true); }
+    } else if (G.cursor < cards().length - 1) { G.cursor++; paintCursor(true); }
+  }
+  // The plan's state after a save (the save route's reply, issue 35.1): the list is
+  // updated in place. A card the plan asks for now comes up above the rest of the pool,
+  // except the one the judge is on, which never moves; a card that left the list stays
+  // where it is.
+  function applyPlan(ps) {
+    Object.assign(plan, { settled: ps.settled, systems: ps.systems, open_now: ps.open_now, done: ps.done, now_key: ps.now_key });
+    Object.assign(data.progress, { questions_done: ps.questions_done, q_open: ps.q_open, open_all: ps.open_all });
+    root.dataset.now = ps.now_key;
+    const nowSet = new Set(ps.now);
+    for (const it of data.items) it.now = nowSet.has(it.pid);
+    const cur = cards()[G.cursor], curPid = cur ? cur.dataset.pid : null;
+    const byPid = new Map([...cards()].map((c) => [c.dataset.pid, c]));
+    for (const c of byPid.values()) c.dataset.now = nowSet.has(c.dataset.pid) ? "1" : "0";
+    const rest = root.querySelector(".rj-rest");
+    if (rest) {
+      for (const pid of ps.now) {
+        const c = byPid.get(pid);
+        if (c && pid !== curPid && (rest.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING))
+          rest.parentNode.insertBefore(c, rest);
+      }
+    }
+    const cs = [...cards()];
+    G.cursor = Math.max(0, cs.findIndex((c) => c.dataset.pid === curPid));
+    const openNow = (c) => c.dataset.now === "1" && (state[c.dataset.pid].grade === null || state[c.dataset.pid].grade === undefined);
+    if (G.advance && !openNow(cs[G.cursor])) {
+      const next = cs.findIndex(openNow);
+      if (next >= 0) { G.cursor = next; G.advance = false; }
+    }
+    paintCursor(true);
   }
   function saveNote(i) {
     const c = cards()[i];
@@ -332,9 +377,11 @@ export default function (component) {
       // Refused edits (e.g. a newer judgment from another browser): show the server's state.
       // Under a plan, a stored grade of this question may settle a system's RR@K and change
       // what is to judge now: only the server knows (rankings never reach the browser).
+      const ps = res.plan && res.plan[data.qid];
       if (refused) rerun({ refresh: true });
+      else if (planned && ps) applyPlan(ps);
       else if (planned && !G.outbox.length && batch.some((e) => e.qid === data.qid && e.kind !== "verdict"))
-        rerun({ refresh: true });
+        rerun({ refresh: true });  // a reply without the plan's state (an older server)
       G.authLost = false;
     } else if (G.status === 401 && !G.authLost) {
       // The login ended (logged out elsewhere, deactivated, expired): the page says so;
@@ -404,6 +451,7 @@ export default function (component) {
       ev.preventDefault(); ev.stopPropagation();
       return;
     }
+    if (/^(ArrowDown|ArrowUp|j|J|k|K)$/.test(k)) G.advance = false;  // the judge moves: the cursor is theirs
     if (k === "ArrowDown" || k === "j" || k === "J") { G.cursor = Math.min(G.cursor + 1, cards().length - 1); paintCursor(true); }
     else if (k === "ArrowUp" || k === "k" || k === "K") { G.cursor = Math.max(G.cursor - 1, 0); paintCursor(true); }
     else if (k === "2" || k === "1" || k === "0") setGrade(Number(k));
