@@ -97,3 +97,30 @@ def test_a_copy_goes_on_numbering_decoy_and_pooled_events_in_one_sequence(tmp_pa
         assert _save(db, "ann", "d2", qid, decoy, grade=1)[2]["d2"] > top
     finally:
         db.close()
+
+
+def test_under_a_plan_the_saves_answer_about_a_decoy_has_the_shape_of_any_other(db, files):
+    """Issue 35.1 with 34.6: the plan's state the save route answers with is built by one
+    function whatever was graded: the same fields and types after grading a decoy as after
+    a pooled paragraph, the decoy listed among the cards to judge now like any card until
+    graded. The one difference the plan itself makes: a grade can settle a system or bring
+    the next paragraph of a ranking, which a decoy (in no ranking) never does; a pooled
+    paragraph graded 0 whose successor is already offered brings nothing either."""
+    load_small_campaign(db, files)
+    plan.set_plan(db, "rr-first")
+    quality.place_decoys(db, 0.5, seed=3)
+    (qid, decoy), *_ = sorted(_decoys_of(db, "ann"))
+    before = judging.plan_states(db, "ann", [qid])[qid]
+    assert decoy in before["now"]
+    ordinary = next(p for p in before["now"] if p != decoy)
+
+    def shape(state):
+        return {k: type(v).__name__ for k, v in state.items()}
+
+    _save(db, "ann", "d1", qid, decoy)
+    after_decoy = judging.plan_states(db, "ann", [qid])[qid]
+    _save(db, "ann", "o1", qid, ordinary)
+    after_ordinary = judging.plan_states(db, "ann", [qid])[qid]
+    assert shape(after_decoy) == shape(after_ordinary) == shape(before)
+    assert decoy not in after_decoy["now"] and ordinary not in after_ordinary["now"]
+    assert after_decoy["settled"] == before["settled"]
