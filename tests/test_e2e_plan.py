@@ -250,3 +250,56 @@ def test_under_a_plan_the_save_answers_what_to_judge_next_and_keys_in_a_slow_sav
         assert bool(judging.finished(judging.overview(db, "annotator1")).iloc[0])
     finally:
         db.close()
+
+
+def test_the_next_question_is_painted_at_once_and_the_server_catches_up_without_rebuilding_it(tmp_path):
+    """Issue 35.2: Enter (and [) paints the question the page holds for the move in the
+    same moment as the key, before the server has heard of it; the server then moves the
+    position (the sidebar follows) and its render keeps the very cards painted."""
+    camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=3, pool_size=4)
+    db = open_database(camp.db_path)
+    plan.set_plan(db, "rr-first")
+    db.close()
+    key_then_qid = (
+        "(key) => {"
+        + DEEP_QUERY_JS
+        + """
+        document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+        const r = deepQuery('.rj');
+        const cs = [...r.querySelectorAll('.rj-item')];
+        cs.forEach((c) => { c.__rjMark = key; });
+        return {qid: r.dataset.qid, cards: cs.length}; }"""
+    )
+    kept = (
+        "(key) => {"
+        + DEEP_QUERY_JS
+        + """
+        const cs = [...deepQuery('.rj').querySelectorAll('.rj-item')];
+        return cs.length > 0 && cs.every((c) => c.__rjMark === key); }"""
+    )
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.wait_for_function(
+            "() => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.dataset.now; }"
+        )
+        assert page.evaluate(PLAN_STATE)["qid"] == camp.qids[0]
+        for key, expected in (("Enter", camp.qids[1]), ("Enter", camp.qids[2]), ("[", camp.qids[1])):
+            # the same task as the key: painted before any server round trip
+            shown = page.evaluate(key_then_qid, key)
+            assert shown == {"qid": expected, "cards": 4}
+            # the server catches up: it moves the position and renders the same question
+            assert (
+                page.evaluate("() => {" + DEEP_QUERY_JS + " return deepQuery('.rj').dataset.serverQid; }") != expected
+            )
+            page.wait_for_function(
+                "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.serverQid === q"
+                " && r.dataset.pending === '0'; }",
+                arg=expected,
+            )
+            assert page.evaluate(kept, key), "the server's render rebuilt the cards painted at the key"
+    db = open_database(camp.db_path)
+    try:
+        assert judging.current_question(db, "annotator1") == camp.qids[1]
+    finally:
+        db.close()

@@ -268,6 +268,20 @@ def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
     return int((unfinished & ~here).sum()), left_here
 
 
+def neighbours(db: Database, username: str, qid: str) -> dict[str, str]:
+    """Where each move of the page (``next``, ``prev``, ``next_open``) would go from
+    ``qid``, the annotator's current question, where it goes elsewhere: the page holds
+    those questions and paints one at once when asked (issue 35.2). Only questions of the
+    annotator's own queue, which they could open anyway."""
+    moves = {"next": (1, False), "prev": (-1, False), "next_open": (1, True)}
+    out = {}
+    for move, (delta, only_open) in moves.items():
+        target = QUEUE.peek(db, username, delta, only_open)
+        if target is not None and target != qid:
+            out[move] = str(target)
+    return out
+
+
 def go_to(db: Database, username: str, qid: str) -> None:
     QUEUE.go_to(db, username, qid)
 

@@ -48,18 +48,23 @@ class WorkQueue:
             raise self.not_in_queue(item, username)
         self.set_position(db, username, item)
 
-    def step(self, db: Database, username: str, delta: int, only_open: bool = False):
-        """Move ``delta`` items forward/back, or (``only_open``) to the next unfinished
-        item after the current one; returns where the user is now."""
+    def peek(self, db: Database, username: str, delta: int, only_open: bool = False):
+        """Where :meth:`step` would move, without moving (the page paints that item
+        before the server has moved, issue 35.2)."""
         q = self.load(db, username)
         if q.empty:
             return None
         cur = self.current(db, username, q)
         if only_open:
-            target = self.next_open(q, after=cur) or cur
-        else:
-            ids = [self.cast(x) for x in q[self.key]]
-            i = ids.index(cur) if cur in ids else 0
-            target = ids[min(max(i + delta, 0), len(ids) - 1)]
-        self.set_position(db, username, target)
+            return self.next_open(q, after=cur) or cur
+        ids = [self.cast(x) for x in q[self.key]]
+        i = ids.index(cur) if cur in ids else 0
+        return ids[min(max(i + delta, 0), len(ids) - 1)]
+
+    def step(self, db: Database, username: str, delta: int, only_open: bool = False):
+        """Move ``delta`` items forward/back, or (``only_open``) to the next unfinished
+        item after the current one; returns where the user is now."""
+        target = self.peek(db, username, delta, only_open)
+        if target is not None:
+            self.set_position(db, username, target)
         return target

@@ -90,6 +90,13 @@ def render(db, username: str, lang: str) -> None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
         payload = display.visible_payload(judging.payload(db, username, qid, lang))
         data = _FLOW.widget_data(db, username, payload, i18n.bundle(_LABEL_KEYS, lang))
+        # the questions a move goes to, held by the page to paint at once (issue 35.2)
+        ahead = judging.neighbours(db, username, qid)
+        data["ahead"] = ahead
+        data["ahead_payloads"] = {
+            target: display.visible_payload(judging.payload(db, username, target, lang))
+            for target in set(ahead.values())
+        }
         _component(data=data, key="rj_judge", on_action_change=lambda: _FLOW.on_action(db, username))
 
     _fragment()

@@ -30,7 +30,7 @@ function putOffNothing(qid) {
 }
 function compactOn() { try { return localStorage.getItem("reljudge-compact") === "1"; } catch (e) { return false; } }
 
-export default function (component) {
+export default function render(component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
   const L = data.labels;
@@ -46,6 +46,8 @@ export default function (component) {
   const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
     root.dataset.pool !== String(data.pool_version) || root.dataset.now !== plan.now_key;
   if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
+  // which question the server last rendered (a held question is painted before it has)
+  if (!component.held) root.dataset.serverQid = data.qid;
 
   // Server state merged with what is still waiting in the outbox (newest wins).
   const state = {};
@@ -362,7 +364,16 @@ export default function (component) {
     push({ kind: "verdict", no_answer: true });
     paintHeader(); send();
   }
-  function navigate(to) { rerun({ nav: to }); }
+  // A move paints the question the page holds for it at once; the server moves behind
+  // (position, sidebar) and its render of the same question keeps these cards.
+  function navigate(to) {
+    const target = data.ahead && data.ahead[to];
+    const held = target && data.ahead_payloads && data.ahead_payloads[target];
+    const send = () => rerun({ nav: to });
+    if (!held) { send(); return; }
+    render({ data: Object.assign({}, data, held, { ahead: {}, ahead_payloads: {}, acked: [] }), parentElement, setTriggerValue, held: true });
+    send();
+  }
 
   // The server's answer to a save (null: it failed and will be retried).
   G.onAck = (batch, res) => {
