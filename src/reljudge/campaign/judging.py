@@ -269,11 +269,14 @@ def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
 
 
 def neighbours(db: Database, username: str, qid: str) -> dict[str, str]:
-    """Where each move of the page (``next``, ``prev``, ``next_open``) would go from
+    """Where each move of the page (``next``, ``prev``, ``next_open``; ``next2``: two
+    questions on) would go from
     ``qid``, the annotator's current question, where it goes elsewhere: the page holds
     those questions and paints one at once when asked (issue 35.2). Only questions of the
     annotator's own queue, which they could open anyway."""
-    moves = {"next": (1, False), "prev": (-1, False), "next_open": (1, True)}
+    # next2: the question after next, which the page holds for a second Enter pressed
+    # before the server has caught up with the first
+    moves = {"next": (1, False), "prev": (-1, False), "next_open": (1, True), "next2": (2, False)}
     out = {}
     for move, (delta, only_open) in moves.items():
         target = QUEUE.peek(db, username, delta, only_open)
@@ -342,19 +345,18 @@ def plan_state(db: Database, username: str, qid: str) -> dict | None:
     """Under a judging plan other than complete, where one question stands for one
     annotator after their latest grades: the items to judge now (``now``, card ids in the
     page's order, decoys merged blind), how many systems' RR@K are ``settled``, ``done``
-    (:func:`is_finished`) and the header's counts. The page builds its list from it and
-    the save route answers every grade with it (issue 35.1), so the page never reruns to
-    learn what to judge next. None under the complete plan or for a question not in the
-    annotator's queue."""
+    (:func:`is_finished`) and what is left to judge now (``open_now``). The page builds its
+    list from it and the save route answers every grade with it (issue 35.1), so the page
+    never reruns to learn what to judge next; it reads this one question only (the page
+    keeps its overall counts from its render and adds this question's change). None under
+    the complete plan or for a question not in the annotator's queue."""
     chosen = plan.current(db)
     if chosen.name == "complete":
         return None
-    ov = overview(db, username)
-    here = ov.qid == qid
-    if not here.any():
+    entries = queue(db, username, qids=[qid])
+    if not entries:
         return None
-    q = ov[here].iloc[0]
-    done = finished(ov)
+    q = entries[0]
     now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]
     return {
         "now": now,
@@ -363,10 +365,7 @@ def plan_state(db: Database, username: str, qid: str) -> dict | None:
         "systems": int(q.systems),
         "settled": int(q.systems) - int(q.unsettled),
         "open_now": int(q.open_now),
-        "done": bool(done[here].iloc[0]),
-        "questions_done": int(done.sum()),
-        "q_open": max(int(q.open_now), 0),
-        "open_all": int(ov.open_now[~done].clip(lower=0).sum()),
+        "done": bool(is_finished(q.pool_size, q.open_now, q.no_answer)),
     }
 
 

@@ -35,12 +35,21 @@ export default function render(component) {
   if (!data) return;
   const L = data.labels;
   takeRerun(data);
+  // A question painted from what the page held: the server's renders of the questions it
+  // passes on the way (two quick Enters) are not painted over it; its render of the
+  // painted question (or none within 15 s: the server disagrees) takes over again.
+  if (component.held) { G.heldQid = data.qid; G.heldAt = performance.now(); }
+  else if (G.heldQid) {
+    if (data.qid !== G.heldQid && performance.now() - G.heldAt < 15000) return () => {};
+    G.heldQid = null;
+  }
 
   let root = parentElement.querySelector(".rj");
   // The judging plan (README "Judging plans"): under rr-first the paragraphs to judge now
   // come first and change as grades settle the systems' RR@K (the server says which).
   const plan = data.plan || { name: "complete", now_key: "" };
   const planned = plan.name !== "complete";
+  const doneAtRender = !!plan.done;
   // Rebuild for another question, another language, a rebuilt pool (other cards), or
   // other paragraphs to judge now.
   const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
@@ -202,9 +211,12 @@ export default function render(component) {
       let openHere = 0;
       for (const it of data.items) { const g = state[it.pid].grade; if (it.now && (g === null || g === undefined)) openHere++; }
       root.querySelector(".rj-pq").textContent = fmt(L.plan_now, { n: openHere });
+      // the render's overall counts with this question's change since (the save's answer
+      // speaks of this question only)
+      const d = p.questions_done - (doneAtRender ? 1 : 0) + (plan.done ? 1 : 0);
       root.querySelector(".rj-pall").textContent = fmt(L.progress_all_plan, {
-        d: p.questions_done, n: data.n_questions, r: p.open_all - p.q_open + openHere,
-        p: data.n_questions ? Math.round((100 * p.questions_done) / data.n_questions) : 0 });
+        d, n: data.n_questions, r: p.open_all - p.q_open + openHere,
+        p: data.n_questions ? Math.round((100 * d) / data.n_questions) : 0 });
       done.textContent = "";
       done.hidden = true;
     } else {
@@ -297,7 +309,6 @@ export default function render(component) {
   // where it is.
   function applyPlan(ps) {
     Object.assign(plan, { settled: ps.settled, systems: ps.systems, open_now: ps.open_now, done: ps.done, now_key: ps.now_key });
-    Object.assign(data.progress, { questions_done: ps.questions_done, q_open: ps.q_open, open_all: ps.open_all });
     root.dataset.now = ps.now_key;
     const nowSet = new Set(ps.now);
     for (const it of data.items) it.now = nowSet.has(it.pid);
@@ -366,12 +377,28 @@ export default function render(component) {
   }
   // A move paints the question the page holds for it at once; the server moves behind
   // (position, sidebar) and its render of the same question keeps these cards.
+  // The question held for the move keeps this one as its way back (as shown now: the
+  // latest grades), and for Enter the question after it (the server sent two ahead), so a
+  // second key before the server has caught up is painted at once too.
   function navigate(to) {
-    const target = data.ahead && data.ahead[to];
-    const held = target && data.ahead_payloads && data.ahead_payloads[target];
+    const ahead = data.ahead || {}, payloads = data.ahead_payloads || {};
+    const target = ahead[to];
+    const held = target && payloads[target];
     const send = () => rerun({ nav: to });
     if (!held) { send(); return; }
-    render({ data: Object.assign({}, data, held, { ahead: {}, ahead_payloads: {}, acked: [] }), parentElement, setTriggerValue, held: true });
+    const here = Object.assign({}, data, {
+      items: data.items.map((it) => Object.assign({}, it, {
+        grade: state[it.pid].grade, note: state[it.pid].note || "", evidence: state[it.pid].evidence || "", eid: state[it.pid].eid })),
+      no_answer: noAnswer, ahead: {}, ahead_payloads: {} });
+    const nextAhead = {}, nextPayloads = {};
+    if (to === "next") {
+      nextAhead.prev = data.qid; nextPayloads[data.qid] = here;
+      if (ahead.next2 && payloads[ahead.next2]) { nextAhead.next = ahead.next2; nextPayloads[ahead.next2] = payloads[ahead.next2]; }
+    } else if (to === "prev") {
+      nextAhead.next = data.qid; nextPayloads[data.qid] = here;
+    }
+    render({ data: Object.assign({}, data, held, { ahead: nextAhead, ahead_payloads: nextPayloads, acked: [] }),
+      parentElement, setTriggerValue, held: true });
     send();
   }
 
