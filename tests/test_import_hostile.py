@@ -307,7 +307,7 @@ def test_identical_duplicate_qrels_rows_are_stored_once_and_counted(campaign_db,
     done = export.import_qrels(campaign_db, f, "other")
     assert (done.rows, done.duplicates) == (2, 3)
     assert [m.code for m in done.notices()] == ["notice_identical_duplicates"]
-    assert i18n.message(done.notices(), "en") == "3 identical duplicate rows, each kept once"
+    assert i18n.message(done.notices(), "en") == "3 identical duplicate rows skipped: each row is kept once"
     assert "3개" in i18n.message(done.notices(), "ko")
     rows = export.qrels_table(campaign_db, "source:other")[0]
     assert sorted(zip(rows.qid, rows.pid, rows.grade)) == [("q1", "p01", 2), ("q1", "p02", 1)]
@@ -336,10 +336,10 @@ def test_cli_says_how_many_identical_duplicates_it_kept_once(tmp_path, capsys, c
     code, out, err = _cli(capsys, "--db", db, "import", "qrels", f, "--source", "other")
     assert code == 0, err
     assert "2 rows as source 'other'" in out
-    assert "3 identical duplicate rows, each kept once" in out
+    assert "3 identical duplicate rows skipped: each row is kept once" in out
     code, out, err = _cli(capsys, "--db", db, "gold", "import", f)
     assert code == 0, err
-    assert "gold items: 2" in out and "3 identical duplicate rows, each kept once" in out
+    assert "gold items: 2" in out and "3 identical duplicate rows skipped: each row is kept once" in out
 
 
 def test_import_and_quality_pages_show_the_duplicates_notice(campaign_db):

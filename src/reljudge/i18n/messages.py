@@ -223,6 +223,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error_grade_not_whole": ("등급 {value!r}는 정수가 아닙니다", "grade {value!r} is not a whole number"),
     "error_grade_range": ("등급 {value}는 범위({grades})를 벗어납니다", "grade {value} is out of range ({grades})"),
     "error_qrels_empty_id": ("qid 또는 docid가 비어 있습니다", "empty qid or docid"),
+    "notice_identical_duplicates": (
+        "똑같은 중복 행 {n}개를 건너뛰었습니다: 같은 행은 한 번만 넣습니다",
+        "{n} identical duplicate rows skipped: each row is kept once",
+    ),
     # the notebook front door (reljudge.evaluate, reljudge.open_campaign)
     "error_frame_column": (
         "{what} DataFrame에 {column} 열이 없습니다 (있는 열: {has})",
