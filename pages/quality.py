@@ -3,6 +3,7 @@ flagging thresholds, gold import and decoy placement (reljudge.campaign.quality)
 
 import streamlit as st
 
+from reljudge import i18n
 from reljudge.campaign import quality
 from reljudge.errors import ReljudgeError
 from reljudge.ui import lead_forms, session, tables, uploads
@@ -58,7 +59,9 @@ with st.form("gold_import", clear_on_submit=True):
     upload = st.file_uploader(session.t("gold_upload"), type=["txt", "qrels", "trec", "tsv"])
     if st.form_submit_button(session.t("gold_import")) and upload is not None:
         try:
-            session.flash(session.t("gold_imported", n=uploads.import_gold_upload(db, upload, user.username)))
+            done = uploads.import_gold_upload(db, upload, user.username)
+            notices = [i18n.message(m, session.lang()) for m in done.notices()]  # duplicates kept once
+            session.flash(" ".join([session.t("gold_imported", n=done.rows), *notices]))
             st.rerun()
         except ReljudgeError as exc:
             session.error(exc)

@@ -89,7 +89,7 @@ def test_rich_formats_carry_provenance_notes_evidence(judged, tmp_path, fmt):
 def test_beir_round_trip_and_agreement_with_source(judged, tmp_path):
     f = tmp_path / "test.tsv"
     f.write_text("query-id\tcorpus-id\tscore\nq1\tp02\t2\nq1\tp01\t1\nq2\tp04\t0\n", encoding="utf-8")
-    assert export.import_qrels(judged, f, "beir-ref") == 3
+    assert export.import_qrels(judged, f, "beir-ref").rows == 3
     out = tmp_path / "back.tsv"
     export.write_qrels(judged, out, "beir", policy="source:beir-ref")
     assert sorted(out.read_text(encoding="utf-8").splitlines()[1:]) == sorted(

@@ -70,7 +70,7 @@ def test_pooled_paragraphs_are_as_the_tests_assume(campaign_db):
 
 def test_gold_accuracy_against_a_hand_computed_case(campaign_db, tmp_path):
     db = campaign_db
-    assert quality.import_gold(db, _gold_file(tmp_path), "lee") == 9
+    assert quality.import_gold(db, _gold_file(tmp_path), "lee").rows == 9
     _judge(db, "ann", ANN)
     _judge(db, "bob", BOB, ms=500)  # every judgment under 2 s
     table = quality.annotator_quality(db).set_index("annotator")
@@ -132,7 +132,7 @@ def test_gold_import_is_all_or_nothing_and_names_the_line(campaign_db, tmp_path)
     assert quality.gold_items(campaign_db).empty
     ok = tmp_path / "ok.qrels"
     ok.write_text("q1 0 p06 2\n", encoding="utf-8")
-    assert quality.import_gold(campaign_db, ok) == 1
+    assert quality.import_gold(campaign_db, ok).rows == 1
     assert list(quality.gold_items(campaign_db)[["qid", "pid", "grade", "origin"]].itertuples(index=False)) == [
         ("q1", "p01", 2, "import")
     ]

@@ -17,13 +17,13 @@ import pandas as pd
 
 from reljudge import times
 from reljudge.campaign import adjudication
-from reljudge.codes import Codes
+from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.grades import GRADES
 from reljudge.campaign.importers import check_name, iter_text_lines
 from reljudge.storage import catalog, qrels_io
 from reljudge.storage.db import Database
-from reljudge.eval.trec_io import trec_lines, whole_number_problem
+from reljudge.eval.trec_io import line_ending_problem, trec_lines, whole_number_problem
 
 CODES = Codes(
     error_no_qrels_source=("source",),
@@ -34,10 +34,11 @@ CODES = Codes(
     error_beir_fields=("n",),
     error_qrels_empty_id=(),
     error_grade_not_whole=("value",),
-    error_grade_range=("value", "grades"),
+    error_grade_range=("value", "grades"),  # grades: the scale of reljudge.grades
     error_qrels_conflict=("qid", "pid", "grade", "other", "other_line"),
     error_no_qrels_rows=(),
     error_qrels_no_source=(),
+    notice_identical_duplicates=("n",),
 )
 """The problems of a qrels import (:func:`read_qrels`, inside ``InputError``), worded by the pages."""
 
@@ -261,22 +262,44 @@ def write_adjudications(db: Database, path, fmt: str = "jsonl") -> int:
 # -- import -------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class QrelsImport:
+    """What a qrels or gold import did: ``rows`` stored, and ``duplicates``, the rows of
+    the file that repeated an earlier row exactly (same qid, docid and grade) and were
+    skipped; a repeat with another grade is refused (``error_qrels_conflict``)."""
+
+    rows: int
+    duplicates: int = 0
+
+    def notices(self) -> list[Message]:
+        """What to tell the lead besides the count (the CLI prints it, the pages show it)."""
+        return [CODES("notice_identical_duplicates", n=self.duplicates)] if self.duplicates else []
+
+
 def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.DataFrame:
     """Rows (line, qid, pid, grade) of a TREC (``qid 0 docid rel``) or BEIR TSV
     (``query-id corpus-id score`` with header) qrels file, validated."""
+    return read_qrels_counted(path, fmt, display)[0]
+
+
+def read_qrels_counted(path, fmt: str | None = None, display: str | None = None) -> tuple[pd.DataFrame, int]:
+    """:func:`read_qrels` and the number of identical duplicate rows it skipped."""
     path = Path(path)
     name = display or str(path)
     if fmt is None:
         fmt = "beir" if path.suffix.lower() == ".tsv" else "trec"
     if fmt not in ("trec", "beir"):
         raise ReljudgeError(CODES("error_qrels_import_format", format=str(fmt)))
-    # TREC: the one TREC line rule (comments, fields) of every reader; BEIR: tab-separated
+    # TREC: the one TREC line rule (comments, fields, line endings) of every reader; BEIR: tab-separated
     lines = iter_text_lines(path, name) if fmt == "beir" else trec_lines(path, "qrels", name)
-    rows, seen = [], {}
+    rows, seen, duplicates = [], {}, 0
     for lineno, line in lines:
         if fmt == "beir" and not line.strip():
             continue
         if fmt == "beir":
+            problem = line_ending_problem(line)
+            if problem:
+                raise InputError(name, lineno, problem)
             parts = line.rstrip("\r\n").split("\t")
             if lineno == 1:
                 if [p.strip() for p in parts] != ["query-id", "corpus-id", "score"]:
@@ -287,13 +310,15 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
             qid, pid, grade_text = (p.strip() for p in parts)
         else:
             qid, _, pid, grade_text = line
-        if whole_number_problem(grade_text, "grade"):  # the rule of `evaluate --qrels`
+        problem = whole_number_problem(grade_text, "grade")  # the rule of `evaluate --qrels`
+        if problem is not None and problem.code == "error_field_not_whole":
             raise InputError(name, lineno, CODES("error_grade_not_whole", value=grade_text))
-        grade = int(grade_text)
-        if grade not in GRADES:
+        # a whole number, of any length, off the one grade scale (reljudge.grades)
+        if problem is not None or int(grade_text) not in GRADES:
             raise InputError(
                 name, lineno, CODES("error_grade_range", value=grade_text, grades=", ".join(map(str, GRADES)))
             )
+        grade = int(grade_text)
         if not qid or not pid:
             raise InputError(name, lineno, CODES("error_qrels_empty_id"))
         key = (qid, pid)
@@ -311,22 +336,24 @@ def read_qrels(path, fmt: str | None = None, display: str | None = None) -> pd.D
                         other_line=seen[key][1],
                     ),
                 )
+            duplicates += 1
             continue
         seen[key] = (grade, lineno)
         rows.append((lineno, qid, pid, grade))
     if not rows:
         raise InputError(name, None, CODES("error_no_qrels_rows"))
-    return pd.DataFrame(rows, columns=["line", "qid", "pid", "grade"])
+    return pd.DataFrame(rows, columns=["line", "qid", "pid", "grade"]), duplicates
 
 
-def import_qrels(db: Database, path, source: str, fmt: str | None = None, display: str | None = None) -> int:
-    """Load judgments made elsewhere as source ``source`` (replacing an earlier import)."""
+def import_qrels(db: Database, path, source: str, fmt: str | None = None, display: str | None = None) -> QrelsImport:
+    """Load judgments made elsewhere as source ``source`` (replacing an earlier import):
+    the rows stored and the identical duplicate rows of the file skipped."""
     source = (source or "").strip()
     if not source:
         raise ReljudgeError(CODES("error_qrels_no_source"))
     check_name(source, None, None, "source name")
-    rows = read_qrels(path, fmt, display)
-    return qrels_io.import_external(db, source, rows, display or str(path))
+    rows, duplicates = read_qrels_counted(path, fmt, display)
+    return QrelsImport(qrels_io.import_external(db, source, rows, display or str(path)), duplicates)
 
 
 sources = qrels_io.sources

@@ -24,7 +24,7 @@ import pandas as pd
 from reljudge.codes import Codes, Message
 from reljudge.display import id_problem
 from reljudge.errors import InputError
-from reljudge.eval.trec_io import trec_lines
+from reljudge.eval.trec_io import line_ending_problem, trec_lines
 
 CODES = Codes(
     error_malformed_csv=("detail",),
@@ -57,6 +57,7 @@ CODES = Codes(
     error_rank_negative=("rank",),
     error_nul=("field",),
     error_json_too_deep=("limit",),
+    error_json_number_too_long=("limit",),
     error_answer_too_long=("n", "limit"),
     error_system_empty=(),
     error_answer_no_system=(),
@@ -174,14 +175,21 @@ def _too_deep(value) -> bool:
 
 
 def load_json(text: str, name: str, lineno: int | None):
-    """One JSON value of an input file (a JSONL line, a cell holding a JSON list): a
-    malformed or too deeply nested one is an ``InputError`` naming the file and line."""
+    """The one reader of a JSON value of an input file (a JSONL line of a corpus,
+    questions, run, answers or reviews file; a cell holding a JSON list): a malformed,
+    too deeply nested one, or one holding an integer too long for Python to convert, is
+    an ``InputError`` naming the file and line, never a traceback."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(name, lineno, CODES("error_bad_json", detail=exc.msg, column=exc.colno)) from None
     except RecursionError:
         raise InputError(name, lineno, CODES("error_json_too_deep", limit=MAX_JSON_DEPTH)) from None
+    except ValueError:
+        # the only other ValueError of json.loads: an integer of more digits than
+        # int() converts (sys.get_int_max_str_digits(), 4300 by default)
+        limit = sys.get_int_max_str_digits()
+        raise InputError(name, lineno, CODES("error_json_number_too_long", limit=limit)) from None
     if _too_deep(value):
         raise InputError(name, lineno, CODES("error_json_too_deep", limit=MAX_JSON_DEPTH))
     return value
@@ -194,7 +202,15 @@ def iter_jsonl(path: Path, display: str | None = None) -> Iterator[tuple[int, di
         if not line.strip():
             continue
         # without its line break, so the column counts from the start of this line
-        obj = load_json(line.rstrip("\r\n"), name, lineno)
+        try:
+            obj = load_json(line.rstrip("\r\n"), name, lineno)
+        except InputError:
+            # a carriage return inside the line, where the JSON fails: CR-only line
+            # endings (the whole file reads as one line), said as such
+            problem = line_ending_problem(line)
+            if problem:
+                raise InputError(name, lineno, problem) from None
+            raise
         if not isinstance(obj, dict):
             raise InputError(name, lineno, CODES("error_not_object"))
         if _SURROGATE_ESCAPE.search(line):
@@ -366,11 +382,24 @@ def _rank(value, name: str, lineno: int) -> int | None:
     return rank
 
 
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
 def _opt_int(value, name: str, lineno: int, field: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
         raise InputError(name, lineno, CODES("error_not_integer", field=field, value=value))
+    if isinstance(value, int) or (isinstance(value, str) and _WHOLE_TEXT.fullmatch(value.strip())):
+        # a whole number, however long: out of range, not "not an integer" (float() of
+        # 400 digits is infinite), and exact (float() would round past 2**53)
+        text = str(value).strip() if isinstance(value, str) else None
+        if text is not None and len(text.lstrip("+-").lstrip("0")) > 19:
+            raise InputError(name, lineno, CODES("error_out_of_range", field=field, value=value))
+        number = int(text) if text is not None else value
+        if abs(number) >= 2**63:
+            raise InputError(name, lineno, CODES("error_out_of_range", field=field, value=value))
+        return number
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):

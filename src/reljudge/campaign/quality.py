@@ -128,13 +128,15 @@ def set_settings(
 # -- gold ---------------------------------------------------------------------------
 
 
-def import_gold(db: Database, path, by: str | None = None, display: str | None = None) -> int:
+def import_gold(db: Database, path, by: str | None = None, display: str | None = None):
     """Gold items from a TREC qrels file (``qid 0 pid grade``); every pair must be pooled.
-    All or nothing; an error names the file, the line and the problem."""
-    from reljudge.campaign.export import read_qrels
+    All or nothing; an error names the file, the line and the problem. Returns an
+    :class:`reljudge.campaign.export.QrelsImport`: the gold items stored and the identical
+    duplicate rows of the file skipped (the rules of ``import qrels``)."""
+    from reljudge.campaign.export import QrelsImport, read_qrels_counted
 
-    rows = read_qrels(path, "trec", display)
-    return store.import_gold(db, rows, display or str(path), by)
+    rows, duplicates = read_qrels_counted(path, "trec", display)
+    return QrelsImport(store.import_gold(db, rows, display or str(path), by), duplicates)
 
 
 def use_as_gold(db: Database, qid: str, pid: str, grade: int, lead: str) -> None:

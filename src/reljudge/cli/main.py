@@ -102,8 +102,10 @@ def cmd_import(args) -> int:
         if args.format not in (None, "trec", "beir"):
             print("error: qrels are imported from --format trec or beir", file=sys.stderr)
             return 2
-        n = export.import_qrels(db, args.file, args.source, args.format)
-        print(f"qrels {args.file}: {n} rows as source {args.source!r}")
+        done = export.import_qrels(db, args.file, args.source, args.format)
+        print(f"qrels {args.file}: {done.rows} rows as source {args.source!r}")
+        for notice in done.notices():  # identical duplicate rows, kept once
+            print(i18n.message(notice, "en"))
         return 0
     summary = campaign.import_file(
         db,

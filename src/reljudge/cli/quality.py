@@ -101,8 +101,12 @@ def _db(args):
 def run_gold_import(args) -> int:
     from reljudge.campaign import quality
 
-    n = quality.import_gold(_db(args), args.file, args.lead)
-    print(f"gold items: {n} from {args.file}")
+    from reljudge import i18n
+
+    done = quality.import_gold(_db(args), args.file, args.lead)
+    print(f"gold items: {done.rows} from {args.file}")
+    for notice in done.notices():  # identical duplicate rows, kept once
+        print(i18n.message(notice, "en"))
     return 0
 
 

@@ -9,6 +9,12 @@ A line whose first non-blank character is ``#`` is a comment and is skipped, in
 both files, as trec_eval 10.0 does (``get_trec_results.c``, ``get_qrels.c``); a
 ``#`` later in a line is part of its field.
 
+Lines end at a line feed (LF or CRLF); fields are separated by ASCII spaces and tabs
+only (:func:`split_fields`), as trec_eval reads them: a no-break space (U+00A0), a
+line separator (U+2028) or any other Unicode space is part of its field. A carriage
+return anywhere else than before the line feed (a file with CR-only line endings reads
+as one line) is refused as such (:func:`line_ending_problem`).
+
 An integer is written in ASCII digits with an optional sign and fits in 32 bits
 (:func:`whole_number_problem`): ``1.5``, ``1.0`` or ``1e0`` are refused, never
 rounded.  trec_eval instead truncates a grade (``atol``: 1.5 is 1).  The rank
@@ -34,6 +40,7 @@ only the top rows the measures look at, with the same checks.
 from __future__ import annotations
 
 import math
+import re
 from typing import Iterator
 import os
 from pathlib import Path
@@ -59,6 +66,7 @@ CODES = Codes(
     error_empty_run=(),
     error_field_not_whole=("what", "value"),
     error_field_out_of_range=("what", "value", "low", "high"),
+    error_line_endings=(),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
@@ -87,7 +95,9 @@ def _ident(name: str) -> str:
 
 
 def _first_line(path: str) -> str | None:
-    """The first non-blank line, decoded; None for a file with no content."""
+    """The first non-blank line, decoded; None for a file with no content. A line with
+    a bare carriage return (a file with CR-only line endings is one such line) is an
+    InputError: DuckDB's reader, which the fast path uses, would take CR for a line end."""
     if not os.path.exists(path):
         raise InputError(path, None, CODES("error_no_such_file"))
     if os.path.isdir(path):
@@ -98,14 +108,40 @@ def _first_line(path: str) -> str | None:
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise InputError(path, i, CODES("error_not_utf8")) from None
-            if line.strip() and not is_comment(line):
+            problem = line_ending_problem(line)
+            if problem:
+                raise InputError(path, i, problem)
+            if split_fields(line) and not is_comment(line):
                 return line
     return None
 
 
+#: what separates the fields of a TREC line: ASCII spaces and tabs, as in trec_eval
+_FIELD_SEPARATOR = re.compile(r"[ \t]+")
+
+
+def split_fields(line: str) -> list[str]:
+    """The fields of one TREC line (run, qrels, gold), the one rule of every reader:
+    split on ASCII spaces and tabs only, as trec_eval does (str.split() would also split
+    on U+00A0, U+2028 and every other Unicode space); the line end (LF, CRLF) and the
+    blanks around are dropped. A blank line has no fields."""
+    body = line.strip(" \t\r\n")
+    return _FIELD_SEPARATOR.split(body) if body else []
+
+
+def line_ending_problem(line: str):
+    """Why a line read up to its line feed (the file opened in binary, or with
+    ``newline=""`` and split on LF only) has the wrong line ending, or None: a carriage
+    return that does not end it (CR-only line endings make the whole file one line)."""
+    body = line[:-1] if line.endswith("\n") else line
+    body = body[:-1] if body.endswith("\r") else body
+    return CODES("error_line_endings") if "\r" in body else None
+
+
 def is_comment(line: str) -> bool:
     """trec_eval 10: a line whose first non-blank character is '#' is a comment."""
-    return line.lstrip().startswith("#")
+    fields = split_fields(line)
+    return bool(fields) and fields[0].startswith("#")
 
 
 def _is_int(text: str) -> bool:
@@ -119,7 +155,8 @@ def whole_number_problem(text: str, what: str) -> str | None:
     "rank", "grade"), a message for the end of an error; None if it is one."""
     if not _is_int(text):
         return CODES("error_field_not_whole", what=what, value=repr(text))
-    if not INT_MIN <= int(text) <= INT_MAX:
+    # past 10 digits it is out of range; int() of a very long one would raise ValueError
+    if len(text.lstrip("+-").lstrip("0")) > 10 or not INT_MIN <= int(text) <= INT_MAX:
         return CODES("error_field_out_of_range", what=what, value=repr(text), low=INT_MIN, high=INT_MAX)
     return None
 
@@ -155,8 +192,10 @@ def trec_lines(path, kind: str, display: str | None = None) -> Iterator[tuple[in
     """The one rule of reading a TREC file line by line, for every reader of reljudge
     (``import run``, ``import qrels``, ``gold``, and the slow pass of ``evaluate --qrels``):
     (line number, fields) of each line, in UTF-8 (a BOM on the first line tolerated);
-    blank lines and comment lines (first non-blank character '#', as trec_eval 10) are
-    skipped; every other line splits on whitespace into exactly the fields of ``kind``
+    lines end at LF only (U+2028 or U+0085 end nothing; a bare CR is refused,
+    :func:`line_ending_problem`); blank lines and comment lines (first non-blank
+    character '#', as trec_eval 10) are skipped; every other line splits on ASCII
+    spaces and tabs (:func:`split_fields`) into exactly the fields of ``kind``
     (run: qid Q0 docid rank score tag; qrels: qid iter docid rel), else an InputError
     naming ``display`` (default: the path) and the line. The fast DuckDB read
     (:func:`_source`) applies the same rules in SQL."""
@@ -172,7 +211,10 @@ def trec_lines(path, kind: str, display: str | None = None) -> Iterator[tuple[in
                 line = raw.decode("utf-8-sig" if i == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise InputError(name, i, CODES("error_not_utf8")) from None
-            parts = line.split()
+            problem = line_ending_problem(line)
+            if problem:
+                raise InputError(name, i, problem)
+            parts = split_fields(line)
             if not parts or parts[0].startswith("#"):
                 continue
             if len(parts) != ncols:
@@ -209,7 +251,7 @@ def _find_line(path: str, hit, nth: int = 1) -> int | None:
     count = 0
     with open(path, "rb") as f:
         for i, raw in enumerate(f, start=1):
-            parts = raw.decode("utf-8-sig" if i == 1 else "utf-8", errors="replace").split()
+            parts = split_fields(raw.decode("utf-8-sig" if i == 1 else "utf-8", errors="replace"))
             if hit(parts):
                 count += 1
                 if count == nth:
@@ -520,7 +562,7 @@ def run_name(path: str | os.PathLike) -> str:
     """The run's name: the tag of its first line, else the file name without extension."""
     path = os.fspath(path)
     first = _first_line(path)
-    parts = first.split() if first else []
+    parts = split_fields(first) if first else []
     return parts[5] if len(parts) >= 6 else Path(path).stem
 
 
@@ -543,8 +585,8 @@ def run_tag(path: str | os.PathLike) -> str:
             # the first piece may be a partial line unless we reached the file's start
             for raw in reversed(lines if pos == 0 else lines[1:]):
                 line = raw.decode("utf-8", errors="replace")
-                if line.strip() and not is_comment(line):
-                    parts = line.split()
+                parts = split_fields(line)
+                if parts and not is_comment(line):
                     return parts[5] if len(parts) >= 6 else Path(path).stem
             tail = lines[0] if pos else b""
     return Path(path).stem

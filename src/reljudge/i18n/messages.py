@@ -223,6 +223,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error_grade_not_whole": ("등급 {value!r}는 정수가 아닙니다", "grade {value!r} is not a whole number"),
     "error_grade_range": ("등급 {value}는 범위({grades})를 벗어납니다", "grade {value} is out of range ({grades})"),
     "error_qrels_empty_id": ("qid 또는 docid가 비어 있습니다", "empty qid or docid"),
+    "notice_identical_duplicates": (
+        "똑같은 중복 행 {n}개를 건너뛰었습니다: 같은 행은 한 번만 넣습니다",
+        "{n} identical duplicate rows skipped: each row is kept once",
+    ),
     # the notebook front door (reljudge.evaluate, reljudge.open_campaign)
     "error_frame_column": (
         "{what} DataFrame에 {column} 열이 없습니다 (있는 열: {has})",
@@ -284,6 +288,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error_json_too_deep": (
         "JSON 값이 너무 깊게 중첩되어 있습니다({limit}단계까지 받음)",
         "the JSON value nests too deeply (at most {limit} levels are accepted)",
+    ),
+    "error_json_number_too_long": (
+        "JSON 수가 {limit}자리를 넘습니다: 이렇게 긴 수는 받지 않습니다",
+        "a JSON number has more than {limit} digits, which is not accepted",
     ),
     "error_no_records": ("레코드가 없습니다", "file is empty (no records)"),
     "error_no_header": ("머리글 행이 없습니다", "missing header row"),
@@ -600,6 +608,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "expected {expected} fields ({format}), found {found}",
     ),
     "error_score_not_number": ("점수 {value}은(는) 수가 아닙니다", "score {value} is not a number"),
+    "error_line_endings": (
+        "줄 끝이 CR뿐입니다(줄 중간에 CR이 있음): 줄 끝을 LF나 CRLF로 바꾸어 저장하세요",
+        "CR-only line endings (a carriage return inside the line): save the file with LF or CRLF line endings",
+    ),
     "error_document_twice": (
         "문서 {pid}이(가) 이 {what}에서 질문 {qid}에 두 번 나옵니다",
         "document {pid} appears twice for query {qid} in this {what}",

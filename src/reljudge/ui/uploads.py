@@ -107,8 +107,11 @@ def import_any(
         if kind == "reviews":
             n = import_reviews_upload(db, upload, source)
             return Imported(i18n.t("reviews_imported", lang, name=upload.name, n=n, source=source.strip()))
-        n = import_qrels_upload(db, upload, source, fmt)
-        return Imported(i18n.t("qrels_source_imported", lang, name=upload.name, n=n, source=source.strip()))
+        done = import_qrels_upload(db, upload, source, fmt)
+        text = i18n.t("qrels_source_imported", lang, name=upload.name, n=done.rows, source=source.strip())
+        return Imported(
+            " ".join([text, *(i18n.message(m, lang) for m in done.notices())]), warning=bool(done.duplicates)
+        )
 
 
 def import_upload(
@@ -166,16 +169,16 @@ def import_reviews_upload(db, upload, source: str) -> int:
         return ingest.import_reviews(db, tmp, source, display=upload.name)
 
 
-def import_qrels_upload(db, upload, source: str, fmt: str | None = None) -> int:
+def import_qrels_upload(db, upload, source: str, fmt: str | None = None) -> export.QrelsImport:
     """Import an uploaded TREC/BEIR qrels file as a named source (``reljudge import qrels
-    FILE --source NAME``): the number of rows."""
+    FILE --source NAME``): the rows stored and the identical duplicate rows skipped."""
     with saved_upload(upload) as tmp:
         return export.import_qrels(db, tmp, source, fmt or None, display=upload.name)
 
 
-def import_gold_upload(db, upload, lead: str) -> int:
+def import_gold_upload(db, upload, lead: str) -> export.QrelsImport:
     """Import uploaded gold items (TREC qrels lines, ``reljudge gold import FILE``): the
-    number of gold items stored."""
+    gold items stored and the identical duplicate rows skipped."""
     from reljudge.campaign import quality
 
     with saved_upload(upload) as tmp:
