@@ -17,6 +17,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
+from reljudge.sql import ident
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
 import reljudge.storage.postgres as postgres
@@ -185,9 +186,10 @@ class PostgresServer(Database):
             cur = self._new_cursor()
             cur.begin()
             for table, columns in tables.items():
-                names = ", ".join(f'"{c}"' for c in columns) if columns else "*"
+                names = ", ".join(ident(c) for c in columns) if columns else "*"
                 cur.execute(
-                    f'CREATE TEMP TABLE "{table}" AS SELECT {names} FROM {postgres.ALIAS}.{self.schema or "public"}."{table}"'
+                    f"CREATE TEMP TABLE {ident(table)} AS SELECT {names} "
+                    f"FROM {postgres.ALIAS}.{self.schema or 'public'}.{ident(table)}"
                 )
             cur.commit()
         except duckdb.Error as exc:
