@@ -1,5 +1,6 @@
 """Rules written once (issue 38, point 3): the quoting of SQL identifiers
-(reljudge.sql), and a check over the source that no second copy of it comes back."""
+(reljudge.sql), the parser of the migrations' DDL (reljudge.storage.migrations), and
+checks over the source that no second copy of either comes back."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import duckdb
 import pytest
 
 from reljudge.sql import dotted, ident
+from reljudge.storage import migrations, postgres, transfer
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "reljudge"
 
@@ -41,3 +43,40 @@ def test_no_module_quotes_an_identifier_by_hand():
     # a function of its own, a quote doubled, a name put between quotes (f'"{name}"', '"' + name + '"')
     by_hand = re.compile(r"""def _?ident\b|\.replace\('"', '""'\)|f'"\{|'"' \+ \w+ \+ '"'""")
     assert {path: by_hand.findall(text) for path, text in sources("sql.py").items() if by_hand.search(text)} == {}
+
+
+def test_the_migrations_ddl_is_read_by_one_parser():
+    table = migrations.created_table(
+        "CREATE TABLE t(\n  id BIGINT PRIMARY KEY DEFAULT nextval('t_seq'),\n"
+        "  k VARCHAR NOT NULL DEFAULT '' CHECK (k IN ('a, b', '')),\n"
+        "  n BIGINT CHECK (n IS NOT NULL OR k = 'x'),\n"
+        "  at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),\n"
+        "  CHECK (n > 0),\n  PRIMARY KEY (id, k)\n)"
+    )
+    assert table == (
+        "t",
+        [
+            migrations.Column("id", "BIGINT", True, "nextval('t_seq')"),
+            migrations.Column("k", "VARCHAR", True, "''"),
+            migrations.Column("n", "BIGINT", False, None),  # NOT NULL inside its CHECK is not its own
+            migrations.Column("at", "TIMESTAMP", True, "(now() AT TIME ZONE 'UTC')"),
+        ],
+    )
+    assert table[1][0].sequence == "t_seq" and table[1][1].sequence is None
+    assert migrations.created_table("CREATE VIEW v AS SELECT 1") is None
+    assert migrations.set_default("ALTER TABLE d ALTER COLUMN e SET DEFAULT nextval('s')") == ("d", "e", "nextval('s')")
+    # both readers of the steps go through it: the PostgreSQL triggers and the copy's sequences
+    triggers = postgres.default_triggers(postgres.translate_ddl(_statement("judgment_events")))
+    assert "NEW.event_id := nextval('judgment_event_seq')" in triggers[0]
+    assert ("decoy_events", "event_id", "judgment_event_seq") in transfer.sequences()  # step 19's ALTER
+
+
+def _statement(table: str) -> str:
+    return next(s for s in migrations.statements(migrations.MIGRATIONS[0][2]) if s.startswith(f"CREATE TABLE {table}("))
+
+
+def test_no_module_but_the_migrations_parses_their_ddl():
+    # a regular expression over a table's statement or a column's definition (translating
+    # types and defaults into PostgreSQL's dialect is not parsing: postgres.translate_ddl)
+    by_hand = re.compile(r"CREATE\\s\+TABLE|ALTER\\s\+TABLE|NOT\\s\+NULL|DEFAULT\\s\+nextval")
+    assert {p: by_hand.findall(t) for p, t in sources("storage/migrations.py").items() if by_hand.search(t)} == {}

@@ -40,8 +40,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-import reljudge.storage.postgres as postgres
-from reljudge.storage.migrations import MIGRATIONS
+from reljudge.storage.migrations import MIGRATIONS, statements
 
 CODES = Codes(
     error_memory_limit=("variable", "value"),
@@ -169,7 +168,7 @@ def campaign_schema(name: str) -> str | None:
 def campaign_statements(sql: str) -> list[str]:
     """A migration step's statements for a campaign's own schema: those that do not name a
     shared table."""
-    return [s for s in postgres.statements(sql) if not _SHARED_RE.search(s)]
+    return [s for s in statements(sql) if not _SHARED_RE.search(s)]
 
 
 def migration_steps() -> list[tuple[int, str, str]]:

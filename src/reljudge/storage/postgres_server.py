@@ -20,6 +20,7 @@ from reljudge.errors import ReljudgeError
 from reljudge.sql import ident
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
+import reljudge.storage.migrations as migrations
 import reljudge.storage.postgres as postgres
 from reljudge.storage.database import Database, campaign_statements, in_list, memory_limit, run_step
 
@@ -87,7 +88,7 @@ class PostgresServer(Database):
         done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
         for version, _name, sql in database.migration_steps():
             if version in done:
-                for statement in postgres.statements(sql):
+                for statement in migrations.statements(sql):
                     if postgres.kind(statement) == "view":
                         cur.execute(postgres.view_sql(statement))
 
@@ -252,7 +253,7 @@ class PostgresServer(Database):
                     except duckdb.Error as exc:
                         if not (failures.is_concurrent_ddl(exc) and self._recorded_elsewhere(cur, version, schema)):
                             raise
-                    for statement in postgres.statements(sql):
+                    for statement in migrations.statements(sql):
                         if postgres.kind(statement) == "view":
                             self._con.execute(postgres.view_sql(statement))
             finally:
@@ -263,7 +264,7 @@ class PostgresServer(Database):
 
     @staticmethod
     def _apply_step(cur, version: int, name: str, sql: str, schema: str | None = None) -> None:
-        split = campaign_statements if schema else postgres.statements
+        split = campaign_statements if schema else migrations.statements
         parts = [] if version in postgres.NATIVE_ONLY else split(sql)
         ddl = []
         for statement in parts:

@@ -15,15 +15,13 @@ campaign's schema of the source. The default campaign's copy carries the shared 
 
 from __future__ import annotations
 
-import re
-
 import duckdb
 
 from reljudge.errors import ReljudgeError
 from reljudge.sql import ident
 from reljudge.storage import postgres
 from reljudge.storage.db import DEFAULT_CAMPAIGN, SHARED, Database, is_postgres
-from reljudge.storage.migrations import MIGRATIONS
+from reljudge.storage.migrations import MIGRATIONS, created_table, sequence_of, set_default, statements
 from reljudge.codes import Codes
 
 CODES = Codes(
@@ -34,13 +32,6 @@ CODES = Codes(
 """What this module can tell people: codes worded by reljudge.i18n."""
 
 SOURCE = "rj_source"
-_SEQUENCE_COLUMN = re.compile(r"^\s*(\w+)\s+[A-Z]+[^\n]*DEFAULT\s+nextval\('(\w+)'\)", re.I | re.M)
-_TABLE = re.compile(r"CREATE\s+TABLE\s+(\w+)\s*\((.*?)\n\);", re.I | re.S)
-
-
-_SET_SEQUENCE_DEFAULT = re.compile(
-    r"ALTER\s+TABLE\s+(\w+)\s+ALTER\s+COLUMN\s+(\w+)\s+SET\s+DEFAULT\s+nextval\('(\w+)'\)", re.I
-)
 
 
 def sequences() -> list[tuple[str, str, str]]:
@@ -49,11 +40,14 @@ def sequences() -> list[tuple[str, str, str]]:
     since step 19)."""
     found: dict[tuple[str, str], str] = {}
     for _version, _name, sql in MIGRATIONS:
-        for table, body in _TABLE.findall(sql):
-            for column, sequence in _SEQUENCE_COLUMN.findall(body):
-                found[(table, column)] = sequence
-        for table, column, sequence in _SET_SEQUENCE_DEFAULT.findall(sql):
-            found[(table, column)] = sequence
+        for statement in statements(sql):
+            if created := created_table(statement):
+                table, declared = created
+                found.update({(table, c.name): c.sequence for c in declared if c.sequence})
+            elif altered := set_default(statement):
+                table, column, default = altered
+                if sequence := sequence_of(default):
+                    found[(table, column)] = sequence
     return [(table, column, sequence) for (table, column), sequence in found.items()]
 
 
