@@ -80,3 +80,79 @@ def test_no_module_but_the_migrations_parses_their_ddl():
     # types and defaults into PostgreSQL's dialect is not parsing: postgres.translate_ddl)
     by_hand = re.compile(r"CREATE\\s\+TABLE|ALTER\\s\+TABLE|NOT\\s\+NULL|DEFAULT\\s\+nextval")
     assert {p: by_hand.findall(t) for p, t in sources("storage/migrations.py").items() if by_hand.search(t)} == {}
+
+
+# -- a campaign's name: one rule at every door ---------------------------------------------
+BAD_NAMES = ("Round2", "2nd", "_a", "a-b", "a b", "a;drop", "x" * 42, "é", "ａ", "a\u200b")
+GOOD_NAMES = ("a", "r_2", "round2", "x" * 41)
+
+
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+def test_every_door_refuses_the_same_campaign_names_and_takes_the_same(tmp_path, monkeypatch, capsys):
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from reljudge.cli.main import main
+    from reljudge.errors import ReljudgeError
+    from reljudge.notebook import open_campaign
+    from reljudge.storage import campaigns, open_database
+    from reljudge.storage.db import CAMPAIGN_ENV_VAR, ENV_VAR, campaign_name, is_campaign_name
+    from reljudge.ui import session
+    from reljudge.web import routes
+
+    target = str(tmp_path / "names.duckdb")
+    assert main(["--db", target, "init"]) == 0
+    monkeypatch.setenv(ENV_VAR, target)
+    monkeypatch.delenv(CAMPAIGN_ENV_VAR, raising=False)
+    client = TestClient(Starlette(routes=routes.routes()))
+
+    def save(name):
+        answer = client.post("/api/events", json={"events": [], "campaign": name})
+        routes.close_databases()  # the notebook's read-only opening below needs the file free
+        return answer.status_code, answer.json()["error"]
+
+    try:
+        for bad in BAD_NAMES:
+            assert not is_campaign_name(bad)
+            for door in (
+                campaign_name,
+                lambda n: campaigns.create(target, n),
+                lambda n: open_database(target, campaign=n),
+            ):
+                with pytest.raises(ReljudgeError, match="invalid campaign name"):
+                    door(bad)
+            for argv in (["--campaign", bad, "types", "list"], ["campaigns", "create", bad]):
+                assert main(["--db", target, *argv]) == 2
+                err = capsys.readouterr().err
+                assert "invalid campaign name" in err and "Traceback" not in err, err
+            assert save(bad) == (400, "bad_campaign")
+            monkeypatch.setenv(CAMPAIGN_ENV_VAR, bad)
+            with pytest.raises(ReljudgeError, match="invalid campaign name"):
+                open_campaign(target)
+            assert session._server_campaign() == "default"  # the app opens the default campaign
+            monkeypatch.delenv(CAMPAIGN_ENV_VAR)
+        for wrong in (5, ["a"], None):
+            assert not is_campaign_name(wrong)
+        assert save(5) == save(["a"]) == (400, "bad_campaign")
+        with pytest.raises(ReljudgeError, match="invalid campaign name"):
+            campaigns.create(target, "")  # nothing stands in for a name to create
+
+        for good in GOOD_NAMES:
+            assert is_campaign_name(good) and campaign_name(good) == good
+            assert main(["--db", target, "campaigns", "create", good]) == 0
+            assert main(["--db", target, "--campaign", good, "types", "list"]) == 0
+            open_database(target, campaign=good).close()
+            capsys.readouterr()
+            # the route takes the name and asks for a login (no 400)
+            assert save(good) == (401, "not_logged_in")
+            monkeypatch.setenv(CAMPAIGN_ENV_VAR, good)
+            open_campaign(target).close()
+            assert session._server_campaign() == good
+            monkeypatch.delenv(CAMPAIGN_ENV_VAR)
+    finally:
+        routes.close_databases()
+
+
+def test_no_module_but_storage_database_holds_the_campaign_name_rule():
+    copy = re.compile(r"CAMPAIGN_NAME\b|\[a-z\]\[a-z0-9_\]")
+    assert {p: copy.findall(t) for p, t in sources("storage/database.py").items() if copy.search(t)} == {}
