@@ -2,7 +2,7 @@
 count, as they run all the same): no import cycle anywhere in src/reljudge, and every
 module imports only its own layer and the layers below (README, 층 / Architecture):
 front (web, cli, ui, notebook) -> reporting -> campaign, review -> storage -> eval,
-agreement -> base (errors, codes and their catalog, grades, times, display)."""
+agreement -> base (errors, codes and their catalog, grades, times, display, sql)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1] / "src" / "reljudge"
 LAYERS = [
     # the bottom: errors, message codes and their one catalog, the grade scale, the rule of
     # declared question types, time stamps, the rule for showing text from files, the Korean
-    # analyser
+    # analyser, the quoting of SQL identifiers
     (
         "base",
         (
@@ -31,6 +31,7 @@ LAYERS = [
             "reljudge.display",
             "reljudge.korean",
             "reljudge.question_types",
+            "reljudge.sql",
         ),
     ),
     # the metric engine and the agreement coefficients: plain tables in, figures out

@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # annotations only: pandas itself is imported on first use (_
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
+from reljudge.sql import dotted, ident
 from reljudge.eval import ranking
 from reljudge.eval.measures import MIN_GEO_MEAN, Measure, summary_of
 
@@ -214,11 +215,6 @@ class EvalResult:
 # inputs
 
 
-def _ident(name: str) -> str:
-    """Quote a possibly dotted table name as SQL identifiers."""
-    return ".".join('"' + part.replace('"', '""') + '"' for part in name.split("."))
-
-
 class _Inputs:
     """Expose each input (table name, DuckDB relation or DataFrame) under a SQL name."""
 
@@ -229,7 +225,7 @@ class _Inputs:
 
     def sql_name(self, obj: Any, what: str) -> str:
         if isinstance(obj, str):
-            return _ident(obj)
+            return dotted(obj)  # a table name, possibly qualified
         name = f"_rj_{what}_{uuid.uuid4().hex[:12]}"
         if isinstance(obj, duckdb.DuckDBPyRelation):
             obj.create_view(name, replace=True)
@@ -239,14 +235,14 @@ class _Inputs:
             self._registered.append(name)
         else:
             raise ReljudgeError(CODES("error_input_kind", what=what, kind=type(obj).__name__))
-        return _ident(name)
+        return ident(name)
 
     def columns(self, sql_name: str) -> list[str]:
         return [d[0].lower() for d in self.con.execute(f"SELECT * FROM {sql_name} LIMIT 0").description]
 
     def close(self) -> None:
         for v in self._views:
-            self.con.execute(f"DROP VIEW IF EXISTS {_ident(v)}")
+            self.con.execute(f"DROP VIEW IF EXISTS {ident(v)}")
         for r in self._registered:
             self.con.unregister(r)
 

@@ -52,6 +52,7 @@ from reljudge.errors import InputError, OutOfMemory
 from reljudge.eval import ranking
 from reljudge.eval.ranking import order_key_sql
 from reljudge.codes import Codes
+from reljudge.sql import ident as _ident
 
 CODES = Codes(
     error_no_such_file=(),
@@ -88,10 +89,6 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # grades and ranks are stored as INTEGER
 # a run file without a result line is refused, as trec_eval does ("Cannot read results
 # file"): scoring it 0 on every query would hide a retrieval job that failed
 EMPTY_RUN = "error_empty_run"
-
-
-def _ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _first_line(path: str) -> str | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from reljudge.grades import is_grade
+
 SYSTEM_PROMPT = "You are a careful relevance assessor for a Korean question-answering archive."
 
 PROMPT_TEMPLATE = """Given a question and a paragraph from a Korean document collection, you must judge how \
@@ -82,4 +84,4 @@ def parse_final_score(answer: str | None) -> int | None:
     if not match:
         return None
     grade = int(match.group(1))
-    return grade if grade in (0, 1, 2) and match.group(1) == str(grade) else None
+    return grade if is_grade(grade) and match.group(1) == str(grade) else None

@@ -13,7 +13,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import DEFAULT_CAMPAIGN, Database, campaign_name, campaign_schema, open_database
+from reljudge.storage.db import DEFAULT_CAMPAIGN, Database, campaign_schema, check_campaign_name, open_database
 
 CODES = Codes(error_campaign_exists=("name",))
 
@@ -65,7 +65,7 @@ def create(target: str | os.PathLike | None, name: str) -> list[str]:
     """Create campaign ``name`` in the database ``target`` (made if new): registered, and
     its schema built by every migration step. Returns the steps applied to it. A name that
     a stop left registered but half-built is finished, not refused."""
-    name = campaign_name(name)
+    name = check_campaign_name(name)
     db = open_database(target, campaign=DEFAULT_CAMPAIGN)
     try:
         if name in db.campaign_names():

@@ -40,8 +40,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-import reljudge.storage.postgres as postgres
-from reljudge.storage.migrations import MIGRATIONS
+from reljudge.storage.migrations import MIGRATIONS, statements
 
 CODES = Codes(
     error_memory_limit=("variable", "value"),
@@ -119,7 +118,7 @@ def registered(cur: duckdb.DuckDBPyConnection, name: str, frame) -> Iterator[Non
 # -- campaigns: one schema each ------------------------------------------------------------
 CAMPAIGN_ENV_VAR = "RELJUDGE_CAMPAIGN"
 DEFAULT_CAMPAIGN = "default"
-CAMPAIGN_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
+_CAMPAIGN_NAME = re.compile(r"[a-z][a-z0-9_]{0,40}")
 #: Tables (and their sequence) shared by every campaign: they are made, migrated and
 #: written in the default schema only; a migration statement naming one of them is skipped
 #: in a campaign's own schema.
@@ -152,11 +151,25 @@ def chosen_campaign(name: str | None) -> Iterator[None]:
         _chosen_campaign.reset(token)
 
 
+def is_campaign_name(name: object) -> bool:
+    """The one rule for a campaign's name, wherever one comes from (the CLI's --campaign,
+    $RELJUDGE_CAMPAIGN, ``campaigns create``, the URL's ?campaign=, the save route): a
+    string of a lower-case ASCII letter, then lower-case letters, digits or ``_``, 41
+    characters at most (its schema, ``campaign_NAME``, stays within PostgreSQL's 63)."""
+    return isinstance(name, str) and _CAMPAIGN_NAME.fullmatch(name) is not None
+
+
 def campaign_name(explicit: str | None = None) -> str:
     """``explicit``, else the CLI's ``--campaign``, else $RELJUDGE_CAMPAIGN, else the
     default campaign; checked (lower-case letters, digits, ``_``; a letter first)."""
     name = explicit or _chosen_campaign.get() or os.environ.get(CAMPAIGN_ENV_VAR, "").strip() or DEFAULT_CAMPAIGN
-    if not isinstance(name, str) or not CAMPAIGN_NAME.fullmatch(name):
+    return check_campaign_name(name)
+
+
+def check_campaign_name(name: object) -> str:
+    """``name`` when it is a campaign's name (:func:`is_campaign_name`), else the error
+    that says the rule (an empty name too: here nothing stands in for it)."""
+    if not is_campaign_name(name):
         raise ReljudgeError(CODES("error_campaign_name", name=repr(name)))
     return name
 
@@ -169,7 +182,7 @@ def campaign_schema(name: str) -> str | None:
 def campaign_statements(sql: str) -> list[str]:
     """A migration step's statements for a campaign's own schema: those that do not name a
     shared table."""
-    return [s for s in postgres.statements(sql) if not _SHARED_RE.search(s)]
+    return [s for s in statements(sql) if not _SHARED_RE.search(s)]
 
 
 def migration_steps() -> list[tuple[int, str, str]]:

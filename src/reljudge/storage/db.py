@@ -17,17 +17,18 @@ from reljudge.errors import ReljudgeError
 import reljudge.storage.postgres as postgres
 from reljudge.storage.database import (  # noqa: F401 — the names storage's callers import from here
     CAMPAIGN_ENV_VAR,
-    CAMPAIGN_NAME,
     DEFAULT_CAMPAIGN,
     MANY_KEYS,
     MEMORY_ENV_VAR,
     SHARED,
     Database,
     campaign_name,
+    check_campaign_name,
     campaign_schema,
     campaign_statements,
     chosen_campaign,
     in_list,
+    is_campaign_name,
     memory_limit,
     registered,
 )

@@ -30,6 +30,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import DatabaseLockedError, ReljudgeError
+from reljudge.sql import ident
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
 from reljudge.storage.database import Database, owner_only, campaign_statements, memory_limit, run_step
@@ -206,7 +207,7 @@ class DuckDBFile(Database):
         self._start_idle_checkpoints()
 
     def table_in(self, schema: str | None, table: str) -> str:
-        return '"' + self._catalog.replace('"', '""') + f'".{schema or "main"}.{table}'
+        return f"{ident(self._catalog)}.{schema or 'main'}.{table}"
 
     def catalog_and_schema(self) -> tuple[str, str]:
         return self._catalog, self.schema or "main"

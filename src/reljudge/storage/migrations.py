@@ -10,9 +10,17 @@ defaults in UTC, a default-filling trigger per table), CREATE VIEW stays a DuckD
 made in the process over the attached tables, and INSERT/UPDATE run as DuckDB SQL over the
 attachment. A new step must work both ways: keep ';' and '--' out of string literals
 (statements are split on it), and run the storage tests (they cover both backends).
+
+The steps' DDL is read in one place, the end of this module: :func:`statements` splits a
+step, :func:`created_table` reads a CREATE TABLE's columns (type, NOT NULL, default) and
+:func:`set_default` an ALTER COLUMN ... SET DEFAULT — for the PostgreSQL backend's
+default-filling triggers and the copy's sequences alike.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
@@ -784,3 +792,118 @@ ALTER TABLE decoy_events ALTER COLUMN event_id SET DEFAULT nextval('judgment_eve
 """,
     ),
 ]
+
+
+# -- reading the steps' DDL: the one parser (the PostgreSQL backend's default-filling
+# triggers and the copy's sequences both read the migrations through it) ----------------
+_COMMENT = re.compile(r"--[^\n]*")
+_CREATE_TABLE = re.compile(r"CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
+_SET_DEFAULT = re.compile(r"ALTER\s+TABLE\s+(\w+)\s+ALTER\s+COLUMN\s+(\w+)\s+SET\s+DEFAULT\s+(.+)", re.I | re.S)
+_CONSTRAINT = {"PRIMARY", "UNIQUE", "CHECK", "FOREIGN", "CONSTRAINT"}
+_NOT_NULL = re.compile(r"\b(?:NOT\s+NULL|PRIMARY\s+KEY)\b", re.I)
+_DEFAULT = re.compile(r"\bDEFAULT\b", re.I)
+_NEXTVAL = re.compile(r"nextval\('(\w+)'\)", re.I)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column as a CREATE TABLE statement declares it."""
+
+    name: str
+    type: str
+    not_null: bool  # NOT NULL or PRIMARY KEY: it can never hold NULL
+    default: str | None  # the DEFAULT expression as written, None without one
+
+    @property
+    def sequence(self) -> str | None:
+        """The sequence the default draws from, if it does."""
+        return sequence_of(self.default)
+
+
+def sequence_of(default: str | None) -> str | None:
+    """The sequence a default expression draws from (``nextval('seq')``), if it does."""
+    found = _NEXTVAL.fullmatch(default or "")
+    return found.group(1) if found else None
+
+
+def statements(sql: str) -> list[str]:
+    """The statements of one migration step (comments removed; no ';' inside literals)."""
+    return [s.strip() for s in _COMMENT.sub("", sql).split(";") if s.strip()]
+
+
+def _split(text: str, stop) -> list[str]:
+    """``text`` cut where ``stop(character)`` holds outside parentheses and '…' literals
+    (the cut characters dropped)."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(text):
+        if quoted:
+            quoted = ch != "'"
+        elif ch == "'":
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and stop(ch):
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _top_level(text: str) -> str:
+    """``text`` with what is inside parentheses and literals blanked (so that a keyword
+    inside a CHECK (…) or a default's argument is not read as the column's own)."""
+    out, depth, quoted = [], 0, False
+    for ch in text:
+        inside = quoted or depth > 0
+        if quoted:
+            quoted = ch != "'"
+        elif ch == "'":
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        out.append(" " if inside or quoted else ch)
+    return "".join(out)
+
+
+def _expression(text: str) -> str:
+    """The expression at the start of ``text``: up to the first blank outside parentheses
+    and literals."""
+    return _split(text.strip(), str.isspace)[0]
+
+
+def created_table(statement: str) -> tuple[str, list[Column]] | None:
+    """For a CREATE TABLE statement (as a migration step writes it, or translated): the
+    table's name and its columns in order, table constraints (PRIMARY KEY (…), UNIQUE,
+    CHECK, …) left out. None for any other statement."""
+    head = _CREATE_TABLE.match(statement.strip())
+    if not head:
+        return None
+    rest = statement.strip()[head.end() :]
+    body = rest[: rest.rindex(")")]
+    columns = []
+    for element in _split(body, ",".__eq__):
+        words = element.split()
+        if words[0].upper() in _CONSTRAINT:
+            continue
+        definition = element.strip()[len(words[0]) :]
+        outside = _top_level(definition)
+        default = _DEFAULT.search(outside)
+        columns.append(
+            Column(
+                name=words[0],
+                type=words[1],
+                not_null=bool(_NOT_NULL.search(outside)),
+                default=_expression(definition[default.end() :]) if default else None,
+            )
+        )
+    return head.group(1), columns
+
+
+def set_default(statement: str) -> tuple[str, str, str] | None:
+    """For ALTER TABLE t ALTER COLUMN c SET DEFAULT expr: (t, c, expr); None otherwise."""
+    found = _SET_DEFAULT.fullmatch(statement.strip())
+    return (found.group(1), found.group(2), _expression(found.group(3))) if found else None

@@ -32,6 +32,7 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
+from reljudge.storage.migrations import created_table
 
 CODES = Codes(
     error_db_unavailable=("where", "detail"),
@@ -152,14 +153,6 @@ def unavailable(exc: BaseException, url: str) -> ReljudgeError:
 
 
 # -- migrations in PostgreSQL's dialect ----------------------------------------------------
-_COMMENT = re.compile(r"--[^\n]*")
-
-
-def statements(sql: str) -> list[str]:
-    """The statements of one migration step (comments removed; no ';' inside literals)."""
-    return [s.strip() for s in _COMMENT.sub("", sql).split(";") if s.strip()]
-
-
 def kind(statement: str) -> str:
     """'view' (a DuckDB view kept in memory), 'ddl' (sent natively) or 'data' (DuckDB SQL
     over the attachment)."""
@@ -190,12 +183,8 @@ def translate_ddl(statement: str) -> str:
     return statement
 
 
-_TABLE = re.compile(r"^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\(", re.I)
-_DEFAULT_COLUMN = re.compile(
-    r"^\s*(\w+)\s+[A-Z]+[^\n]*?\b(?:NOT\s+NULL|PRIMARY\s+KEY)\b[^\n]*?\bDEFAULT\s+"
-    r"(\(now\(\) AT TIME ZONE 'UTC'\)|nextval\('\w+'\)|TRUE|FALSE|''|-?\d+)",
-    re.I | re.M,
-)
+#: The defaults a trigger fills in (those of the translated migrations).
+_FILLED_DEFAULT = re.compile(r"\(now\(\) AT TIME ZONE 'UTC'\)|nextval\('\w+'\)|TRUE|FALSE|''|-?\d+", re.I)
 
 
 def default_triggers(statement: str) -> list[str]:
@@ -204,13 +193,13 @@ def default_triggers(statement: str) -> list[str]:
     every column it does not know a default of in INSERT ... ON CONFLICT / INSERT OR
     REPLACE (a plain INSERT leaves them out); a NOT NULL column can never take NULL, so
     filling the default there is what the same statement does on the DuckDB file."""
-    table = _TABLE.match(statement)
+    table = created_table(statement)
     if not table:
         return []
-    columns = _DEFAULT_COLUMN.findall(statement)
+    name, declared = table
+    columns = [(c.name, c.default) for c in declared if c.not_null and _FILLED_DEFAULT.fullmatch(c.default or "")]
     if not columns:
         return []
-    name = table.group(1)
     body = " ".join(f"IF NEW.{col} IS NULL THEN NEW.{col} := {expr}; END IF;" for col, expr in columns)
     return [
         f"CREATE FUNCTION reljudge_defaults_{name}() RETURNS trigger LANGUAGE plpgsql AS "

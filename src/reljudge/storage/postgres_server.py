@@ -17,8 +17,10 @@ import duckdb
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
+from reljudge.sql import ident
 import reljudge.storage.database as database
 import reljudge.storage.failures as failures
+import reljudge.storage.migrations as migrations
 import reljudge.storage.postgres as postgres
 from reljudge.storage.database import Database, campaign_statements, in_list, memory_limit, run_step
 
@@ -86,7 +88,7 @@ class PostgresServer(Database):
         done = {row[0] for row in cur.execute("SELECT version FROM schema_migrations").fetchall()}
         for version, _name, sql in database.migration_steps():
             if version in done:
-                for statement in postgres.statements(sql):
+                for statement in migrations.statements(sql):
                     if postgres.kind(statement) == "view":
                         cur.execute(postgres.view_sql(statement))
 
@@ -185,9 +187,10 @@ class PostgresServer(Database):
             cur = self._new_cursor()
             cur.begin()
             for table, columns in tables.items():
-                names = ", ".join(f'"{c}"' for c in columns) if columns else "*"
+                names = ", ".join(ident(c) for c in columns) if columns else "*"
                 cur.execute(
-                    f'CREATE TEMP TABLE "{table}" AS SELECT {names} FROM {postgres.ALIAS}.{self.schema or "public"}."{table}"'
+                    f"CREATE TEMP TABLE {ident(table)} AS SELECT {names} "
+                    f"FROM {postgres.ALIAS}.{self.schema or 'public'}.{ident(table)}"
                 )
             cur.commit()
         except duckdb.Error as exc:
@@ -250,7 +253,7 @@ class PostgresServer(Database):
                     except duckdb.Error as exc:
                         if not (failures.is_concurrent_ddl(exc) and self._recorded_elsewhere(cur, version, schema)):
                             raise
-                    for statement in postgres.statements(sql):
+                    for statement in migrations.statements(sql):
                         if postgres.kind(statement) == "view":
                             self._con.execute(postgres.view_sql(statement))
             finally:
@@ -261,7 +264,7 @@ class PostgresServer(Database):
 
     @staticmethod
     def _apply_step(cur, version: int, name: str, sql: str, schema: str | None = None) -> None:
-        split = campaign_statements if schema else postgres.statements
+        split = campaign_statements if schema else migrations.statements
         parts = [] if version in postgres.NATIVE_ONLY else split(sql)
         ddl = []
         for statement in parts:

@@ -15,14 +15,13 @@ campaign's schema of the source. The default campaign's copy carries the shared 
 
 from __future__ import annotations
 
-import re
-
 import duckdb
 
 from reljudge.errors import ReljudgeError
+from reljudge.sql import ident
 from reljudge.storage import postgres
 from reljudge.storage.db import DEFAULT_CAMPAIGN, SHARED, Database, is_postgres
-from reljudge.storage.migrations import MIGRATIONS
+from reljudge.storage.migrations import MIGRATIONS, created_table, sequence_of, set_default, statements
 from reljudge.codes import Codes
 
 CODES = Codes(
@@ -33,13 +32,6 @@ CODES = Codes(
 """What this module can tell people: codes worded by reljudge.i18n."""
 
 SOURCE = "rj_source"
-_SEQUENCE_COLUMN = re.compile(r"^\s*(\w+)\s+[A-Z]+[^\n]*DEFAULT\s+nextval\('(\w+)'\)", re.I | re.M)
-_TABLE = re.compile(r"CREATE\s+TABLE\s+(\w+)\s*\((.*?)\n\);", re.I | re.S)
-
-
-_SET_SEQUENCE_DEFAULT = re.compile(
-    r"ALTER\s+TABLE\s+(\w+)\s+ALTER\s+COLUMN\s+(\w+)\s+SET\s+DEFAULT\s+nextval\('(\w+)'\)", re.I
-)
 
 
 def sequences() -> list[tuple[str, str, str]]:
@@ -48,11 +40,14 @@ def sequences() -> list[tuple[str, str, str]]:
     since step 19)."""
     found: dict[tuple[str, str], str] = {}
     for _version, _name, sql in MIGRATIONS:
-        for table, body in _TABLE.findall(sql):
-            for column, sequence in _SEQUENCE_COLUMN.findall(body):
-                found[(table, column)] = sequence
-        for table, column, sequence in _SET_SEQUENCE_DEFAULT.findall(sql):
-            found[(table, column)] = sequence
+        for statement in statements(sql):
+            if created := created_table(statement):
+                table, declared = created
+                found.update({(table, c.name): c.sequence for c in declared if c.sequence})
+            elif altered := set_default(statement):
+                table, column, default = altered
+                if sequence := sequence_of(default):
+                    found[(table, column)] = sequence
     return [(table, column, sequence) for (table, column), sequence in found.items()]
 
 
@@ -79,16 +74,10 @@ def columns(db: Database, table: str) -> list[str]:
     ]
 
 
-def _ident(name: str) -> str:
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"not a table name: {name!r}")
-    return '"' + name + '"'
-
-
 def _table(db: Database, name: str) -> str:
     """Table ``name`` of ``db``'s campaign, as stored: a shared table by its own name (in
     every campaign ``users`` reads as the campaign's view of the accounts)."""
-    return db.shared(name) if name in SHARED else _ident(name)
+    return db.shared(name) if name in SHARED else ident(name)
 
 
 def row_counts(db: Database) -> dict[str, int]:
@@ -186,7 +175,7 @@ def copy(
     schema = target.schema or ("public" if is_postgres(source) else "main")
     try:
         selection = _selection(
-            target, only, lambda t: f"{SOURCE}.{schema}.{_ident(t)}", all_accounts=all_accounts, sessions=sessions
+            target, only, lambda t: f"{SOURCE}.{schema}.{ident(t)}", all_accounts=all_accounts, sessions=sessions
         )
         cur = target.cursor()
         source_steps = {
@@ -198,9 +187,9 @@ def copy(
         counts = {}
         with target.transaction() as tx:
             for table, (where, params) in selection.items():
-                cols = ", ".join(_ident(c) for c in columns(target, table))
+                cols = ", ".join(ident(c) for c in columns(target, table))
                 tx.execute(
-                    f"INSERT INTO {_table(target, table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{_ident(table)} "
+                    f"INSERT INTO {_table(target, table)} ({cols}) SELECT {cols} FROM {SOURCE}.{schema}.{ident(table)} "
                     f"WHERE {where}",
                     params,
                 )
@@ -222,7 +211,7 @@ def _continue_sequences(db: Database) -> None:
     for table, column, sequence in sequences():
         if table not in own:  # a shared table, seen from another campaign
             continue
-        top = cur.execute(f"SELECT max({_ident(column)}) FROM {_table(db, table)}").fetchone()[0]
+        top = cur.execute(f"SELECT max({ident(column)}) FROM {_table(db, table)}").fetchone()[0]
         if top is not None:  # a sequence that numbers two tables goes on after both
             tops[sequence] = max(tops.get(sequence, int(top)), int(top))
     for sequence, top in tops.items():
@@ -239,7 +228,7 @@ def compare(
     selection = _selection(a, only, lambda t: _table(a, t), all_accounts=all_accounts, sessions=sessions)
     for table, (where, params) in selection.items():
         cols = columns(a, table)
-        order = ", ".join(_ident(c) for c in cols)
+        order = ", ".join(ident(c) for c in cols)
         left = (
             a.cursor().execute(f"SELECT {order} FROM {_table(a, table)} WHERE {where} ORDER BY ALL", params).fetchall()
         )

@@ -18,7 +18,7 @@ from reljudge.web import routes as api
 from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import CAMPAIGN_ENV_VAR, CAMPAIGN_NAME, DEFAULT_CAMPAIGN, Database
+from reljudge.storage.db import CAMPAIGN_ENV_VAR, DEFAULT_CAMPAIGN, Database, is_campaign_name
 
 COOKIE = api.COOKIE
 LANG_COOKIE = "reljudge_lang"
@@ -105,7 +105,7 @@ def current_campaign() -> str:
         return DEFAULT_CAMPAIGN
     asked = st.query_params.get(CAMPAIGN_PARAM)
     name = asked or st.session_state.get(_CAMPAIGN) or _server_campaign()
-    if not CAMPAIGN_NAME.fullmatch(name):
+    if not is_campaign_name(name):
         _leave_campaign("campaign_unavailable", name)
         return DEFAULT_CAMPAIGN
     st.session_state[_CAMPAIGN] = name
@@ -118,7 +118,7 @@ def _server_campaign() -> str:
     """The campaign the app opens when the URL names none: ``reljudge --campaign NAME
     serve`` (``$RELJUDGE_CAMPAIGN``), else the default campaign."""
     name = os.environ.get(CAMPAIGN_ENV_VAR, "").strip()
-    return name if CAMPAIGN_NAME.fullmatch(name) else DEFAULT_CAMPAIGN
+    return name if is_campaign_name(name) else DEFAULT_CAMPAIGN
 
 
 def _choose_campaign(name: str) -> None:

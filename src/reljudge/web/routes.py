@@ -60,7 +60,7 @@ from reljudge.campaign import events
 from reljudge.campaign import judging
 from reljudge.storage import failures, postgres
 from reljudge.errors import ReljudgeError
-from reljudge.storage.db import CAMPAIGN_NAME, DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key, open_database
+from reljudge.storage.db import DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key, is_campaign_name, open_database
 
 COOKIE = "reljudge_session"
 MAX_BODY_BYTES = 1_000_000
@@ -399,7 +399,7 @@ async def events_route(request: Request) -> JSONResponse:
     if len(batch) > MAX_EVENTS:
         return _error(413, "too_many_events", f"send at most {MAX_EVENTS} events at a time")
     name = DEFAULT_CAMPAIGN if data.get("campaign") is None else data["campaign"]
-    if not isinstance(name, str) or not CAMPAIGN_NAME.fullmatch(name):
+    if not is_campaign_name(name):
         return _error(400, "bad_campaign", "'campaign' must be a campaign's name (a-z, 0-9, _; a letter first)")
     return await _run(_save, request.cookies.get(COOKIE), batch, name)
 
