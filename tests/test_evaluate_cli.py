@@ -765,3 +765,24 @@ def test_one_trec_line_rule_for_every_reader(tmp_path, capsys):
     assert code == 2 and f"{bad_qrels}, line 3: expected 4 fields (qid iter docid rel), found 3" in err
     code, _, err = cli(["evaluate", "--qrels", qrels, bad_run, "-m", "RR@10"], capsys)
     assert code == 2 and f"{bad_run}, line 3: expected 6 fields (qid Q0 docid rank score tag), found 5" in err
+
+
+def test_help_spells_every_measure_once_and_each_spelling_parses(capsys):
+    # the measure list of --help is the registry's; it once read nDCG@K@K, Unj@K@K, Judged@K@K
+    import re
+
+    from reljudge.eval.measures import FAMILIES, parse_measure
+
+    with pytest.raises(SystemExit):
+        cli(["evaluate", "--help"], capsys)
+    text = capsys.readouterr().out
+    assert not re.search(r"@[Kx]\]?\S*@[Kx]\b", text.replace(" / ", "\n"))
+    for f in FAMILIES:
+        line = next(line for line in text.splitlines() if re.match(rf"  {f.name}\b(?![(\w])|  {f.name}\(", line))
+        spellings = re.match(r"  (\S+(?: / \S+)?) ", line).group(1).split(" / ")
+        assert len(spellings) == (2 if f.takes_rel else 1), line
+        for spelling in spellings:
+            for form in {spelling.replace("[@K]", ""), spelling.replace("[@K]", "@K")}:
+                concrete = form.replace("@K", "@10").replace("@x", "@0.5").replace("rel=N", "rel=2")
+                assert form.count("@") <= 1, line
+                parse_measure(concrete, 1)

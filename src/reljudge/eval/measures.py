@@ -581,14 +581,10 @@ def summary_of(m: Measure) -> str:
 
 
 def _spelling(f: Family) -> str:
-    rel = " / " + f.name + "(rel=N)" if f.takes_rel else ""
-    if f.cutoff == "none":
-        return f.name + rel
-    if f.cutoff == "recall":
-        return f"{f.name}@x{rel}@x"
-    if f.cutoff == "optional":
-        return f"{f.name}[@K]{rel}[@K]"
-    return f"{f.name}@K{rel}@K"
+    """How ``--help`` writes a family's names: ``P@K / P(rel=N)@K``, ``nDCG@K``, ``RR[@K]``."""
+    at = {"none": "", "recall": "@x", "optional": "[@K]"}.get(f.cutoff, "@K")
+    names = [f.name] + ([f"{f.name}(rel=N)"] if f.takes_rel else [])
+    return " / ".join(name + at for name in names)
 
 
 def _known() -> str:
