@@ -605,3 +605,17 @@ def test_dashboard_lists_a_question_with_nothing_citable_until_it_is_marked(app_
     judging.mark_no_answer(_db(), "annotator1", "q02", True)
     at.run()
     assert "인용할 근거가 없는데 '근거 없음'으로 표시되지 않은 질문" not in [s.value for s in at.subheader]
+
+
+def test_an_annotator_without_assignments_is_told_to_ask_the_lead(app_db):
+    """Issue 39.8: the data is imported, only this annotator has no question of it."""
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/assign.py").run()
+    at.get("form")[0].button[1].click().run()  # "assign": annotator1 and annotator2 share the work
+    assert not at.exception and at.success
+    auth.add_user(_db(), "annotator3", "demo-pass3", "annotator")
+    at = _login(_app().run(), "annotator3", "demo-pass3")
+    assert not at.exception
+    texts = [i.value for i in at.info]
+    assert "아직 배정된 질문이 없습니다. 책임자에게 배정을 요청하세요." in texts
+    assert not any("자료를 가져와야" in t for t in texts)

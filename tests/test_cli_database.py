@@ -140,3 +140,27 @@ def test_a_closed_pipe_ends_every_command_quietly(tmp_path):
         code = proc.wait(timeout=120)
         assert code in (0, 141), (command, code, err)
         assert "Traceback" not in err and "BrokenPipeError" not in err, (command, err)
+
+
+def test_database_evaluate_defaults_to_the_campaigns_measures_and_report_takes_markdown(tmp_path, capsys):
+    """Issue 39.9: ``evaluate --policy source:e5`` without -m gives the dashboard's measures
+    (it said "no measure given"); ``report --format markdown`` is ``md``."""
+    from reljudge.cli.main import main
+    from reljudge.campaign import judging
+    from reljudge.campaign import setup as campaign
+    from reljudge.campaign import auth
+    from reljudge.storage import open_database
+
+    path = tmp_path / "c.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db, with_accounts=False)
+    auth.add_user(db, "ann", "password-1", "annotator")
+    for k, item in enumerate(judging.payload(db, "ann", "q01")["items"]):
+        judging.grade(db, "ann", "q01", item["pid"], 2 if k == 0 else 0)
+    db.close()
+    code = main(["--db", str(path), "evaluate", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert {"RR(rel=2)@10", "nDCG@10", "R(rel=2)@10"} <= set(json.loads(out)["measures"])  # demo threshold 2
+    assert main(["--db", str(path), "report", "--format", "markdown", "-o", str(tmp_path / "r.md")]) == 0
+    assert (tmp_path / "r.md").read_text(encoding="utf-8").startswith("# ")

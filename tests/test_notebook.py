@@ -46,7 +46,7 @@ def test_dataframes_give_trec_eval_numbers(seed):
     ref = pytrec_eval.RelevanceEvaluator(q, {"recip_rank", "ndcg_cut.10", "P.5", "recall.10"}).evaluate(
         {k: v for k, v in rr.items()}
     )
-    names = {"RR(rel=1)@10": None, "nDCG@10": "ndcg_cut_10", "P(rel=1)@5": "P_5", "R(rel=1)@10": "recall_10"}
+    names = {"RR@10": None, "nDCG@10": "ndcg_cut_10", "P@5": "P_5", "R@10": "recall_10"}  # the caller's spelling
     for row in got.itertuples():
         key = names[row.measure]
         if key is None:
@@ -99,3 +99,34 @@ def test_open_campaign_reads_a_campaign_and_refuses_a_missing_path(tmp_path):
         assert {"system", "qtype", "measure", "mean"} <= set(means.columns) and len(means)
         per_query = camp.evaluate(["RR@10"], per_query=True)
         assert set(per_query.qid) == {"q01"}
+
+
+def test_measures_keep_the_callers_spelling_and_the_front_door_is_listed():
+    """Issue 39.9: ``P@5`` comes back as ``P@5`` (as ir_measures keeps it); a name that
+    stands for several measures gives each its reljudge name; ``dir(reljudge)`` lists the
+    front door that ``__getattr__`` loads lazily."""
+    qrels, run = _random(3)
+    got = reljudge.evaluate(qrels, run, ["P@5", "RR(rel=2)@10", "P.5,10"])
+    assert list(got.measure) == ["P@5", "RR(rel=2)@10", "P(rel=1)@10"]  # P.5 is P@5, given first
+    per_query = reljudge.evaluate(qrels, run, "nDCG@10", per_query=True)
+    assert set(per_query.measure) == {"nDCG@10"}
+    assert {"evaluate", "open_campaign", "__version__"} <= set(dir(reljudge))
+
+
+def test_open_campaign_takes_a_campaign_and_explains_a_campaign_url_parameter(tmp_path):
+    """Issue 39.8/39.9: ``open_campaign(path, campaign=...)`` opens that campaign; a
+    ``?campaign=`` URL parameter is explained, not reported as an unreachable server."""
+    from reljudge.storage import open_database
+
+    path = tmp_path / "camp.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db, with_accounts=False)
+    db.close()
+    with pytest.raises(ReljudgeError) as refused:
+        reljudge.open_campaign("postgresql://u@127.0.0.1:1/db?campaign=kqa")
+    assert "--campaign kqa" in str(refused.value) and "cannot reach" not in str(refused.value)
+    with reljudge.open_campaign(path) as camp:
+        default_questions = len(camp.qrels())
+    with pytest.raises(ReljudgeError):
+        reljudge.open_campaign(path, campaign="no-such-campaign")
+    assert default_questions >= 0

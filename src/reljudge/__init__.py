@@ -16,3 +16,8 @@ def __getattr__(name: str):
 
         return getattr(notebook, name)
     raise AttributeError(f"module 'reljudge' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # Without it, dir(reljudge) and tab completion miss the lazily loaded front door.
+    return sorted(set(globals()) | set(__all__) | {"Campaign"})

@@ -95,6 +95,17 @@ def _run_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _caller_spelling(names: Sequence[str], default_rel: int) -> dict:
+    """Each parsed measure's label: the caller's own text where one text names one measure
+    (issue 39.9: ``P@5`` must not come back as ``P(rel=1)@5``), else reljudge's name."""
+    labels: dict = {}
+    for text in names:
+        found = parse_measures([text], default_rel=default_rel)
+        for m in found:
+            labels.setdefault(m, text.strip() if len(found) == 1 else str(m))
+    return labels
+
+
 def _is_path(value) -> bool:
     return isinstance(value, (str, os.PathLike))
 
@@ -121,8 +132,9 @@ def evaluate(
 
     Every qrels query counts and a query the run lacks scores 0 (``trec_eval -c``).
     Returns a DataFrame (``measure``, ``value``) of means, or with ``per_query`` one row
-    per query and measure (``query_id``, ``measure``, ``value``). Measures are named as
-    reljudge prints them (``RR(rel=1)@10``)."""
+    per query and measure (``query_id``, ``measure``, ``value``). Measures keep the
+    caller's spelling (``"P@5"`` stays ``P@5``, as ir_measures keeps it); a name that stands
+    for several measures (``"P.5,10"``, ``"official"``) gives each its reljudge name."""
     from reljudge.cli.evaluate import as_trec_runs
     from reljudge.eval.metrics import per_query_values, summarise
     from reljudge.eval.measures import summary_of
@@ -132,6 +144,7 @@ def evaluate(
 
     names = [measures] if isinstance(measures, str) else list(measures)
     parsed = parse_measures(names, default_rel=DEFAULT_REL if rel is None else int(rel))
+    labels = _caller_spelling(names, DEFAULT_REL if rel is None else int(rel))
     con = duckdb.connect()
     folder = tempfile.mkdtemp(prefix="reljudge-notebook-")
     try:
@@ -165,10 +178,10 @@ def evaluate(
     for mi, m in enumerate(result.measures):
         col = result.values[0, :, mi] if len(result.systems) else np.zeros(0)
         if per_query:
-            rows += [{"query_id": str(q), "measure": str(m), "value": float(v)} for q, v in zip(result.qids, col)]
+            rows += [{"query_id": str(q), "measure": labels[m], "value": float(v)} for q, v in zip(result.qids, col)]
         else:
             value = summarise(col[:, None], np.array([summary_of(m)], dtype=object), 0, 0)[0][0] if len(col) else 0.0
-            rows.append({"measure": str(m), "value": float(value)})
+            rows.append({"measure": labels[m], "value": float(value)})
     return pd.DataFrame(rows, columns=["query_id", "measure", "value"] if per_query else ["measure", "value"])
 
 
@@ -237,13 +250,15 @@ class Campaign:
         return frame.assign(measure=frame["measure"].map(str)).reset_index(drop=True)
 
 
-def open_campaign(path_or_url, read_only: bool = True) -> Campaign:
+def open_campaign(path_or_url, read_only: bool = True, campaign: str | None = None) -> Campaign:
     """Open a campaign: a DuckDB file (which must exist: a mistyped path is refused, not
     created empty) or a ``postgresql://`` URL. Read-only by default; DuckDB lets one
     process write a file, so a notebook that only reads does not stop the app from
-    starting afterwards (while the app runs, open a copy, or use the team server)."""
+    starting afterwards (while the app runs, open a copy, or use the team server).
+    ``campaign``: which campaign of the database (``reljudge --campaign``; default
+    ``$RELJUDGE_CAMPAIGN``, else the default campaign)."""
     from reljudge.storage import open_database
 
     if path_or_url is None or (isinstance(path_or_url, str) and not path_or_url.strip()):
         raise ReljudgeError(CODES("error_open_campaign_target"))
-    return Campaign(open_database(path_or_url, read_only=read_only, must_exist=True))
+    return Campaign(open_database(path_or_url, read_only=read_only, must_exist=True, campaign=campaign))

@@ -198,6 +198,13 @@ def merge_decoys(qid: str, username: str, ordered: list[str], decoys) -> list[st
     return merged
 
 
+def nothing_to_judge_reason(db: Database) -> str:
+    """Why an annotator's queue is empty, as a UI text key: ``no_questions`` when the
+    campaign holds no question yet (a lead must import data), else ``none_assigned``
+    (the data is there, the annotator has no question of it: the lead assigns work)."""
+    return "no_questions" if catalog.counts(db)["questions"] == 0 else "none_assigned"
+
+
 def current_question(db: Database, username: str) -> str | None:
     """Where the annotator left off; else the first unfinished question of their own
     queue (one they started comes first), in campaign order (remembered, so the

@@ -48,7 +48,6 @@ FILE_MODE_REL = 1  # trec_eval's default relevance_level
 CODES = Codes(
     error_trec_eval_needs_qrels=(),
     error_file_flags_need_qrels=(),
-    error_no_measure_example=(),
     error_no_measure_trec_eval_default=(),
     error_nothing_to_evaluate=("qrels",),
     error_nothing_to_evaluate_no_answer=("n", "qrels"),
@@ -87,19 +86,22 @@ def evaluate_database(args) -> int:
     (aggregated under ``--policy``, or a frozen ``--version``)."""
     import pandas as pd
 
-    from reljudge.campaign.evaluation import evaluate_campaign
+    from reljudge.campaign.evaluation import default_measures, evaluate_campaign, settings_ks
     from reljudge.storage import catalog, open_database
 
     if args.format == "trec_eval":
         raise ReljudgeError(CODES("error_trec_eval_needs_qrels"))
     if args.max_docs is not None or args.judged_only:
         raise ReljudgeError(CODES("error_file_flags_need_qrels"))
-    if not args.measures:
-        raise ReljudgeError(CODES("error_no_measure_example"))
     db = open_database(getattr(args, "db", None), must_exist=True)
     try:
         threshold = int(catalog.get_settings(db)["rel_threshold"])
-        measures = parse_measures(args.measures, default_rel=threshold)
+        # Without -m: the campaign's own measures, the dashboard's (issue 39.9).
+        measures = (
+            parse_measures(args.measures, default_rel=threshold)
+            if args.measures
+            else default_measures(settings_ks(db), threshold)
+        )
         run = None
         names = None
         if args.runs:

@@ -68,8 +68,9 @@ def register(subparsers) -> argparse.ArgumentParser:
         action="extend",
         nargs="+",
         metavar="MEASURE",
-        help="one or more measures, e.g. RR@10 nDCG@10 R@100 (required, but "
-        "--format trec_eval defaults to -m official, as trec_eval)",
+        help="one or more measures, e.g. RR@10 nDCG@10 R@100 (--qrels mode: required, but "
+        "--format trec_eval defaults to -m official, as trec_eval; database mode: default the "
+        "campaign's measures, the dashboard's)",
     )
     p.add_argument("-q", "--per-query", action="store_true", help="also print every query's value")
     p.add_argument(

@@ -400,10 +400,11 @@ def cmd_report(args) -> int:
 
     db = _db(args)
     data = report.build(db, args.policy, args.version, args.lang)
-    text = report.render(data, args.format)
+    fmt = "md" if args.format == "markdown" else args.format
+    text = report.render(data, fmt)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(text, encoding="utf-8")
-    print(f"report ({args.format}, {args.lang}) -> {args.output}")
+    print(f"report ({fmt}, {args.lang}) -> {args.output}")
     return 0
 
 
@@ -736,7 +737,9 @@ def build_parser() -> argparse.ArgumentParser:
         "reljudge report --format html -o judgments/report.html",
         cmd_report,
     )
-    p.add_argument("--format", choices=["md", "html"], default="md")
+    p.add_argument(
+        "--format", choices=["md", "markdown", "html"], default="md", help="md or markdown (the same), or html"
+    )
     p.add_argument("--lang", choices=["ko", "en"], default="ko")
     p.add_argument(
         "--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME or source:NAME"

@@ -175,6 +175,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "그 프로세스를 멈추거나 다른 --db 파일을 쓰세요.",
         "{path}: the database is in use by another process (e.g. the running app); stop it or use another --db file.",
     ),
+    "error_url_campaign_parameter": (
+        "{where}: 'campaign'은 PostgreSQL 연결 인자가 아닙니다. 캠페인은 --campaign {name} "
+        "(또는 RELJUDGE_CAMPAIGN={name}, 노트북에서는 open_campaign(url, campaign='{name}'))로 고르세요.",
+        "{where}: 'campaign' is not a PostgreSQL connection parameter. Choose the campaign with "
+        "--campaign {name} (or RELJUDGE_CAMPAIGN={name}; in a notebook open_campaign(url, campaign='{name}')).",
+    ),
     "error_db_unavailable": (
         "{where}: 데이터베이스 서버에 연결할 수 없습니다({detail}). 서버가 켜져 있는지, "
         "주소·사용자·비밀번호(PGPASSWORD, ~/.pgpass)가 맞는지 확인하세요. "
@@ -904,10 +910,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "error_file_flags_need_qrels": (
         "-M과 -J에는 --qrels 파일이 필요합니다 (파일에 쓰는 trec_eval의 옵션입니다)",
         "-M and -J need --qrels FILE (they are trec_eval's flags for files)",
-    ),
-    "error_no_measure_example": (
-        "측정이 주어지지 않았습니다: -m 측정..., 예: -m RR@10 nDCG@10",
-        "no measure given: -m MEASURE..., e.g. -m RR@10 nDCG@10",
     ),
     "error_no_measure_trec_eval_default": (
         "측정이 주어지지 않았습니다: -m 측정..., 예: -m RR@10 nDCG@10 "

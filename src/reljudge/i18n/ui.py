@@ -239,6 +239,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "판정할 질문이 없습니다. 책임자가 자료를 가져와야 합니다.",
         "No questions to judge yet: a lead must import data first.",
     ),
+    "none_assigned": (
+        "아직 배정된 질문이 없습니다. 책임자에게 배정을 요청하세요.",
+        "No question is assigned to you yet: ask the lead.",
+    ),
     "question_n": ("질문 {i} / {n}", "Question {i} / {n}"),
     "type": ("유형", "Type"),
     "criteria": ("판정 기준", "Criteria"),

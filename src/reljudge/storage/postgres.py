@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import duckdb
 
@@ -36,6 +36,7 @@ from reljudge.storage.migrations import created_table
 
 CODES = Codes(
     error_db_unavailable=("where", "detail"),
+    error_url_campaign_parameter=("where", "name"),
     error_postgres_extension_missing=("version",),
     error_postgres_extension_version=("built", "version"),
     error_postgres_extension_no_build=("version",),
@@ -106,9 +107,23 @@ def extension_path() -> Path:
     raise ReljudgeError(CODES("error_postgres_extension_version", built=", ".join(found), version=duckdb.__version__))
 
 
+def check_url(url: str) -> None:
+    """Refuse what libpq would refuse for a reason that is not the server's: a
+    ``?campaign=`` parameter (a campaign is reljudge's, not a connection parameter, and libpq
+    rejects unknown parameters with a message that reads like an unreachable server)."""
+    try:
+        params = parse_qsl(urlsplit(url).query, keep_blank_values=True)
+    except ValueError:
+        return  # libpq's own message says what is wrong with the URL
+    for key, value in params:
+        if key.lower() == "campaign":
+            raise ReljudgeError(CODES("error_url_campaign_parameter", where=display_url(url), name=value))
+
+
 def connect(url: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the PostgreSQL database attached as ``pg``.
     Raises :class:`DatabaseUnavailable` (password-free) when the server cannot be reached."""
+    check_url(url)
     con = duckdb.connect()
     try:
         con.execute(f"LOAD '{extension_path()}'")
