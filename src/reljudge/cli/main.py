@@ -391,6 +391,8 @@ def cmd_export(args) -> int:
     summary = export.write_qrels(
         db, args.output, args.format or "trec", policy, args.version, args.min_grade, args.include_no_answer
     )
+    for notice in summary.notices:  # a model source: how many pairs it graded and could not grade
+        print(i18n.message(notice, "en"), file=sys.stderr)
     print(summary.message())
     return 0
 
