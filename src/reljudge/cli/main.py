@@ -741,7 +741,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["md", "html"], default="md")
     p.add_argument("--lang", choices=["ko", "en"], default="ko")
     p.add_argument(
-        "--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME or source:NAME"
+        "--policy",
+        default="adjudicated",
+        help="adjudicated (default), majority, annotator:NAME or source:NAME (imported or a model's); "
+        "the model section compares every other model source with it (live grades)",
     )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
     p.add_argument("-o", "--output", required=True)
