@@ -51,7 +51,11 @@ if not model_sources:
     st.info(session.t("judge_none"))
 else:
     source = st.selectbox(session.t("judge_pick"), model_sources)
-    result = calibration.calibrate(db, source, "adjudicated")
+    against = st.selectbox(
+        session.t("judge_reference"), judge_tables.reference_choices(db, source), key="judge_reference"
+    )
+    result = calibration.calibrate(db, source, against)
+    st.caption(judge_tables.use_note(session.lang()))
     for line in judge_tables.info(result, session.lang()):
         st.caption(display.md(line))
     tables.dataframe(judge_tables.figures_frame(result), name="model_vs_people")

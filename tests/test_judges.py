@@ -489,7 +489,7 @@ def test_the_report_names_the_model_and_escapes_the_source(small_db, e5_judge):
     judging.grade(db, "ann", "q2", "p04", 1)
     data = report.build(db, n_boot=20, lang="en")
     md = report.render(data, "md")
-    assert "## Model judge (model vs people)" in md and "model e5-small" in md
+    assert "## Model judge (model vs reference)" in md and "model e5-small" in md
     assert "<script>" not in md
     page = report.render(data, "html")
     assert "&lt;script&gt;" in page and "<script>x" not in page

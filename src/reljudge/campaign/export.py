@@ -21,7 +21,7 @@ from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
 from reljudge.grades import GRADES
 from reljudge.campaign.importers import check_name, iter_text_lines
-from reljudge.storage import catalog, qrels_io
+from reljudge.storage import catalog, judge_sources, qrels_io
 from reljudge.storage.db import Database
 from reljudge.eval.trec_io import line_ending_problem, trec_lines, whole_number_problem
 
@@ -39,6 +39,7 @@ CODES = Codes(
     error_no_qrels_rows=(),
     error_qrels_no_source=(),
     notice_identical_duplicates=("n",),
+    notice_model_source_export=("source", "graded", "errors"),
 )
 """The problems of a qrels import (:func:`read_qrels`, inside ``InputError``), worded by the pages."""
 
@@ -53,6 +54,7 @@ class ExportSummary:
     n_no_answer: int = 0
     policy: str = ""
     no_answer_included: bool = False
+    notices: list[Message] = field(default_factory=list)  # for stderr: a model source's graded and errors
 
     def message(self) -> str:
         files = ", ".join(str(p) for p in self.paths)
@@ -81,7 +83,8 @@ def qrels_table(
     than the dashboard's, for the same judgments). Their list is the second frame."""
     if policy.startswith("source:"):
         name = policy.split(":", 1)[1]
-        if name not in qrels_io.sources(db):
+        # a source auto-judge registered is a source even before it graded a pair
+        if name not in qrels_io.sources(db) and judge_sources.meta(db, name) is None:
             raise ReljudgeError(CODES("error_no_qrels_source", source=repr(name)))
         rows = qrels_io.external(db, name)
         rows["judged_as"] = rows["pid"]
@@ -175,7 +178,17 @@ def write_qrels(
         _write_frame(rich, path, fmt)
     side = _side_path(path, fmt)
     _write_frame(no_answer, side, "tsv" if fmt in ("trec", "beir") else fmt)
-    return ExportSummary([path, side], len(rows), len(no_answer), label, include_no_answer)
+    return ExportSummary([path, side], len(rows), len(no_answer), label, include_no_answer, _model_notices(db, policy))
+
+
+def _model_notices(db: Database, policy: str) -> list[Message]:
+    """A model source's export says how many pairs it graded and could not grade
+    (notice_model_source_export); any other policy's says nothing more."""
+    name = policy.split(":", 1)[1] if policy.startswith("source:") else None
+    if name is None or judge_sources.meta(db, name) is None:
+        return []
+    graded, errors = len(judge_sources.graded_keys(db, name)), len(judge_sources.errors(db, name))
+    return [CODES("notice_model_source_export", source=name, graded=graded, errors=errors)]
 
 
 def qrels_bytes(

@@ -23,13 +23,20 @@ examples:
 
 CALIBRATE_EPILOG = """\
 Over the pooled pairs both have graded: n, exact_agreement, kappa_linear (linearly weighted
-Cohen's kappa), the 3x3 confusion matrix (rows: POLICY's grade, columns: NAME's), the same
-per question type, and per measure the Kendall tau of the system rankings under the two
-qrels with each system's figure under both.
+Cohen's kappa), the 3x3 confusion matrix (rows: POLICY's grade, columns: NAME's) with its
+margins (row sums, column sums, total), the same per question type, and per measure the
+Kendall tau of the system rankings under the two qrels with each system's figure under
+both, averaged over the same questions (those both qrels cover; their number is printed).
+
+An imported qrels source (import qrels; a TREC qrels lists mostly the relevant pairs)
+grades every pooled pair: those it does not list count as 0, as trec_eval reads a qrels,
+so n is the pooled pairs the other side graded. A model source (auto-judge) grades only
+the pairs it graded: a pair the model could not grade is left out, not a 0, and counted.
 
 examples:
   reljudge calibrate e5 --against adjudicated
   reljudge calibrate e5 --against annotator:kim --format json
+  reljudge calibrate e5 --against source:truth
 """
 
 
@@ -71,8 +78,10 @@ def register(subparsers) -> None:
 
     c = subparsers.add_parser(
         "calibrate",
-        help="a model source's grades against the people's (kappa, confusion, system rankings)",
-        description="Figures of source NAME against POLICY (adjudicated, majority, annotator:X, source:Y).",
+        help="a source's grades against a reference's: the people's or another source's "
+        "(kappa, confusion, system rankings)",
+        description="Figures of source NAME against POLICY (adjudicated, majority, annotator:X, source:Y: "
+        "an imported or a model source).",
         epilog=CALIBRATE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -154,7 +163,8 @@ def _fmt(x) -> str:
 
 
 def cmd_calibrate(args) -> int:
-    from reljudge.judges.calibration import calibrate
+    from reljudge import i18n
+    from reljudge.judges.calibration import calibrate, notes
 
     db = _db(args)
     result = calibrate(db, args.name, args.against)
@@ -166,21 +176,39 @@ def cmd_calibrate(args) -> int:
         out.append(
             f"model {result['model']} · version {result['model_version']} · prompt sha256 {result['prompt_sha256']}"
         )
+    said = notes(result)
+    out += [i18n.message(m, "en") for m in said if m.code == "calibrate_imported_side"]
+    errors = f"  (pairs the model could not grade: {result['errors']})" if result["source_kind"] == "model" else ""
     out.append(
         f"n {result['n']}  exact_agreement {_fmt(result['exact_agreement'])}  "
-        f"kappa_linear {_fmt(result['kappa_linear'])}  (pairs the model could not grade: {result['errors']})"
+        f"kappa_linear {_fmt(result['kappa_linear'])}{errors}"
     )
-    out.append("confusion (rows: against 0/1/2, columns: source 0/1/2)")
-    out += ["  " + " ".join(f"{v:6d}" for v in row) for row in result["confusion"]]
+    out.append("confusion (rows: against 0/1/2, columns: source 0/1/2; margins: sum)")
+    out += _confusion_lines(result["confusion"])
     out.append("per question type")
     for qtype, f in result["per_type"].items():
         out.append(
             f"  {qtype}: n {f['n']}  exact {_fmt(f['exact_agreement'])}  kappa_linear {_fmt(f['kappa_linear'])}  "
             f"confusion {f['confusion']}"
         )
+    out += [i18n.message(m, "en") for m in said if m.code == "calibrate_outcome_questions"]
     for measure, o in result.get("outcome", {}).items():
         out.append(f"{measure}: Kendall tau of the system rankings {_fmt(o['kendall_tau'])}")
         for system, v in o["systems"].items():
             out.append(f"  {system}: against {_fmt(v['against'])}  source {_fmt(v['source'])}")
     print("\n".join(out))
     return 0
+
+
+def _confusion_lines(confusion) -> list[str]:
+    """The confusion matrix with a row sum on each row and a row of column sums and the total."""
+    from reljudge.judges.calibration import margins
+
+    m = margins(confusion)
+    head = "  " + " ".join(f"{h:>6}" for h in ("", "0", "1", "2", "sum"))
+    rows = [
+        "  " + " ".join([f"{g:>6}"] + [f"{v:6d}" for v in row] + [f"{m['against'][g]:6d}"])
+        for g, row in enumerate(confusion)
+    ]
+    total = "  " + " ".join([f"{'sum':>6}"] + [f"{v:6d}" for v in m["source"]] + [f"{m['total']:6d}"])
+    return [head, *rows, total]

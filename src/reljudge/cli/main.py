@@ -391,6 +391,8 @@ def cmd_export(args) -> int:
     summary = export.write_qrels(
         db, args.output, args.format or "trec", policy, args.version, args.min_grade, args.include_no_answer
     )
+    for notice in summary.notices:  # a model source: how many pairs it graded and could not grade
+        print(i18n.message(notice, "en"), file=sys.stderr)
     print(summary.message())
     return 0
 
@@ -742,7 +744,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--lang", choices=["ko", "en"], default="ko")
     p.add_argument(
-        "--policy", default="adjudicated", help="adjudicated (default), majority, annotator:NAME or source:NAME"
+        "--policy",
+        default="adjudicated",
+        help="adjudicated (default), majority, annotator:NAME or source:NAME (imported or a model's); "
+        "the model section compares every other model source with it (live grades)",
     )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")
     p.add_argument("-o", "--output", required=True)

@@ -190,12 +190,13 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "judged_pairs": ("둘 다 판정한 문단 수", "pairs both graded"),
     "exact_agreement": ("완전 일치율", "exact agreement"),
     "kappa_linear": ("선형 가중 κ", "linearly weighted κ"),
-    "reference_grade": ("기준(사람) 등급", "reference (people) grade"),
-    "reference_value": ("기준(사람) qrels", "reference (people) qrels"),
+    "reference_grade": ("기준 등급", "reference grade"),
+    "reference_value": ("기준 qrels", "reference qrels"),
     "model_value": ("모델 qrels", "model qrels"),
     "model_0": ("모델 0", "model 0"),
     "model_1": ("모델 1", "model 1"),
     "model_2": ("모델 2", "model 2"),
+    "model_sum": ("합계", "sum"),
 }
 
 

@@ -993,4 +993,20 @@ TEXTS: dict[str, tuple[str, str]] = {
         "--reviews는 데이터베이스를 읽으므로 파일을 받지 않습니다",
         "--reviews reads the database; it takes no FILE",
     ),
+    # calibrate and export qrels of a model source (judges.calibration, campaign.export): how
+    # each side's pairs are counted
+    "calibrate_imported_side": (
+        "{name}은(는) 가져온 qrels 출처입니다: 목록에 없는 풀 문단은 trec_eval이 qrels를 읽듯 등급 0으로 셉니다",
+        "{name} is an imported qrels source: pooled pairs it does not list count as grade 0, as trec_eval "
+        "reads a qrels",
+    ),
+    "calibrate_outcome_questions": (
+        "시스템 수치는 두 qrels가 모두 다루는 같은 질문 {n}개에서 평균했습니다 (기준 {against}개, 비교 출처 {source}개)",
+        "system figures averaged over the same {n} questions, those both qrels cover (against: {against}, "
+        "source: {source})",
+    ),
+    "notice_model_source_export": (
+        "모델 출처 {source!r}: {graded}개 판정, 오류 {errors}개 (판정하지 못한 쌍은 파일에 없습니다)",
+        "model source {source!r}: {graded} graded, {errors} errors (pairs it could not grade are not in the file)",
+    ),
 }

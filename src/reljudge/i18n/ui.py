@@ -799,11 +799,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The rest of the pool — not needed now (may still be judged)",
     ),
     # model judge (reljudge.judges): never shown to annotators
-    "judge_panel_title": ("모델 대 사람", "Model vs people"),
+    "judge_panel_title": ("모델 대 기준", "Model vs reference"),
     "judge_panel_info": (
-        "모델 판정(출처 {source})을 사람의 판정({against})과 비교합니다: 둘 다 판정한 풀 문단 {n}개. "
+        "모델 판정(출처 {source})을 기준({against})과 비교합니다: 둘 다 판정한 풀 문단 {n}개. "
         "모델 판정은 판정자에게 보이지 않습니다.",
-        "The model's grades (source {source}) against the people's ({against}): {n} pooled pairs both "
+        "The model's grades (source {source}) against the reference ({against}): {n} pooled pairs both "
         "graded. Model grades are never shown to annotators.",
     ),
     "judge_model_line": (
@@ -813,8 +813,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "judge_exact": ("완전 일치", "Exact agreement"),
     "judge_kappa_linear": ("선형 가중 카파", "Linearly weighted kappa"),
     "judge_confusion": (
-        "혼동 행렬 (행: 사람 0·1·2, 열: 모델 0·1·2)",
-        "Confusion matrix (rows: people 0·1·2, columns: model 0·1·2)",
+        "혼동 행렬 (행: 기준 0·1·2, 열: 모델 0·1·2, Σ·합계: 합)",
+        "Confusion matrix (rows: reference 0·1·2, columns: model 0·1·2, Σ and sum: the margins)",
     ),
     "judge_outcome": ("시스템 순위 일치 (켄달 타우)", "System ranking agreement (Kendall's tau)"),
     "judge_none": (
@@ -822,7 +822,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "No model source yet (reljudge auto-judge).",
     ),
     "judge_pick": ("모델 출처", "Model source"),
-    "judge_report_title": ("모델 판정 (모델 대 사람)", "Model judge (model vs people)"),
+    "judge_report_title": ("모델 판정 (모델 대 기준)", "Model judge (model vs reference)"),
     # quality control (pages/quality.py)
     "nav_quality": ("품질 관리", "Quality"),
     "quality_title": ("품질 관리", "Quality control"),
@@ -879,4 +879,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     "use_as_gold": ("골드로 쓰기", "Use as gold"),
     "used_as_gold": ("{item}을(를) 골드 항목으로 저장했습니다.", "{item} is now a gold item."),
     "quality_export": ("품질 기록 내려받기 (JSONL)", "Download the quality export (JSONL)"),
+    # model vs reference (pages/agreement.py, reporting.judge_tables): the reference picked,
+    # and what a model source is good for
+    "judge_reference": ("기준 (사람의 판정 또는 출처)", "Reference (the people's grades or a source)"),
+    "judge_model_use": (
+        "모델 출처는 시스템의 순서를 매기는 데 쓸 만하지만 절대값은 사람의 판정과 멉니다: KorQuAD 질문 50개 "
+        "캠페인에서 e5-small은 시스템 순위를 사람과 같게 매겼으나(시스템 순위의 켄달 타우 1.0), MRR@10의 "
+        "절대 오차는 기본 임계값에서 0.16–0.22, 교차 적합한 임계값에서 0.34–0.42였습니다. 순서 매기기와 "
+        "선별에 쓰고, 절대값을 보고하는 데는 쓰지 마세요.",
+        "A model source orders systems well, but its absolute values are far from the people's: on a "
+        "50-question KorQuAD campaign, e5-small ranked the systems as the people did (Kendall τ 1.0 of the "
+        "system ranking), while its MRR@10 was off by 0.16–0.22 with the default thresholds and by "
+        "0.34–0.42 cross-fitted. Use it for ordering and triage, not for reporting absolute values.",
+    ),
 }

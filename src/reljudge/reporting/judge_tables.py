@@ -1,5 +1,7 @@
-"""The "model vs people" figures as tables, for the Agreement page's panel and the report's
-section (reljudge.judges.calibration computes them). Data only; the words are in i18n."""
+"""The "model vs reference" figures as tables, for the Agreement page's panel and the report's
+section (reljudge.judges.calibration computes them). The reference is any policy: the
+people's (adjudicated, majority, annotator:X) or any source, imported or model
+(source:Y). Data only; the words are in i18n."""
 
 from __future__ import annotations
 
@@ -21,6 +23,16 @@ def model_sources(db: Database) -> list[str]:
     return store.judge_source_names(db)
 
 
+def reference_choices(db: Database, source: str | None = None) -> list[str]:
+    """The policies a model source can be compared with: the live policies and annotators
+    an export offers, every source (imported, or a model's), ``source`` itself left out."""
+    from reljudge.campaign import export
+
+    choices = [policy for policy, version in export.export_choices(db) if version is None]
+    choices += [f"source:{s}" for s in model_sources(db) if f"source:{s}" not in choices]
+    return [c for c in choices if c != f"source:{source}"]
+
+
 def figures_frame(result: dict) -> pd.DataFrame:
     """One row for all pairs, then one per question type: n, exact agreement, linear κ."""
     rows = [(ALL, result["n"], result["exact_agreement"], result["kappa_linear"])]
@@ -32,13 +44,22 @@ def figures_frame(result: dict) -> pd.DataFrame:
 
 
 def confusion_frame(result: dict) -> pd.DataFrame:
-    """Rows: the reference's grade; columns: the model's (``model_0`` …).
+    """Rows: the reference's grade; columns: the model's (``model_0`` …); with its margins:
+    the column ``model_sum`` (row sums) and the row ``Σ`` (column sums, and the total).
     Column names are fixed words, never data (a source name is data)."""
+    from reljudge.judges.calibration import margins
+
+    m = margins(result["confusion"])
+    rows = [list(row) + [m["against"][g]] for g, row in enumerate(result["confusion"])]
+    rows.append(list(m["source"]) + [m["total"]])
     return pd.DataFrame(
-        result["confusion"],
-        index=pd.Index(["0", "1", "2"], name="reference_grade"),
-        columns=[f"model_{g}" for g in "012"],
+        rows,
+        index=pd.Index(["0", "1", "2", SUM], name="reference_grade"),
+        columns=[f"model_{g}" for g in "012"] + ["model_sum"],
     )
+
+
+SUM = "Σ"
 
 
 def outcome_frame(result: dict) -> pd.DataFrame:
@@ -56,8 +77,11 @@ def _r(x):
     return None if x is None else round(float(x), 4)
 
 
-def info(result: dict, lang: str) -> tuple[str, str]:
-    """(what is compared, which model and prompt) as plain text in ``lang``."""
+def info(result: dict, lang: str) -> list[str]:
+    """What is compared, which model and prompt, and how the pairs and questions were
+    counted (:func:`reljudge.judges.calibration.notes`), as plain text in ``lang``."""
+    from reljudge.judges.calibration import notes
+
     first = i18n.t(
         "judge_panel_info", lang, source=result["source"], against=result["against_described"], n=result["n"]
     )
@@ -69,34 +93,43 @@ def info(result: dict, lang: str) -> tuple[str, str]:
         sha=result["prompt_sha256"],
         at=result["judged_at"],
     )
-    return first, second
+    return [first, second, *(i18n.message(m, lang) for m in notes(result))]
+
+
+def use_note(lang: str) -> str:
+    """What a model source is good for (ordering, triage) and what not (absolute values),
+    with the figures measured."""
+    return i18n.t("judge_model_use", lang)
 
 
 @dataclass
 class Section:
-    """The report's "model vs people" section: one calibration per model source."""
+    """The report's "model vs reference" section: one calibration per model source."""
 
     lang: str
     results: list[dict] = field(default_factory=list)
+    against: str = "adjudicated"
 
 
 def build_section(db: Database, lang: str, against: str = "adjudicated") -> Section | None:
+    """Every model source (but ``against``'s own) against ``against``: the report's
+    policy, the people's or any source's."""
     from reljudge.judges.calibration import calibrate
 
-    sources = model_sources(db)
+    sources = [s for s in model_sources(db) if f"source:{s}" != against]
     if not sources:
         return None
-    return Section(lang, [calibrate(db, s, against) for s in sources])
+    return Section(lang, [calibrate(db, s, against) for s in sources], against)
 
 
 def markdown(section: Section | None) -> str:
     if section is None:
         return ""
     L = section.lang
-    out = [f"\n## {md_cell(i18n.t('judge_report_title', L))}\n"]
+    out = [f"\n## {md_cell(i18n.t('judge_report_title', L))}\n\n{md_cell(use_note(L))}\n"]
     for result in section.results:
-        first, second = info(result, L)
-        out.append(f"\n### {md_cell(result['source'])}\n\n{md_cell(first)}\n\n{md_cell(second)}\n")
+        lines = "\n\n".join(md_cell(line) for line in info(result, L))
+        out.append(f"\n### {md_cell(result['source'])}\n\n{lines}\n")
         out.append(md_table(figures_frame(result), L))
         out.append(f"\n{md_cell(i18n.t('judge_confusion', L))}\n")
         out.append(md_table(confusion_frame(result).reset_index(), L))
@@ -110,10 +143,13 @@ def html(section: Section | None) -> str:
         return ""
     L = section.lang
     e = _html.escape
-    parts = [f"<h2>{e(i18n.t('judge_report_title', L))}</h2>"]
+    parts = [f"<h2>{e(i18n.t('judge_report_title', L))}</h2><p>{e(use_note(L))}</p>"]
     for result in section.results:
-        first, second = info(result, L)
-        parts.append(f"<h3>{e(result['source'])}</h3><p>{e(first)}</p><p class='caption'>{e(second)}</p>")
+        first, *rest = info(result, L)
+        parts.append(
+            f"<h3>{e(result['source'])}</h3><p>{e(first)}</p>"
+            + "".join(f"<p class='caption'>{e(line)}</p>" for line in rest)
+        )
         parts.append(html_table(figures_frame(result), L))
         parts.append(f"<p class='caption'>{e(i18n.t('judge_confusion', L))}</p>")
         parts.append(html_table(confusion_frame(result).reset_index(), L))

@@ -69,7 +69,7 @@ class ReportData:
     few_questions_note: str = ""  # below the results when a group rests on too few questions
     answer_review: object = None  # the "answer review" section (reljudge.reporting.report_answers), None: no answers
     unsettled_note: str = ""  # above the tests when they rest on figures the unjudged paragraphs can still move
-    model_judge: object = None  # "model vs people" (reljudge.reporting.judge_tables), None: no model source
+    model_judge: object = None  # "model vs reference" (reljudge.reporting.judge_tables), None: no model source
 
 
 def build(
@@ -182,7 +182,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         few_note,
         report_answers.build(db, lang, n_boot),
         unsettled_note,
-        model_judge=judge_tables.build_section(db, lang),
+        model_judge=judge_tables.build_section(db, lang, policy),  # against the report's policy
     )
 
 
