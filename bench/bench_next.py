@@ -1,6 +1,6 @@
 """`reljudge next` on a 1,000-question × 4-system campaign (depth 20, 50,000 judgment
 events; benchlib.build_large_campaign): how long the items a user would be shown next
-take to compute under each judging plan (README "판정 계획 / Judging plans").
+take to compute under each judging plan (docs/judging-plans.md#판정-계획--judging-plans).
 
 Figures per plan, median and max over --repeat runs:
 * ``next_items``: reljudge.campaign.judging.next_items(limit) in-process, after a write (so nothing

@@ -74,7 +74,7 @@ if target != user.username:
         auth.set_active(db, target, True)
         st.rerun()
 
-# Organisation login (README "조직 계정 로그인 / Organisation login"): the e-mail an account
+# Organisation login (docs/org-login.md#조직-계정-로그인--organisation-login): the e-mail an account
 # signs in with, and the identities refused for want of an account.
 emails = auth.accounts.emails(db)
 with st.form("set_email"):

@@ -16,7 +16,7 @@ ITEMS = [("q1", "p1"), ("q1", "p2"), ("q2", "p1")]
 
 
 def _expected(ratings: dict, adjudicated: dict) -> dict:
-    """The README's policy, read literally: a lead's ruling; else the value most raters
+    """The policy of docs/policies.md#정책--policies, read literally: a lead's ruling; else the value most raters
     gave; several tied for most: the lowest (stricter) of them."""
     out = {}
     for item in set(ratings) | set(adjudicated):

@@ -1,4 +1,4 @@
-"""Several campaigns in one database (issue 26, README "여러 캠페인 / Several campaigns"):
+"""Several campaigns in one database (issue 26, docs/team-server.md#여러-캠페인--several-campaigns):
 each campaign a schema, on the DuckDB file and on PostgreSQL; accounts shared, roles and
 assignments per campaign. A property test (hypothesis, stateful) runs random operations
 on two campaigns of one database and checks that each keeps its own numbers, pool, roles

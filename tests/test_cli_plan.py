@@ -1,4 +1,4 @@
-"""``reljudge plan`` and ``reljudge next`` (README "판정 계획 / Judging plans")."""
+"""``reljudge plan`` and ``reljudge next`` (docs/judging-plans.md#판정-계획--judging-plans)."""
 
 from __future__ import annotations
 

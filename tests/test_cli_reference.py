@@ -1,5 +1,5 @@
 """docs/cli.md is rendered from the CLI's argparse parser (reljudge.cli.reference), as the
-README's measure table is rendered from the registry: it must be exactly what the parser
+measure table of docs/measures.md#측정--measures is rendered from the registry: it must be exactly what the parser
 renders now, name every command and subcommand, and keep text from the parser literal."""
 
 from __future__ import annotations

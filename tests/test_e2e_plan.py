@@ -1,6 +1,6 @@
 """The rr-first judging plan in a real headless chromium: the annotator judges the
 paragraphs offered now and sees the question settled and done before its whole pool is
-judged (README "판정 계획 / Judging plans")."""
+judged (docs/judging-plans.md#판정-계획--judging-plans)."""
 
 from __future__ import annotations
 

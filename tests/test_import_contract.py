@@ -1,6 +1,6 @@
 """The library's dependency direction, read from the source (imports inside functions
 count, as they run all the same): no import cycle anywhere in src/reljudge, and every
-module imports only its own layer and the layers below (README, 층 / Architecture):
+module imports only its own layer and the layers below (docs/architecture.md#층--architecture-layers):
 front (web, cli, ui, notebook) -> reporting -> campaign, review -> storage -> eval,
 agreement -> base (errors, codes and their catalog, grades, times, display, sql)."""
 
@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "src" / "reljudge"
 
 #: The layers, lowest first: a module may import its own layer and the layers below it,
-#: never one above (README, 층 / Architecture). Within a layer, packages may use each
+#: never one above (docs/architecture.md#층--architecture-layers). Within a layer, packages may use each
 #: other as long as no cycle forms (test_no_import_cycle).
 LAYERS = [
     # the bottom: errors, message codes and their one catalog, the grade scale, the rule of

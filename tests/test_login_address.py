@@ -1,7 +1,7 @@
 """Whose address a login counts under (the throttle: 20 failures within 15 minutes from one
 address slow that address down). A client must not choose it: uvicorn believes
 X-Forwarded-For from loopback by default, so without a setting anyone on the machine, or
-any client behind the README's nginx, could restart the count with a made-up header. Only
+any client behind the nginx of docs/team-server.md#팀-서버-postgresql--team-server-postgresql, could restart the count with a made-up header. Only
 the proxies the operator names ($RELJUDGE_TRUSTED_PROXIES) are believed. And a post with
 ``Origin: null`` is refused like one from another site."""
 

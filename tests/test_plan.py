@@ -1,4 +1,4 @@
-"""Judging plans (README "판정 계획 / Judging plans", reljudge.campaign.plan): the frontier rule
+"""Judging plans (docs/judging-plans.md#판정-계획--judging-plans, reljudge.campaign.plan): the frontier rule
 against brute force, the SQL frontier against the pure one, the plan's notion of done in
 the queue and the progress, and ``next_items`` under both plans."""
 

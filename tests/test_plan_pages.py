@@ -1,5 +1,5 @@
 """The judging plan on the pages (AppTest): the lead chooses it on the assignment page,
-and the judging page follows it (README "판정 계획 / Judging plans")."""
+and the judging page follows it (docs/judging-plans.md#판정-계획--judging-plans)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Quality control: gold items and each annotator's accuracy against them, decoys, and
-``reljudge gold`` / ``decoys`` / ``quality`` (README "품질 관리 / Quality control").
+``reljudge gold`` / ``decoys`` / ``quality`` (docs/quality-control.md#품질-관리--quality-control).
 Tests taking ``db`` run on DuckDB and PostgreSQL."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The grade scale: the one definition every parser, aggregation, agreement figure, bound
-and screen reads (README, 판정 화면 / Judging).
+and screen reads (docs/annotator-guide.md#판정-화면--judging).
 
 0 = not relevant, 1 = related but not citable on its own, 2 = directly citable evidence.
 The database's CHECK constraints (shipped migrations, never edited) hold the same scale;

@@ -589,7 +589,7 @@ def figures_table(report: AgreementReport) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------
-# Answer review (README, 답변 검수 / Answer review): support grades and interpretation
+# Answer review (docs/answer-review.md#답변-검수--answer-review): support grades and interpretation
 # --------------------------------------------------------------------------
 
 SUPPORT_ITEM = ["answer_id", "sentence", "pid"]

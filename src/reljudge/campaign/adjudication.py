@@ -1,6 +1,6 @@
 """Disagreements, adjudication, aggregation into one qrels, and frozen qrels versions.
 
-Aggregation policy (README, 정책 / Policies; printed in every export and report): the lead's
+Aggregation policy (docs/policies.md#정책--policies; printed in every export and report): the lead's
 adjudicated grade if any; else the majority grade of the annotators; on a tie, the
 lower of the tied grades (a paragraph counts as citable only when most judges say
 so). Each row carries its provenance: unanimous, majority, adjudicated, single

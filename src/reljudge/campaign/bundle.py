@@ -1,5 +1,5 @@
 """The reproducibility bundle: qrels and runs exactly as evaluated, with the
-``trec_eval`` command lines that give every number (README, 내보내기 / Export).
+``trec_eval`` command lines that give every number (docs/trec-eval.md#재현-번들--reproducibility-bundle).
 
 Layout of ``DIR`` (``reljudge export bundle -o DIR``; a zip of it on the export page)::
 

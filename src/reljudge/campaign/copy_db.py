@@ -4,8 +4,7 @@ File → PostgreSQL to grow into a team server, PostgreSQL → file to archive (
 every table, exactly (events, accounts with their hashes as they are, runs, questions,
 paragraphs, assignments, adjudications, frozen versions, answers and reviews). The target
 must be new or empty; each campaign's copy is one transaction, checked table by table
-afterwards. Every campaign of the source is copied (README "여러 캠페인 / Several
-campaigns"): the default one with the shared accounts first, then each other one into a
+afterwards. Every campaign of the source is copied (docs/team-server.md#여러-캠페인--several-campaigns): the default one with the shared accounts first, then each other one into a
 campaign of the same name, live sessions included (``--drop-sessions`` leaves them out).
 With the global ``--campaign NAME`` (or $RELJUDGE_CAMPAIGN), only that campaign: the
 accounts with a role in it (``--all-accounts``: every account), never a live session nor a

@@ -1,7 +1,7 @@
 """Evaluating the campaign: its runs against its judgments, live or a frozen version.
 
 The same function feeds the dashboard, ``reljudge evaluate`` without ``--qrels``, and
-the report. Judgments are keyed by each duplicate group's first paragraph (README, 정책 / Policies: duplicates);
+the report. Judgments are keyed by each duplicate group's first paragraph (docs/policies.md#정책--policies: duplicates);
 run rows keep the id the system returned and carry their group as the duplicate key
 (:mod:`reljudge.eval.ranking`): under "first" copies collapse into their group, which the
 judgments name; under "keep" every copy counts and carries its group's grade, in the

@@ -86,7 +86,7 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 def text_key(text: str) -> str:
     """Key of the normalised text: NFKC, case-folded, whitespace and punctuation
-    removed. Two paragraphs with the same key are duplicates (README, 정책 / Policies)."""
+    removed. Two paragraphs with the same key are duplicates (docs/policies.md#정책--policies: duplicates)."""
     norm = _NON_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
     return hashlib.md5(norm.encode("utf-8")).hexdigest()
 

@@ -1,5 +1,5 @@
 """Judging plans: which pooled paragraphs an annotator judges first, and when a question
-is done for them (README "판정 계획 / Judging plans"; tests/test_plan.py).
+is done for them (docs/judging-plans.md#판정-계획--judging-plans; tests/test_plan.py).
 
 * ``complete`` (the default): every pooled paragraph, in the annotator's stable shuffle;
   a question is done when every pooled paragraph has a grade.

@@ -1,5 +1,5 @@
 """Quality control: silent gold items and blind decoys (attention checks), and each
-annotator's accuracy against them (README "품질 관리 / Quality control").
+annotator's accuracy against them (docs/quality-control.md#품질-관리--quality-control).
 
 * **Gold items** are (question, pooled paragraph, grade) pairs a lead trusts: imported
   (``reljudge gold import FILE``, TREC qrels lines), marked from the adjudication page

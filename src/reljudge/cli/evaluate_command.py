@@ -31,7 +31,7 @@ trec_eval name padded to 22 characters, TAB, qid, TAB, value with 4 decimals
 "all" lines (runid, num_q, then each measure); one such block per run. As in
 trec_eval, the mean is over the queries both the qrels and the run hold, and
 with -c over every qrels query (missing ones score 0). The other formats always
-average over every qrels query (as -c; README, Policies: a question missing from a run
+average over every qrels query (as -c; docs/policies.md#정책--policies: a question missing from a run
 scores 0) and their first line names the tie rule ("# ties: trec10 (...)").
 
 tsv prints run<TAB>measure<TAB>qid<TAB>value, with qid "all" for the mean

@@ -592,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
     for action in ("deactivate", "activate"):
         users_sub.add_parser(action, help=f"{action} a user").add_argument("name")
     users_sub.add_parser("list", help="list users")
-    # organisation login (README "조직 계정 로그인 / Organisation login")
+    # organisation login (docs/org-login.md#조직-계정-로그인--organisation-login)
     u = users_sub.add_parser("email", help="set the e-mail an account signs in with (organisation login)")
     u.add_argument("name")
     u.add_argument("email", help='the verified e-mail of the organisation account ("" to unlink)')
@@ -763,13 +763,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--address",
         default="127.0.0.1",
         help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
-        "interface, e.g. for a team on a trusted network — put HTTPS in front, see README)",
+        "interface, e.g. for a team on a trusted network — put HTTPS in front, see docs/team-server.md)",
     )
     p.add_argument(
         "--secrets",
         metavar="FILE",
         help="Streamlit's secrets.toml, e.g. with [auth] for organisation login (default: "
-        ".streamlit/secrets.toml in the current folder when there is one; README, Organisation login)",
+        ".streamlit/secrets.toml in the current folder when there is one; docs/org-login.md)",
     )
     p.add_argument(
         "--no-password-login",

@@ -1,5 +1,5 @@
-"""``reljudge plan`` and ``reljudge next``: the judging plan (reljudge.campaign.plan; README
-"판정 계획 / Judging plans")."""
+"""``reljudge plan`` and ``reljudge next``: the judging plan (reljudge.campaign.plan;
+docs/judging-plans.md#판정-계획--judging-plans)."""
 
 from __future__ import annotations
 

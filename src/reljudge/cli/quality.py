@@ -1,5 +1,5 @@
 """``reljudge gold``, ``reljudge decoys`` and ``reljudge quality``: quality control
-(reljudge.campaign.quality; README "품질 관리 / Quality control")."""
+(reljudge.campaign.quality; docs/quality-control.md#품질-관리--quality-control)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The CLI reference, docs/cli.md, rendered from the argparse parser itself
-(:func:`reljudge.cli.main.build_parser`), as the README's measure table is rendered from
+(:func:`reljudge.cli.main.build_parser`), as the measure table of docs/measures.md#측정--measures is rendered from
 the measure registry; ``tests/test_cli_reference.py`` fails when the file drifts.
 Regenerate it with::
 

@@ -12,7 +12,7 @@ judged: they stay "not relevant", as in the value.
 Notation for one ranking cut at K: ``a`` judged relevant paragraphs (grade ≥ rel)
 within K, ``o`` open (pooled, unjudged) paragraphs within K, ``R`` the question's
 judged relevant paragraphs, ``U`` its open paragraphs (so ``U − o`` lie outside this
-top K).  The bounds, with how each follows (README, "판정 계획 / Judging plans"):
+top K).  The bounds, with how each follows (docs/judging-plans.md#범위--bounds):
 
 * RR@K: low = 1 / first rank ≤ K judged relevant; high = 1 / first rank ≤ K judged
   relevant *or open* (each open paragraph only raises RR when relevant, and the best

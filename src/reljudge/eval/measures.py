@@ -9,7 +9,7 @@ definition with its source, and its per-query computation (a SQL expression
 built by :func:`reljudge.eval.metrics.evaluate`'s planner).  Parsing
 (:func:`parse_measure`), the ``--help`` text (:func:`help_text`), the
 dashboard's default measures (:data:`DASHBOARD_FAMILIES`), the report and the
-README's measure table (:func:`markdown_table`) all derive from it.
+measure table of docs/measures.md#측정--measures (:func:`markdown_table`) all derive from it.
 
 Names follow ir_measures: ``RR@10``, ``nDCG@10``, ``R@100``, ``P@5``,
 ``Judged@10``, ``AP``, ``IPrec@0.5``; ``rel=N`` sets the relevance threshold
@@ -632,7 +632,7 @@ def help_text() -> str:
 
 
 def markdown_table() -> str:
-    """The README's measure table (tests check the README holds exactly this)."""
+    """The measure table of docs/measures.md#측정--measures (tests/test_measures.py checks it holds exactly this)."""
     rows = [
         "| name | ir_measures | trec_eval | parameter | rel= | over queries | definition | source |",
         "|---|---|---|---|---|---|---|---|",

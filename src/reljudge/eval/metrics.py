@@ -29,7 +29,7 @@ Semantics (trec_eval's; which version's ranking depends on ``ties``):
   a question missing from a run scores 0 (trec_eval ``-c``); run questions
   absent from the qrels are ignored.
 * no-answer questions are left out of every mean in ``means`` and reported in
-  ``means_no_answer`` (README, 정책 / Policies: no-answer questions).
+  ``means_no_answer`` (docs/policies.md#정책--policies: no-answer questions).
 
 Intervals: percentile bootstrap (Efron & Tibshirani 1993, ch. 13) over questions,
 the same resampled questions for every system and measure.  Tests: paired

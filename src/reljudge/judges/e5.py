@@ -24,7 +24,7 @@ from reljudge.judges.base import Outcome
 
 MODEL_NAME = "e5-small"
 #: (t1, t2) without calibration: cosines of multilingual-e5-small sit between about 0.7
-#: (unrelated Korean text) and 0.95; chosen on the demo campaign (README, 모델 판정).
+#: (unrelated Korean text) and 0.95; chosen on the demo campaign (docs/model-judge.md#모델-판정--model-judge).
 DEFAULT_THRESHOLDS = (0.82, 0.87)
 MIN_PAIRS = 30
 MIN_QUESTIONS = 6

@@ -231,7 +231,7 @@ def nothing_citable(db: Database, ev: CampaignEvaluation, k: int) -> pd.DataFram
     """Questions judged with nothing citable (no aggregated grade reaches the threshold)
     and not marked "no answer", with what marking each one would do to every system's
     MRR@K: unmarked it is an answerable question with RR 0 in every mean; marked it leaves
-    the means for the abstention table (README "판정 계획"). One row per question ×
+    the means for the abstention table (docs/judging-plans.md#판정-계획--judging-plans). One row per question ×
     system: ``mrr_now`` (the overall mean now) and ``mrr_if_marked`` (that question alone
     marked: the mean of RR@K over the other answerable questions)."""
     qrels = ev.qrels

@@ -282,7 +282,7 @@ def _quality_text(db: Database, lang: str) -> str:
 
 
 def _plan_text(p: "plan.Plan", lang: str) -> str:
-    """The judging plan in the report's words (README, 판정 계획 / Judging plans)."""
+    """The judging plan in the report's words (docs/judging-plans.md#판정-계획--judging-plans)."""
     if p.name == "complete":
         if p.order_source:
             return _t("plan_complete", lang) + " " + _t("plan_model_order", lang, source=p.order_source)

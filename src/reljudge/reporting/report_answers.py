@@ -1,4 +1,4 @@
-"""The "답변 검수 / Answer review" section of the dashboard and the report (README, 답변 검수 / Answer review;
+"""The "답변 검수 / Answer review" section of the dashboard and the report (docs/answer-review.md#답변-검수--answer-review;
 methodology §4: "답변의 해석 타당성과 인용 정확도는 사람 검수로 평가한다").
 
 One builder for both: per system × question type and overall, the answer measures

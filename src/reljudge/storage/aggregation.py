@@ -6,7 +6,7 @@ a whole answer of an answer review (:func:`reljudge.review.decisions.aggregate`)
 rater's latest value counts once; values are on one ordered scale where lower is stricter
 (a grade as it is; review flags mapped onto 0/1 by the review module).
 
-The decision (README "정책 / Policies", "Several annotators → one qrels"):
+The decision (docs/policies.md#정책--policies, "여러 판정자 → 하나의 qrels"):
 
 * a lead's adjudication, when there is one (provenance ``adjudicated``);
 * else the value most raters gave (``single`` for one rater, ``unanimous`` when all

@@ -1,4 +1,4 @@
-"""SQL for the campaigns of one database (README "여러 캠페인 / Several campaigns").
+"""SQL for the campaigns of one database (docs/team-server.md#여러-캠페인--several-campaigns).
 
 A campaign is a schema: the default campaign is the schema every database has had
 (``main`` in the DuckDB file, ``public`` on PostgreSQL), each other one ``campaign_<name>``,

@@ -18,7 +18,7 @@ thread (Streamlit session) works on its own ``cursor()``; writes are serialised 
 because they are tiny and conflicts between concurrent DuckDB transactions would otherwise
 surface as retries.
 
-Campaigns (README "여러 캠페인 / Several campaigns"): one database holds several. The
+Campaigns (docs/team-server.md#여러-캠페인--several-campaigns): one database holds several. The
 default campaign is the schema every database has used from the start (``main`` in the
 DuckDB file, ``public`` on PostgreSQL), so nothing moves in an existing database; every
 other campaign is a schema of its own, ``campaign_<name>``, on both backends, built by the

@@ -1,4 +1,4 @@
-"""SQL of the judging plans (:mod:`reljudge.campaign.plan`; README "판정 계획 / Judging plans").
+"""SQL of the judging plans (:mod:`reljudge.campaign.plan`; docs/judging-plans.md#판정-계획--judging-plans).
 
 For every question of a queue, ONE query walks the campaign's top-K rankings
 (:func:`reljudge.eval.ranking.ranked_sql`, the one ranking rule) joined with the pool and each

@@ -7,7 +7,7 @@ assignments, adjudications, frozen qrels versions, answers and reviews. The migr
 record (``schema_migrations``) is each database's own; both must have the same steps.
 Sequences of the target then continue after the copied ids.
 
-One campaign at a time (README "여러 캠페인 / Several campaigns"): ``target`` is a
+One campaign at a time (docs/team-server.md#여러-캠페인--several-campaigns): ``target`` is a
 Database of one campaign, and the copy fills that campaign's schema from the same
 campaign's schema of the source. The default campaign's copy carries the shared tables
 (accounts, the campaigns' register and roles) with it.

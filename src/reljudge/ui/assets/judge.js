@@ -45,7 +45,7 @@ export default function render(component) {
   }
 
   let root = parentElement.querySelector(".rj");
-  // The judging plan (README "Judging plans"): under rr-first the paragraphs to judge now
+  // The judging plan (docs/judging-plans.md#판정-계획--judging-plans): under rr-first the paragraphs to judge now
   // come first and change as grades settle the systems' RR@K (the server says which).
   const plan = data.plan || { name: "complete", now_key: "" };
   const planned = plan.name !== "complete";
