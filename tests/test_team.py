@@ -295,9 +295,10 @@ def test_verdicts_and_freeze(campaign_db):
         adjudication.qrels(db, version=99)
 
 
-def test_a_lead_without_assignments_still_sees_every_question(campaign_db):
+def test_a_lead_without_assignments_sees_the_questions_nobody_is_assigned(campaign_db):
+    # q1 is ann's: a lead's grade there would be a silent extra annotator (issue 39.7)
     team.replace_assignments(campaign_db, pd.DataFrame({"qid": ["q1"], "username": ["ann"]}), "lee")
-    assert list(judging.overview(campaign_db, "lee").qid) == ["q1", "q2", "q3"]
+    assert list(judging.overview(campaign_db, "lee").qid) == ["q2", "q3"]
     assert list(judging.overview(campaign_db, "bob").qid) == []
     assert list(judging.all_questions(campaign_db).qid) == ["q1", "q2", "q3"]
 
@@ -376,3 +377,27 @@ def test_a_no_answer_mark_against_a_citable_grade_reaches_the_verdict_queue_with
     adjudication.adjudicate_verdict(db, "lee", "q1", False, "p02가 근거")
     assert adjudication.verdict_queue(db).empty
     assert dashboard.contested_no_answer(db, "adjudicated", None, 2) == []
+
+
+def test_a_leads_grade_on_a_question_assigned_to_others_is_refused_not_counted(campaign_db):
+    """Issue 39.7: with the work assigned, a lead without assignments of their own was a
+    silent extra annotator (3 of 3 grades accepted and counted). Now the grade is refused
+    with ``adjudicate_instead`` and the aggregate stays the annotators'; adjudicating still
+    works, and a question nobody is assigned stays open to the lead."""
+    db = campaign_db
+    qids = list(judging.overview(db, "ann").qid)
+    assignment.assign(db, "lee", ["ann", "bob"], per_question=1)
+    qid = next(q for q in qids if q in set(judging.overview(db, "ann").qid))
+    pid = judging.payload(db, "ann", qid)["items"][0]["pid"]
+    judging.grade(db, "ann", qid, pid, 0)
+    before = adjudication.qrels(db, "majority")
+    with pytest.raises(ReljudgeError, match="adjudication"):
+        judging.grade(db, "lee", qid, pid, 2)
+    acked, refused = judging.record_each(
+        db, "lee", [{"client_event_id": "e1", "qid": qid, "pid": pid, "grade": 2}], codes=True
+    )
+    assert acked == [] and list(refused.values()) == ["adjudicate_instead"]
+    assert adjudication.qrels(db, "majority").equals(before)
+    assert qid not in set(judging.overview(db, "lee").qid)
+    assert judging.nothing_to_judge_reason(db, "lee") == "lead_all_assigned"
+    assert judging.nothing_to_judge_reason(db, "ann") == "none_assigned"

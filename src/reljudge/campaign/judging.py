@@ -21,7 +21,7 @@ from reljudge.campaign import group_commit
 from reljudge.campaign import plan
 from reljudge.campaign.queue_position import WorkQueue
 from reljudge.errors import ReljudgeError
-from reljudge.storage import catalog, judge_sources
+from reljudge.storage import accounts, catalog, judge_sources
 from reljudge.storage import judgments as store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
@@ -198,11 +198,15 @@ def merge_decoys(qid: str, username: str, ordered: list[str], decoys) -> list[st
     return merged
 
 
-def nothing_to_judge_reason(db: Database) -> str:
-    """Why an annotator's queue is empty, as a UI text key: ``no_questions`` when the
-    campaign holds no question yet (a lead must import data), else ``none_assigned``
-    (the data is there, the annotator has no question of it: the lead assigns work)."""
-    return "no_questions" if catalog.counts(db)["questions"] == 0 else "none_assigned"
+def nothing_to_judge_reason(db: Database, username: str) -> str:
+    """Why a queue is empty, as a UI text key: ``no_questions`` when the campaign holds no
+    question yet (a lead must import data); else for an annotator ``none_assigned`` (the
+    lead assigns work), for a lead ``lead_all_assigned`` (every question is someone's: a
+    lead's grade is an adjudication there, issue 39.7)."""
+    if catalog.counts(db)["questions"] == 0:
+        return "no_questions"
+    row = accounts.get_user_row(db, username)
+    return "lead_all_assigned" if row is not None and row[2] == "lead" else "none_assigned"
 
 
 def current_question(db: Database, username: str) -> str | None:
@@ -498,7 +502,15 @@ STALE_REASON = "changed in another browser after this edit was made; the newer j
 STALE = store.STALE
 # Why an event was refused: a code (translated by the pages, i18n "rejected_<code>") and
 # the English sentence that scripts and the CLI see.
-REJECTION_CODES = ("stale", "not_pooled", "not_assigned", "unknown_question", "held_back", "malformed")
+REJECTION_CODES = (
+    "stale",
+    "not_pooled",
+    "not_assigned",
+    "adjudicate_instead",
+    "unknown_question",
+    "held_back",
+    "malformed",
+)
 
 
 def rejection_text(code: str, detail: str | None, qid: str | None = None, username: str | None = None) -> str:
@@ -506,6 +518,8 @@ def rejection_text(code: str, detail: str | None, qid: str | None = None, userna
         "stale": STALE_REASON,
         "not_pooled": f"paragraph {detail!r} is not in the pool of question {qid!r}",
         "not_assigned": f"question {qid!r} is not assigned to {username!r}",
+        "adjudicate_instead": f"question {qid!r} is assigned to annotators: a lead's grade there is an "
+        "adjudication (reljudge adjudicate, or the Adjudicate page), not an extra annotator's",
         "unknown_question": f"unknown question {qid!r}",
         "held_back": "not stored: another event of the same save was refused",
     }.get(code, detail or code)

@@ -73,6 +73,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "이 질문은 더 이상 내게 배정되어 있지 않습니다",
         "this question is no longer assigned to you",
     ),
+    "rejected_adjudicate_instead": (
+        "이 질문은 판정자에게 배정되어 있습니다: 책임자의 등급은 '조정' 화면에서 조정으로 기록하세요",
+        "this question is assigned to annotators: record a lead's grade as an adjudication (the Adjudicate page)",
+    ),
     "rejected_unknown_question": ("없는 질문입니다", "unknown question"),
     "rejected_held_back": (
         "함께 보낸 다른 판정이 거부되어 저장하지 않았습니다",

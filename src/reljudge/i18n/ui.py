@@ -239,6 +239,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "판정할 질문이 없습니다. 책임자가 자료를 가져와야 합니다.",
         "No questions to judge yet: a lead must import data first.",
     ),
+    "lead_all_assigned": (
+        "모든 질문이 판정자에게 배정되어 있습니다. 책임자의 판정은 '조정' 화면에서 조정으로 기록합니다.",
+        "Every question is assigned to annotators: a lead's grade is recorded as an adjudication (the Adjudicate page).",
+    ),
     "none_assigned": (
         "아직 배정된 질문이 없습니다. 책임자에게 배정을 요청하세요.",
         "No question is assigned to you yet: ask the lead.",

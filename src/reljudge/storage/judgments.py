@@ -30,12 +30,17 @@ _SHUFFLE = SHUFFLE_KEY.format(qid="pool.qid", user="?", pid="pool.pid")
 _DECOY_SHUFFLE = SHUFFLE_KEY.format(qid="d.qid", user="d.username", pid="d.pid")
 
 # True when question {qid} is in {user}'s queue (both SQL expressions): every question
-# while no assignment exists, and for a lead who has no assignment of their own;
-# otherwise only the user's active assignments.
-_IN_QUEUE = """(NOT EXISTS (SELECT 1 FROM assignments WHERE active)
-    OR EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.qid = {qid} AND a.username = {user})
-    OR (EXISTS (SELECT 1 FROM users u WHERE u.username = {user} AND u.role = 'lead')
-        AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.username = {user})))"""
+# while no assignment exists; otherwise the user's active assignments, and for a lead who
+# has no assignment of their own the questions nobody is assigned. A question assigned to
+# others is theirs: a lead's grade there would count as a silent extra annotator, so it is
+# refused (``adjudicate_instead``) and the lead adjudicates instead (issue 39.7).
+_LEAD_WITHOUT_OWN_WORK = """(EXISTS (SELECT 1 FROM users u WHERE u.username = {user} AND u.role = 'lead')
+        AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.username = {user}))"""
+_ASSIGNED_TO_SOMEONE = "EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.qid = {qid})"
+_IN_QUEUE = f"""(NOT EXISTS (SELECT 1 FROM assignments WHERE active)
+    OR EXISTS (SELECT 1 FROM assignments a WHERE a.active AND a.qid = {{qid}} AND a.username = {{user}})
+    OR ({_LEAD_WITHOUT_OWN_WORK} AND NOT {_ASSIGNED_TO_SOMEONE}))"""
+_LEAD_ON_OTHERS_WORK = f"({_LEAD_WITHOUT_OWN_WORK} AND {_ASSIGNED_TO_SOMEONE})"
 
 
 #: The columns of judgment_events that the views over them (latest_paragraph_events,
@@ -104,6 +109,7 @@ def append_event_batches(
 
     Returns per batch ({client event id: stored event_id}, {refused id: (code, detail)}).
     Codes: ``unknown_question``, ``not_pooled`` (detail: the paragraph), ``not_assigned``,
+    ``adjudicate_instead`` (a lead without work of their own, on a question assigned to others),
     ``held_back`` (all_or_nothing and another event of the batch was refused) and
     ``STALE``: since the state the edit was made on (``base_event_id``), another browser
     (``client_id``) stored a newer event for the same item; the newer one is kept.
@@ -127,10 +133,11 @@ def append_event_batches(
         pairs = sorted({(u, r["qid"]) for _, u, r in rows})
         known = {r[0] for r in cur.execute(f"SELECT qid FROM questions WHERE qid IN {in_list(qids)}", qids).fetchall()}
         queue = {
-            (u, q): (q in known, in_queue)
-            for u, q, in_queue in cur.execute(
+            (u, q): (q in known, in_queue, lead_elsewhere)
+            for u, q, in_queue, lead_elsewhere in cur.execute(
                 f"""
-            SELECT b.username, b.qid, {_IN_QUEUE.format(user="b.username", qid="b.qid")} AS in_queue
+            SELECT b.username, b.qid, {_IN_QUEUE.format(user="b.username", qid="b.qid")} AS in_queue,
+                {_LEAD_ON_OTHERS_WORK.format(user="b.username", qid="b.qid")} AS lead_elsewhere
             FROM (SELECT unnest(?::VARCHAR[]) AS username, unnest(?::VARCHAR[]) AS qid) b""",
                 [[u for u, _ in pairs], [q for _, q in pairs]],
             ).fetchall()
@@ -190,7 +197,7 @@ def append_event_batches(
                 )
         problems: dict[int, dict[str, tuple[str, str | None]]] = {}
         for b, username, row in rows:
-            known, in_queue = queue[(username, row["qid"])]
+            known, in_queue, lead_elsewhere = queue[(username, row["qid"])]
             problem = (
                 ("unknown_question", None)
                 if not known
@@ -198,7 +205,7 @@ def append_event_batches(
                 if row["pid"] is not None
                 and (row["qid"], row["pid"]) not in pooled
                 and (username, row["qid"], row["pid"]) not in decoys
-                else ("not_assigned", None)
+                else ("adjudicate_instead" if lead_elsewhere else "not_assigned", None)
                 if not in_queue
                 else None
             )

@@ -79,7 +79,7 @@ def render(db, username: str, lang: str) -> None:
         qid, at_end = _FLOW.begin(db, username, lang)
         if qid is None:
             if judging.current_question(db, username) is None and keyboard.still_logged_in(db, username):
-                st.info(i18n.t(judging.nothing_to_judge_reason(db), lang))
+                st.info(i18n.t(judging.nothing_to_judge_reason(db, username), lang))
             return
         # moving on found nothing further: (other open questions, left here)
         if at_end == (0, 0):
