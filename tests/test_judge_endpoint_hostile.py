@@ -114,6 +114,46 @@ def test_a_redirect_is_never_followed_and_the_key_stays_home(small_db, servers, 
     assert KEY not in stored_text(small_db)
 
 
+def test_the_props_question_follows_the_same_rules(small_db, servers, monkeypatch):
+    """``GET /props`` (the concurrency a server offers) goes to the chat route's origin
+    only, with the key; a redirect is not followed (the key never reaches the Location),
+    and a server that answers so offers nothing: one request at a time."""
+    monkeypatch.setenv("RJ_HOSTILE_KEY", KEY)
+    elsewhere = servers(lambda conn, head, body, server: server.send(conn, http_answer(b'{"total_slots": 8}')))
+
+    def origin_behaviour(conn, head, body, server):
+        if head.startswith("GET /props "):
+            server.send(conn, http_answer(b"", "302 Found", (f"Location: {elsewhere.url}/props?k={KEY}",)))
+        else:
+            graded(conn, head, body, server)
+
+    origin = servers(origin_behaviour)
+    judge = EndpointJudge(origin.url + "/v1", "raw", api_key_env="RJ_HOSTILE_KEY", concurrency=None)
+    summary = runner.run(small_db, "props", judge, limit=2)
+    assert (judge.concurrency, judge.concurrency_from) == (1, "default") and summary.graded == 2
+    assert elsewhere.connections == 0 and elsewhere.heads == []
+    assert origin.heads[0].startswith("GET /props ") and "authorization: bearer" in origin.heads[0].lower()
+    assert [h.split(" ")[0] for h in origin.heads] == ["GET", "POST", "POST"]  # asked once
+
+    # a huge, slow or odd /props answer is no offer either
+    for answer in (b'{"total_slots": "8"}', b'{"total_slots": true}', b'{"total_slots": 0}', b"[1]", b"x" * (MB + 10)):
+        odd = servers(lambda conn, head, body, server, a=answer: server.send(conn, http_answer(a)))
+        assert EndpointJudge(odd.url, "raw", concurrency=None).concurrency == 1
+    big = servers(lambda conn, head, body, server: server.send(conn, http_answer(b'{"total_slots": 100000}')))
+    assert EndpointJudge(big.url, "raw", concurrency=None).concurrency == endpoint.MAX_OFFERED_SLOTS
+
+    def drip(conn, head, body, server):
+        server.send(conn, b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+        while not server.stop.is_set():
+            server.send(conn, b" ")
+            time.sleep(0.05)
+
+    slow = servers(drip)
+    started = time.monotonic()
+    assert EndpointJudge(slow.url, "raw", concurrency=None, timeout_s=1).concurrency == 1
+    assert time.monotonic() - started < 30  # the request deadline holds for /props too
+
+
 # -- 8. the size of an answer ----------------------------------------------------------------
 
 

@@ -86,7 +86,7 @@ def test_the_prompt_has_the_pair_the_criteria_and_our_scale():
     assert "Judging criteria: 감사를 정의한 문단" in text
     assert "Paragraph: 감사의 생활이란 기록하는 것입니다." in text
     assert "2 = directly citable evidence" in text and "1 = related" in text and "0 = not relevant" in text
-    assert text.rstrip().endswith("##final score: N")
+    assert text.rstrip().endswith("##final score: N\n" + prompt.END_MARK)
     assert "(none given)" in prompt.build_prompt("q", "", "p")
     assert prompt.prompt_sha256() == hashlib.sha256(prompt.prompt_text().encode()).hexdigest()
 

@@ -179,3 +179,48 @@ def test_a_real_model_grades_demo_pairs_through_the_endpoint_client(llm, tmp_pat
             print("  unparsable:", repr(answer[:100]))
     finally:
         db.close()
+
+
+def test_a_probe_against_the_real_model_reports_its_parse_rate_in_seconds_and_stores_nothing(llm, tmp_path, capsys):
+    """Issue 39: a real chat model graded 0 of 19 pairs in 23 minutes before anyone could
+    tell. The pre-flight says so in seconds: the defaults (concurrency from the server's
+    total_slots, max_tokens, the end mark as stop) and ``--probe 2``, with nothing stored."""
+    import duckdb
+
+    from reljudge.cli import judges as judges_cli
+    from reljudge.cli.main import main
+
+    url, _ = llm
+    path = tmp_path / "probe.duckdb"
+    _demo_db(path).close()
+
+    def tables():
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            names = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
+            return {n: sorted(map(repr, con.execute(f'SELECT * FROM "{n}"').fetchall())) for n in names}
+        finally:
+            con.close()
+
+    before = tables()
+    assert EndpointJudge(url, llm_server.MODEL_ALIAS, concurrency=None).concurrency == 1  # n_parallel = 1
+    before_metrics = _metrics(url)
+    started = time.monotonic()
+    argv = ["--db", str(path), "auto-judge", "--source", "smol", "--endpoint", url, "--model", llm_server.MODEL_ALIAS]
+    assert main(argv + ["--probe", "2", "--timeout", "300"]) == 0
+    seconds = time.monotonic() - started
+    captured = capsys.readouterr()
+    head = captured.out.splitlines()[0]
+    assert head.startswith("probe 'smol': ") and " parsed (" in head and "s per pair" in head
+    assert "(concurrency 1, max_tokens 128); nothing was stored" in head
+    assert captured.out.count("    answer: ") == 2
+    parsed = int(head.split(": ", 1)[1].split("/", 1)[0])
+    if parsed == 0:
+        assert "--max-tokens" in captured.err
+    # each answer bounded by max_tokens: seconds, not minutes
+    written = _metrics(url)["llamacpp:tokens_predicted_total"] - before_metrics.get(
+        "llamacpp:tokens_predicted_total", 0
+    )
+    assert 0 < written <= 2 * judges_cli.DEFAULT_MAX_TOKENS
+    assert tables() == before
+    print(f"\nprobe of 2 pairs in {seconds:.1f} s:\n{captured.out}{captured.err}")

@@ -1013,4 +1013,21 @@ TEXTS: dict[str, tuple[str, str]] = {
         "모델 출처 {source!r}: {graded}개 판정, 오류 {errors}개 (판정하지 못한 쌍은 파일에 없습니다)",
         "model source {source!r}: {graded} graded, {errors} errors (pairs it could not grade are not in the file)",
     ),
+    # auto-judge's probe, its prompt check and `judges errors` (reljudge.judges.runner.CODES)
+    "judge_error_other_prompt": (
+        "출처 {source!r}의 판정은 다른 프롬프트(sha256 {recorded}…)로 매겨졌습니다. 지금 프롬프트는 {current}…입니다: "
+        "한 출처의 판정이 한 프롬프트에서 나오도록 다른 출처 이름을 쓰세요",
+        "source {source!r} was graded under another prompt (sha256 {recorded}…); this prompt is {current}…: "
+        "give this run another source name, so that one source's grades come from one prompt",
+    ),
+    "judge_probe_none_parsed": (
+        "시험 판정에서 모델이 한 쌍도 정해진 형식('##final score: N' 줄)으로 답하지 못했습니다. 위의 답을 보고 "
+        "--max-tokens를 늘려 보거나(지금 {max_tokens}) 지시를 더 잘 따르는 다른 모델을 쓰세요",
+        "the probe parsed no answer: the model never ended with the line '##final score: N'. Read the answers "
+        "above, then try a larger --max-tokens (now {max_tokens}) or a model that follows instructions better",
+    ),
+    "judge_errors_no_source": (
+        "모델 판정 출처 {source!r}이(가) 없습니다(auto-judge로 만든 출처의 이름을 쓰세요)",
+        "no model source {source!r} (give the name of a source auto-judge made)",
+    ),
 }

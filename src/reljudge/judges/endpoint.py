@@ -26,6 +26,16 @@ The server is not trusted:
   characters); the raw answer keeps its lines and is shortened to 4,000 characters; the
   API key is masked as ``***`` in all of them.
 
+Concurrency: given, or (``concurrency=None``) what the server says it offers:
+llama.cpp's server answers ``GET /props`` with ``total_slots``, the requests it runs at
+once; more would only queue there, each past its deadline sooner. A server that does not
+say gets one request at a time. That request follows the rules above (same origin as the
+chat route, no redirect followed, a deadline, a bounded answer).
+
+``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`) bounds each answer, and
+:data:`reljudge.judges.prompt.END_MARK` is sent as the ``stop`` string: the prompt asks
+the model to write it after the score line (see reljudge.judges.prompt for why).
+
 The API key is read from the environment variable named by ``api_key_env`` when a request
 is sent; it is never stored, logged or put in an error.
 """
@@ -66,6 +76,11 @@ DETAIL_CHARS = 500
 MODEL_VERSION_CHARS = 200
 LOCATION_CHARS = 200
 ANSWER_CHARS = 4000
+DEFAULT_MAX_TOKENS = prompt.DEFAULT_MAX_TOKENS
+#: the most requests at once taken from a server's ``total_slots``
+MAX_OFFERED_SLOTS = 64
+#: seconds for the ``GET /props`` question (at most the request deadline)
+PROPS_TIMEOUT_S = 10.0
 _READ_CHUNK = 65536
 
 
@@ -78,6 +93,15 @@ def chat_url(url: str) -> str:
     if url.endswith("/v1"):
         return url + "/chat/completions"
     return url + "/v1/chat/completions"
+
+
+def props_url(chat: str) -> str:
+    """llama.cpp's ``/props`` on the chat route's own origin: the chat route without
+    ``/chat/completions`` and ``/v1``, so it never names another host."""
+    base = chat[: -len("/chat/completions")] if chat.endswith("/chat/completions") else chat
+    if base.endswith("/v1"):
+        base = base[: -len("/v1")]
+    return base + "/props"
 
 
 class _PastDeadline(Exception):
@@ -220,11 +244,11 @@ class EndpointJudge:
         url: str,
         model: str,
         api_key_env: str | None = None,
-        concurrency: int = 4,
+        concurrency: int | None = 1,
         retries: int = 3,
         backoff_s: float = 1.0,
         timeout_s: float = 120.0,
-        max_tokens: int = 512,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
     ):
         if not url.startswith(("http://", "https://")):
             raise ReljudgeError(CODES("error_endpoint_url", url=url))
@@ -233,12 +257,35 @@ class EndpointJudge:
         self.url = chat_url(url)
         self.model = model
         self.api_key_env = api_key_env
-        self.concurrency = max(1, int(concurrency))
+        self._concurrency = None if concurrency is None else max(1, int(concurrency))
+        #: where the concurrency came from: "given", "server" (its total_slots) or "default"
+        self.concurrency_from = "given" if concurrency is not None else None
         self.retries = max(0, int(retries))
         self.backoff_s = backoff_s
         self.timeout_s = timeout_s
-        self.max_tokens = max_tokens
+        self.max_tokens = max(1, int(max_tokens))
         self.served_model: str | None = None
+
+    @property
+    def concurrency(self) -> int:
+        """Requests in flight at most: as given, else the server's ``total_slots`` (asked
+        once), else 1."""
+        if self._concurrency is None:
+            slots = self.offered_slots()
+            self._concurrency, self.concurrency_from = (slots, "server") if slots else (1, "default")
+        return self._concurrency
+
+    def offered_slots(self) -> int | None:
+        """The ``total_slots`` of the server's ``GET /props`` (llama.cpp), or None when
+        it does not say (no such route, an error, a redirect, not a positive integer)."""
+        try:
+            data = self._request(props_url(self.url), None, min(self.timeout_s, PROPS_TIMEOUT_S))
+        except Exception:  # noqa: BLE001 — a server that does not say is a server that does not say
+            return None
+        slots = data.get("total_slots") if isinstance(data, dict) else None
+        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+            return None
+        return min(slots, MAX_OFFERED_SLOTS)
 
     @property
     def model_version(self) -> str:
@@ -260,6 +307,8 @@ class EndpointJudge:
                 "temperature": 0,
                 "max_tokens": self.max_tokens,
                 "concurrency": self.concurrency,
+                "concurrency_from": self.concurrency_from,
+                "stop": [prompt.END_MARK],
                 "retries": self.retries,
                 "deadline_s": self.timeout_s,
                 "max_response_bytes": MAX_RESPONSE_BYTES,
@@ -273,13 +322,16 @@ class EndpointJudge:
         return (os.environ.get(self.api_key_env) or None) if self.api_key_env else None
 
     def _post(self, body: dict) -> dict:
-        headers = {"Content-Type": "application/json"}
+        return self._request(self.url, json.dumps(body, ensure_ascii=False).encode("utf-8"), self.timeout_s)
+
+    def _request(self, url: str, data: bytes | None, timeout_s: float) -> dict:
+        """POST ``data`` (or GET, when None) to ``url`` — always this judge's own origin —
+        under every rule of this module: no redirect followed, a deadline, a bounded read."""
+        headers = {"Content-Type": "application/json"} if data is not None else {}
         if self.api_key_env:
             headers["Authorization"] = "Bearer " + os.environ.get(self.api_key_env, "")
-        request = urllib.request.Request(
-            self.url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"), headers=headers, method="POST"
-        )
-        deadline = _Deadline(self.timeout_s)
+        request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
+        deadline = _Deadline(timeout_s)
         try:
             opener = urllib.request.build_opener(_NoRedirect, _HTTPHandler(deadline), _HTTPSHandler(deadline))
             with opener.open(request, timeout=deadline.remaining()) as response:
@@ -313,6 +365,7 @@ class EndpointJudge:
             "messages": prompt.messages(question, criteria, paragraph),
             "temperature": 0,
             "max_tokens": self.max_tokens,
+            "stop": [prompt.END_MARK],
         }
         detail, kind = "", "request"
         for attempt in range(self.retries + 1):

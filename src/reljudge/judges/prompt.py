@@ -5,6 +5,14 @@ The prompt adapts UMBRELA's zero-shot prompt (Upadhyay et al. 2024, after Thomas
 pair per request, with the question's judging criteria, and our definitions of the
 grades. The answer must end with a last line ``##final score: N`` (N = 0, 1 or 2);
 anything else is an unparsable answer, recorded as such, never guessed.
+
+The model is asked to reason briefly (two short sentences) and to write ``END_MARK`` on
+the line after the score; the endpoint judge sends ``END_MARK`` as the request's ``stop``
+string. Why a terminator and not a stop on the score line itself: an OpenAI-style stop
+string is *removed* from the answer, so stopping on ``##final score`` (or on the newline
+that could follow it) would cut the score off or end the answer inside the reasoning.
+Stopping on a mark that can only come after the score line removes nothing the parser
+needs, and a model that never writes it is still bounded by ``max_tokens``.
 """
 
 from __future__ import annotations
@@ -13,6 +21,13 @@ import hashlib
 import re
 
 from reljudge.grades import is_grade
+
+#: tokens an endpoint answer may take (``max_tokens``): two short sentences, the score line
+#: and END_MARK take ~40-80 tokens; a longer answer is cut off, and so unparsable
+DEFAULT_MAX_TOKENS = 128
+
+#: the line the model writes after its score line; sent as the stop string (see above)
+END_MARK = "##end"
 
 SYSTEM_PROMPT = "You are a careful relevance assessor for a Korean question-answering archive."
 
@@ -39,9 +54,10 @@ Split this problem into steps: consider what the question asks and what the crit
 require, measure how well the paragraph's content matches it (M), and how trustworthy and \
 self-contained it is as a quotation (T). Consider the aspects above and the relative \
 importance of each, and decide on a final score (O). Final score must be an integer value \
-only (0, 1 or 2). Answer in any language, but end your answer with one last line, exactly \
-in this form and nothing after it:
-##final score: N"""
+only (0, 1 or 2). Be brief: at most two short sentences of reasoning. Answer in any language, \
+but end your answer with these two lines, exactly in this form and nothing after them:
+##final score: N
+##end"""
 
 _FINAL = re.compile(r"##\s?final score:\s*([0-9]+)\s*", re.IGNORECASE)
 
@@ -74,10 +90,13 @@ def messages(question: str, criteria: str, paragraph: str) -> list[dict]:
 def parse_final_score(answer: str | None) -> int | None:
     """The grade in the answer's last non-blank line ``##final score: N`` (N in 0, 1, 2);
     None for anything else: no such line, the line not last, a number out of range, a
-    fraction, words after it."""
+    fraction, words after it. A last line ``END_MARK`` (a server that ignored the stop
+    string) is not part of the answer."""
     if not isinstance(answer, str):
         return None
     lines = [line.strip() for line in answer.strip().splitlines() if line.strip()]
+    if lines and lines[-1] == END_MARK:
+        lines.pop()
     if not lines:
         return None
     match = _FINAL.fullmatch(lines[-1])

@@ -25,6 +25,9 @@ from reljudge.storage.db import Database
 CODES = Codes(
     judge_error_imported_source=("source",),
     judge_error_other_judge=("source", "kind", "model"),
+    judge_error_other_prompt=("source", "recorded", "current"),
+    judge_probe_none_parsed=("max_tokens",),
+    judge_errors_no_source=("source",),
     judge_error_source_name=("source",),
 )
 
@@ -44,8 +47,11 @@ class RunSummary:
     pooled: int
 
 
-def check_source(db: Database, source: str, kind: str, model: str) -> None:
-    """A source name takes one judge: not an imported qrels source, not another model."""
+def check_source(db: Database, source: str, kind: str, model: str, prompt_sha256: str | None = None) -> None:
+    """A source name takes one judge: not an imported qrels source, not another model, and
+    (``prompt_sha256`` given) not another prompt — a source whose pairs were graded under an
+    earlier prompt (an older reljudge) is not continued under this one, so that one source's
+    grades always come from the one prompt it records."""
     if not source or not source.strip() or ":" in source:
         raise ReljudgeError(CODES("judge_error_source_name", source=source))
     if store.is_imported_source(db, source):
@@ -53,6 +59,20 @@ def check_source(db: Database, source: str, kind: str, model: str) -> None:
     old = store.meta(db, source)
     if old is not None and (old["kind"], old["model"]) != (kind, model):
         raise ReljudgeError(CODES("judge_error_other_judge", source=source, kind=old["kind"], model=old["model"]))
+    if (
+        old is not None
+        and prompt_sha256 is not None
+        and old["prompt_sha256"] != prompt_sha256
+        and len(store.graded_keys(db, source))
+    ):
+        raise ReljudgeError(
+            CODES(
+                "judge_error_other_prompt",
+                source=source,
+                recorded=old["prompt_sha256"][:12],
+                current=prompt_sha256[:12],
+            )
+        )
 
 
 def run(
@@ -64,8 +84,9 @@ def run(
     limit: int | None = None,
 ) -> RunSummary:
     """Grade the pending pairs of ``source`` with ``judge`` (an E5Judge or EndpointJudge).
-    ``progress(done, total)`` after each result; ``limit``: at most that many pairs."""
-    check_source(db, source, judge.kind, judge.model)
+    ``progress(done, total, graded, errors)`` after each result; ``limit``: at most that
+    many pairs."""
+    check_source(db, source, judge.kind, judge.model, prompt.prompt_sha256(judge.prompt_text))
     pooled = store.pooled_pairs(db)
     pending = store.pending_pairs(db, source)
     if limit is not None:
@@ -102,7 +123,7 @@ def run(
         if len(buffer) >= FLUSH_EVERY or time.monotonic() - last_write[0] >= FLUSH_SECONDS:
             flush()
         if progress:
-            progress(counts["done"], len(pending))
+            progress(counts["done"], len(pending), counts["graded"], counts["errors"])
 
     if len(pending):
         try:
@@ -115,3 +136,50 @@ def run(
     )
     total = len(store.graded_keys(db, source))
     return RunSummary(source, len(pending), counts["graded"], counts["errors"], total, len(pooled))
+
+
+@dataclass
+class ProbeResult:
+    """What a probe found: ``outcomes`` of the ``asked`` pairs, in ``seconds`` in all."""
+
+    source: str
+    asked: int
+    outcomes: list
+    seconds: float
+
+    @property
+    def graded(self) -> int:
+        return sum(1 for o in self.outcomes if o.ok)
+
+    @property
+    def errors(self) -> int:
+        return len(self.outcomes) - self.graded
+
+    @property
+    def parse_rate(self) -> float | None:
+        return self.graded / len(self.outcomes) if self.outcomes else None
+
+    @property
+    def seconds_per_pair(self) -> float | None:
+        return self.seconds / len(self.outcomes) if self.outcomes else None
+
+
+def probe(db: Database, source: str, judge, n: int, clock=time.monotonic) -> ProbeResult:
+    """A pre-flight: grade ``n`` pooled pairs ``source`` has not graded yet and store
+    nothing — no grade, no error, no record of the source (the database is only read).
+    For an endpoint judge only (an e5 judge is calibrated on the people's grades first)."""
+    check_source(db, source, judge.kind, judge.model, prompt.prompt_sha256(judge.prompt_text))
+    pending = store.pending_pairs(db, source).head(max(0, int(n)))
+    outcomes: list = []
+    started = clock()
+    if len(pending):
+        judge.grade_many(pending, outcomes.append)
+    return ProbeResult(source, len(pending), outcomes, clock() - started)
+
+
+def recorded_errors(db: Database, source: str) -> pd.DataFrame:
+    """The pairs model source ``source`` could not grade (qid, pid, kind, detail, answer,
+    created_at); a name no model judge has recorded is an error naming it."""
+    if store.meta(db, source) is None:
+        raise ReljudgeError(CODES("judge_errors_no_source", source=source))
+    return store.errors(db, source)
