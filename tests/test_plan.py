@@ -5,7 +5,11 @@ the queue and the progress, and ``next_items`` under both plans."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
+
+import numpy as np
+import pytest
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -318,3 +322,46 @@ def test_the_plan_state_the_save_route_answers_with_is_what_the_page_would_show(
             break
         judging.grade(db, "ann", "q1", state["now"][0], 0)
     assert state["done"] and state["now"] == [] and state["open_now"] == 0
+
+
+def test_the_cost_estimate_spans_the_rankings_and_projects_from_the_judgments(campaign_db):
+    """Issue 39.10: before judging, rr-first's range comes from the rankings alone (the
+    first frontier .. every pooled item within K) and nothing is "expected"; once judging
+    has started, the expected count lies in that range and the hours follow the team's
+    median seconds per judgment."""
+    db = campaign_db
+    before = plan.estimate(db)
+    assert before["totals"]["rr_first_expected"] is None and before["hours"]["complete"] is None
+    for row in before["per_question"]:
+        assert 1 <= row["rr_first_low"] <= row["rr_first_high"] <= row["complete"]
+    # no assignments: both annotators judge every question
+    assert before["totals"]["complete"] == 2 * sum(r["complete"] for r in before["per_question"])
+    plan.set_plan(db, "rr-first")
+    times = []
+    for grade, ms in ((0, 4000), (2, 7000)):
+        for pid in _now(db, "ann", "q1"):
+            judging.grade(db, "ann", "q1", pid, grade, ms=ms)
+            times.append(ms)
+    after = plan.estimate(db)
+    t = after["totals"]
+    assert t["rr_first_low"] <= t["rr_first_expected"] <= t["rr_first_high"]
+    assert after["median_seconds_per_judgment"] == pytest.approx(float(np.median(times)) / 1000)
+    assert after["hours"]["complete"] == pytest.approx(t["complete"] * after["median_seconds_per_judgment"] / 3600)
+    assert plan.estimate(db) == after  # seeded: the same figures twice
+
+
+def test_plan_estimate_on_the_command_line(tmp_path, capsys):
+    from reljudge.cli.main import main
+    from reljudge.storage import open_database
+
+    path = tmp_path / "c.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db, with_accounts=True)
+    db.close()
+    assert main(["--db", str(path), "plan", "--estimate"]) == 0
+    out = capsys.readouterr().out
+    assert "complete" in out and "judgments from the rankings" in out and "after the first judgments" in out
+    assert main(["--db", str(path), "plan", "--estimate", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["totals"]["rr_first_low"] <= data["totals"]["rr_first_high"] <= data["totals"]["complete"]
+    assert main(["--db", str(path), "plan", "rr-first", "--estimate"]) == 2

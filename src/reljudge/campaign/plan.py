@@ -184,3 +184,104 @@ def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     )
     counts = {(u, q): int(n) for u, q, n, _, _ in found}
     return pd.Series([counts.get((u, q), 0) for u, q in zip(rows.username, rows.qid)], index=rows.index)
+
+
+# -- what a plan is expected to cost ---------------------------------------------------
+
+
+def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
+    """The judgments each plan is expected to need, before or during judging (issue 39.10).
+
+    Per question, over the pooled items of the systems' top K (K, threshold, ties and
+    duplicates as the plan reads them):
+
+    - ``complete``: the question's pool.
+    - ``rr-first`` ``low`` / ``high``: from the rankings alone — the first frontier
+      (:func:`frontier` with no grades: every system's first pooled item; enough when each
+      of them is relevant) and every pooled item within K (when none is relevant).
+    - ``rr-first`` ``expected``: once judging has started, the mean count of a simulation
+      (``draws`` runs, seeded) of :func:`frontier` walked to the end, each revealed item
+      relevant with the rate observed so far at its best rank (judged items of every
+      annotator, Beta(1, 1)-smoothed: (relevant + 1) / (judged + 2)). None before any
+      judgment — the rankings alone give only the range.
+
+    Counts are per annotator and multiplied by the annotators a question has (its active
+    assignments; without assignments every annotator judges every question). ``hours``:
+    the totals at the team's median seconds per judgment (None before any timed one)."""
+    import numpy as np
+
+    chosen = current(db)
+    k, rel = chosen.k, chosen.rel
+    inputs = store.estimate_inputs(db, chosen.ties, chosen.dedup, k)
+    pooled: dict[str, set] = {}
+    for qid, pid in inputs["pool"].itertuples(index=False):
+        pooled.setdefault(str(qid), set()).add(str(pid))
+    rankings: dict[str, dict[str, list[str]]] = {}
+    best_rank: dict[tuple[str, str], int] = {}
+    for qid, system, item, r in inputs["rankings"].itertuples(index=False):
+        qid, item = str(qid), str(item)
+        rankings.setdefault(qid, {}).setdefault(str(system), []).append(item)
+        key = (qid, item)
+        best_rank[key] = min(best_rank.get(key, int(r)), int(r))
+    judged = inputs["judged"]
+    rates = None
+    if len(judged):
+        hits, seen = np.zeros(k + 1), np.zeros(k + 1)
+        for qid, pid, grade in judged[["qid", "pid", "grade"]].itertuples(index=False):
+            r = best_rank.get((str(qid), str(pid)))
+            if r is not None and r <= k:
+                seen[r] += 1
+                hits[r] += grade >= rel
+        rates = (hits + 1) / (seen + 2)
+    rng = np.random.default_rng(seed)
+    every = inputs["annotators"]
+    rows = []
+    for qid in sorted(pooled):
+        ranks = rankings.get(qid, {})
+        pool_q = pooled[qid]
+        within = {i for items in ranks.values() for i in items[:k] if i in pool_q}
+        low = len(frontier(ranks, {}, pool_q, rel, k))
+        expected = None
+        if rates is not None:
+            counts = []
+            for _ in range(draws):
+                grades: dict[str, int] = {}
+                while True:
+                    open_items = frontier(ranks, grades, pool_q, rel, k)
+                    if not open_items:
+                        break
+                    for item in open_items:
+                        grades[item] = rel if rng.random() < rates[best_rank[(qid, item)]] else 0
+                counts.append(len(grades))
+            expected = float(np.mean(counts))
+        people = inputs["assignees"].get(qid, 0) if inputs["assignees"] else every
+        rows.append(
+            {
+                "qid": qid,
+                "annotators": int(max(people, 1)),
+                "complete": len(pool_q),
+                "rr_first_low": low,
+                "rr_first_high": len(within),
+                "rr_first_expected": expected,
+            }
+        )
+
+    def total(column):
+        if any(r[column] is None for r in rows):
+            return None
+        return float(sum(r[column] * r["annotators"] for r in rows))
+
+    totals = {c: total(c) for c in ("complete", "rr_first_low", "rr_first_high", "rr_first_expected")}
+    median_ms = inputs["median_ms"]
+    hours = {c: (None if v is None or median_ms is None else v * median_ms / 3_600_000) for c, v in totals.items()}
+    return {
+        "plan": chosen.name,
+        "k": k,
+        "rel": rel,
+        "questions": len(rows),
+        "judged_so_far": int(len(judged)),
+        "median_seconds_per_judgment": None if median_ms is None else median_ms / 1000,
+        "totals": totals,
+        "hours": hours,
+        "per_question": rows,
+    }

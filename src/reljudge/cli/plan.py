@@ -49,6 +49,13 @@ def register(subparsers) -> None:
         help="complete: order each question's paragraphs by a model source (reljudge auto-judge), most likely "
         "relevant first; the grades stay hidden, the report says so",
     )
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="the judgments each plan is expected to need (complete; rr-first: range from the rankings, "
+        "expected once judging has started) and the hours at the team's median seconds per judgment",
+    )
+    p.add_argument("--format", choices=("table", "json"), default="table", help="--estimate: table or json")
     p.set_defaults(func=run_plan)
 
     p = subparsers.add_parser(
@@ -71,8 +78,49 @@ def _db(args):
     return open_database(getattr(args, "db", None), must_exist=True)
 
 
+def _count(v) -> str:
+    return "—" if v is None else f"{v:,.0f}"
+
+
+def _hours(v) -> str:
+    return "" if v is None else f" ({v:.1f} h)"
+
+
+def run_estimate(args) -> int:
+    from reljudge.campaign import plan
+
+    result = plan.estimate(_db(args))
+    if args.format == "json":
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return 0
+    t, h = result["totals"], result["hours"]
+    secs = result["median_seconds_per_judgment"]
+    print(
+        f"{result['questions']} questions, K = {result['k']}, rel >= {result['rel']}; "
+        f"{result['judged_so_far']:,} judgments so far; median "
+        + ("— (no timed judgment yet)" if secs is None else f"{secs:.1f} s per judgment")
+    )
+    print(f"complete   {_count(t['complete'])} judgments{_hours(h['complete'])}")
+    span = "" if h["rr_first_low"] is None else f" ({h['rr_first_low']:.1f}–{h['rr_first_high']:.1f} h)"
+    print(f"rr-first   {_count(t['rr_first_low'])}–{_count(t['rr_first_high'])} judgments from the rankings{span}")
+    if t["rr_first_expected"] is None:
+        print("           expected: after the first judgments (the rate of relevant paragraphs per rank)")
+    else:
+        print(
+            f"           expected {_count(t['rr_first_expected'])} judgments{_hours(h['rr_first_expected'])}, "
+            "from the rate of relevant paragraphs per rank judged so far"
+        )
+    return 0
+
+
 def run_plan(args) -> int:
     from reljudge.campaign import plan
+
+    if args.estimate:
+        if args.plan is not None or args.then_rest or args.order_by:
+            print("error: --estimate shows every plan; give it alone: reljudge plan --estimate", file=sys.stderr)
+            return 2
+        return run_estimate(args)
 
     if args.plan is None:
         if args.then_rest or args.order_by:

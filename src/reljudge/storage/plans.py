@@ -177,3 +177,29 @@ def plan_items(
             SELECT qid, {_NOW_ORDER} FROM now GROUP BY qid"""
     found = dict(db.cursor().execute(sql, params).fetchall()) if qids else {}
     return {q: list(found.get(q) or []) for q in qids}
+
+
+def estimate_inputs(db: Database, ties: str, dedup: str, k: int) -> dict:
+    """What a cost estimate of the plans rests on (:func:`reljudge.campaign.plan.estimate`):
+    ``rankings`` (qid, system, item, r: every system's top K as the metrics rank it, items
+    named as judgments name them), ``pool`` (qid, pid), ``judged`` (username, qid, pid,
+    grade: every annotator's current grades), ``assignees`` (qid → active assignments),
+    ``annotators`` (accounts with the annotator role) and ``median_ms`` (the median time
+    a judgment took, from the pages' time_spent_ms; None before any)."""
+    cur = db.cursor()
+    rankings = cur.execute(
+        f"SELECT qid, system, dkey AS item, r FROM ({ranked_runs_sql(ties, dedup, k)}) ORDER BY qid, system, r"
+    ).df()
+    pool = cur.execute("SELECT qid, pid FROM pool").df()
+    judged = cur.execute("SELECT username, qid, pid, grade FROM current_judgments").df()
+    assignees = dict(cur.execute("SELECT qid, count(*) FROM assignments WHERE active GROUP BY qid").fetchall())
+    annotators = cur.execute("SELECT count(*) FROM users WHERE role = 'annotator'").fetchone()[0]
+    median_ms = cur.execute("SELECT median(time_spent_ms) FROM current_judgments WHERE time_spent_ms > 0").fetchone()[0]
+    return {
+        "rankings": rankings,
+        "pool": pool,
+        "judged": judged,
+        "assignees": {str(q): int(n) for q, n in assignees.items()},
+        "annotators": int(annotators),
+        "median_ms": None if median_ms is None else float(median_ms),
+    }
