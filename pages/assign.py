@@ -68,6 +68,7 @@ with st.form("judging_plan"):
     if st.form_submit_button(session.t("plan_apply")):
         plan.set_plan(db, name, rest)
         st.success(session.t("plan_saved"))
+lead_forms.plan_estimate(db)
 
 st.subheader(session.t("decoys_header"))
 lead_forms.decoy_form(db, "assign_decoys")

@@ -57,3 +57,22 @@ def test_the_judging_page_follows_rr_first():
     assert not at.exception
     options = list(at.sidebar.selectbox[0].options)
     assert any(o.startswith(f"● {qid}") for o in options), options[:3]
+
+
+@pytest.mark.usefixtures("app_db")
+def test_the_assignment_page_estimates_each_plans_cost():
+    """Issue 39.10: the lead sees, before judging, each plan's judgments (rr-first as a
+    range from the rankings) and, once judging has started, the expected count."""
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/assign.py").run()
+    at.button(key="plan_estimate").click().run()
+    assert not at.exception
+    shown = at.dataframe[-1].value
+    assert list(shown.iloc[:, 0]) == [
+        "전체 판정",
+        "rr-first: 순위만으로 본 범위",
+        "rr-first: 지금까지의 판정으로 본 예상",
+    ]
+    expected = plan.estimate(_db())["totals"]
+    assert shown.iloc[0, 1] == f"{expected['complete']:,.0f}" and shown.iloc[2, 1] == "—"
+    assert any("판정당 중앙값" in c.value for c in at.caption)

@@ -71,6 +71,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "median_seconds": ("판정당 중앙값(초)", "median s / judgment"),
     "no_answer": ("근거 없음", "no answer"),
     "judgments": ("판정 수", "judgments"),
+    "estimate_plan": ("판정 계획", "judging plan"),
+    "estimate_hours": ("시간", "hours"),
     "fast": ("너무 빠른 판정", "too fast"),
     "grade_decisions": ("등급 결정 횟수 (바꾼 것 포함)", "grade decisions (changes included)"),
     "fast_percent": ("너무 빠른 비율 %", "too fast %"),

@@ -786,6 +786,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "on their own grades.",
     ),
     "plan_apply": ("판정 계획 적용", "Apply the judging plan"),
+    "plan_estimate_button": ("계획별 판정량·시간 추정", "Estimate each plan's judgments and hours"),
+    "plan_estimate_complete": ("전체 판정", "complete"),
+    "plan_estimate_range": ("rr-first: 순위만으로 본 범위", "rr-first: range from the rankings"),
+    "plan_estimate_expected": ("rr-first: 지금까지의 판정으로 본 예상", "rr-first: expected from the judgments so far"),
+    "plan_estimate_note": (
+        "판정자 수를 곱한 판정 수입니다. 예상은 지금까지의 판정 {n}개에서 순위별 '관련' 비율로 모의 실험한 값이고(판정 전에는 "
+        "범위만), 시간은 팀의 판정당 중앙값 {s}초로 계산합니다.",
+        "Judgments times the annotators per question. The expectation simulates rr-first with the share of relevant "
+        "paragraphs per rank among the {n} judgments so far (before any, only the range); hours at the team's median "
+        "{s} s per judgment.",
+    ),
     "plan_saved": ("판정 계획을 적용했습니다.", "The judging plan is applied."),
     "plan_settled": ("RR@{k} 확정: {s}/{n} 시스템", "RR@{k} settled: {s}/{n} systems"),
     "plan_done": ("✓ 이 질문 끝 (판정 계획)", "✓ question done (judging plan)"),

@@ -111,3 +111,35 @@ def decoy_form(db, key: str = "decoys") -> None:
                 st.rerun()
             except ReljudgeError as exc:
                 session.error(exc)
+
+
+def plan_estimate(db, key: str = "plan_estimate") -> None:
+    """What each plan is expected to cost (reljudge.campaign.plan.estimate), on demand:
+    the simulation takes a moment on a large campaign, so it runs when the lead asks."""
+    import pandas as pd
+
+    from reljudge.campaign import plan
+
+    if not st.button(session.t("plan_estimate_button"), key=key):
+        return
+    result = plan.estimate(db)
+    t, h = result["totals"], result["hours"]
+
+    def count(v):
+        return "—" if v is None else f"{v:,.0f}"
+
+    def hours(v):
+        return "—" if v is None else f"{v:.1f}"
+
+    rows = [
+        (session.t("plan_estimate_complete"), count(t["complete"]), hours(h["complete"])),
+        (
+            session.t("plan_estimate_range"),
+            f"{count(t['rr_first_low'])}–{count(t['rr_first_high'])}",
+            "—" if h["rr_first_low"] is None else f"{h['rr_first_low']:.1f}–{h['rr_first_high']:.1f}",
+        ),
+        (session.t("plan_estimate_expected"), count(t["rr_first_expected"]), hours(h["rr_first_expected"])),
+    ]
+    tables.dataframe(pd.DataFrame(rows, columns=["estimate_plan", "judgments", "estimate_hours"]), name="plan_estimate")
+    secs = result["median_seconds_per_judgment"]
+    st.caption(session.t("plan_estimate_note", n=result["judged_so_far"], s="—" if secs is None else f"{secs:.1f}"))
