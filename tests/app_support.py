@@ -16,3 +16,15 @@ def lead_on(page: str, username: str = "lead", password: str = "demo-lead") -> A
     at.switch_page(page).run()
     assert not at.exception
     return at
+
+
+def demo_app(path, monkeypatch):
+    """The app on a new demo campaign at ``path`` (run once), and the campaign's database
+    as the app holds it: (AppTest, Database)."""
+    monkeypatch.setenv("RELJUDGE_DB", str(path))
+    monkeypatch.setenv("RELJUDGE_DEMO", "1")
+    app = AppTest.from_file(str(webapp.HERE / "workbench.py"), default_timeout=120)
+    app.run()
+    from reljudge.ui.session import get_db
+
+    return app, get_db()

@@ -176,16 +176,10 @@ def test_the_report_leaves_out_the_model_source_that_is_its_policy(sources_db):
 def test_the_agreement_page_takes_any_reference(tmp_path, monkeypatch):
     from streamlit.testing.v1 import AppTest
 
+    from app_support import demo_app
     from reljudge.ui import webapp
 
-    path = tmp_path / "app.duckdb"
-    monkeypatch.setenv("RELJUDGE_DB", str(path))
-    monkeypatch.setenv("RELJUDGE_DEMO", "1")
-    app = AppTest.from_file(str(webapp.HERE / "workbench.py"), default_timeout=120)
-    app.run()
-    from reljudge.ui.session import get_db
-
-    db = get_db()
+    app, db = demo_app(tmp_path / "app.duckdb", monkeypatch)
     pooled = judge_sources.pooled_pairs(db)
     graded = pooled.head(12)
     model_source(db, "m", [(q, p, k % 3) for k, (q, p) in enumerate(zip(graded.qid, graded.pid))])

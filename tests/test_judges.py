@@ -499,16 +499,10 @@ def test_the_report_names_the_model_and_escapes_the_source(small_db, e5_judge):
 def test_agreement_page_shows_model_vs_people(tmp_path, monkeypatch, e5_judge):
     from streamlit.testing.v1 import AppTest
 
+    from app_support import demo_app
     from reljudge.ui import webapp
 
-    path = tmp_path / "app.duckdb"
-    monkeypatch.setenv("RELJUDGE_DB", str(path))
-    monkeypatch.setenv("RELJUDGE_DEMO", "1")
-    app = AppTest.from_file(str(webapp.HERE / "workbench.py"), default_timeout=120)
-    app.run()
-    from reljudge.ui.session import get_db
-
-    db = get_db()
+    app, db = demo_app(tmp_path / "app.duckdb", monkeypatch)
     items = judging.payload(db, "annotator1", "q01")["items"][:6]
     for k, item in enumerate(items):
         judging.grade(db, "annotator1", "q01", item["pid"], k % 3)
