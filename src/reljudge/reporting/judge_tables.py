@@ -83,7 +83,12 @@ def info(result: dict, lang: str) -> list[str]:
     from reljudge.judges.calibration import notes
 
     first = i18n.t(
-        "judge_panel_info", lang, source=result["source"], against=result["against_described"], n=result["n"]
+        # the reference in the reader's language (issue 39.9: no English policy sentence in a Korean report)
+        "judge_panel_info",
+        lang,
+        source=result["source"],
+        against=i18n.qrels_label(result["against"], None, lang),
+        n=result["n"],
     )
     second = i18n.t(
         "judge_model_line",
