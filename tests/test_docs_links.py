@@ -16,6 +16,9 @@ README_MAX_LINES = 250
 #: Where the code may cite the docs (comments, docstrings, messages).
 CODE_PLACES = ("src", "tests", "pages", "bench", "scripts", "app.py", "pyproject.toml", ".streamlit", ".ci")
 CODE_SUFFIXES = {".py", ".js", ".sh", ".toml", ".sql", ""}
+#: Shipped migration steps may not change, comments included (tests/test_migrations_shipped.py):
+#: their old README citations stay; the file maps them to docs/ outside the SQL.
+FROZEN = {ROOT / "src" / "reljudge" / "storage" / "migrations.py"}
 
 _FENCE = re.compile(r"^(```|~~~)")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -155,6 +158,7 @@ def test_the_code_cites_docs_not_the_readme_sections():
     found = [
         f"{f.relative_to(ROOT)}:{n}"
         for f in _code_files(ROOT)
+        if f not in FROZEN
         for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
         if cites.search(line)
     ]

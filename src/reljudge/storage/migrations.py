@@ -22,6 +22,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# A shipped step is frozen byte for byte, its SQL comments included
+# (tests/test_migrations_shipped.py): a database's recorded digest must keep matching. So the
+# comments of steps 15-17 still cite README sections by their names from before the README was
+# cut down; those sections now live at docs/quality-control.md#품질-관리--quality-control,
+# docs/org-login.md#조직-계정-로그인--organisation-login and
+# docs/team-server.md#여러-캠페인--several-campaigns.
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
         1,
@@ -673,7 +679,7 @@ CREATE TABLE judge_errors(
         15,
         "quality_control",
         r"""
--- Quality control (docs/quality-control.md#품질-관리--quality-control). Gold items: (question, pooled
+-- Quality control (README "품질 관리 / Quality control"). Gold items: (question, pooled
 -- paragraph, grade) pairs a lead trusts; annotators judge them as any other paragraph
 -- and their grades are scored against the gold grade. origin: 'import' (gold import),
 -- 'adjudication' (a lead's "use as gold"), 'promoted' (unanimous annotators).
@@ -723,7 +729,7 @@ CREATE TABLE decoy_events(
         16,
         "organisation_login",
         r"""
--- Organisation login (docs/org-login.md#조직-계정-로그인--organisation-login): an OpenID Connect
+-- Organisation login (README "조직 계정 로그인 / Organisation login"): an OpenID Connect
 -- identity maps to an account by its verified e-mail (stored lower-case, one account each).
 CREATE TABLE account_emails(
     email    VARCHAR PRIMARY KEY CHECK (length(email) BETWEEN 3 AND 254),
@@ -747,7 +753,7 @@ CREATE TABLE identity_requests(
         17,
         "campaigns",
         r"""
--- Several campaigns in one database (docs/team-server.md#여러-캠페인--several-campaigns). The default
+-- Several campaigns in one database (README "여러 캠페인 / Several campaigns"). The default
 -- campaign is this schema; every other campaign is a schema of its own (campaign_NAME),
 -- built by these same steps, registered here. Accounts (users, sessions, login_events,
 -- account_locks) and these two tables live in the default schema only, shared by every
