@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from reljudge import policy as policies
 from reljudge import display, i18n
 from reljudge.campaign import adjudication, quality
 from reljudge.errors import ReljudgeError
@@ -94,7 +95,7 @@ with st.form("freeze", clear_on_submit=True):  # an empty note after a freeze: n
     policy = st.selectbox(
         session.t("policy"),
         ["adjudicated", "majority"],
-        format_func=lambda p: i18n.qrels_label(p, None, session.lang()),
+        format_func=lambda p: policies.qrels_label(p, None, session.lang()),
     )
     note = st.text_input(session.t("freeze_note"))
     if st.form_submit_button(session.t("freeze_button")):

@@ -7,7 +7,7 @@ from reljudge.campaign import assignment
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import plan
 from reljudge.errors import ReljudgeError
-from reljudge.ui import lead_forms, session, tables
+from reljudge.ui import lead_forms, navigation, session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -28,7 +28,12 @@ lead_forms.overlap_plan(
 
 st.subheader(session.t("reassign"))
 with st.form("reassign"):
-    leaving = st.selectbox(session.t("annotators"), annotators, format_func=display.visible)
+    leaving = st.selectbox(
+        session.t("annotators"),
+        annotators,
+        index=navigation.reassign_choice(list(annotators)),
+        format_func=display.visible,
+    )
     if st.form_submit_button(session.t("reassign_button")):
         try:
             moved = assignment.reassign(db, user.username, leaving)

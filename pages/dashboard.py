@@ -3,6 +3,7 @@ shares, abstention, coverage and the failure cases — recomputed from the judgm
 
 import streamlit as st
 
+from reljudge import policy as policies
 from reljudge import display, i18n
 from reljudge.campaign import setup as campaign
 from reljudge.reporting import charts
@@ -25,7 +26,7 @@ choices = dashboard.qrels_choices(db)
 policy, version = cols[2].selectbox(
     session.t("qrels_choice"),
     choices,
-    format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())),
+    format_func=lambda c: display.visible(policies.qrels_label(c[0], c[1], session.lang())),
 )
 qtypes = cols[3].multiselect(
     session.t("qtypes"), dashboard.question_types(db), placeholder=session.t("all"), format_func=display.visible
@@ -50,7 +51,7 @@ def show_live():
             "dashboard_caption",
             s=REFRESH_S,
             rel=threshold,
-            qrels=i18n.qrels_label(policy, version, session.lang()),
+            qrels=policies.qrels_label(policy, version, session.lang()),
             ties=session.t(f"report_ties_{p['ties']}"),
             dedup=session.t(f"report_dedup_{p['dedup']}"),
         )

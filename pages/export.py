@@ -3,7 +3,8 @@ history, the report (external qrels come in on the Import page)."""
 
 import streamlit as st
 
-from reljudge import display, i18n
+from reljudge import policy as policies
+from reljudge import display
 from reljudge.campaign import bundle
 from reljudge.campaign import export
 from reljudge.reporting import report
@@ -19,7 +20,7 @@ choices = export.export_choices(db)
 policy, version = st.selectbox(
     session.t("qrels_source"),
     choices,
-    format_func=lambda c: display.visible(i18n.qrels_label(c[0], c[1], session.lang())),
+    format_func=lambda c: display.visible(policies.qrels_label(c[0], c[1], session.lang())),
 )
 fmt = st.selectbox(session.t("format"), export.QRELS_FORMATS)
 min_grade = st.selectbox(session.t("min_grade"), [None, 0, 1, 2], format_func=lambda g: "—" if g is None else str(g))

@@ -27,6 +27,7 @@ LAYERS = [
             "reljudge.codes",
             "reljudge.i18n",
             "reljudge.grades",
+            "reljudge.policy",
             "reljudge.times",
             "reljudge.display",
             "reljudge.korean",

@@ -124,3 +124,21 @@ def test_the_assignment_page_places_decoys_and_the_audit_keeps_their_grades(app_
     assert not at.exception
     frame = next(d.value for d in at.dataframe if "annotator" in d.value.columns and "pid" in d.value.columns)
     assert list(zip(frame.annotator, frame.pid, frame.grade)) == [(first.annotator, first.pid, 1)]
+
+
+def test_a_flagged_annotator_links_to_the_reassign_form(app_db):
+    """Issue 39.6: from the quality page, each flagged annotator leads to the Assignments
+    page's reassign form, set on that annotator."""
+    _prepare()
+    at = _lead_on_quality(False)
+    links = at.get("page_link")
+    flagged = [link for link in links if "annotator1" in link.proto.label]
+    assert len(flagged) == 1 and "넘기기" in flagged[0].proto.label
+    assert "reassign=annotator1" in flagged[0].proto.query_string
+    assert not [link for link in links if "annotator2" in link.proto.label]  # not flagged
+    # the link's address: the reassign form starts on that annotator
+    at.query_params["reassign"] = "annotator2"
+    at.switch_page("screens/assign.py").run()
+    assert not at.exception
+    form = next(s for s in at.selectbox if s.label == "판정자")
+    assert form.value == "annotator2"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reljudge.policy import Policy
+from reljudge.storage import quality as quality_store
 from reljudge.codes import Codes, Message
 from reljudge.errors import ReljudgeError
 from reljudge.grades import is_grade
@@ -38,11 +40,16 @@ POLICY_TEXT = {
 
 
 def describe_policy(policy: str) -> str:
-    if policy.startswith("source:"):
-        return f"imported qrels source {policy.split(':', 1)[1]}"
-    if policy.startswith("annotator:"):
-        return f"grades of annotator {policy.split(':', 1)[1]} only"
-    return POLICY_TEXT.get(policy, policy)
+    """The policy in a sentence for the CLI and the bundle (English; pages: reljudge.policy.qrels_label)."""
+    parsed = Policy.parse(policy)
+    if parsed.kind == "source":
+        return f"imported qrels source {parsed.name}"
+    if parsed.kind == "annotator":
+        return f"grades of annotator {parsed.name} only"
+    text = POLICY_TEXT.get(parsed.kind, str(parsed))
+    if parsed.excludes_flagged:
+        text += "; annotators flagged by quality control left out"
+    return text
 
 
 def queue(db: Database, k: int = 10, threshold: int = 2) -> pd.DataFrame:
@@ -100,7 +107,8 @@ def adjudicate_verdict(db: Database, lead: str, qid: str, no_answer: bool, reaso
 
 
 def qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:
-    """Aggregated qrels: qid, pid, grade, provenance, n_annotators."""
+    """Aggregated qrels: qid, pid, grade, provenance, n_annotators (a ``+exclude-flagged``
+    policy without the annotators flagged now)."""
     return team.aggregated_qrels(db, policy, version)
 
 
@@ -110,12 +118,20 @@ def verdicts(db: Database, policy: str = "adjudicated", threshold: int = 2, vers
 
 def freeze(db: Database, lead: str, policy: str = "adjudicated", note: str | None = None, threshold: int = 2) -> int:
     """Freeze the current aggregated judgments as the next numbered qrels version."""
-    if policy.startswith("source:"):
+    parsed = Policy.parse(policy)
+    if parsed.kind == "source":
         raise ReljudgeError(CODES("error_freeze_source"))
-    rows = qrels(db, policy)
+    # who is left out is decided once, here, and the same list makes the rows and the record
+    exclusions, thresholds = quality_store.flagged(db.cursor()) if parsed.excludes_flagged else ({}, None)
+    left_out = tuple(sorted(exclusions))
+    rows = team.aggregated_qrels(db, parsed, None, left_out)
     if rows.empty:
         raise ReljudgeError(CODES("error_nothing_to_freeze"))
-    return team.freeze(db, lead, policy, note, rows, verdicts(db, policy, threshold))
+    found = team.aggregated_verdicts(db, parsed, threshold, None, left_out)
+    return team.freeze(db, lead, str(parsed), note, rows, found, exclusions, thresholds)
+
+
+version_exclusions = team.version_exclusions
 
 
 versions = team.list_versions

@@ -56,6 +56,8 @@ from pathlib import Path
 import pandas as pd
 
 from reljudge import __version__, times
+from reljudge.policy import Policy
+from reljudge.storage import quality as quality_store
 from reljudge.campaign import adjudication
 from reljudge.campaign import evaluation
 from reljudge.campaign import plan
@@ -290,6 +292,9 @@ def build(
         "missing_from_run": "scores 0 (trec_eval -c)",
         "unjudged": "not relevant",
     }
+    left_out = _left_out(db, cur, ev)
+    if left_out is not None:
+        policies["excluded_annotators"], policies["exclusion_thresholds"] = left_out
     # the judging plan decides which paragraphs were judged, so how far the bounds still are
     policies["judging_plan"] = plan.current(db).describe()
     if "bounds" in r.policies:
@@ -318,6 +323,40 @@ def build(
         "path) of every file except manifest.json",
     }
     return Bundle(files, manifest, digest)
+
+
+def _left_out(db: Database, cur, ev: evaluation.CampaignEvaluation) -> tuple[list[dict], dict | None] | None:
+    """Whom the figures leave out, with the reasons and the thresholds: a frozen version's
+    record, or a ``+exclude-flagged`` policy's decision now; None for any other policy (its
+    bundle is unchanged)."""
+    if ev.version is not None:
+        rows = adjudication.version_exclusions(db, ev.version)
+        if rows.empty:
+            return None
+        first = rows.iloc[0]
+        thresholds = {
+            "min_gold": int(first.min_gold),
+            "min_accuracy": float(first.min_accuracy),
+            "max_failed_decoys": int(first.max_failed_decoys),
+        }
+        return [{"annotator": r.annotator, "reasons": list(r.reasons)} for r in rows.itertuples()], thresholds
+    if not Policy.parse(ev.policy).excludes_flagged:
+        return None
+    flagged, thresholds = quality_store.flagged(cur)
+    return [{"annotator": n, "reasons": flagged[n]} for n in sorted(flagged)], thresholds
+
+
+def _left_out_text(policies: dict) -> str:
+    """The REPRODUCE line's tail naming whom the qrels leave out (nothing for other policies)."""
+    if "excluded_annotators" not in policies:
+        return ""
+    who = ", ".join(f"{e['annotator']} ({', '.join(e['reasons'])})" for e in policies["excluded_annotators"])
+    limits = policies["exclusion_thresholds"] or {}
+    return (
+        f"; left out: {who or 'nobody was flagged'}"
+        f" (thresholds: at least {limits.get('min_gold')} gold items and accuracy below {limits.get('min_accuracy')},"
+        f" or at least {limits.get('max_failed_decoys')} failed decoys)"
+    )
 
 
 def content_hash(files: dict[str, bytes]) -> str:
@@ -428,7 +467,8 @@ def _reproduce_md(
         f"- relevant: grade >= {t} (RR, P, R); nDCG gain = grade",
         f"- K: {', '.join(str(k) for k in policies['ks'])}",
         f"- qrels: {policies['qrels_policy_text']}"
-        + (f", frozen version {policies['qrels_version']}" if policies["qrels_version"] is not None else ""),
+        + (f", frozen version {policies['qrels_version']}" if policies["qrels_version"] is not None else "")
+        + _left_out_text(policies),
         "- unjudged paragraphs count as not relevant; a question missing from a run scores 0 (`-c`)",
         "",
         "## How the files are what was evaluated",

@@ -45,6 +45,9 @@ class CampaignEvaluation:
     no_answer_qids: list[str]
     n_qrels: int
     db: Database
+    #: the annotators whose grades the figures leave out (a ``+exclude-flagged`` policy,
+    #: decided when the figures were computed; empty otherwise)
+    excluded: tuple[str, ...] = ()
 
     @property
     def qrels(self) -> pd.DataFrame:
@@ -55,7 +58,10 @@ class CampaignEvaluation:
     def qrels_label(self) -> str:
         if self.version is not None:
             return f"frozen version {self.version}"
-        return f"live judgments — {adjudication.describe_policy(self.policy)}"
+        label = f"live judgments — {adjudication.describe_policy(self.policy)}"
+        if self.excluded:
+            label += f" (left out: {', '.join(self.excluded)})"
+        return label
 
 
 def evaluate_campaign(
@@ -121,7 +127,15 @@ def evaluate_campaign(
     if with_bounds:
         attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db), run_table)
     return CampaignEvaluation(
-        result, policy, version, threshold, ks, staged.no_answer, evaluation_inputs.count(cur, staged.qrels), db
+        result,
+        policy,
+        version,
+        threshold,
+        ks,
+        staged.no_answer,
+        evaluation_inputs.count(cur, staged.qrels),
+        db,
+        staged.excluded,
     )
 
 
@@ -176,6 +190,7 @@ class StagedInputs:
     items: str  # the qrels keyed as the ranking's items under the dedup policy
     run: str  # system, qid, pid, score, rank, dup_key
     no_answer: list[str]  # qids finally judged to have no citable evidence
+    excluded: tuple[str, ...] = ()  # annotators the policy left out (+exclude-flagged)
 
 
 def stage_inputs(
@@ -183,9 +198,9 @@ def stage_inputs(
 ) -> StagedInputs:
     """Stage what :func:`evaluate_campaign` evaluates on ``cur``; the reproducibility
     bundle (:mod:`reljudge.campaign.bundle`) writes its files from the same tables."""
-    qrels_table, verdicts_table = evaluation_inputs.stage(cur, policy, threshold, version)
+    qrels_table, verdicts_table, excluded = evaluation_inputs.stage(cur, policy, threshold, version)
     run_table = evaluation_inputs.stage_run(cur, run)
     no_answer = evaluation_inputs.no_answer_qids(cur, verdicts_table)
     # the judgments name duplicate groups; under "keep" every copy carries its group's grade
     items = evaluation_inputs.items_qrels(cur, qrels_table, dedup)
-    return StagedInputs(qrels_table, items, run_table, no_answer)
+    return StagedInputs(qrels_table, items, run_table, no_answer, excluded)

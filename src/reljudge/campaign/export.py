@@ -16,6 +16,7 @@ from typing import Callable
 import pandas as pd
 
 from reljudge import times
+from reljudge.policy import Policy, source_policy, team_policies
 from reljudge.campaign import adjudication
 from reljudge.codes import Codes, Message
 from reljudge.errors import InputError, ReljudgeError
@@ -81,8 +82,8 @@ def qrels_table(
     rows unless ``include_no_answer``: the evaluation leaves them out of the means, and
     their all-zero rows would make ``trec_eval -c`` average them in as zeros (a lower MRR
     than the dashboard's, for the same judgments). Their list is the second frame."""
-    if policy.startswith("source:"):
-        name = policy.split(":", 1)[1]
+    name = Policy.parse(policy).source()
+    if name is not None:
         # a source auto-judge registered is a source even before it graded a pair
         if name not in qrels_io.sources(db) and judge_sources.meta(db, name) is None:
             raise ReljudgeError(CODES("error_no_qrels_source", source=repr(name)))
@@ -184,7 +185,7 @@ def write_qrels(
 def _model_notices(db: Database, policy: str) -> list[Message]:
     """A model source's export says how many pairs it graded and could not grade
     (notice_model_source_export); any other policy's says nothing more."""
-    name = policy.split(":", 1)[1] if policy.startswith("source:") else None
+    name = Policy.parse(policy).source()
     if name is None or judge_sources.meta(db, name) is None:
         return []
     graded, errors = len(judge_sources.graded_keys(db, name)), len(judge_sources.errors(db, name))
@@ -377,9 +378,9 @@ def export_choices(db: Database) -> list[tuple[str, int | None]]:
     imported source, each frozen version."""
     from reljudge.storage import team
 
-    choices: list[tuple[str, int | None]] = [("adjudicated", None), ("majority", None)]
-    choices += [(f"annotator:{a}", None) for a in sorted(set(team.current_grades(db).annotator))]
-    choices += [(f"source:{s}", None) for s in qrels_io.sources(db)]
+    choices: list[tuple[str, int | None]] = [(p, None) for p in team_policies()]
+    choices += [(str(Policy("annotator", a)), None) for a in sorted(set(team.current_grades(db).annotator))]
+    choices += [(source_policy(s), None) for s in qrels_io.sources(db)]
     choices += [("adjudicated", int(v)) for v in adjudication.versions(db).version]
     return choices
 

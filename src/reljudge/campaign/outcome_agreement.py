@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from reljudge.policy import Policy
 from reljudge.agreement import coefficients as agreement
 from reljudge.codes import Codes, Message
 from reljudge.campaign.evaluation import evaluate_campaign
@@ -86,7 +87,9 @@ def outcome_agreement(db: Database, k: int = 10, threshold: int | None = None) -
     reasons: dict[str, Message] = {}
     rows, per_query = {}, {}
     for a in annotators:
-        ev = evaluate_campaign(db, [measure], threshold=base.threshold, policy=f"annotator:{a}", n_boot=0, n_perm=0)
+        ev = evaluate_campaign(
+            db, [measure], threshold=base.threshold, policy=str(Policy("annotator", a)), n_boot=0, n_perm=0
+        )
         m = ev.result.means
         rows[a] = m[m.qtype == "all"].set_index("system")["mean"]
         per_query[a] = ev.result.per_query.set_index(["system", "qid"])["value"]

@@ -44,8 +44,8 @@ CODES = Codes(
 )
 """What quality control can refuse (worded by reljudge.i18n)."""
 
-FLAG_LOW_GOLD = "low_gold_accuracy"
-FLAG_FAILED_DECOYS = "failed_decoys"
+FLAG_LOW_GOLD = store.FLAG_LOW_GOLD
+FLAG_FAILED_DECOYS = store.FLAG_FAILED_DECOYS
 COLUMNS = [
     "annotator",
     "gold_judged",
@@ -249,11 +249,7 @@ def annotator_quality(db: Database, with_settings: Settings | None = None, promo
         d = decoys[(decoys.annotator == name) & decoys.grade.notna()]
         failed = int((d.grade > 0).sum())
         fast = float(speed.loc[name, "fast_percent"]) if name in speed.index else float("nan")
-        reasons = []
-        if n_gold >= s.min_gold and n_gold and accuracy < s.min_accuracy:
-            reasons.append(FLAG_LOW_GOLD)
-        if failed >= s.max_failed_decoys:
-            reasons.append(FLAG_FAILED_DECOYS)
+        reasons = store.flag_reasons(n_gold, accuracy, failed, s.min_gold, s.min_accuracy, s.max_failed_decoys)
         rows.append((name, n_gold, accuracy, kappa, len(d), failed, fast, bool(reasons), reasons))
     return pd.DataFrame(rows, columns=COLUMNS).astype(
         {"gold_judged": "int64", "decoys_judged": "int64", "decoys_failed": "int64"}

@@ -128,7 +128,8 @@ def register(subparsers) -> argparse.ArgumentParser:
         "--policy",
         default="adjudicated",
         help="database mode: how several annotators' grades become one "
-        "(adjudicated, majority, annotator:NAME), or an imported source:NAME",
+        "(adjudicated, majority, annotator:NAME), or an imported source:NAME; adjudicated and majority "
+        "take +exclude-flagged (leave out the annotators quality control flags now)",
     )
     p.add_argument("--version", type=int, help="database mode: a frozen qrels version")
     p.set_defaults(func=run_evaluate)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from reljudge import __version__, i18n
+from reljudge.policy import Policy, source_policy
 from reljudge.codes import Codes
 from reljudge.grades import GRADES
 
@@ -319,6 +320,8 @@ def cmd_freeze(args) -> int:
     db = _db(args)
     version = adjudication.freeze(db, args.lead, args.policy, args.note)
     print(f"qrels version {version} frozen ({adjudication.describe_policy(args.policy)})")
+    for row in adjudication.version_exclusions(db, version).itertuples():
+        print(f"  left out: {row.annotator} ({', '.join(row.reasons)})")
     return 0
 
 
@@ -336,7 +339,7 @@ def _export_policy(args) -> str | None:
     """``--source NAME`` is another spelling of ``--policy source:NAME``; both at once
     must agree. None when neither was given."""
     if args.source is not None:
-        spelled = f"source:{args.source}"
+        spelled = source_policy(args.source)
         if args.policy is not None and args.policy != spelled:
             from reljudge.errors import ReljudgeError
 
@@ -358,7 +361,7 @@ def cmd_export(args) -> int:
     if unused:
         options = ", ".join("--" + name.replace("_", "-") for name in unused)
         return _error(f"export {args.what} takes no {options}")
-    if args.what == "reviews" and policy is not None and not policy.startswith("source:"):
+    if args.what == "reviews" and policy is not None and Policy.parse(policy).source() is None:
         return _error(
             f"export reviews writes every reviewer's records; --policy {policy} does not apply "
             "(only source:NAME, an imported review source, as --source NAME)"
@@ -372,7 +375,7 @@ def cmd_export(args) -> int:
     if args.what == "reviews":
         from reljudge.review import ingest
 
-        source = policy.split(":", 1)[1] if policy else None
+        source = Policy.parse(policy).source() if policy else None
         n = ingest.write_reviews(db, args.output, source)
         print(f"{n} reviewer × answer records -> {args.output}")
         return 0
@@ -688,7 +691,12 @@ def build_parser() -> argparse.ArgumentParser:
         "reljudge freeze --note 'after adjudication round 1'",
         cmd_freeze,
     )
-    p.add_argument("--policy", default="adjudicated", help="adjudicated (default), majority, or annotator:NAME")
+    p.add_argument(
+        "--policy",
+        default="adjudicated",
+        help="adjudicated (default), majority, or annotator:NAME; adjudicated+exclude-flagged or "
+        "majority+exclude-flagged records whom quality control flagged and leaves them out",
+    )
     p.add_argument("--note")
     p.add_argument("--lead", default="cli", help="name recorded as the author")
 
@@ -716,7 +724,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--policy",
-        help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME; reviews: source:NAME only",
+        help="qrels, bundle: adjudicated (default), majority, annotator:NAME or source:NAME "
+        "(adjudicated and majority take +exclude-flagged); reviews: source:NAME only",
     )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live state")
     p.add_argument("--min-grade", type=int, choices=list(GRADES), help="only rows with grade >= this")
@@ -747,6 +756,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--policy",
         default="adjudicated",
         help="adjudicated (default), majority, annotator:NAME or source:NAME (imported or a model's); "
+        "adjudicated and majority take +exclude-flagged; "
         "the model section compares every other model source with it (live grades)",
     )
     p.add_argument("--version", type=int, help="a frozen qrels version instead of the live judgments")

@@ -14,7 +14,6 @@ from reljudge.i18n.columns import (
     localized_values,
     not_computed_text,
     p_text,
-    qrels_label,
     test_procedure,
     verdict_text,
 )
@@ -31,7 +30,6 @@ __all__ = [
     "message",
     "not_computed_text",
     "p_text",
-    "qrels_label",
     "t",
     "test_procedure",
     "verdict_text",

@@ -2,7 +2,7 @@
 (:data:`COLUMNS`, :func:`column_label`), the names of the agreement figures (:data:`FIGURES`,
 :func:`figure_name`), and the words for the values of known columns
 (:func:`localized_values`: groups, provenance, qrels policy, roles, messages in cells;
-:func:`p_text`, :func:`qrels_label`, :func:`verdict_text`, :func:`not_computed_text`,
+:func:`p_text`, :func:`verdict_text`, :func:`not_computed_text`,
 :func:`test_procedure`)."""
 
 from __future__ import annotations
@@ -244,7 +244,8 @@ def localized_values(frame, lang: str = "ko", booleans: bool = False):
     if "provenance" in frame.columns:
         frame["provenance"] = frame["provenance"].map(by_key("provenance_"))
     if "policy" in frame.columns:
-        frame["policy"] = frame["policy"].map(by_key("policy_short_", lambda p: qrels_label(p, None, lang)))
+        # a named policy (annotator:NAME, source:NAME) shows as written
+        frame["policy"] = frame["policy"].map(by_key("policy_short_"))
     if "role" in frame.columns:
         frame["role"] = frame["role"].map(by_key("role_"))
     if booleans:
@@ -306,18 +307,6 @@ def figure_name(name: str, lang: str = "ko") -> str:
     base, bracket, pair = name.partition("[")
     name_ko = FIGURES[base][0] if base in FIGURES else _RATINGS_KO.get(base, base)
     return name_ko + (f" [{pair}" if bracket else "")
-
-
-def qrels_label(policy: str, version: int | None = None, lang: str = "ko") -> str:
-    """Which judgments a figure rests on, for people (the CLI keeps its English labels)."""
-    if version is not None:
-        return t("report_policy_version", lang, v=version)
-    if policy in ("adjudicated", "majority"):
-        return t(f"report_policy_{policy}", lang)
-    kind, _, name = policy.partition(":")
-    if kind in ("source", "annotator") and name:
-        return t(f"policy_{kind}", lang, name=name)
-    return policy
 
 
 def column_label(name: str, lang: str = "ko") -> str:

@@ -636,8 +636,18 @@ TEXTS: dict[str, tuple[str, str]] = {
         "unknown judging plan {plan}; use one of {choices}",
     ),
     "error_unknown_policy": (
-        "모르는 정책 {policy}: adjudicated, majority, annotator:이름, source:이름 중 하나를 쓰세요",
-        "unknown policy {policy}; use adjudicated, majority, annotator:NAME or source:NAME",
+        "모르는 정책 {policy}: adjudicated, majority, annotator:이름, source:이름 중 하나를 쓰세요"
+        " (adjudicated와 majority에는 +exclude-flagged를 붙일 수 있습니다)",
+        "unknown policy {policy}; use adjudicated, majority, annotator:NAME or source:NAME"
+        " (adjudicated and majority take +exclude-flagged)",
+    ),
+    "error_policy_option": (
+        "정책 {policy}의 선택 {option}을(를) 모릅니다: adjudicated와 majority만 +exclude-flagged를 받습니다",
+        "policy {policy}: unknown option {option}; only adjudicated and majority take +exclude-flagged",
+    ),
+    "error_policy_name": (
+        "정책 {policy}에 이름이 없습니다: annotator:이름, source:이름, reviewer:이름처럼 쓰세요",
+        "policy {policy} names nobody; write annotator:NAME, source:NAME or reviewer:NAME",
     ),
     "error_no_qrels_version": ("qrels 버전 {version}이(가) 없습니다", "no qrels version {version}"),
     "error_unknown_zone": (

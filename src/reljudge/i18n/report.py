@@ -204,6 +204,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "현재 판정 — 다수결, 동수면 낮은 등급 (조정 무시)",
         "live judgments — majority grade, else the lower tied grade (adjudications ignored)",
     ),
+    "report_left_out": (" (이번 계산에서 뺀 판정자: {names})", " (left out of these figures: {names})"),
+    "report_nobody": ("없음 — 표시된 판정자가 없습니다", "nobody — no annotator is flagged"),
     "report_policy_version": ("동결된 qrels 버전 {v}", "frozen qrels version {v}"),
     # the "answer review" section of the dashboard and the report (reljudge.reporting.report_answers)
     "answers_title": ("답변 검수", "Answer review"),

@@ -503,6 +503,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "다수결 (조정 무시, 동수면 낮은 등급)",
         "majority (adjudications ignored), else lower tied grade",
     ),
+    "policy_short_adjudicated+exclude-flagged": (
+        "조정 우선, 품질 관리에서 표시된 판정자 제외",
+        "adjudicated, else majority; annotators flagged by quality control left out",
+    ),
+    "policy_short_majority+exclude-flagged": (
+        "다수결, 품질 관리에서 표시된 판정자 제외",
+        "majority; annotators flagged by quality control left out",
+    ),
     "provenance_unanimous": ("만장일치", "unanimous"),
     "provenance_majority": ("다수결", "majority"),
     "provenance_adjudicated": ("조정", "adjudicated"),
@@ -716,6 +724,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "building_report": ("보고서를 만드는 중…", "Building the report…"),
     "chart_measure": ("그래프 지표", "Measure in the chart"),
     "event_rejected": ("저장하지 못한 판정이 있습니다: {reason}", "A judgment could not be saved: {reason}"),
+    "policy_exclude_flagged": (
+        "{label} — 품질 관리에서 표시된 판정자 제외",
+        "{label} — annotators flagged by quality control left out",
+    ),
     "policy_source": ("가져온 외부 판정 {name}", "imported qrels source {name}"),
     "policy_annotator": ("판정자 {name}의 등급만", "grades of annotator {name} only"),
     # answer review: adjudication, assignment
@@ -841,6 +853,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     # quality control (pages/quality.py)
     "nav_quality": ("품질 관리", "Quality"),
     "quality_title": ("품질 관리", "Quality control"),
+    "quality_reassign_link": (
+        "{name}: 표시됨 — 이 판정자의 남은 질문을 다른 판정자에게 넘기기",
+        "{name}: flagged — hand this annotator's remaining questions to others",
+    ),
     "quality_caption": (
         "판정자마다 골드 항목(책임자가 믿는 정답)에 대한 정확도와 가중 카파, 미끼 문단(다른 질문의 문단, 기대 등급 0)에서 "
         "0보다 높게 준 수, 너무 빠른 판정 비율. 판정자에게는 골드와 미끼가 다른 문단과 똑같이 보입니다. 미끼는 qrels·지표·"

@@ -21,6 +21,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from reljudge.policy import Policy, source_policy
 from reljudge.campaign import adjudication
 from reljudge.agreement import coefficients as agreement
 from reljudge.codes import Codes
@@ -72,9 +73,10 @@ def margins(confusion) -> dict:
 def side_kind(db: Database, policy: str) -> str:
     """IMPORTED (an imported qrels source), MODEL (a source a model judge registered, graded
     or not) or PEOPLE (every other policy: adjudicated, majority, annotator:X)."""
-    if not policy.startswith("source:"):
+    name = Policy.parse(policy).source()
+    if name is None:
         return PEOPLE
-    return MODEL if store.meta(db, policy.split(":", 1)[1]) is not None else IMPORTED
+    return MODEL if store.meta(db, name) is not None else IMPORTED
 
 
 def _side(db: Database, policy: str, pooled: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -92,7 +94,7 @@ def paired_grades(db: Database, source: str, against: str) -> pd.DataFrame:
     imported source grades every pooled pair: those it does not list are 0)."""
     pooled = store.pooled_pairs(db)[["qid", "pid", "qtype"]]
     both = pooled.merge(_side(db, against, pooled, "reference"), on=["qid", "pid"]).merge(
-        _side(db, f"source:{source}", pooled, "model"), on=["qid", "pid"]
+        _side(db, source_policy(source), pooled, "model"), on=["qid", "pid"]
     )
     both["qtype"] = both.qtype.replace("", UNTYPED).fillna(UNTYPED)
     return both.astype({"reference": int, "model": int})
@@ -111,7 +113,7 @@ def _outcome(db: Database, source: str, against: str, measures=MEASURES) -> tupl
     from reljudge.campaign.evaluation import evaluate_campaign
 
     per_query = {}
-    for name, policy in (("against", against), ("source", f"source:{source}")):
+    for name, policy in (("against", against), ("source", source_policy(source))):
         ev = evaluate_campaign(db, list(measures), policy=policy, n_boot=0, n_perm=0, with_bounds=False)
         q = ev.result.per_query
         per_query[name] = q[~q.no_answer.astype(bool)]
@@ -148,13 +150,13 @@ def _num(x) -> float | None:
 
 def calibrate(db: Database, source: str, against: str = "adjudicated", with_outcome: bool = True) -> dict:
     """Every figure of ``calibrate NAME --against POLICY`` (JSON-ready)."""
-    if against == f"source:{source}":
+    if against == source_policy(source):
         raise ReljudgeError(CODES("judge_error_against_itself"))
     meta = store.meta(db, source)
     if meta is None and source not in _imported(db):
         raise ReljudgeError(CODES("judge_error_no_source", source=source))
-    if side_kind(db, against) == IMPORTED and against.split(":", 1)[1] not in _imported(db):
-        raise ReljudgeError(CODES("judge_error_no_source", source=against.split(":", 1)[1]))
+    if side_kind(db, against) == IMPORTED and Policy.parse(against).source() not in _imported(db):
+        raise ReljudgeError(CODES("judge_error_no_source", source=Policy.parse(against).source()))
     both = paired_grades(db, source, against)
     figures = pair_figures(both.reference, both.model)
     per_type = {
@@ -175,7 +177,7 @@ def calibrate(db: Database, source: str, against: str = "adjudicated", with_outc
         "per_type": per_type,
         "errors": int(len(store.errors(db, source))),
         # what each side is (IMPORTED, MODEL, PEOPLE): an imported side's unlisted pooled pairs are 0
-        "source_kind": side_kind(db, f"source:{source}"),
+        "source_kind": side_kind(db, source_policy(source)),
         "against_kind": side_kind(db, against),
     }
     if with_outcome:
@@ -190,7 +192,7 @@ def notes(result: dict) -> list:
         CODES("calibrate_imported_side", name=name)
         for name, kind in (
             (result["against"], result.get("against_kind")),
-            (f"source:{result['source']}", result.get("source_kind")),
+            (source_policy(result["source"]), result.get("source_kind")),
         )
         if kind == IMPORTED
     ]

@@ -304,13 +304,14 @@ def question_types(db: Database) -> list[str]:
 
 
 def qrels_choices(db: Database) -> list[tuple[str, int | None]]:
-    """(policy, version) pairs the dashboard can evaluate on: the live policies, every
-    imported source, every frozen version."""
+    """(policy, version) pairs the dashboard can evaluate on: the live policies (with and
+    without the annotators quality control flags), every imported source, every frozen version."""
+    from reljudge.policy import source_policy, team_policies
     from reljudge.storage import qrels_io
 
     return (
-        [("adjudicated", None), ("majority", None)]
-        + [(f"source:{s}", None) for s in qrels_io.sources(db)]
+        [(p, None) for p in team_policies()]
+        + [(source_policy(s), None) for s in qrels_io.sources(db)]
         + [("adjudicated", v) for v in versions(db)]
     )
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from reljudge import policy as policies
 from reljudge import i18n
+from reljudge.policy import source_policy
 from reljudge.reporting.render import html_table, md_cell, md_table
 from reljudge.storage import judge_sources as store
 from reljudge.storage.db import Database
@@ -29,8 +31,8 @@ def reference_choices(db: Database, source: str | None = None) -> list[str]:
     from reljudge.campaign import export
 
     choices = [policy for policy, version in export.export_choices(db) if version is None]
-    choices += [f"source:{s}" for s in model_sources(db) if f"source:{s}" not in choices]
-    return [c for c in choices if c != f"source:{source}"]
+    choices += [source_policy(s) for s in model_sources(db) if source_policy(s) not in choices]
+    return [c for c in choices if c != source_policy(source)]
 
 
 def figures_frame(result: dict) -> pd.DataFrame:
@@ -87,7 +89,7 @@ def info(result: dict, lang: str) -> list[str]:
         "judge_panel_info",
         lang,
         source=result["source"],
-        against=i18n.qrels_label(result["against"], None, lang),
+        against=policies.qrels_label(result["against"], None, lang),
         n=result["n"],
     )
     second = i18n.t(
@@ -121,7 +123,7 @@ def build_section(db: Database, lang: str, against: str = "adjudicated") -> Sect
     policy, the people's or any source's."""
     from reljudge.judges.calibration import calibrate
 
-    sources = [s for s in model_sources(db) if f"source:{s}" != against]
+    sources = [s for s in model_sources(db) if source_policy(s) != against]
     if not sources:
         return None
     return Section(lang, [calibrate(db, s, against) for s in sources], against)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from reljudge import policy as policies
 from reljudge.campaign import team_agreement
 from reljudge import i18n, times
 from reljudge.agreement import coefficients as agreement
@@ -306,7 +307,12 @@ def _localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
 
 
 def _qrels_text(ev, lang: str) -> str:
-    return i18n.qrels_label(ev.policy, ev.version, lang)
+    """The judgments the figures rest on, with whom a ``+exclude-flagged`` policy left out
+    (the report's reader must see it beside the numbers, not only in the bundle)."""
+    text = policies.qrels_label(ev.policy, ev.version, lang)
+    if ev.version is None and policies.parse(ev.policy).excludes_flagged:
+        text += _t("left_out", lang, names=", ".join(ev.excluded) if ev.excluded else _t("nobody", lang))
+    return text
 
 
 def _failures_with_first(db: Database, ev, k: int) -> pd.DataFrame:

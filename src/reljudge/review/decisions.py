@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reljudge.policy import Policy, source_policy
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.storage import aggregation
@@ -79,10 +80,15 @@ def aggregated_reviews(db: Database, policy: str = "adjudicated") -> pd.DataFram
     if any, else the majority, ties to the stricter reading), ``majority`` (the same
     without rulings), ``reviewer:NAME`` (one reviewer), ``source:NAME`` (an imported
     review source, its reviewers aggregated by majority)."""
-    if not (policy in ("adjudicated", "majority") or policy.startswith(("reviewer:", "source:"))):
-        raise ReljudgeError(CODES("review_error_policy", policy=policy))
-    state = store.review_state(db, policy)
-    adj = store.current_review_adjudications(db) if policy == "adjudicated" else None
+    try:
+        parsed = Policy.parse(policy)
+    except ReljudgeError:
+        parsed = None
+    # answer review knows no annotator:NAME and no quality flags (those are paragraph judging's)
+    if parsed is None or parsed.kind == "annotator" or parsed.options:
+        raise ReljudgeError(CODES("review_error_policy", policy=str(policy)))
+    state = store.review_state(db, parsed)
+    adj = store.current_review_adjudications(db) if parsed.uses_adjudications else None
     return aggregate(state, adj)
 
 
@@ -95,9 +101,9 @@ def review_ratings(db: Database, include_sources: bool = True) -> pd.DataFrame:
     cols = ["annotator", "answer_id", "kind", "sentence", "pid", "grade"]
     frames = [store.review_state(db, "majority").rename(columns={"reviewer": "annotator"})[cols]]
     for name in store.review_sources(db) if include_sources else []:
-        agg = aggregated_reviews(db, f"source:{name}")
+        agg = aggregated_reviews(db, source_policy(name))
         agg = agg[agg.kind.isin(["support", "interpretation"])]
-        frames.append(agg.assign(annotator=f"source:{name}", grade=agg.value)[cols])
+        frames.append(agg.assign(annotator=source_policy(name), grade=agg.value)[cols])
     out = (
         pd.concat([f for f in frames if len(f)], ignore_index=True)
         if any(len(f) for f in frames)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from reljudge.policy import source_policy
 from reljudge.campaign import importers
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
@@ -66,7 +67,7 @@ def review_records(db: Database, source: str | None = None) -> list[dict]:
     "needs_citation", "support": {pid: grade}}]}``; every sentence of the answer is listed
     (needs_citation true unless said otherwise; support holds the graded citations).
     ``source`` gives an imported source's records instead of the team's."""
-    state = store.review_state(db, f"source:{source}" if source else "adjudicated")
+    state = store.review_state(db, source_policy(source) if source else "adjudicated")
     answers, sentences, _ = store.current_answer_tables(db)
     state = state[state.answer_id.isin(answers.answer_id)]
     info = answers.set_index("answer_id")

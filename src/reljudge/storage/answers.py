@@ -7,6 +7,7 @@ import pandas as pd
 
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
+from reljudge.policy import Policy
 from reljudge.storage import aggregation, event_batches, team
 from reljudge.storage.database import Database, in_list, registered
 
@@ -370,13 +371,14 @@ def event_history(db: Database, answer_id: int) -> pd.DataFrame:
 # -- review state, per reviewer ---------------------------------------------------------
 
 
-def review_state(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
+def review_state(db: Database, policy: "str | Policy" = "adjudicated") -> pd.DataFrame:
     """Current decisions per rater: reviewer, answer_id, kind, sentence, pid, grade, flag,
     note. ``policy`` ``source:NAME`` reads an imported source (its reviewers prefixed
     ``source:NAME/``), ``reviewer:NAME`` one reviewer of the team; otherwise the team."""
     cur = db.cursor()
-    if policy.startswith("source:"):
-        name = policy.split(":", 1)[1]
+    policy = Policy.parse(policy)
+    if policy.kind == "source":
+        name = policy.name
         if not cur.execute("SELECT count(*) FROM external_reviews WHERE source = ?", [name]).fetchall()[0][0]:
             raise ReljudgeError(CODES("review_unknown_source", source=name))
         return cur.execute(
@@ -385,7 +387,7 @@ def review_state(db: Database, policy: str = "adjudicated") -> pd.DataFrame:
             FROM external_reviews WHERE source = ? ORDER BY line, kind, sentence, pid""",
             [name],
         ).df()
-    cond, params = ("WHERE username = ?", [policy.split(":", 1)[1]]) if policy.startswith("reviewer:") else ("", [])
+    cond, params = ("WHERE username = ?", [policy.name]) if policy.kind == "reviewer" else ("", [])
     return cur.execute(
         f"""
         SELECT username AS reviewer, answer_id, kind, sentence, pid, grade, flag, note
@@ -525,18 +527,17 @@ def active_review_assignments(db: Database) -> pd.DataFrame:
 def relevance_grades(db: Database, qid: str, pids: list[str], policy: str = "adjudicated") -> dict[str, int]:
     """The aggregated relevance grade (the qrels policy, keyed by duplicate group) of some
     paragraphs of a question, for those judged."""
-    from reljudge.storage.team import qrels_sql
+    from reljudge.storage.team import excluded_annotators, qrels_sql
 
-    sql, params = qrels_sql(policy)
+    cur = db.cursor()
+    sql, params = qrels_sql(policy, None, excluded_annotators(cur, policy))
     return {
         p: int(g)
-        for p, g in db.cursor()
-        .execute(
+        for p, g in cur.execute(
             f"""
         WITH agg AS ({sql})
         SELECT w.pid, agg.grade FROM (SELECT unnest(?::VARCHAR[]) AS pid) w
         JOIN paragraphs p USING (pid) JOIN agg ON agg.qid = ? AND agg.pid = p.canonical_pid""",
             [*params, list(pids), qid],
-        )
-        .fetchall()
+        ).fetchall()
     }

@@ -8,13 +8,14 @@ from reljudge.eval import ranking
 from reljudge.storage.database import Database, registered
 
 
-def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str]:
-    """Aggregate the judgments into this cursor's temp tables; returns their names.
-    The qrels name each duplicate group by its first paragraph."""
+def stage(cur, policy: str, threshold: int, version: int | None) -> tuple[str, str, tuple[str, ...]]:
+    """Aggregate the judgments into this cursor's temp tables; returns their names and the
+    annotators the policy left out (``+exclude-flagged``, decided now). The qrels name each
+    duplicate group by its first paragraph."""
     from reljudge.storage.team import stage_aggregates
 
-    stage_aggregates(cur, policy, threshold, version)
-    return "_rj_qrels", "_rj_verdicts"
+    excluded = stage_aggregates(cur, policy, threshold, version)
+    return "_rj_qrels", "_rj_verdicts", excluded
 
 
 def items_qrels(cur, qrels_table: str, dedup: str) -> str:

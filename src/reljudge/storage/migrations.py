@@ -797,6 +797,25 @@ SELECT max(nextval('judgment_event_seq')) FROM range((SELECT coalesce(max(event_
 ALTER TABLE decoy_events ALTER COLUMN event_id SET DEFAULT nextval('judgment_event_seq');
 """,
     ),
+    (
+        20,
+        "qrels_version_exclusions",
+        r"""
+-- Who a frozen qrels version left out (issue 39.6: a policy value with the option
+-- +exclude-flagged, reljudge.policy): every annotator quality control flagged at the moment
+-- of the freeze, why (reason codes, comma-separated, reljudge.storage.quality) and the
+-- thresholds then in force, so that the version says whose grades it does not hold.
+CREATE TABLE qrels_version_exclusions(
+    version           INTEGER NOT NULL,
+    username          VARCHAR NOT NULL,
+    reasons           VARCHAR NOT NULL,
+    min_gold          INTEGER NOT NULL,
+    min_accuracy      DOUBLE NOT NULL,
+    max_failed_decoys INTEGER NOT NULL,
+    PRIMARY KEY (version, username)
+);
+""",
+    ),
 ]
 
 

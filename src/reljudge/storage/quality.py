@@ -269,3 +269,64 @@ def people(db: Database) -> list[str]:
         ORDER BY 1""")
         .fetchall()
     ]
+
+
+# -- the flagging rule ------------------------------------------------------------------
+#: why an annotator is flagged (codes, worded by reljudge.i18n)
+FLAG_LOW_GOLD = "low_gold_accuracy"
+FLAG_FAILED_DECOYS = "failed_decoys"
+
+
+def flag_reasons(
+    n_gold: int, accuracy: float, failed_decoys: int, min_gold: int, min_accuracy: float, max_failed_decoys: int
+) -> list[str]:
+    """The one rule of flagging (the quality table, the CLI, the report, and the policies
+    with ``+exclude-flagged``): FLAG_LOW_GOLD when at least ``min_gold`` gold items are
+    judged (and at least one) and the exact-match share is below ``min_accuracy``;
+    FLAG_FAILED_DECOYS when at least ``max_failed_decoys`` decoys were graded above 0."""
+    reasons = []
+    if n_gold >= min_gold and n_gold and accuracy < min_accuracy:
+        reasons.append(FLAG_LOW_GOLD)
+    if failed_decoys >= max_failed_decoys:
+        reasons.append(FLAG_FAILED_DECOYS)
+    return reasons
+
+
+def flagged(cur) -> tuple[dict[str, list[str]], dict[str, float]]:
+    """Who quality control flags now, read through one cursor (inside an evaluation's or a
+    freeze's transaction): ({annotator: reasons}, the thresholds applied). Reads only: an
+    auto-promotion of unanimous items to gold waits for the quality page or ``reljudge quality``."""
+    keys = list(DEFAULTS)
+    values = {
+        **DEFAULTS,
+        **dict(cur.execute(f"SELECT key, value FROM settings WHERE key IN {in_list(keys)}", keys).fetchall()),
+    }
+    thresholds = {
+        "min_gold": int(values["quality_min_gold"]),
+        "min_accuracy": float(values["quality_min_accuracy"]),
+        "max_failed_decoys": int(values["quality_max_failed_decoys"]),
+    }
+    rows = cur.execute("""
+        WITH gold AS (
+            SELECT j.username, count(*) AS n_gold,
+                   avg(CASE WHEN j.grade = g.grade THEN 1.0 ELSE 0.0 END) AS accuracy
+            FROM current_judgments j JOIN gold_items g ON g.qid = j.qid AND g.pid = j.pid
+            GROUP BY j.username),
+        latest AS (
+            SELECT username, qid, pid, arg_max_null(grade, event_id) AS grade
+            FROM decoy_events GROUP BY ALL),
+        decoys AS (
+            SELECT d.username, count(*) FILTER (WHERE l.grade > 0) AS failed
+            FROM decoy_placements d
+            JOIN latest l ON l.username = d.username AND l.qid = d.qid AND l.pid = d.pid
+            GROUP BY d.username)
+        SELECT coalesce(g.username, d.username) AS username, coalesce(g.n_gold, 0),
+               coalesce(g.accuracy, 'NaN'::DOUBLE), coalesce(d.failed, 0)
+        FROM gold g FULL JOIN decoys d ON d.username = g.username
+        ORDER BY 1""").fetchall()
+    out = {}
+    for name, n_gold, accuracy, failed in rows:
+        reasons = flag_reasons(int(n_gold), float(accuracy), int(failed), **thresholds)
+        if reasons:
+            out[str(name)] = reasons
+    return out, thresholds

@@ -6,12 +6,14 @@ from __future__ import annotations
 import pandas as pd
 
 from reljudge.errors import ReljudgeError
+from reljudge.policy import CODES as policy_codes
+from reljudge.policy import Policy
 from reljudge.storage import aggregation
+from reljudge.storage import quality
 from reljudge.storage.database import Database, in_list, registered
 from reljudge.codes import Codes
 
 CODES = Codes(
-    error_unknown_policy=("policy",),
     error_no_qrels_version=("version",),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
@@ -89,28 +91,30 @@ def contested_no_answer(db: Database, policy: str = "adjudicated", threshold: in
     """Live questions that an annotator marked "no answer" but the aggregation counts as
     answerable because a paragraph's *aggregated* grade reaches ``threshold``, with no
     lead ruling on the question (under ``policy``, adjudicated or majority)."""
-    if policy not in ("adjudicated", "majority"):
+    policy = Policy.parse(policy)
+    if not policy.is_team:
         return []
-    qrels, params = qrels_sql(policy)
+    cur = db.cursor()
+    excluded = excluded_annotators(cur, policy)
+    qrels, params = qrels_sql(policy, None, excluded)
     ruled = (
         "SELECT qid FROM current_adjudications WHERE pid IS NULL"
-        if policy == "adjudicated"
+        if policy.uses_adjudications
         else "SELECT NULL::VARCHAR AS qid WHERE FALSE"
     )
+    left_out, left_out_params = _without(excluded)
     return [
         r[0]
-        for r in db.cursor()
-        .execute(
+        for r in cur.execute(
             f"""
         WITH agg AS ({qrels})
-        SELECT v.qid FROM (SELECT DISTINCT qid FROM current_verdicts WHERE no_answer) v
+        SELECT v.qid FROM (SELECT DISTINCT qid FROM current_verdicts WHERE no_answer{left_out}) v
         JOIN questions q USING (qid)
         WHERE v.qid IN (SELECT qid FROM agg WHERE grade >= ?)
           AND v.qid NOT IN ({ruled})
         ORDER BY q.seq""",
-            [*params, threshold],
-        )
-        .fetchall()
+            [*params, *left_out_params, threshold],
+        ).fetchall()
     ]
 
 
@@ -142,25 +146,47 @@ def active_annotators(db: Database) -> list[str]:
 # -- aggregation ---------------------------------------------------------------------
 
 
-def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[str, list]:
+def excluded_annotators(cur, policy: "str | Policy") -> tuple[str, ...]:
+    """The annotators a policy leaves out, decided now: with ``+exclude-flagged`` everyone
+    quality control flags at this moment (reljudge.storage.quality.flagged), else nobody."""
+    policy = Policy.parse(policy)
+    if not policy.excludes_flagged:
+        return ()
+    return tuple(sorted(quality.flagged(cur)[0]))
+
+
+def _without(excluded: tuple[str, ...], column: str = "username") -> tuple[str, list]:
+    """`` AND column NOT IN (...)`` for the excluded annotators (nothing without any)."""
+    if not excluded:
+        return "", []
+    return f" AND {column} NOT IN {in_list(excluded)}", list(excluded)
+
+
+def qrels_sql(
+    policy: "str | Policy" = "adjudicated", version: int | None = None, excluded: tuple[str, ...] = ()
+) -> tuple[str, list]:
     """SQL (and parameters) giving qid, pid, grade, provenance, n_annotators.
 
-    Policies: ``adjudicated`` (a lead's adjudication if any, else the majority, else the
-    lower of the tied grades), ``majority`` (the same without adjudications),
-    ``annotator:NAME`` (one annotator's grades). ``version`` reads a frozen version."""
+    Policies (reljudge.policy): ``adjudicated`` (a lead's adjudication if any, else the
+    majority, else the lower of the tied grades), ``majority`` (the same without
+    adjudications), ``annotator:NAME`` (one annotator's grades), ``source:NAME`` (an
+    imported or model source). ``excluded`` annotators' grades are left out of a team
+    policy (``+exclude-flagged``: :func:`excluded_annotators`). ``version`` reads a frozen
+    version."""
     if version is not None:
         return (
             """SELECT qid, pid, grade, provenance, n_annotators FROM qrels_version_rows
                    WHERE version = ?""",
             [version],
         )
-    if policy.startswith("annotator:"):
+    policy = Policy.parse(policy)
+    if policy.kind == "annotator":
         return (
             """SELECT qid, pid, grade, 'single' AS provenance, 1 AS n_annotators
                    FROM current_judgments WHERE username = ?""",
-            [policy.split(":", 1)[1]],
+            [policy.name],
         )
-    if policy.startswith("source:"):
+    if policy.kind == "source":
         # Judgments made elsewhere, keyed like the team's: by each duplicate group's
         # first paragraph (a copy's grade counts for its group, the highest if several).
         return (
@@ -169,27 +195,34 @@ def qrels_sql(policy: str = "adjudicated", version: int | None = None) -> tuple[
                           'external' AS provenance, 1 AS n_annotators
                    FROM external_qrels e LEFT JOIN paragraphs p USING (pid)
                    WHERE e.source = ? GROUP BY ALL""",
-            [policy.split(":", 1)[1]],
+            [policy.name],
         )
-    if policy not in ("adjudicated", "majority"):
-        raise ReljudgeError(CODES("error_unknown_policy", policy=repr(policy)))
+    if not policy.is_team:
+        # reviewer:NAME names answer reviews, not paragraph grades
+        raise ReljudgeError(policy_codes("error_unknown_policy", policy=repr(str(policy))))
+    left_out, params = _without(excluded)
     # the one rule of several raters → one decision (reljudge.storage.aggregation)
     decided = aggregation.decisions_sql(
-        "SELECT qid, pid, grade AS v FROM current_judgments",
+        f"SELECT qid, pid, grade AS v FROM current_judgments WHERE TRUE{left_out}",
         ["qid", "pid"],
         "SELECT qid, pid, grade AS v FROM current_adjudications WHERE pid IS NOT NULL"
-        if policy == "adjudicated"
-        else None,
+        if policy.uses_adjudications
+        # (not None: its stand-in would repeat the ratings' query, and their parameters)
+        else "SELECT qid, pid, grade AS v FROM current_adjudications WHERE FALSE",
         n_name="n_annotators",
     )
-    return f"SELECT qid, pid, CAST(v AS TINYINT) AS grade, provenance, n_annotators FROM ({decided})", []
+    return f"SELECT qid, pid, CAST(v AS TINYINT) AS grade, provenance, n_annotators FROM ({decided})", params
 
 
 def verdicts_sql(
-    qrels_table: str, policy: str = "adjudicated", threshold: int = 2, version: int | None = None
+    qrels_table: str,
+    policy: "str | Policy" = "adjudicated",
+    threshold: int = 2,
+    version: int | None = None,
+    excluded: tuple[str, ...] = (),
 ) -> tuple[str, list]:
     """SQL giving qid, no_answer, provenance, n_annotators; ``qrels_table`` holds the
-    aggregated qrels of the same policy.
+    aggregated qrels of the same policy (and the same ``excluded`` annotators).
 
     A question is no-answer when a lead adjudicated so, or else when no paragraph's
     aggregated grade reaches ``threshold`` and at least half of the annotators who worked
@@ -201,24 +234,26 @@ def verdicts_sql(
                    WHERE version = ?""",
             [version],
         )
-    if policy.startswith("source:"):
+    policy = Policy.parse(policy)
+    if policy.kind == "source":
         return (
             """SELECT NULL::VARCHAR AS qid, NULL::BOOLEAN AS no_answer, NULL::VARCHAR AS provenance,
                           NULL::INTEGER AS n_annotators WHERE FALSE""",
             [],
         )
-    if policy.startswith("annotator:"):
+    if policy.kind == "annotator":
         return (
             f"""SELECT qid, no_answer AND qid NOT IN (SELECT qid FROM {qrels_table} WHERE grade >= ?)
                            AS no_answer, 'single' AS provenance, 1 AS n_annotators
                     FROM effective_verdicts WHERE username = ?""",
-            [threshold, policy.split(":", 1)[1]],
+            [threshold, policy.name],
         )
-    use_adj = "TRUE" if policy == "adjudicated" else "FALSE"
+    use_adj = "TRUE" if policy.uses_adjudications else "FALSE"
+    left_out, left_out_params = _without(excluded)
     return (
         f"""
         WITH v AS (SELECT qid, count(*) AS n, count(*) FILTER (WHERE no_answer) AS yes
-                   FROM effective_verdicts GROUP BY qid),
+                   FROM effective_verdicts WHERE TRUE{left_out} GROUP BY qid),
         adj AS (SELECT qid, no_answer FROM current_adjudications WHERE pid IS NULL AND {use_adj}),
         cited AS (SELECT DISTINCT qid FROM {qrels_table} WHERE grade >= ?)
         SELECT coalesce(v.qid, a.qid) AS qid,
@@ -230,7 +265,7 @@ def verdicts_sql(
                     WHEN 2 * v.yes = v.n THEN 'tie' ELSE 'majority' END AS provenance,
                CAST(coalesce(v.n, 0) AS INTEGER) AS n_annotators
         FROM v FULL JOIN adj a ON a.qid = v.qid""",
-        [threshold],
+        [*left_out_params, threshold],
     )
 
 
@@ -242,33 +277,45 @@ def _check_version(cur, version: int | None) -> None:
         raise ReljudgeError(CODES("error_no_qrels_version", version=version))
 
 
-def aggregated_qrels(db: Database, policy: str = "adjudicated", version: int | None = None) -> pd.DataFrame:
-    """One grade per (qid, pid) with provenance and the number of annotators (see qrels_sql)."""
+def aggregated_qrels(
+    db: Database, policy: "str | Policy" = "adjudicated", version: int | None = None, excluded: tuple | None = None
+) -> pd.DataFrame:
+    """One grade per (qid, pid) with provenance and the number of annotators (see qrels_sql);
+    ``excluded`` None: the policy's own (:func:`excluded_annotators`, decided now)."""
     cur = db.cursor()
     _check_version(cur, version)
-    sql, params = qrels_sql(policy, version)
+    excluded = excluded_annotators(cur, policy) if excluded is None else tuple(excluded)
+    sql, params = qrels_sql(policy, version, excluded)
     return cur.execute(f"SELECT * FROM ({sql}) ORDER BY qid, pid", params).df()
 
 
 def aggregated_verdicts(
-    db: Database, policy: str = "adjudicated", threshold: int = 2, version: int | None = None
+    db: Database,
+    policy: "str | Policy" = "adjudicated",
+    threshold: int = 2,
+    version: int | None = None,
+    excluded: tuple | None = None,
 ) -> pd.DataFrame:
     """Final no-answer verdict per question that has any verdict or adjudication."""
     cur = db.cursor()
     _check_version(cur, version)
-    q_sql, q_params = qrels_sql(policy, version)
-    v_sql, v_params = verdicts_sql("_agg", policy, threshold, version)
+    excluded = excluded_annotators(cur, policy) if excluded is None else tuple(excluded)
+    q_sql, q_params = qrels_sql(policy, version, excluded)
+    v_sql, v_params = verdicts_sql("_agg", policy, threshold, version, excluded)
     return cur.execute(f"WITH _agg AS ({q_sql}) SELECT * FROM ({v_sql}) ORDER BY qid", q_params + v_params).df()
 
 
-def stage_aggregates(cur, policy: str, threshold: int, version: int | None) -> None:
+def stage_aggregates(cur, policy: "str | Policy", threshold: int, version: int | None) -> tuple[str, ...]:
     """Materialise ``_rj_qrels`` and ``_rj_verdicts`` as temporary tables of this cursor,
-    so the metric engine reads them inside DuckDB without a trip through Python."""
+    so the metric engine reads them inside DuckDB without a trip through Python. Returns
+    the annotators the policy left out (decided now, for the figures' record)."""
     _check_version(cur, version)
-    q_sql, q_params = qrels_sql(policy, version)
+    excluded = excluded_annotators(cur, policy) if version is None else ()
+    q_sql, q_params = qrels_sql(policy, version, excluded)
     cur.execute(f"CREATE OR REPLACE TEMP TABLE _rj_qrels AS {q_sql}", q_params)
-    v_sql, v_params = verdicts_sql("_rj_qrels", policy, threshold, version)
+    v_sql, v_params = verdicts_sql("_rj_qrels", policy, threshold, version, excluded)
     cur.execute(f"CREATE OR REPLACE TEMP TABLE _rj_verdicts AS {v_sql}", v_params)
+    return excluded
 
 
 # -- disagreements and adjudication ----------------------------------------------------
@@ -388,13 +435,38 @@ def adjudication_history(db: Database, qid: str | None = None) -> pd.DataFrame:
 # -- frozen versions ----------------------------------------------------------------
 
 
-def freeze(db: Database, lead: str, policy: str, note: str | None, rows: pd.DataFrame, verdicts: pd.DataFrame) -> int:
+def freeze(
+    db: Database,
+    lead: str,
+    policy: str,
+    note: str | None,
+    rows: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    exclusions: dict[str, list[str]] | None = None,
+    thresholds: dict | None = None,
+) -> int:
+    """Store the next numbered qrels version; ``exclusions`` ({annotator: reason codes}, with
+    the ``thresholds`` that flagged them) records whom a ``+exclude-flagged`` policy left out."""
     with db.transaction() as cur:
         version = cur.execute("SELECT coalesce(max(version), 0) + 1 FROM qrels_versions").fetchall()[0][0]
         cur.execute(
             "INSERT INTO qrels_versions(version, created_by, policy, note) VALUES (?, ?, ?, ?)",
-            [version, lead, policy, note],
+            [version, lead, str(policy), note],
         )
+        for name, reasons in sorted((exclusions or {}).items()):
+            cur.execute(
+                """INSERT INTO qrels_version_exclusions
+                       (version, username, reasons, min_gold, min_accuracy, max_failed_decoys)
+                   VALUES (?, ?, ?, ?, ?, ?)""",
+                [
+                    version,
+                    name,
+                    ",".join(reasons),
+                    int(thresholds["min_gold"]),
+                    float(thresholds["min_accuracy"]),
+                    int(thresholds["max_failed_decoys"]),
+                ],
+            )
         with registered(cur, "_rows", rows), registered(cur, "_verdicts", verdicts):
             cur.execute(
                 """INSERT INTO qrels_version_rows
@@ -407,6 +479,23 @@ def freeze(db: Database, lead: str, policy: str, note: str | None, rows: pd.Data
                 [version],
             )
     return version
+
+
+def version_exclusions(db: Database, version: int | None = None) -> pd.DataFrame:
+    """Whom frozen versions left out: version, annotator, reasons (list of codes) and the
+    thresholds then in force; one version's, or every version's."""
+    where, params = ("WHERE version = ?", [int(version)]) if version is not None else ("", [])
+    frame = (
+        db.cursor()
+        .execute(
+            f"""SELECT version, username AS annotator, reasons, min_gold, min_accuracy, max_failed_decoys
+                FROM qrels_version_exclusions {where} ORDER BY version, username""",
+            params,
+        )
+        .df()
+    )
+    frame["reasons"] = frame["reasons"].map(lambda r: [x for x in str(r).split(",") if x])
+    return frame
 
 
 def list_versions(db: Database) -> pd.DataFrame:

@@ -77,6 +77,27 @@ def _leads_to(target, notice: tuple[str, str] | None) -> Callable[[], None]:
     return lead_elsewhere
 
 
+#: the query parameter that opens the Assignments page's reassign form on one annotator
+REASSIGN_PARAM = "reassign"
+
+
+def link_to_reassign(name: str, label: str) -> None:
+    """A link to the Assignments page with its reassign form set on annotator ``name``
+    (the quality page's way from a flagged annotator to the form, issue 39.6)."""
+    import streamlit as st
+
+    st.page_link("screens/assign.py", label=label, icon=":material/swap_horiz:", query_params={REASSIGN_PARAM: name})
+
+
+def reassign_choice(annotators: list[str]) -> int:
+    """Where the reassign form starts: the annotator the URL names (a link from the quality
+    page), else the first."""
+    import streamlit as st
+
+    asked = st.query_params.get(REASSIGN_PARAM)
+    return annotators.index(asked) if asked in annotators else 0
+
+
 def app_pages(is_lead: bool, title: Callable[[str], str], requested: str | None) -> list:
     """The logged-in menu: the role's pages at their own addresses; hidden, ``/`` and every
     other address (the other role's pages, the ``requested`` one if no page has it),
