@@ -14,7 +14,7 @@ import sys
 import streamlit as st
 
 from reljudge import display, i18n
-from reljudge.campaign import judging
+from reljudge.campaign import judging, plan
 from reljudge.ui import keyboard, profiling
 
 _LABEL_KEYS = [
@@ -125,11 +125,19 @@ def question_picker(db, username: str, lang: str) -> None:
     # The open question's own count lives in the widget's header (saves rerun only the
     # widget, not this sidebar), so its label leaves the count out rather than go stale.
     done = dict(zip(ov.qid, judging.finished(ov)))
+    # Under a judging plan the count is the plan's (what is left to judge now; nothing on a
+    # done question), as in the header: the pool's judged/size would read as unfinished work.
+    planned = plan.current(db).name != "complete"
+
+    def count(r) -> str:
+        if not planned:
+            return f" · {r.judged}/{r.pool_size}"
+        return "" if done[r.qid] else " · " + i18n.t("plan_left_short", lang, n=max(int(r.open_now), 0))
+
     labels = {
         r.qid: f"▶ {r.qid} · {r.qtype}"
         if r.qid == current
-        else f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} "
-        f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
+        else f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} {r.qid} · {r.qtype}{count(r)}"
         for r in ov.itertuples()
     }
     qids = list(ov.qid)
