@@ -813,6 +813,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "plan_settled": ("RR@{k} 확정: {s}/{n} 시스템", "RR@{k} settled: {s}/{n} systems"),
     "plan_done": ("✓ 이 질문 끝 (판정 계획)", "✓ question done (judging plan)"),
     "plan_now": ("이 질문: 남은 판정 {n}", "this question: {n} left to judge"),
+    "plan_left_short": ("남은 판정 {n}", "{n} left to judge"),
     "nothing_citable_ask": (
         "판정 계획이 필요로 한 문단을 모두 판정했고, 등급 {t} 이상(직접 인용할 근거)은 하나도 없습니다. "
         "이 결과에 답이 없다고 표시할까요? N = 근거 없음으로 표시 · Esc = 나중에 (표시하지 않으면 이 질문은 모든 시스템의 "

@@ -9,11 +9,13 @@ stored first) or to take the server's state after an edit was refused.
 
 from __future__ import annotations
 
+import sys
+
 import streamlit as st
 
 from reljudge import display, i18n
-from reljudge.campaign import judging
-from reljudge.ui import keyboard
+from reljudge.campaign import judging, plan
+from reljudge.ui import keyboard, profiling
 
 _LABEL_KEYS = [
     "question_n",
@@ -76,6 +78,17 @@ def render(db, username: str, lang: str) -> None:
 
     @st.fragment
     def _fragment():
+        # Every server-side run of the widget is recorded under $RELJUDGE_PROFILE (a page
+        # run renders it too; reljudge.ui.profiling): under a plan no grade may cost one (issue 35.1, counted by
+        # tests/test_e2e_plan_steps.py and bench/bench_judging_loop.py).
+        run = profiling.start("fragments.jsonl")
+        run.note(fragment="judge", user=username)
+        try:
+            _judge(run)
+        finally:
+            run.finish(profiling.ended(sys.exc_info()[1]))
+
+    def _judge(run):
         qid, at_end = _FLOW.begin(db, username, lang)
         if qid is None:
             if judging.current_question(db, username) is None and keyboard.still_logged_in(db, username):
@@ -88,6 +101,7 @@ def render(db, username: str, lang: str) -> None:
             st.info(i18n.t("last_open_question", lang, n=at_end[1]))
         elif at_end is not None:
             st.info(i18n.t("no_further_question", lang, n=at_end[0]))
+        run.note(qid=qid)
         payload = display.visible_payload(judging.payload(db, username, qid, lang))
         data = _FLOW.widget_data(db, username, payload, i18n.bundle(_LABEL_KEYS, lang))
         # the questions a move goes to, held by the page to paint at once (issue 35.2)
@@ -111,11 +125,19 @@ def question_picker(db, username: str, lang: str) -> None:
     # The open question's own count lives in the widget's header (saves rerun only the
     # widget, not this sidebar), so its label leaves the count out rather than go stale.
     done = dict(zip(ov.qid, judging.finished(ov)))
+    # Under a judging plan the count is the plan's (what is left to judge now; nothing on a
+    # done question), as in the header: the pool's judged/size would read as unfinished work.
+    planned = plan.current(db).name != "complete"
+
+    def count(r) -> str:
+        if not planned:
+            return f" · {r.judged}/{r.pool_size}"
+        return "" if done[r.qid] else " · " + i18n.t("plan_left_short", lang, n=max(int(r.open_now), 0))
+
     labels = {
         r.qid: f"▶ {r.qid} · {r.qtype}"
         if r.qid == current
-        else f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} "
-        f"{r.qid} · {r.qtype} · {r.judged}/{r.pool_size}"
+        else f"{'●' if done[r.qid] else '◐' if r.judged or r.no_answer else '○'} {r.qid} · {r.qtype}{count(r)}"
         for r in ov.itertuples()
     }
     qids = list(ov.qid)

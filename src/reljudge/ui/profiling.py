@@ -4,7 +4,9 @@ Off unless ``$RELJUDGE_PROFILE`` names a folder: then every run of workbench.py 
 one JSON line to ``runs.jsonl`` there — its wall-clock start and end (``time.time()``,
 so the benchmark can line them up with the browser's ``performance.timeOrigin``), the
 page it ran, how it ended (done, rerun, stop) and how long each phase took
-(``time.perf_counter``) — every full garbage collection of the process goes to
+(``time.perf_counter``); every run of the judging widget (a fragment: alone when it
+reruns, inside the script's run otherwise) appends the same kind of line to
+``fragments.jsonl`` — every full garbage collection of the process goes to
 ``gc.jsonl`` (Streamlit runs one after each script run: ``runner.postScriptGC``), and
 with ``$RELJUDGE_PROFILE_CPROFILE=1`` a cProfile of each run is written as
 ``run-<n>.prof`` (the script runs in a thread of its own, so one profiler per run sees
@@ -72,14 +74,15 @@ def _watch_gc(folder: Path) -> None:
 
 
 class _Run:
-    def __init__(self, folder: Path):
-        self.folder = folder
+    def __init__(self, folder: Path, log: str = "runs.jsonl"):
+        self.folder, self.log = folder, log
         self.n = next(_COUNTER)
         self.fields: dict = {}
         self.phases: dict[str, float] = {}
         self.current = "setup"
         self.profiler = None
-        if os.environ.get(CPROFILE_ENV) == "1":
+        # the script's runs only: a widget's run inside one would replace its profiler
+        if os.environ.get(CPROFILE_ENV) == "1" and log == "runs.jsonl":
             import cProfile
 
             self.profiler = cProfile.Profile()
@@ -104,7 +107,7 @@ class _Run:
             self.profiler.disable()
             self.profiler.dump_stats(str(self.folder / f"run-{self.n}.prof"))
         _append(
-            self.folder / "runs.jsonl",
+            self.folder / self.log,
             {
                 "n": self.n,
                 "start": self.start_wall,
@@ -117,15 +120,17 @@ class _Run:
         )
 
 
-def start():
-    """The current run's recorder (a no-op unless $RELJUDGE_PROFILE is set)."""
+def start(log: str = "runs.jsonl"):
+    """The current run's recorder (a no-op unless $RELJUDGE_PROFILE is set). ``log``: the
+    file of the folder it appends to (the judging widget's own runs go to
+    ``fragments.jsonl``, beside the script's)."""
     folder = os.environ.get(ENV)
     if not folder:
         return OFF
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     _watch_gc(path)
-    return _Run(path)
+    return _Run(path, log)
 
 
 def ended(exc: BaseException | None) -> str:

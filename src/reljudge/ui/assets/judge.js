@@ -156,7 +156,7 @@ export default function render(component) {
       card.append(meta, prev, text, unfold, next, btns, edit);
       card.addEventListener("click", (ev) => {
         if (ev.target.tagName === "INPUT" || ev.target.tagName === "BUTTON") return;
-        G.cursor = at(card); G.advance = false; G.api.paintCursor(false);
+        G.cursor = at(card); G.advance = false; G.api.tidyLeft(); G.api.paintCursor(false);
       });
       list.append(card);
     });
@@ -198,24 +198,30 @@ export default function render(component) {
     }
     evid.disabled = g !== 2;
   }
-  function paintHeader() {
-    let judged = 0;
-    for (const it of data.items) { const g = state[it.pid].grade; if (g !== null && g !== undefined) judged++; }
+  // The counts as they stand now: the render's overall counts with this question's change
+  // since (the save's answer speaks of this question only). Under a plan they count the
+  // plan's items, not the pool: what is left to judge now here and in the unfinished
+  // questions, and the questions done (the Progress page's and reljudge next's figures).
+  function counts() {
+    let judged = 0, openHere = 0;
+    for (const it of data.items) {
+      const g = state[it.pid].grade;
+      if (g !== null && g !== undefined) judged++;
+      else if (!planned || it.now) openHere++;
+    }
     const p = data.progress;
-    const total = p.judged - p.q_judged + judged;
+    return { judged, openHere, total: p.judged - p.q_judged + judged,
+      done: p.questions_done - (doneAtRender ? 1 : 0) + (plan.done ? 1 : 0),
+      openAll: p.open_all - p.q_open + openHere };
+  }
+  function paintHeader() {
+    const { judged, openHere, total, done: d, openAll } = counts();
+    const p = data.progress;
     const done = root.querySelector(".rj-done");
     if (planned) {
-      // Under a plan the counters count the plan's items, not the pool: what is left to
-      // judge now here and in the unfinished questions, and the share of questions done
-      // (the Progress page's and reljudge next's figures).
-      let openHere = 0;
-      for (const it of data.items) { const g = state[it.pid].grade; if (it.now && (g === null || g === undefined)) openHere++; }
       root.querySelector(".rj-pq").textContent = fmt(L.plan_now, { n: openHere });
-      // the render's overall counts with this question's change since (the save's answer
-      // speaks of this question only)
-      const d = p.questions_done - (doneAtRender ? 1 : 0) + (plan.done ? 1 : 0);
       root.querySelector(".rj-pall").textContent = fmt(L.progress_all_plan, {
-        d, n: data.n_questions, r: p.open_all - p.q_open + openHere,
+        d, n: data.n_questions, r: openAll,
         p: data.n_questions ? Math.round((100 * d) / data.n_questions) : 0 });
       done.textContent = "";
       done.hidden = true;
@@ -291,6 +297,7 @@ export default function render(component) {
     push({ kind: "grade", pid, grade: g, note: s.note || "", evidence });
     paintItem(c); paintHeader();
     send();
+    if (planned) markLeft();
     if (g === null) return;
     if (planned) {
       // Under a plan: on to the next card to judge now; if there is none yet, stay on this
@@ -300,7 +307,7 @@ export default function render(component) {
       let next = cs.findIndex((c, i) => i > G.cursor && openNow(c));
       if (next < 0) next = cs.findIndex(openNow);
       G.advance = next < 0;
-      if (next >= 0) { G.cursor = next; paintCursor(true); }
+      if (next >= 0) { G.cursor = next; tidyLeft(); paintCursor(true); }
     } else if (G.cursor < cards().length - 1) { G.cursor++; paintCursor(true); }
   }
   // The plan's state after a save (the save route's reply, issue 35.1): the list is
@@ -325,12 +332,33 @@ export default function render(component) {
     }
     const cs = [...cards()];
     G.cursor = Math.max(0, cs.findIndex((c) => c.dataset.pid === curPid));
+    markLeft();
     const openNow = (c) => c.dataset.now === "1" && (state[c.dataset.pid].grade === null || state[c.dataset.pid].grade === undefined);
     if (G.advance && !openNow(cs[G.cursor])) {
       const next = cs.findIndex(openNow);
       if (next >= 0) { G.cursor = next; G.advance = false; }
     }
     paintCursor(true);
+  }
+  // A card that left the plan's list (ungraded, no longer to judge now, above the rest of
+  // the pool) stays where it is, greyed, so that nothing moves under the judge's eyes;
+  // once the judge moves (tidyLeft), the ones they are not on go back to the rest.
+  function markLeft() {
+    const rest = root.querySelector(".rj-rest");
+    for (const c of cards()) {
+      const g = state[c.dataset.pid].grade;
+      const above = !rest || !!(rest.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_PRECEDING);
+      c.classList.toggle("rj-left", planned && c.dataset.now === "0" && (g === null || g === undefined) && above);
+    }
+  }
+  function tidyLeft() {
+    const cur = cards()[G.cursor];
+    const moving = [...root.querySelectorAll(".rj-item.rj-left")].filter((c) => c !== cur);
+    if (!moving.length) return;
+    let after = root.querySelector(".rj-rest");
+    if (!after) { after = el("div", "rj-rest", L.plan_rest_items); root.querySelector(".rj-items").append(after); }
+    for (const c of moving) { c.classList.remove("rj-left"); after.after(c); after = c; }
+    G.cursor = Math.max(0, [...cards()].indexOf(cur));
   }
   function saveNote(i) {
     const c = cards()[i];
@@ -386,10 +414,15 @@ export default function render(component) {
     const held = target && payloads[target];
     const send = () => rerun({ nav: to });
     if (!held) { send(); return; }
+    // The overall counts as they stand now go with the painted question (its payload was
+    // made before the latest grades of this one), and this question keeps its own.
+    const c = counts();
+    const overall = { judged: c.total, questions_done: c.done, open_all: c.openAll };
     const here = Object.assign({}, data, {
       items: data.items.map((it) => Object.assign({}, it, {
         grade: state[it.pid].grade, note: state[it.pid].note || "", evidence: state[it.pid].evidence || "", eid: state[it.pid].eid })),
-      no_answer: noAnswer, ahead: {}, ahead_payloads: {} });
+      progress: Object.assign({}, data.progress, overall, { q_judged: c.judged, q_open: c.openHere }),
+      plan: Object.assign({}, plan), no_answer: noAnswer, ahead: {}, ahead_payloads: {} });
     const nextAhead = {}, nextPayloads = {};
     if (to === "next") {
       nextAhead.prev = data.qid; nextPayloads[data.qid] = here;
@@ -397,7 +430,8 @@ export default function render(component) {
     } else if (to === "prev") {
       nextAhead.next = data.qid; nextPayloads[data.qid] = here;
     }
-    render({ data: Object.assign({}, data, held, { ahead: nextAhead, ahead_payloads: nextPayloads, acked: [] }),
+    render({ data: Object.assign({}, data, held, { ahead: nextAhead, ahead_payloads: nextPayloads, acked: [],
+      progress: Object.assign({}, held.progress, overall) }),
       parentElement, setTriggerValue, held: true });
     send();
   }
@@ -430,7 +464,7 @@ export default function render(component) {
     cards().forEach(paintItem);
     paintHeader();
   };
-  G.api = { setGrade, saveNote, toggleNoAnswer, answerNoAnswer, navigate, paintCursor, send };
+  G.api = { setGrade, saveNote, toggleNoAnswer, answerNoAnswer, navigate, paintCursor, tidyLeft, send };
   // The header grows when a warning or the "no answer" question shows: keep the current
   // card clear of it (it is sticky and would cover the card's top).
   if (G.headObserver) G.headObserver.disconnect();
@@ -490,8 +524,8 @@ export default function render(component) {
       return;
     }
     if (/^(ArrowDown|ArrowUp|j|J|k|K)$/.test(k)) G.advance = false;  // the judge moves: the cursor is theirs
-    if (k === "ArrowDown" || k === "j" || k === "J") { G.cursor = Math.min(G.cursor + 1, cards().length - 1); paintCursor(true); }
-    else if (k === "ArrowUp" || k === "k" || k === "K") { G.cursor = Math.max(G.cursor - 1, 0); paintCursor(true); }
+    if (k === "ArrowDown" || k === "j" || k === "J") { G.cursor = Math.min(G.cursor + 1, cards().length - 1); tidyLeft(); paintCursor(true); }
+    else if (k === "ArrowUp" || k === "k" || k === "K") { G.cursor = Math.max(G.cursor - 1, 0); tidyLeft(); paintCursor(true); }
     else if (k === "2" || k === "1" || k === "0") setGrade(Number(k));
     else if (k === "Backspace" || k === "Delete") setGrade(null);
     else if (k === "n" || k === "N") toggleNoAnswer();
