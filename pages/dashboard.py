@@ -10,7 +10,7 @@ from reljudge.reporting import charts
 from reljudge.reporting import dashboard
 from reljudge.campaign import evaluation
 from reljudge.reporting import report_answers
-from reljudge.ui import session, tables
+from reljudge.ui import dashboard_view, session, tables
 
 user = session.require_role("lead")
 db = session.get_db()
@@ -58,20 +58,31 @@ def show_live():
     )
     if ev.n_qrels == 0:
         st.info(session.t("no_judgments_yet"))
-        # nothing judged yet is still something to show: every figure's bounds (all open)
-        tables.dataframe(dashboard.summary_table(ev, k, qtypes or None, systems or None), name="means")
-        st.caption(session.t("bounds_note", **dashboard.pool_judged(ev)))
+    else:
+        used = dashboard.questions_used(db, ev)
+        (st.info if used["unjudged"] else st.caption)(session.t("questions_used", **used))
+        contested = dashboard.contested_no_answer(db, policy, version, threshold)
+        if contested:
+            st.warning(session.tm("contested_no_answer", t=threshold, qids=", ".join(contested)))
+    # one value per measure with its bounds, settled or provisional; nothing judged yet is
+    # still something to show: every figure provisional, its bounds open
+    st.subheader(session.t("glance_title"))
+    tables.dataframe(
+        dashboard_view.glance(dashboard.measure_status(ev, k, qtypes or None, systems or None)), name="means"
+    )
+    st.caption(session.t("glance_note", **dashboard.pool_judged(ev)))
+    st.markdown(dashboard_view.plan_sentence(dashboard.plan_summary(db, ev, k)))
+    chart = dashboard.chart_frame(ev, k, "RR", qtypes, systems)
+    if not chart.empty:
+        measure = dashboard.label("RR", k)
+        st.caption(session.t("bounds_chart_title", m=measure))
+        st.altair_chart(dashboard_view.bounds_chart(chart, measure))
+    if ev.n_qrels == 0:
         return
-    used = dashboard.questions_used(db, ev)
-    (st.info if used["unjudged"] else st.caption)(session.t("questions_used", **used))
-    contested = dashboard.contested_no_answer(db, policy, version, threshold)
-    if contested:
-        st.warning(session.tm("contested_no_answer", t=threshold, qids=", ".join(contested)))
-    st.subheader(session.t("means_table"))
     table = dashboard.summary_table(ev, k, qtypes or None, systems or None)
-    tables.dataframe(tables.mark_provisional(table), name="means")
-    st.caption(session.t("provisional_note", p=int(dashboard.PROVISIONAL_BELOW * 100)))
-    st.caption(session.t("bounds_note", **dashboard.pool_judged(ev)))
+    st.subheader(session.t("sample_title"))
+    st.caption(session.t("sample_note"))
+    tables.dataframe(dashboard.sample_table(table), name="sample")
     if not table.empty and table.few_questions.any():
         st.caption(session.t("few_questions_note", m=dashboard.FEW_QUESTIONS_BELOW))
     family = st.radio(
@@ -80,8 +91,10 @@ def show_live():
         horizontal=True,
         format_func=lambda f: "MRR" if f == "RR" else f,
     )
-    chart = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
-    st.altair_chart(charts.means_with_intervals(chart, f"{'MRR' if family == 'RR' else family}@{k}"))
+    intervals = tables.localized(dashboard.chart_frame(ev, k, family, qtypes, systems))
+    st.altair_chart(charts.means_with_intervals(intervals, dashboard.label(family, k)))
+    st.subheader(session.t("counts_title"))
+    tables.dataframe(dashboard.counts_table(table), name="counts")
 
     nothing = dashboard.nothing_citable(db, ev, k)
     if not nothing.empty:

@@ -285,3 +285,24 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
         "hours": hours,
         "per_question": rows,
     }
+
+
+# -- what a plan settles ----------------------------------------------------------------
+
+
+def settles(chosen: Plan, family: str, k: int | None, rel: int | None) -> bool:
+    """Whether judging everything ``chosen`` asks for settles the measure ``family@k``
+    (relevant at grade ``rel``) for every system: its bounds (reljudge.eval.bounds) then
+    meet. The dashboard's plan sentence says it (issue 35.5).
+
+    * ``complete``, or ``rr-first`` with the rest of the pool: every pooled paragraph
+      is graded, so nothing is open and every measure is settled.
+    * ``rr-first`` alone: a question is done when every system's RR@K is settled
+      (:func:`settled`): walking the top K, the first paragraph unjudged or relevant is
+      judged relevant, or there is none. That also settles RR@k for every k ≤ K (the
+      same walk stopped earlier) and Success@k (a judged relevant paragraph within k, or
+      every pooled paragraph within k judged below ``rel``), at the plan's threshold
+      only. Everything else (nDCG, R, P, …) counts paragraphs the walk leaves open."""
+    if chosen.name == "complete" or chosen.rest:
+        return True
+    return family in ("RR", "Success") and k is not None and k <= chosen.k and rel == chosen.rel

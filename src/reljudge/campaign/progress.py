@@ -62,3 +62,15 @@ def by_annotator(db: Database) -> pd.DataFrame:
         share = out.finished / out.questions
     out["percent"] = (100.0 * share).round(1)
     return out[COLUMNS].astype({"questions": int, "finished": int, "judged": int, "pool_size": int, "no_answer": int})
+
+
+def finished_questions(db: Database) -> set[str]:
+    """The questions some annotator has finished under the campaign's judging plan
+    (:func:`reljudge.campaign.judging.is_finished`, the one predicate of done): every
+    paragraph the plan asks of them is judged. The dashboard asks no question to be marked
+    "no answer" before (reljudge.reporting.dashboard.nothing_citable)."""
+    rows = store.progress_by_annotator(db)
+    if rows.empty:
+        return set()
+    rows = rows.assign(open_now=plan.open_now_for(db, rows))
+    return {str(q) for q in rows.qid[judging.finished(rows).astype(bool)]}

@@ -616,24 +616,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "systems": ("시스템", "Systems"),
     "qrels_choice": ("판정 집합", "Judgments"),
     "no_judgments_yet": ("아직 판정이 없습니다.", "No judgments yet."),
-    "bounds_note": (
-        "'범위'는 아직 판정하지 않은 풀 문단이 어떤 등급을 받더라도 값이 들어갈 구간입니다(판정이 아직 없는 "
-        "질문도 포함하므로 풀 전체를 판정한 뒤의 값이 반드시 이 안에 듭니다). '= 값'은 확정된 값입니다. "
-        "'상위 K 안 미판정'은 그 시스템의 값을 모두 확정하려면 많아야 몇 개를 더 판정하면 되는지입니다. "
-        "풀 판정: {judged}/{size}개 ({share}).",
-        "'Bounds': where the figure can still go, whatever grades the unjudged pooled paragraphs get "
-        "(questions nobody has judged yet count too, so the full-pool value lies within). '= value': "
-        "settled. 'Unjudged within K': at most this many more judgments settle that system's figures. "
-        "Pool judged: {judged}/{size} ({share}).",
-    ),
-    "provisional_note": (
-        "'잠정' 표시는 시스템이 상위 K 안에 내놓은 문단 중 판정된 비율이 {p}% 미만이라는 뜻입니다: "
-        "판정하지 않은 문단은 관련 없음으로 세므로 값이 아직 바뀔 수 있습니다. "
-        "(Judged@K는 run이 K보다 짧아도 K로 나누므로(ir_measures와 달리), K개보다 적게 내놓은 시스템은 1에 이르지 못합니다.)",
-        "'Provisional' rows: less than {p}% of what the systems returned within K is judged; "
-        "unjudged paragraphs count as not relevant, so the figure may still change. "
-        "(Judged@K divides by K even for a shorter ranking, unlike ir_measures, so a system returning fewer than K never reaches 1.)",
-    ),
     "few_questions_note": (
         "'질문 적음' 표시는 답할 수 있는 질문이 {m}개 미만인 그룹입니다: 평균과 95% 구간이 질문 몇 개에 "
         "기대고 있어 믿기 어렵습니다 (질문 5개로도 [1.000, 1.000]이 나올 수 있습니다). "
@@ -642,20 +624,73 @@ TEXTS: dict[str, tuple[str, str]] = {
         "intervals depend on a handful of questions and are not reliable (5 questions can give "
         "[1.000, 1.000]). Judge more questions before drawing conclusions.",
     ),
-    "means_table": (
-        "시스템 × 질문 유형: 평균(95% 부트스트랩 구간), 1위·상위 3위·미검색 건수와 비율",
-        "System × question type: means (95% bootstrap interval), rank-1 / top-3 / not-found counts and shares",
+    "glance_title": (
+        "지표: 값과 범위 (확정 · 잠정)",
+        "Measures: value and bounds (settled / provisional)",
     ),
+    "glance_note": (
+        "값은 판정된 답할 수 있는 질문의 평균입니다(판정하지 않은 문단은 관련 없음으로 셈, trec_eval과 같음). "
+        "'확정': 아직 판정하지 않은 풀 문단이 어떤 등급을 받아도 값이 그대로입니다(범위의 양 끝이 같음). "
+        "'잠정 [낮은 끝, 높은 끝]': 값이 아직 그 범위 안에서 움직일 수 있습니다(판정이 아직 없는 질문도 포함하므로 "
+        "풀 전체를 판정한 뒤의 값이 반드시 이 안에 듭니다). 풀 판정: {judged}/{size}개 ({share}).",
+        "The value is the mean over the judged answerable questions (unjudged paragraphs count as not relevant, "
+        "as in trec_eval). 'Settled': whatever grades the unjudged pooled paragraphs get, the value stays "
+        "(its bounds meet). 'Provisional [low, high]': it can still move within that range (questions nobody has "
+        "judged yet count too, so the full-pool value lies within). Pool judged: {judged}/{size} ({share}).",
+    ),
+    "status_settled": ("확정", "settled"),
+    "status_open": ("잠정", "provisional"),
+    "plan_where": (
+        "판정 계획 **{plan}** (K = {k}, 등급 ≥ {rel}):",
+        "Judging plan **{plan}** (K = {k}, grade ≥ {rel}):",
+    ),
+    "plan_settles_all": (
+        "풀 전체를 판정하므로 끝나면 모든 지표가 확정됩니다 — 모두 판정 {n}건(판정자마다 셈), 지금까지 {judged}건.",
+        "it judges the whole pool, so every measure is settled at its end — {n} judgments in all (each "
+        "annotator counted), {judged} so far.",
+    ),
+    "plan_settles": (
+        "{measures}을(를) 확정합니다 (지금 {first}: 시스템 {of}개 중 {done}개 확정).",
+        "it settles {measures} (now {first}: {done} of {of} systems settled).",
+    ),
+    "plan_settles_none_here": (
+        "여기 보이는 지표(K = {k}, 등급 ≥ {rel}) 중 확정하는 것이 없습니다 — 계획의 K와 기준으로 보세요.",
+        "it settles none of the measures shown here (K = {k}, grade ≥ {rel}) — look at the plan's K and threshold.",
+    ),
+    "plan_rest_needs": (
+        "{open}은(는) 열어 둡니다: 이것까지 확정하려면 풀 전체, 판정 {n}건이 필요합니다 — 이 계획의 {plan_n}건보다 "
+        "{extra}건 더 (판정자마다 셈; 지금까지 {judged}건).",
+        "It leaves {open} open: settling them takes the whole pool, {n} judgments — {extra} more than this "
+        "plan's {plan_n} (each annotator counted; {judged} so far).",
+    ),
+    "plan_about": ("약 {n}", "about {n}"),
+    "sample_title": (
+        "문항 표본: 95% 부트스트랩 구간",
+        "Question sample: 95% bootstrap intervals",
+    ),
+    "sample_note": (
+        "이 구간은 판정이 아니라 질문 표본에서 오는 불확실성입니다: 다른 질문들을 골랐다면 평균이 어디쯤일지 "
+        "(질문을 다시 뽑는 부트스트랩). 값이 확정이어도 구간은 넓을 수 있습니다.",
+        "These intervals are the uncertainty of the question sample, not of the judgments: where the mean might "
+        "be with other questions (resampling the questions). A settled value can still have a wide interval.",
+    ),
+    "counts_title": (
+        "1위 · 상위 3위 · 미검색, 판정된 비율",
+        "Rank 1 / top 3 / not found, judged share",
+    ),
+    "bounds_chart_title": ("시스템별 {m}: 값(점)과 범위(막대)", "{m} per system: value (dot) and bounds (bar)"),
     "nothing_citable_title": (
         "인용할 근거가 없는데 '근거 없음'으로 표시되지 않은 질문",
         "Questions with nothing citable, not marked “no answer”",
     ),
     "nothing_citable_note": (
-        "판정한 문단 중 등급 {t} 이상이 없는 질문은 표시하지 않으면 모든 시스템의 MRR@{k}에 RR 0으로 들어가고, "
-        "'근거 없음'으로 표시하면 평균에서 빠져 답변 보류 표로 갑니다. 표는 그 질문 하나만 표시했을 때의 MRR@{k}입니다.",
-        "A question where no judged paragraph reached grade {t} counts as RR 0 in every system's MRR@{k} while "
-        "unmarked; marked “no answer”, it leaves the means for the abstention table. The table shows MRR@{k} "
-        "with that question alone marked.",
+        "판정 계획이 묻는 문단을 모두 판정했는데(한 판정자라도 그 질문을 끝냄) 등급 {t} 이상이 없는 질문은, "
+        "'근거 없음'으로 표시하지 않으면 모든 시스템의 MRR@{k}에 RR 0으로 들어가고, 표시하면 평균에서 빠져 "
+        "답변 보류 표로 갑니다. 표는 시스템마다 지금의 MRR@{k}와 그 질문 하나만 표시했을 때의 MRR@{k}입니다.",
+        "A question whose paragraphs the judging plan asks for are all judged (some annotator finished it) "
+        "and none reached grade {t} counts as RR 0 in every system's MRR@{k} while unmarked; marked “no "
+        "answer”, it leaves the means for the abstention table. The table shows each system's MRR@{k} now "
+        "and with that question alone marked.",
     ),
     "abstention": ("답변 보류 (적절한 보류율 / 잘못된 보류율)", "Abstention (appropriate / false abstention rate)"),
     "tests": (

@@ -42,3 +42,38 @@ def means_with_intervals(frame: pd.DataFrame, measure: str) -> alt.Chart:
     )
     whiskers = base.mark_rule().encode(y="ci_low:Q", y2="ci_high:Q")
     return (bars + whiskers).properties(width=140, height=180).facet(column=alt.Column("qtype:N", title=None))
+
+
+def values_with_bounds(frame: pd.DataFrame, measure: str, overall: str) -> alt.Chart:
+    """Each system's value of one measure (a dot) with its bounds (a bar from the lowest
+    to the highest value the unjudged pooled paragraphs still allow; a settled value is a
+    dot on a line), one panel per question type, ``overall`` (the localized 'all') first.
+    ``frame``: system, qtype, n, mean, bound_low, bound_high, ci_low, ci_high and
+    ``state`` (settled or not, in the reader's words)."""
+    types = [overall] + sorted(t for t in set(frame.qtype) if t != overall)
+    tooltip = [
+        "system",
+        "qtype",
+        "n",
+        "state",
+        alt.Tooltip("mean:Q", format=".3f"),
+        alt.Tooltip("bound_low:Q", format=".3f"),
+        alt.Tooltip("bound_high:Q", format=".3f"),
+        alt.Tooltip("ci_low:Q", format=".3f"),
+        alt.Tooltip("ci_high:Q", format=".3f"),
+    ]
+    base = alt.Chart(frame).encode(
+        x=alt.X("system:N", title=None), color=alt.Color("system:N", legend=None), tooltip=tooltip
+    )
+    scale = alt.Scale(domain=[0, 1])
+    span = base.mark_bar(opacity=0.35, size=18).encode(
+        y=alt.Y("bound_low:Q", title=measure, scale=scale), y2="bound_high:Q"
+    )
+    tick = base.mark_tick(thickness=2, size=22).encode(y=alt.Y("bound_low:Q", scale=scale))
+    top = base.mark_tick(thickness=2, size=22).encode(y=alt.Y("bound_high:Q", scale=scale))
+    dot = base.mark_point(filled=True, size=70, opacity=1).encode(y=alt.Y("mean:Q", scale=scale))
+    return (
+        (span + tick + top + dot)
+        .properties(width=160, height=200)
+        .facet(column=alt.Column("qtype:N", title=None, sort=types))
+    )

@@ -1,8 +1,9 @@
 """What the live dashboard shows, shaped from one campaign evaluation (no Streamlit).
 
-Every table gives counts and shares beside the mean (seed methodology §5), and a
-row is marked provisional when less than PROVISIONAL_BELOW of what its systems
-returned within K is judged.
+Every table gives counts and shares beside the mean (seed methodology §5). A figure is
+settled ("확정") when its bounds meet (:mod:`reljudge.eval.bounds`, the one rule) and
+provisional ("잠정") otherwise; the bootstrap interval is the question-sample
+uncertainty, shown apart (docs/lead-guide.md#대시보드--dashboard).
 """
 
 from __future__ import annotations
@@ -10,16 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reljudge.campaign import adjudication
+from reljudge.campaign import adjudication, plan, progress
 from reljudge.campaign.evaluation import CampaignEvaluation, evaluate_campaign
 from reljudge.eval.measures import COVERAGE_FAMILIES, DASHBOARD_FAMILIES, DASHBOARD_QUALITY, parse_measures
 from reljudge.eval.metrics import ABSTENTION_COLUMNS, RANDOMIZATION
 from reljudge.storage import evaluation_inputs, judgments
 from reljudge.storage.db import Database
-
-#: Below this judged share of the returned top K, a row's figures are provisional
-#: (unjudged paragraphs count as not relevant, so the figures can still move).
-PROVISIONAL_BELOW = 0.9
 
 #: A group (system × question type) resting on fewer answerable questions than this is
 #: flagged: its mean and bootstrap interval say little (5 questions can give [1.000, 1.000]).
@@ -121,7 +118,7 @@ def summary_table(
 ) -> pd.DataFrame:
     """One row per system × question type (and 'all'): n, whether n is below
     FEW_QUESTIONS_BELOW, each mean with its 95% interval, rank-1 / top-3 / not-found
-    counts and shares, Judged@K, provisional flag."""
+    counts and shares, Judged@K, provisional flag (some quality figure's bounds still apart)."""
     r = ev.result
     m = r.means.copy()
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
@@ -163,11 +160,11 @@ def summary_table(
             out["rank 1"] = f"{int(s.n_rank1)} ({_pct(s.rank1)})"
             out["top 3"] = f"{int(s.n_top3)} ({_pct(s.top3)})"
             out[f"not found @{k}"] = f"{int(s.n_not_found)} ({_pct(s.not_found)})"
-        # Judged@K divides by K; a system that returned fewer than K paragraphs must not
-        # look provisional for it, so the flag uses the judged share of what it returned.
-        judged = coverage.get((system, qtype), np.nan)
-        out["judged_returned"] = judged
-        out["provisional"] = bool(judged == judged and judged < PROVISIONAL_BELOW)
+        out["judged_returned"] = coverage.get((system, qtype), np.nan)
+        # provisional = some quality figure of the row is not settled: the bounds' rule
+        # (reljudge.eval.bounds), not a judged share (an exactly settled MRR is settled)
+        quality = [f"{fam}@{k}" for fam in DASHBOARD_QUALITY if ("settled", f"{fam}@{k}") in row.index]
+        out["provisional"] = not bounded or not all(_is_true(row[("settled", name)]) for name in quality)
         rows.append(out)
     table = pd.DataFrame(rows)
     if table.empty:
@@ -180,6 +177,122 @@ def summary_table(
     return table.sort_values(["qtype", "system"], key=lambda c: c.map(lambda v: (order.get(v, 1), v))).reset_index(
         drop=True
     )
+
+
+def sample_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The question-sample uncertainty of :func:`summary_table`'s rows ("문항 표본"): system,
+    question type, n, whether n is below FEW_QUESTIONS_BELOW, every 95% bootstrap interval."""
+    if table.empty:
+        return table
+    keep = ["system", "qtype", "n", "few_questions"] + [c for c in table.columns if str(c).endswith(" 95% CI")]
+    return table[keep]
+
+
+def counts_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summary_table`'s counts: rank 1, top 3, not found within K, Judged@K, the
+    judged share of what was returned, the open pooled paragraphs within K."""
+    if table.empty:
+        return table
+    keep = ["system", "qtype"] + [
+        c
+        for c in table.columns
+        if c in ("rank 1", "top 3", "judged_returned")
+        or str(c).startswith(("not found @", "open @", "Judged@", "Unj@"))
+    ]
+    return table[keep]
+
+
+def label(family: str, k: int) -> str:
+    """A measure's name on the dashboard: RR's mean is MRR."""
+    return f"{'MRR' if family == 'RR' else family}@{k}"
+
+
+STATUS_COLUMNS = ["system", "qtype", "n", "measure", "family", "value", "bound_low", "bound_high", "settled"]
+
+
+def measure_status(
+    ev: CampaignEvaluation, k: int, qtypes: list[str] | None = None, systems: list[str] | None = None
+) -> pd.DataFrame:
+    """The dashboard's first table, long: one row per system × question type ('all'
+    first) × quality measure at K (the registry's dashboard families, in its order):
+    ``n`` answerable judged questions, ``value`` (the mean over them, unjudged = not
+    relevant, as trec_eval), its bounds and ``settled`` — the bounds meet
+    (:attr:`reljudge.eval.bounds.Bounds.settled`, summarised by :func:`reljudge.eval.bounds.frames`):
+    "확정" where settled, "잠정" where not. ``measure`` is the shown name (MRR@K)."""
+    m = ev.result.means
+    if m.empty or "settled" not in m.columns:
+        return pd.DataFrame(columns=STATUS_COLUMNS)
+    names = {f"{fam}@{k}": fam for fam in DASHBOARD_QUALITY}
+    bare = m.measure.str.replace(r"\(rel=\d+\)", "", regex=True)
+    sel = m[bare.isin(list(names))].assign(family=bare.map(names))
+    if qtypes:
+        sel = sel[sel.qtype.isin(list(qtypes) + ["all"])]
+    if systems:
+        sel = sel[sel.system.isin(systems)]
+    order = {fam: i for i, fam in enumerate(DASHBOARD_QUALITY)}
+    out = pd.DataFrame(
+        {
+            "system": sel.system,
+            "qtype": sel.qtype,
+            "n": sel.n.astype(int),
+            "measure": [label(f, k) for f in sel.family],
+            "family": sel.family,
+            "value": sel["mean"].astype(float),
+            "bound_low": sel.bound_low.astype(float),
+            "bound_high": sel.bound_high.astype(float),
+            "settled": [_is_true(x) for x in sel.settled],
+        }
+    )
+    out["_q"] = out.qtype.map(lambda v: (0, "") if v == "all" else (1, v))
+    out["_f"] = out.family.map(order)
+    return out.sort_values(["_q", "system", "_f"]).drop(columns=["_q", "_f"]).reset_index(drop=True)[STATUS_COLUMNS]
+
+
+def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
+    """What the campaign's judging plan settles among the dashboard's measures at K and
+    the evaluation's threshold, and what the rest would cost — data for one sentence
+    (the page words it): ``plan``, ``rest``, ``plan_k``, ``plan_rel``, ``k``, ``rel``;
+    ``settles`` / ``open`` (shown names: :func:`reljudge.campaign.plan.settles`);
+    ``settled_now`` (shown name → [systems settled now overall, systems]); from
+    :func:`reljudge.campaign.plan.estimate`: ``complete`` (judgments the whole pool takes,
+    every annotator counted: what settles every measure), ``plan_expected`` or
+    ``plan_low``/``plan_high`` (what this plan takes; the range until judging has begun)
+    and ``judged`` (judgments so far)."""
+    chosen = plan.current(db)
+    est = plan.estimate(db)
+    t = est["totals"]
+    settles = [label(f, k) for f in DASHBOARD_QUALITY if plan.settles(chosen, f, k, ev.threshold)]
+    status = measure_status(ev, k)
+    overall = status[status.qtype == "all"]
+    settled_now = {
+        name: [int(overall[overall.measure == name].settled.sum()), int((overall.measure == name).sum())]
+        for name in settles
+    }
+    whole = chosen.name == "complete" or chosen.rest
+    return {
+        "plan": chosen.name,
+        "rest": chosen.rest,
+        "plan_k": chosen.k,
+        "plan_rel": chosen.rel,
+        "k": k,
+        "rel": ev.threshold,
+        "settles": settles,
+        "open": [label(f, k) for f in DASHBOARD_QUALITY if label(f, k) not in settles],
+        "settled_now": settled_now,
+        "complete": _count(t["complete"]),
+        "plan_expected": _count(t["complete"] if whole else t["rr_first_expected"]),
+        "plan_low": _count(t["complete"] if whole else t["rr_first_low"]),
+        "plan_high": _count(t["complete"] if whole else t["rr_first_high"]),
+        "judged": int(est["judged_so_far"]),
+    }
+
+
+def _count(x) -> int | None:
+    return None if x is None else int(round(float(x)))
+
+
+def _is_true(x) -> bool:
+    return bool(x) if x == x else False
 
 
 def _ci(lo: float, hi: float) -> str:
@@ -208,8 +321,9 @@ def chart_frame(
     qtypes: list[str] | None = None,
     systems: list[str] | None = None,
 ) -> pd.DataFrame:
-    """system, qtype, mean, ci_low, ci_high of one measure (for a bar chart with error bars),
-    optionally only some question types (plus 'all') and systems."""
+    """system, qtype, n, mean, ci_low, ci_high of one measure (for a bar chart with error
+    bars), and bound_low, bound_high, settled when the evaluation has its bounds; optionally
+    only some question types (plus 'all') and systems."""
     m = ev.result.means
     name = f"{family}@{k}"
     sel = m[m.measure.str.replace(r"\(rel=\d+\)", "", regex=True) == name]
@@ -217,7 +331,10 @@ def chart_frame(
         sel = sel[sel.qtype.isin(list(qtypes) + ["all"])]
     if systems:
         sel = sel[sel.system.isin(systems)]
-    return sel[["system", "qtype", "n", "mean", "ci_low", "ci_high"]].reset_index(drop=True)
+    columns = ["system", "qtype", "n", "mean", "ci_low", "ci_high"]
+    if "settled" in sel.columns:
+        columns += ["bound_low", "bound_high", "settled"]
+    return sel[columns].reset_index(drop=True)
 
 
 def abstention_table(ev: CampaignEvaluation) -> pd.DataFrame:
@@ -228,8 +345,10 @@ NOTHING_CITABLE_COLUMNS = ["qid", "qtype", "question", "judged", "system", "mrr_
 
 
 def nothing_citable(db: Database, ev: CampaignEvaluation, k: int) -> pd.DataFrame:
-    """Questions judged with nothing citable (no aggregated grade reaches the threshold)
-    and not marked "no answer", with what marking each one would do to every system's
+    """Questions with nothing citable — every paragraph the judging plan asks for is judged
+    (some annotator finished it: :func:`reljudge.campaign.progress.finished_questions`) and
+    no aggregated grade reaches the threshold — and not marked "no answer", with what
+    marking each one would do to every system's
     MRR@K: unmarked it is an answerable question with RR 0 in every mean; marked it leaves
     the means for the abstention table (docs/judging-plans.md#판정-계획--judging-plans). One row per question ×
     system: ``mrr_now`` (the overall mean now) and ``mrr_if_marked`` (that question alone
@@ -240,6 +359,10 @@ def nothing_citable(db: Database, ev: CampaignEvaluation, k: int) -> pd.DataFram
     best = qrels.groupby("qid").grade.agg(["max", "size"])
     marked = set(ev.no_answer_qids)
     candidates = [q for q, row in best.iterrows() if row["max"] < ev.threshold and q not in marked]
+    if candidates:
+        # a question the plan still asks paragraphs of may yet hold a citable one: not yet
+        done = progress.finished_questions(db)
+        candidates = [q for q in candidates if str(q) in done]
     pq = ev.result.per_query
     rr = pq[(pq.measure == f"RR(rel={ev.threshold})@{k}") & ~pq.no_answer.astype(bool)]
     candidates = [q for q in candidates if q in set(rr.qid)]

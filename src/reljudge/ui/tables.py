@@ -1,4 +1,4 @@
-"""Tables on the pages: headers in the user's language, provisional rows shaded, and a CSV
+"""Tables on the pages: headers in the user's language, and a CSV
 download under every table (st.dataframe draws on a canvas: its cells cannot be selected
 and copied into a document or a spreadsheet)."""
 
@@ -13,7 +13,8 @@ from reljudge import display, i18n, times
 from reljudge.campaign.export import defuse_formulas
 from reljudge.ui import session
 
-_PROVISIONAL = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
+#: how a provisional figure is shaded (the dashboard: reljudge.ui.dashboard_view)
+PROVISIONAL_STYLE = "background-color: rgba(255, 193, 7, 0.18); font-style: italic"
 MISSING = "—"  # st.dataframe writes the English word "None" in empty cells otherwise
 
 
@@ -36,17 +37,6 @@ def visible(frame: pd.DataFrame) -> pd.DataFrame:
     for c in text_cols:
         frame[c] = frame[c].map(display.visible)
     return frame
-
-
-def mark_provisional(table: pd.DataFrame):
-    """Shade the rows marked provisional (too little of the returned top K judged)."""
-    if table.empty or "provisional" not in table.columns:
-        return table
-    return (
-        localized(table)
-        .style.apply(lambda row: [_PROVISIONAL if row["provisional"] else ""] * len(row), axis=1)
-        .format(precision=3, na_rep=MISSING)
-    )
 
 
 def csv_bytes(frame: pd.DataFrame, lang: str, *, index: bool = False) -> bytes:
