@@ -251,6 +251,7 @@ def test_the_dashboard_lists_questions_with_nothing_citable_and_what_marking_the
         judging.grade(db, "ann", "q1", pid, 0)
     judging.grade(db, "ann", "q2", "p05", 2)
     judging.grade(db, "ann", "q3", "p03", 1)  # below the threshold too
+    judging.grade(db, "ann", "q3", "p08", 0)  # q3's whole pool: the plan (complete) asks no more
     ev = dashboard.evaluate_for_dashboard(db, 10, 2, n_boot=0, n_perm=0)
     table = dashboard.nothing_citable(db, ev, 10)
     assert sorted(set(table.qid)) == ["q1", "q3"] and set(table.system) == {"bm25", "vector"}

@@ -337,6 +337,10 @@ def test_a_dashboard_refresh_reads_the_judgment_events_once(pg_url, capfd, monke
             dashboard.failure_cases(db, ev, 10),
             dashboard.contested_no_answer(db, "adjudicated", None, 1),
             dashboard.questions_used(db, ev),
+            # issue 35.5: the glance table, the plan sentence, the nothing-citable list
+            dashboard.measure_status(ev, 10).to_dict("records"),
+            dashboard.plan_summary(db, ev, 10),
+            dashboard.nothing_citable(db, ev, 10).to_dict("records"),
         )
 
     expected = refresh()
