@@ -282,7 +282,13 @@ class TwoCampaigns(RuleBasedStateMachine):
         allowed = (
             (qid, pid) in self.pool[c]
             and user in self.roles[c]
-            and (not self.assigned[c] or qid in mine or (self.roles[c][user] == "lead" and not mine))
+            # a lead without assignments judges only questions nobody is assigned (issue 39.7:
+            # on an assigned question a lead's grade is refused, adjudicate_instead)
+            and (
+                not self.assigned[c]
+                or qid in mine
+                or (self.roles[c][user] == "lead" and not mine and qid not in {q for q, _ in self.assigned[c]})
+            )
         )
         if user not in self.roles[c]:
             # the pages and the save route know no such user here (user_for_token is None)

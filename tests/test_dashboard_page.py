@@ -74,7 +74,7 @@ def test_the_plan_sentence_says_what_it_settles_and_what_the_rest_needs(judged):
     at, db, k = judged["at"], judged["db"], judged["k"]
     est = plan.estimate(db)
     complete, expected = round(est["totals"]["complete"]), round(est["totals"]["rr_first_expected"])
-    source = next(m.value for m in at.markdown if m.value.startswith("판정 계획 **rr-first**"))
+    source = next(m.value for m in at.markdown if m.value.startswith("판정 계획 **첫 근거 우선**"))
     text = re.sub(r"\\(.)", r"\1", source)  # as Markdown shows it: the data's escapes ("MRR\@10") read plain
     assert f"(K = {k}, 등급 ≥ 2):" in text
     assert f"MRR@{k}을(를) 확정합니다 (지금 MRR@{k}: 시스템 4개 중 4개 확정)." in text
