@@ -3,7 +3,7 @@ flagging thresholds, gold import and decoy placement (reljudge.campaign.quality)
 
 import streamlit as st
 
-from reljudge import display, i18n
+from reljudge import i18n
 from reljudge.campaign import quality
 from reljudge.errors import ReljudgeError
 from reljudge.ui import lead_forms, navigation, session, tables, uploads
@@ -29,7 +29,7 @@ st.caption(
 shown = table.assign(reasons=[", ".join(session.t(f"quality_reason_{r}") for r in rs) for rs in table.reasons])
 tables.dataframe(shown, name="quality")
 for name in table.annotator[table.flagged]:
-    navigation.link_to_reassign(name, session.t("quality_reassign_link", name=display.visible(name)))
+    navigation.link_to_reassign(name, session.tm("quality_reassign_link", name=name))  # the label is Markdown
 st.download_button(
     session.t("quality_export"),
     data=lambda: quality.export_bytes(db),
