@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import duckdb
 import pytest
@@ -210,7 +211,9 @@ def test_judges_errors_lists_and_exports_what_the_model_could_not_grade(campaign
     assert data["source"] == "llm" and len(data["errors"]) == 9
     row = data["errors"][0]
     assert set(row) == {"qid", "pid", "kind", "detail", "answer", "created_at"}
-    assert row["kind"] == "unparsable" and row["answer"] and row["created_at"]
+    assert row["kind"] == "unparsable" and row["answer"]
+    # like every export, in the campaign's zone (Asia/Seoul by default) with its offset (39.1)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+09:00", row["created_at"]), row["created_at"]
     out = tmp_path / "errors.tsv"
     assert main(base + ["--format", "tsv", "--output", str(out)]) == 0
     lines = out.read_text(encoding="utf-8").splitlines()

@@ -371,7 +371,12 @@ def cmd_judges_errors(args) -> int:
     from reljudge.judges import runner
 
     db = _db(args)
-    frame = runner.recorded_errors(db, args.source)
+    from reljudge import times
+    from reljudge.storage import catalog
+
+    # Time stamps are stored in UTC; like every export they are written in the campaign's
+    # zone with the offset, so "created_at" reads the same as the qrels bundle's (39.1).
+    frame = times.localize_frame(runner.recorded_errors(db, args.source), catalog.campaign_zone(db))
     rows = [
         {k: (None if v is None else str(v)) for k, v in zip(ERROR_COLUMNS, r)}
         for r in frame[list(ERROR_COLUMNS)].itertuples(index=False)
