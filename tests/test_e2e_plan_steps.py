@@ -245,3 +245,36 @@ def test_a_card_that_leaves_the_list_while_the_judge_is_on_it_stays_greyed_until
         # back in the rest of the pool, below the separator
         assert moved["order"].index(p01) > moved["order"].index("|rest|")
         assert next(c for c in moved["cards"] if c["pid"] == p01)["grade"] == ""
+
+
+def test_the_next_card_to_judge_comes_up_before_the_saves_answer(tmp_path):
+    """Issue 35.1, the judge never waits: with the save held in the route, the key moves
+    the highlight at once to the next card the plan needs (what the grade does is on the
+    page already: plan_state's ``then``); the answer, once let through, keeps that list
+    as it is (the server agrees), and the grade went to the card that was highlighted."""
+    camp = _rr_first_campaign(tmp_path, n_questions=1, pool_size=10)
+    qid = camp.qids[0]
+    with _served(camp, tmp_path) as srv, chromium() as browser:
+        page = _ready_page(browser, srv)
+        first = page.evaluate(STATE)
+        held = []
+        page.route("**/api/events", lambda route: held.append(route))
+        with page.expect_request("**/api/events"):
+            page.keyboard.press("0")
+        moved = page.evaluate(STATE)
+        assert held and moved["pending"] != "0"  # no answer has come
+        graded = next(c for c in moved["cards"] if c["pid"] == first["cur"])
+        assert graded["grade"] == "0"
+        # on a card to judge now, another than the graded one, before any answer
+        assert moved["cur"] != first["cur"] and moved["cur"] in moved["now"]
+        # the graded system's next paragraph (sysA ranks p00, p01, …; sysB p09, p08, …),
+        # known without the server
+        follows = {f"{qid}-p00": f"{qid}-p01", f"{qid}-p09": f"{qid}-p08"}[first["cur"]]
+        assert follows in moved["now"]
+        for route in list(held):
+            route.continue_()
+        page.unroute("**/api/events")
+        page.wait_for_function(READY)
+        answered = page.evaluate(STATE)
+        assert sorted(answered["now"]) == sorted(moved["now"]) and answered["cur"] == moved["cur"]
+        assert answered["order"] == moved["order"]

@@ -356,7 +356,8 @@ def plan_state(db: Database, username: str, qid: str) -> dict | None:
     """Under a judging plan other than complete, where one question stands for one
     annotator after their latest grades: the items to judge now (``now``, card ids in the
     page's order, decoys merged blind), how many systems' RR@K are ``settled``, ``done``
-    (:func:`is_finished`) and what is left to judge now (``open_now``). The page builds its
+    (:func:`is_finished`), what is left to judge now (``open_now``) and what grading each
+    item to judge now does (``then``, :func:`reljudge.campaign.plan.after_grade`). The page builds its
     list from it and the save route answers every grade with it (issue 35.1), so the page
     never reruns to learn what to judge next; it reads this one question only (the page
     keeps its overall counts from its render and adds this question's change). None under
@@ -368,7 +369,8 @@ def plan_state(db: Database, username: str, qid: str) -> dict | None:
     if not entries:
         return None
     q = entries[0]
-    now = _with_decoys(db, username, plan.now_items(db, username, [qid], chosen))[qid]
+    pooled_now = plan.now_items(db, username, [qid], chosen)
+    now = _with_decoys(db, username, pooled_now)[qid]
     return {
         "now": now,
         "now_key": "|".join(now),
@@ -377,6 +379,8 @@ def plan_state(db: Database, username: str, qid: str) -> dict | None:
         "settled": int(q.systems) - int(q.unsettled),
         "open_now": int(q.open_now),
         "done": bool(is_finished(q.pool_size, q.open_now, q.no_answer)),
+        # what each grade does next, so that the page moves on before the save's answer
+        "then": plan.after_grade(db, username, qid, now, set(pooled_now[qid]), int(q.pool_size - q.judged), chosen),
     }
 
 
@@ -413,6 +417,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     no_answer, verdict_note, verdict_eid = store.question_verdict(db, username, qid)
     index = list(ov.qid).index(qid)
     chosen = plan.current(db)
+    then: dict = {}
     if chosen.name == "complete":
         if chosen.order_source:
             # a lead's choice (reljudge plan complete --order-by NAME): a model source orders
@@ -426,6 +431,7 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
     else:
         state = plan_state(db, username, qid)
         now = state["now"]
+        then = state["then"]
         # the items to judge now first, in the plan's order; then those this annotator has
         # graded (what the plan needed, so never shown as optional once the question is
         # done); the rest of the pool below (still open to judging), in the stable shuffle
@@ -467,6 +473,8 @@ def payload(db: Database, username: str, qid: str, lang: str = "ko") -> dict:
             "done": done,
             # changes whenever the items to judge now change: the widget rebuilds its cards
             "now_key": "|".join(now) if chosen.name != "complete" else "",
+            # what each grade does next (plan.after_grade): the widget moves on at once
+            "then": then,
         },
     }
 

@@ -170,6 +170,58 @@ def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = 
     )
 
 
+def after_grade(
+    db: Database,
+    username: str,
+    qid: str,
+    now: Sequence[str],
+    pooled_now: Collection[str],
+    ungraded: int,
+    plan: Plan | None = None,
+) -> dict[str, dict[str, dict | None]]:
+    """What grading each item to judge now does to the plan, so that the page moves on at
+    once instead of waiting for the save's answer (issue 35.1: the judge never waits).
+
+    ``now``: the items to judge now (decoys merged in), ``pooled_now``: those of them that
+    are pooled (not decoys), ``ungraded``: the question's ungraded pooled items. For each item ``c`` of ``now`` and each outcome — ``"rel"``
+    (graded >= the relevance threshold) and ``"not"`` — a change to apply to the plan's
+    state: ``drop`` (``c``), ``add`` (items that come onto the list) and ``settle``
+    (systems whose RR@K it settles); the count of items to judge now changes by
+    ``len(add) - 1`` (decoys count like pooled items, as in the queue). The rule is :func:`settled`'s walk: grading ``c`` moves only the
+    systems whose first open item is ``c``; relevant, each of them is settled; not
+    relevant, each one's walk goes on to its next candidate (:func:`reljudge.storage.plans.plan_successors`),
+    which comes onto the list when unjudged and settles the system when it is a judged
+    relevant item or there is none. With the rest of the pool (``plan rr-first
+    --then-rest``) the last settling grade brings the rest's order, which only the server
+    computes: that outcome is None (the page waits for the answer). Nothing here names a
+    system, a rank or a score: the page learns which item follows which only as it would
+    by grading (docs/judging-plans.md)."""
+    plan = plan or current(db)
+    if plan.name == "complete":
+        return {}
+    walks = store.plan_successors(db, username, qid, plan.ties, plan.dedup, plan.k, plan.rel)
+    heads = {pid for _, pid, _, _ in walks}
+    # ungraded pooled items, decoys aside (the ungraded decoys are on the list)
+    pooled_ungraded = ungraded - sum(1 for c in now if c not in pooled_now)
+    out: dict[str, dict[str, dict | None]] = {}
+    for c in now:
+        moved = [(nxt, nxt_open) for _, pid, nxt, nxt_open in walks if pid == c]
+        left = pooled_ungraded - (1 if c in pooled_now else 0)
+        branches: dict[str, dict | None] = {}
+        for outcome in ("rel", "not"):
+            add = (
+                [] if outcome == "rel" else list(dict.fromkeys(n for n, is_open in moved if n is not None and is_open))
+            )
+            settle = len(moved) if outcome == "rel" else sum(1 for n, is_open in moved if n is None or not is_open)
+            frontier_after = (heads - {c}) | set(add)
+            if plan.rest and walks and not frontier_after and left > 0:
+                branches[outcome] = None  # the rest of the pool comes next, in the server's order
+            else:
+                branches[outcome] = {"drop": c, "add": [a for a in add if a not in now], "settle": settle}
+        out[c] = branches
+    return out
+
+
 def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     """The number of items to judge now for each (username, qid) row of ``rows`` (with
     pool_size and judged): under complete the ungraded pooled paragraphs, otherwise the

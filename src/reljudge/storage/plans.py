@@ -203,3 +203,21 @@ def estimate_inputs(db: Database, ties: str, dedup: str, k: int) -> dict:
         "annotators": int(annotators),
         "median_ms": None if median_ms is None else float(median_ms),
     }
+
+
+def plan_successors(db: Database, username: str, qid: str, ties: str, dedup: str, k: int, rel: int) -> list[tuple]:
+    """(system, pid, next_pid, next_open) for every system whose RR@K is not settled in
+    question ``qid`` for ``username``: its walk's first open item (``pid``, on the
+    frontier) and the candidate after it (the next pooled item within K that is unjudged
+    or relevant; NULL when there is none) with whether that one is unjudged. What the
+    frontier becomes when ``pid`` is graded is read off these rows
+    (reljudge.campaign.plan.after_grade); the same walk as :func:`plan_items`."""
+    sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=False)},
+        steps AS (
+            SELECT c.system, list(c.dkey ORDER BY c.r) AS pids, list(i.grade IS NULL ORDER BY c.r) AS opens
+            FROM ranked c JOIN items i ON i.qid = c.qid AND i.pid = c.dkey
+            WHERE i.grade IS NULL OR i.grade >= $rel
+            GROUP BY ALL)
+        SELECT system, pids[1], pids[2], opens[2] FROM steps WHERE opens[1] ORDER BY system"""
+    params = {"user": username, "users": [username], "qids": [qid], "rel": int(rel)}
+    return db.cursor().execute(sql, params).fetchall()

@@ -50,6 +50,7 @@ export default function render(component) {
   const plan = data.plan || { name: "complete", now_key: "" };
   const planned = plan.name !== "complete";
   const doneAtRender = !!plan.done;
+  if (planned && !plan.now) plan.now = data.items.filter((it) => it.now).map((it) => it.pid);
   // Rebuild for another question, another language, a rebuilt pool (other cards), or
   // other paragraphs to judge now.
   const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
@@ -300,8 +301,12 @@ export default function render(component) {
     if (planned) markLeft();
     if (g === null) return;
     if (planned) {
-      // Under a plan: on to the next card to judge now; if there is none yet, stay on this
-      // one until the server's answer brings the next (then the cursor moves to it).
+      // Under a plan: what this grade does to the list is known already (plan.then), so
+      // the next card to judge comes up now, not when the save's answer arrives (issue
+      // 35.1); the answer then sets the list as the server has it. Where it is not known
+      // (the rest of the pool follows), stay on this card until the answer brings the next.
+      const next_ = predicted(plan, pid, g);
+      if (next_) { G.advance = false; applyPlan(next_); }
       const cs = [...cards()];
       const openNow = (c) => c.dataset.now === "1" && (state[c.dataset.pid].grade === null || state[c.dataset.pid].grade === undefined);
       let next = cs.findIndex((c, i) => i > G.cursor && openNow(c));
@@ -315,7 +320,8 @@ export default function render(component) {
   // except the one the judge is on, which never moves; a card that left the list stays
   // where it is.
   function applyPlan(ps) {
-    Object.assign(plan, { settled: ps.settled, systems: ps.systems, open_now: ps.open_now, done: ps.done, now_key: ps.now_key });
+    Object.assign(plan, { settled: ps.settled, systems: ps.systems, open_now: ps.open_now, done: ps.done,
+      now_key: ps.now_key, now: ps.now, then: ps.then || {} });
     root.dataset.now = ps.now_key;
     const nowSet = new Set(ps.now);
     for (const it of data.items) it.now = nowSet.has(it.pid);
@@ -339,6 +345,30 @@ export default function render(component) {
       if (next >= 0) { G.cursor = next; G.advance = false; }
     }
     paintCursor(true);
+  }
+  // The plan's state after grading ``pid`` with ``g``, from ``ps.then`` (the server's
+  // reljudge.campaign.plan.after_grade: for each card to judge now, what grading it
+  // relevant or not does); null where the server has to say (tests/test_plan_after_grade.py
+  // checks the rule against the server's own state after the grade).
+  function predicted(ps, pid, g) {
+    const branches = ps.then && ps.then[pid];
+    const d = g === null || g === undefined || !branches ? null : branches[g >= data.rel_threshold ? "rel" : "not"];
+    if (!d) return null;
+    const now = ps.now.filter((p) => p !== d.drop).concat(d.add.filter((p) => !ps.now.includes(p)));
+    const open_now = ps.open_now - 1 + d.add.length;
+    return { now, now_key: now.join("|"), settled: ps.settled + d.settle, systems: ps.systems, open_now,
+      done: open_now <= 0, then: ps.then };
+  }
+  // The server's state with the grades still on their way applied on top (in order), so
+  // that an answer to an earlier save does not undo what the judge has done since.
+  function withPending(ps) {
+    let s = ps;
+    for (const e of G.outbox) {
+      if (e.qid !== data.qid || e.kind !== "grade") continue;
+      const p = predicted(s, e.pid, e.grade);
+      if (p) s = p;
+    }
+    return s;
   }
   // A card that left the plan's list (ungraded, no longer to judge now, above the rest of
   // the pool) stays where it is, greyed, so that nothing moves under the judge's eyes;
@@ -451,7 +481,7 @@ export default function render(component) {
       // what is to judge now: only the server knows (rankings never reach the browser).
       const ps = res.plan && res.plan[data.qid];
       if (refused) rerun({ refresh: true });
-      else if (planned && ps) applyPlan(ps);
+      else if (planned && ps) applyPlan(withPending(ps));
       else if (planned && !G.outbox.length && batch.some((e) => e.qid === data.qid && e.kind !== "verdict"))
         rerun({ refresh: true });  // a reply without the plan's state (an older server)
       G.authLost = false;
