@@ -1,7 +1,7 @@
 """The judge's wait under the rr-first plan: N annotators judging at once in headless chromium.
 
 Usage: python bench/bench_judging_loop.py [--annotators 1 2] [--questions 12] [--pool 15]
-                                          [--baseline REV] [--hogs 0] [--note TEXT] [--no-write]
+                                          [--baseline REV] [--hogs 0] [--read-ms 0] [--note TEXT] [--no-write]
 
 One campaign (``--questions`` questions, ``--pool`` pooled paragraphs each, two runs) under
 ``rr-first``; every annotator has the whole queue. For each N in ``--annotators``, N browser
@@ -16,6 +16,8 @@ last question, stop. Measured inside the page with ``performance.now()``:
                           or the question is done;
   Enter → next question   from the keydown to the next question's cards in the DOM;
   wrong card              keys whose grade did not land on the card highlighted when pressed;
+  (``--read-ms``: each page waits that long before each grade, as a judge reads the paragraph;
+  its figures go to their own section of RESULTS.md)
   page reruns per grade   Streamlit reruns the widget asked for to learn what to judge next
                           (``data-refreshes``; a tree without the counter shows "n/a").
 
@@ -48,12 +50,14 @@ from bench_login import export_revision, start_hogs, stop_hogs  # noqa: E402
 from benchlib import cpu_model  # noqa: E402
 
 BEGIN, END = "<!-- judging-loop:begin -->", "<!-- judging-loop:end -->"
+BEGIN_READ, END_READ = "<!-- judging-loop-read:begin -->", "<!-- judging-loop-read:end -->"
 
 DRIVER = (
     """(args) => {"""
     + es.DEEP_QUERY_JS
     + """
-  const {seed, maxQuestions, timeoutMs} = args;
+  const {seed, maxQuestions, timeoutMs, readMs} = args;
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   let x = seed >>> 0;
   const rand = () => { x = (1103515245 * x + 12345) >>> 0; return x / 4294967296; };
   const root = () => deepQuery('.rj');
@@ -85,6 +89,7 @@ DRIVER = (
       for (let q = 0; q < maxQuestions; q++) {
         await until(ready);
         for (let i = 0; i < 200 && root().dataset.planDone !== '1'; i++) {
+          if (readMs) await pause(readMs);  // the judge reads the paragraph
           const c = cur(), pid = c.dataset.pid, g = rand() < 0.25 ? '2' : '0';
           const t0 = performance.now();
           key(g);
@@ -124,7 +129,7 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, max(0, round(p / 100 * (len(xs) - 1))))]
 
 
-def run_one(browser, srv, n: int, questions: int, timeout_ms: int) -> dict:
+def run_one(browser, srv, n: int, questions: int, timeout_ms: int, read_ms: int = 0) -> dict:
     pages = []
     for i in range(n):
         page = browser.new_context().new_page()
@@ -134,7 +139,7 @@ def run_one(browser, srv, n: int, questions: int, timeout_ms: int) -> dict:
         pages.append(page)
     cpu0 = proc_cpu_seconds(srv.proc.pid)
     for i, page in enumerate(pages):
-        page.evaluate(DRIVER, {"seed": 7 + i, "maxQuestions": questions, "timeoutMs": timeout_ms})
+        page.evaluate(DRIVER, {"seed": 7 + i, "maxQuestions": questions, "timeoutMs": timeout_ms, "readMs": read_ms})
     results = []
     for page in pages:
         page.wait_for_function("() => window.__bench !== null", timeout=timeout_ms * questions * 20)
@@ -171,9 +176,14 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", metavar="REV", help="a commit to measure side by side")
     ap.add_argument("--hogs", type=int, default=0, help="busy processes beside the run")
     ap.add_argument("--note", default="")
+    ap.add_argument(
+        "--read-ms", type=int, default=0, help="the judge's reading time before each grade (0: keys back to back)"
+    )
     ap.add_argument("--timeout-ms", type=int, default=30_000)
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
+    # keys back to back and keys after reading are two sections of RESULTS.md
+    begin, end_marker = (BEGIN, END) if not args.read_ms else (BEGIN_READ, END_READ)
     head = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
@@ -224,7 +234,7 @@ def main(argv=None) -> int:
                             log_path=tmp / f"server-{len(rows)}-{n}.log",
                         ).start()
                         try:
-                            rows[name].append(run_one(browser, srv, n, args.questions, args.timeout_ms))
+                            rows[name].append(run_one(browser, srv, n, args.questions, args.timeout_ms, args.read_ms))
                         finally:
                             srv.stop()
                         print(
@@ -238,14 +248,15 @@ def main(argv=None) -> int:
             stop_hogs(hogs)
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        BEGIN,
+        begin,
         "## Judging loop under rr-first: key → next card, Enter → next question, N annotators at once",
         "",
         f"Run {now} on {os.cpu_count()} cores ({cpu_model()}), {platform.platform()}, Python {platform.python_version()}, "
         f"headless chromium {version}; `python bench/bench_judging_loop.py --annotators {' '.join(map(str, args.annotators))} "
-        f"--questions {args.questions} --pool {args.pool}{f' --baseline {args.baseline}' if args.baseline else ''} --hogs {args.hogs}`. "
+        f"--questions {args.questions} --pool {args.pool}{f' --baseline {args.baseline}' if args.baseline else ''} --hogs {args.hogs} --read-ms {args.read_ms}`. "
         f"Campaign: {args.questions} questions × {args.pool} pooled paragraphs (two runs), `rr-first`; each annotator judges "
-        f"every question, all at once, each page driven by a script inside it (grade 2 with probability 1/4, else 0). "
+        f"every question, all at once, each page driven by a script inside it (grade 2 with probability 1/4, else 0; "
+        f"{f'{args.read_ms} ms of reading before each grade' if args.read_ms else 'each key as soon as the card is ready'}). "
         f"Load average before/after: {load_before[0]:.1f} / {load_after[0]:.1f}. {args.note}",
         "",
         "Milliseconds, median / p95, over every key and every Enter of every annotator.",
@@ -283,14 +294,14 @@ def main(argv=None) -> int:
             f"Enter → next question p95 ≤ 250 ms — **{'met' if pct(g['enters'], 95) <= 250 else 'not met'}** "
             f"({pct(g['enters'], 95):.0f} ms).",
         ]
-    lines.append(END)
+    lines.append(end_marker)
     text = "\n".join(lines)
     print(text)
     if not args.no_write:
         results = HERE / "RESULTS.md"
         old = results.read_text(encoding="utf-8")
-        if BEGIN in old:
-            start, end = old.index(BEGIN), old.index(END) + len(END)
+        if begin in old:
+            start, end = old.index(begin), old.index(end_marker) + len(end_marker)
             new = old[:start] + text + old[end:]
         else:
             new = old.rstrip("\n") + "\n\n" + text + "\n"

@@ -350,6 +350,25 @@ def test_the_cost_estimate_spans_the_rankings_and_projects_from_the_judgments(ca
     assert plan.estimate(db) == after  # seeded: the same figures twice
 
 
+def test_the_estimate_starts_from_each_annotators_grades_and_ends_at_what_was_spent(campaign_db):
+    """Issue 35 (the dashboard's plan sentence): a question an annotator has finished
+    under rr-first counts exactly the judgments it took, not a fresh simulation; once
+    every annotator has finished every question, the expected total is the judgments
+    made."""
+    db = campaign_db
+    plan.set_plan(db, "rr-first")
+    rnd = random.Random(3)
+    made = 0
+    for user in ("ann", "bob"):
+        for qid in judging.overview(db, user).qid:
+            while items := _now(db, user, qid):
+                judging.grade(db, user, qid, items[0], rnd.choice([0, 0, 2]), ms=3000)
+                made += 1
+    est = plan.estimate(db)
+    assert est["totals"]["rr_first_expected"] == pytest.approx(made)
+    assert all(r["rr_first_expected"] <= r["rr_first_high"] for r in est["per_question"])
+
+
 def test_plan_estimate_on_the_command_line(tmp_path, capsys):
     from reljudge.cli.main import main
     from reljudge.storage import open_database

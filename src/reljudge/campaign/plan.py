@@ -254,11 +254,15 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
     - ``rr-first`` ``expected``: once judging has started, the mean count of a simulation
       (``draws`` runs, seeded) of :func:`frontier` walked to the end, each revealed item
       relevant with the rate observed so far at its best rank (judged items of every
-      annotator, Beta(1, 1)-smoothed: (relevant + 1) / (judged + 2)). None before any
-      judgment — the rankings alone give only the range.
+      annotator, Beta(1, 1)-smoothed: (relevant + 1) / (judged + 2)). Each annotator's
+      walk starts from that annotator's own grades of the question (their judgments count
+      as spent), so a question they have finished counts exactly what it took, and at the
+      end the estimate is the judgments made. None before any judgment — the rankings
+      alone give only the range.
 
     Counts are per annotator and multiplied by the annotators a question has (its active
-    assignments; without assignments every annotator judges every question). ``hours``:
+    assignments; without assignments every annotator judges every question); the
+    per-question ``rr_first_expected`` is the mean over them. ``hours``:
     the totals at the team's median seconds per judgment (None before any timed one)."""
     import numpy as np
 
@@ -287,30 +291,47 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
         rates = (hits + 1) / (seen + 2)
     rng = np.random.default_rng(seed)
     every = inputs["annotators"]
+    # each annotator's grades of each question's pooled items: where their walk starts
+    started: dict[str, dict[str, dict[str, int]]] = {}
+    for user, qid, pid, grade in judged[["username", "qid", "pid", "grade"]].itertuples(index=False):
+        qid, pid = str(qid), str(pid)
+        if pid in pooled.get(qid, ()):
+            started.setdefault(qid, {}).setdefault(str(user), {})[pid] = int(grade)
+
+    def simulated(qid: str, ranks, pool_q, start: dict[str, int]) -> float:
+        counts = []
+        for _ in range(draws):
+            grades = dict(start)
+            while True:
+                open_items = frontier(ranks, grades, pool_q, rel, k)
+                if not open_items:
+                    break
+                for item in open_items:
+                    grades[item] = rel if rng.random() < rates[best_rank[(qid, item)]] else 0
+            counts.append(len(grades))
+            if not frontier(ranks, start, pool_q, rel, k):
+                break  # nothing left to simulate: every draw is the same
+        return float(np.mean(counts))
+
     rows = []
     for qid in sorted(pooled):
         ranks = rankings.get(qid, {})
         pool_q = pooled[qid]
         within = {i for items in ranks.values() for i in items[:k] if i in pool_q}
         low = len(frontier(ranks, {}, pool_q, rel, k))
+        people = int(max(inputs["assignees"].get(qid, 0) if inputs["assignees"] else every, 1))
         expected = None
         if rates is not None:
-            counts = []
-            for _ in range(draws):
-                grades: dict[str, int] = {}
-                while True:
-                    open_items = frontier(ranks, grades, pool_q, rel, k)
-                    if not open_items:
-                        break
-                    for item in open_items:
-                        grades[item] = rel if rng.random() < rates[best_rank[(qid, item)]] else 0
-                counts.append(len(grades))
-            expected = float(np.mean(counts))
-        people = inputs["assignees"].get(qid, 0) if inputs["assignees"] else every
+            begun = list(started.get(qid, {}).values())[:people]
+            fresh = people - len(begun)
+            total_q = sum(simulated(qid, ranks, pool_q, g) for g in begun)
+            if fresh:
+                total_q += fresh * simulated(qid, ranks, pool_q, {})
+            expected = total_q / people
         rows.append(
             {
                 "qid": qid,
-                "annotators": int(max(people, 1)),
+                "annotators": people,
                 "complete": len(pool_q),
                 "rr_first_low": low,
                 "rr_first_high": len(within),
