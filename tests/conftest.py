@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
 from reljudge.storage import open_database
 
+import e2e_support
 from postgres_support import PostgresServer
 
 BACKENDS = ("duckdb", "postgresql")
@@ -119,6 +121,28 @@ def backend(request) -> str:
     return getattr(request, "param", "duckdb")
 
 
+def _browser_module(module) -> bool:
+    marks = getattr(module, "pytestmark", [])
+    marks = marks if isinstance(marks, list) else [marks]
+    return any(getattr(mark, "name", None) == "browser" for mark in marks)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_chromium_per_browser_module(request):
+    """One chromium for all the tests of a browser module (``pytestmark = browser``):
+    launching one per test cost seconds each on two busy cores. Each test still gets fresh
+    browser contexts (e2e_support.chromium closes those it left open), and the browser is
+    closed when the module ends, so no Playwright driver outlives its module."""
+    if not _browser_module(request.module):
+        yield
+        return
+    e2e_support.share_chromium(True)
+    try:
+        yield
+    finally:
+        e2e_support.share_chromium(False)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """One PostgreSQL server for the session (fails, not skips, without the binaries)."""
@@ -144,12 +168,26 @@ def pg_url(pg_server, pg_template) -> str:
     return pg_server.url(pg_server.new_database(template=pg_template))
 
 
+@pytest.fixture(scope="session")
+def duckdb_template(tmp_path_factory) -> Path:
+    """A DuckDB file with every migration applied, copied for each test (applying them
+    all to a new file costs about a second on two busy cores; a copy, milliseconds).
+    The tests of migrating a new file open their own paths (``db_path``, test_upgrade)."""
+    path = tmp_path_factory.mktemp("duckdb-template") / "template.duckdb"
+    open_database(path).close()  # closed: checkpointed, no write-ahead log beside it
+    return path
+
+
 @pytest.fixture
 def db_target(backend, request, tmp_path):
-    """Where ``db`` lives: the DuckDB file or a fresh PostgreSQL database's URL."""
+    """Where ``db`` lives: the DuckDB file (a copy of the migrated template, with its
+    owner-only mode) or a fresh PostgreSQL database's URL."""
     if backend == "postgresql":
         return request.getfixturevalue("pg_url")
-    return tmp_path / "judgments" / "test.duckdb"
+    path = tmp_path / "judgments" / "test.duckdb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(request.getfixturevalue("duckdb_template"), path)
+    return path
 
 
 @pytest.fixture

@@ -261,9 +261,66 @@ def require_chromium() -> Path:
     return CHROMIUM
 
 
+# The shared chromium (see share_chromium): (Playwright, Browser), or None until first used.
+_shared: tuple | None = None
+_sharing = False
+
+
+def share_chromium(on: bool = True) -> None:
+    """From now on :func:`chromium` hands out one chromium, launched on first use and kept
+    until :func:`close_shared_chromium`, instead of launching one per call (a launch costs
+    seconds on two busy cores). Isolation stays per call: each test makes its own browser
+    contexts (cookies, storage), and leaving :func:`chromium` closes every context it left
+    open. tests/conftest.py turns this on and closes the browser after each test module;
+    the benchmark, without pytest, launches one per call as before."""
+    global _sharing
+    _sharing = on
+    if not on:
+        close_shared_chromium()
+
+
+def close_shared_chromium() -> None:
+    """Close the shared chromium and its Playwright driver, if one was launched."""
+    global _shared
+    if _shared is not None:
+        pw, browser = _shared
+        _shared = None
+        try:
+            browser.close()
+        finally:
+            pw.stop()
+
+
+def _shared_browser():
+    global _shared
+    if _shared is None or not _shared[1].is_connected():
+        close_shared_chromium()  # none yet, or one that crashed: launch anew
+        from playwright.sync_api import sync_playwright
+
+        exe = require_chromium()
+        pw = sync_playwright().start()
+        try:
+            browser = pw.chromium.launch(executable_path=str(exe), headless=True, args=CHROMIUM_ARGS)
+        except BaseException:
+            pw.stop()
+            raise
+        _shared = (pw, browser)
+    return _shared[1]
+
+
 @contextlib.contextmanager
 def chromium() -> Iterator:
-    """A headless system chromium driven by Playwright's sync API."""
+    """A headless system chromium driven by Playwright's sync API (the shared one while
+    :func:`share_chromium` is on; its contexts are closed on leaving)."""
+    if _sharing:
+        browser = _shared_browser()
+        try:
+            yield browser
+        finally:
+            for context in list(browser.contexts):
+                with contextlib.suppress(Exception):
+                    context.close()
+        return
     from playwright.sync_api import sync_playwright
 
     exe = require_chromium()
