@@ -8,12 +8,14 @@ the text that was overwritten. And an agreement figure's name is written once
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from pathlib import Path
 
 from reljudge.i18n import columns, lookup
 
-CATALOG = Path(__file__).resolve().parents[1] / "src" / "reljudge" / "i18n"
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = ROOT / "src" / "reljudge" / "i18n"
 
 
 def merged() -> tuple[str, ...]:
@@ -109,3 +111,54 @@ def test_the_column_and_the_figure_read_the_same_name():
     assert columns.figure_name("grades", "ko") == "문단 판정"
     assert columns.figure_name("support", "ko") == "뒷받침 (문장 × 인용)"
     assert columns.figure_name("no_answer", "ko") == "근거 없음 판정"
+
+
+def unused_keys(keys: set[str], sources: dict[str, str]) -> list[str]:
+    """The catalog keys no source names: neither as a string literal of its own (Python or
+    JavaScript) nor through a prefix that code completes (``t(f"plan_label_{name}")``,
+    ``by_key("provenance_")``, ``"rejected_" + code``; in the widgets' JavaScript also
+    ``L.key``): a string literal ending in ``_``
+    or the constant head of an f-string or of ``"..." + x``."""
+    named: set[str] = set()
+    prefixes: set[str] = set()
+    for path, text in sources.items():
+        named |= set(re.findall(r"[\"'`]([A-Za-z0-9_]+)[\"'`]", text))
+        prefixes |= set(re.findall(r"[\"'`]([a-z0-9_]+_)(?:[\"'`]|\$\{)", text))
+        if path.endswith(".js"):
+            named |= set(re.findall(r"\bL\.([A-Za-z0-9_]+)", text))  # the widgets' texts: L.key
+        if path.endswith(".py"):
+            for node in ast.walk(ast.parse(text)):
+                head = None
+                if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+                    head = node.values[0].value
+                elif (
+                    isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant)
+                ):
+                    head = node.left.value
+                if isinstance(head, str) and head:
+                    prefixes.add(head)
+    return sorted(k for k in keys if k not in named and not any(k.startswith(p) for p in prefixes))
+
+
+def test_the_finder_sees_an_unused_key_and_the_ways_code_names_keys():
+    keys = {"used", "plan_label_complete", "rejected_stale", "provenance_tie", "js_key", "orphan"}
+    sources = {
+        "a.py": 't("used")\nt(f"plan_label_{name}")\nx = "rejected_" + code\nby_key("provenance_")\n',
+        "b.js": "L.js_key; fmt(L[`other_${x}`])",
+    }
+    assert unused_keys(keys, sources) == ["orphan"]
+
+
+def test_every_catalog_key_is_used_somewhere():
+    """A text nobody shows is a text nobody keeps up to date: the screens', message
+    codes' and report's keys are each named by the code (src/, pages/, app.py; the
+    widgets' JavaScript), the catalogs themselves aside."""
+    keys = set().union(*(texts_keys((CATALOG / f"{name}.py").read_text(encoding="utf-8")) for name in merged()))
+    files = [
+        *(ROOT / "src").rglob("*.py"),
+        *(ROOT / "src").rglob("*.js"),
+        *(ROOT / "pages").glob("*.py"),
+        ROOT / "app.py",
+    ]
+    sources = {str(p): p.read_text(encoding="utf-8") for p in files if not (p.parent == CATALOG and p.stem in merged())}
+    assert unused_keys(keys, sources) == []

@@ -332,10 +332,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "next_q": ("다음 질문 ▶", "Next ▶"),
     "next_open": ("다음 미완료 ▶▶", "Next unfinished ▶▶"),
     "jump_to": ("질문으로 이동", "Go to question"),
-    "sample_data": ("예시 자료", "sample data"),
     # overview
     "overview_title": ("진행 현황", "Progress"),
-    "my_progress": ("내 진행 상황", "My progress"),
     "campaign_counts": (
         "문단 {paragraphs} · 질문 {questions} · 시스템 {systems} · 풀 {pool} · 판정 기록 {judgment_events}",
         "paragraphs {paragraphs} · questions {questions} · systems {systems} · pool {pool} · judgment events {judgment_events}",
@@ -711,10 +709,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "when one person judged them): rule on them there, or the annotator corrects the mark "
         "or the grade.",
     ),
-    "no_answer_questions": (
-        "근거 없음 질문 {n}개는 평균에서 빼고 따로 보고합니다.",
-        "{n} no-answer questions are left out of the means and reported separately.",
-    ),
     "questions_used": (
         "평균은 전체 질문 {total}개 중 판정된, 답할 수 있는 질문 {answerable}개에 근거합니다 "
         "(근거 없음 {no_answer}개는 따로, 판정이 아직 없는 질문 {unjudged}개는 빠짐).",
@@ -807,7 +801,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "검수 배정이 없습니다: 모든 검수자가 모든 답변을 봅니다.",
         "No review assignment: every reviewer sees every answer.",
     ),
-    "support_label": ("뒷받침", "support"),
     # storage.answers: answer imports, review sources
     "answers_failures": (
         "실패 사례: 뒷받침되지 않은 문장과 그 인용",
@@ -876,8 +869,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "모델 {model} · 버전 {version} · 프롬프트 sha256 {sha} · 판정 시각 {at}",
         "model {model} · version {version} · prompt sha256 {sha} · judged at {at}",
     ),
-    "judge_exact": ("완전 일치", "Exact agreement"),
-    "judge_kappa_linear": ("선형 가중 카파", "Linearly weighted kappa"),
     "judge_confusion": (
         "혼동 행렬 (행: 기준 0·1·2, 열: 모델 0·1·2, Σ·합계: 합)",
         "Confusion matrix (rows: reference 0·1·2, columns: model 0·1·2, Σ and sum: the margins)",
