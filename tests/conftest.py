@@ -20,6 +20,7 @@ from reljudge.campaign import setup as campaign
 from reljudge.storage import open_database
 
 import e2e_support
+import hypothesis_profiles  # noqa: F401  (loads HYPOTHESIS_PROFILE before the test modules)
 from postgres_support import PostgresServer
 
 BACKENDS = ("duckdb", "postgresql")

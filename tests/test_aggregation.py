@@ -9,6 +9,8 @@ from collections import Counter
 import pandas as pd
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.review import decisions as review_decisions
 from reljudge.storage import aggregation
 
@@ -51,7 +53,7 @@ def cases(draw):
     return ratings, adjudicated
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_the_rule_against_its_plain_reading(case):
     ratings, adjudicated = case

@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.eval import bounds
 from reljudge.eval.measures import parse_measures
 from reljudge.eval.metrics import evaluate
@@ -154,14 +156,14 @@ def _enumerate(questions, b, systems, exact=True):
                 assert b.settled[si, qi, mi] == (max(values) - min(values) < 1e-12) or not exact
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(campaigns())
 def test_bounds_are_exact_over_every_completion(questions):
     con, b, systems = _compute(questions)
     _enumerate(questions, b, systems)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(campaigns())
 def test_the_looser_ndcg_pair_still_contains_every_completion(questions):
     """nDCG without enumeration (more open paragraphs than EXACT_NDCG_OPEN): the proven
@@ -172,7 +174,7 @@ def test_the_looser_ndcg_pair_still_contains_every_completion(questions):
     _enumerate(questions, b, systems, exact=False)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(campaigns())
 def test_todays_value_is_the_engines(questions):
     """The all-open-are-0 completion the reference computes is the engine's value: the
@@ -235,7 +237,7 @@ def test_means_carry_the_mean_of_the_bounds_over_answerable_questions():
     assert np.isclose(per_q[per_q.qid == "q0"].bound_low, 1.0).all()
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(campaigns())
 def test_the_judging_plan_and_the_bounds_agree_on_when_rr_is_settled(questions):
     """One rule: reljudge.campaign.plan.settled (what the judging page asks for) and the bounds'

@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
+from hypothesis_profiles import examples
+
 from conftest import load_small_campaign
 from reljudge.campaign import auth, judging
 from reljudge.campaign import setup as campaign
@@ -322,15 +324,15 @@ def test_random_operations_keep_two_campaigns_apart(backend, request, tmp_path, 
     if backend == "postgresql":
         server, template = request.getfixturevalue("pg_server"), request.getfixturevalue("pg_template")
         TwoCampaigns.target_factory = staticmethod(lambda: server.url(server.new_database(template=template)))
-        examples = 4
+        n_examples = examples(4)
     else:
         TwoCampaigns.target_factory = staticmethod(lambda: tmp_path / f"prop-{next(count)}.duckdb")
-        examples = 10
+        n_examples = examples(10)
     TwoCampaigns.files = files
     run_state_machine_as_test(
         TwoCampaigns,
         settings=settings(
-            max_examples=examples,
+            max_examples=n_examples,
             stateful_step_count=12,
             deadline=None,
             suppress_health_check=list(HealthCheck),

@@ -20,6 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.eval import ranking
 
 LIMIT_MB = 1200  # the old code failed at 1,500 MB on this input; the fixed one needs < 1,000
@@ -89,7 +91,7 @@ _rows = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     rows=_rows,
     ties=st.sampled_from(["trec10", "trec9", "ranked"]),

@@ -17,6 +17,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.campaign import auth
 from reljudge.cli import main as cli
 from reljudge.storage import judgments as store
@@ -98,7 +100,7 @@ def _build(folder: Path, qids, runs, grades, ties: str):
     return folder / "campaign.duckdb", [str(folder / f"{s}.trec") for s in runs], len(rows)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=campaigns(), ties=st.sampled_from(["trec10", "trec9", "ranked"]))
 def test_file_mode_equals_database_mode(data, ties):
     qids, runs, grades = data

@@ -13,6 +13,8 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.eval.measures import parse_measures
 from reljudge.eval.metrics import evaluate
 
@@ -56,7 +58,7 @@ def _values(run, qrels, ties, dedup, names=NAMES):
     return res.per_query.set_index(["system", "qid", "measure"]).value
 
 
-common = settings(max_examples=25, deadline=None)
+common = settings(max_examples=examples(25), deadline=None)
 ties_dedup = st.tuples(st.sampled_from(["trec9", "ranked"]), st.sampled_from(["first", "keep"]))
 
 

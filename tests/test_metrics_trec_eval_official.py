@@ -19,6 +19,8 @@ import duckdb
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.cli.evaluate import load_files
 from reljudge.eval.measures import MIN_GEO_MEAN, parse_measures
 from reljudge.eval.metrics import evaluate, ranking_depth
@@ -81,7 +83,7 @@ def _pytrec(qrels_lines, run_lines, rel, judged_only=False):
     ).evaluate(rd)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(collections())
 def test_official_measures_equal_pytrec_eval(tmp_path_factory, data):
     qrels_lines, run_lines, rel, judged_only = data

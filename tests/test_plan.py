@@ -13,6 +13,8 @@ import pytest
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.campaign import setup as campaign
 from reljudge.campaign import judging
 from reljudge.campaign import plan
@@ -61,7 +63,7 @@ def cases(draw):
     return rankings, grades, pooled, rel, k
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(), st.randoms(use_true_random=False))
 def test_frontier_against_brute_force(case, rnd):
     rankings, grades, pooled, rel, k = case

@@ -10,6 +10,8 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from hypothesis_profiles import examples
 from sklearn.metrics import cohen_kappa_score
 
 from reljudge import i18n
@@ -370,7 +372,7 @@ def test_the_report_states_the_quality_control_settings_and_figures(campaign_db,
     assert "품질 관리 (골드·미끼)" in report.render(ko, "md")
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     grades=st.lists(st.sampled_from([None, 0, 1, 2]), min_size=18, max_size=18),
     decoy_grades=st.lists(st.lists(st.sampled_from([None, 0, 1, 2]), min_size=1, max_size=3), min_size=6, max_size=6),

@@ -16,6 +16,8 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hypothesis_profiles import examples
+
 from reljudge.campaign import adjudication
 from reljudge.campaign import setup as campaign
 from reljudge.reporting import dashboard
@@ -256,7 +258,7 @@ def _groups(texts: dict[str, str]) -> dict[str, str]:
     return {pid: first.setdefault(text_key(t), pid) for pid, t in texts.items()}
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spec=random_campaign(), data=st.data())
 def test_pool_detail_queue_and_metrics_agree_on_every_rank(spec, data):
     texts, ties, dedup, depth = spec["texts"], spec["ties"], spec["dedup"], spec["depth"]
