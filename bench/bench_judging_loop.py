@@ -62,13 +62,24 @@ DRIVER = (
   const rand = () => { x = (1103515245 * x + 12345) >>> 0; return x / 4294967296; };
   const root = () => deepQuery('.rj');
   const cur = () => { const r = root(); return r && r.querySelector('.rj-item.cur'); };
+  window.__benchErrors = [];
+  window.addEventListener('error', (e) => window.__benchErrors.push(String(e.message) + ' @' + e.lineno));
+  // what the page looked like when a wait timed out (for the error)
+  const diag = () => {
+    const r = root(); if (!r) return 'no widget';
+    const c = cur();
+    return JSON.stringify({qid: r.dataset.qid, serverQid: r.dataset.serverQid, pending: r.dataset.pending, done: r.dataset.planDone,
+      now: r.dataset.now, cur: c && c.dataset.pid, held: r.dataset.held, heldQid: (window.__reljudge || {}).heldQid,
+      heldAge: Math.round(performance.now() - ((window.__reljudge || {}).heldAt || 0)), errors: window.__benchErrors, connected: r.isConnected,
+      cards: [...r.querySelectorAll('.rj-item')].map((e) => e.dataset.pid + ':' + e.dataset.now + ':' + e.dataset.grade)});
+  };
   // resolves when pred() holds: checked on every DOM change under the widget and every 25 ms
   const until = (pred) => new Promise((resolve, reject) => {
     const t0 = performance.now();
     if (pred()) { resolve(performance.now()); return; }
     const check = () => {
       if (pred()) { obs.disconnect(); clearInterval(iv); resolve(performance.now()); }
-      else if (performance.now() - t0 > timeoutMs) { obs.disconnect(); clearInterval(iv); reject(new Error('timeout')); }
+      else if (performance.now() - t0 > timeoutMs) { obs.disconnect(); clearInterval(iv); reject(new Error('timeout ' + diag())); }
     };
     const obs = new MutationObserver(check);
     obs.observe(document.body, {subtree: true, childList: true, attributes: true});

@@ -303,3 +303,43 @@ def test_the_next_question_is_painted_at_once_and_the_server_catches_up_without_
         assert judging.current_question(db, "annotator1") == camp.qids[1]
     finally:
         db.close()
+
+
+def test_enters_pressed_before_the_server_has_caught_up_all_move_on(tmp_path):
+    """Enters one after the other, each as soon as its question is painted (the server
+    still busy with the first): the page and the server end on the same question, three
+    on. Streamlit keeps only the last action sent between two runs, so two of these moves
+    reach the server as one; each carries the question it moved from. Before, the third
+    Enter (nothing held for it yet) was lost and the page stayed put."""
+    camp = build_campaign(tmp_path / "plan.duckdb", tmp_path / "input", n_questions=5, pool_size=4)
+    db = open_database(camp.db_path)
+    plan.set_plan(db, "rr-first")
+    db.close()
+    press = (
+        "() => {" + DEEP_QUERY_JS + " document.dispatchEvent(new KeyboardEvent('keydown',"
+        " {key: 'Enter', bubbles: true, cancelable: true})); return deepQuery('.rj').dataset.qid; }"
+    )
+    with served_in_browser(camp.db_path, tmp_path / "server.log") as (srv, browser):
+        page = logged_in_page(browser, srv.url, "annotator1", "annotator-pass-1")
+        wait_for_widget(page)
+        page.wait_for_function(
+            "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.serverQid === q; }",
+            arg=camp.qids[0],
+        )
+        for expected in camp.qids[1:4]:
+            page.evaluate(press)
+            page.wait_for_function(
+                "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.qid === q"
+                " && r.querySelectorAll('.rj-item').length > 0; }",
+                arg=expected,
+            )
+        page.wait_for_function(
+            "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.serverQid === q"
+            " && r.dataset.qid === q; }",
+            arg=camp.qids[3],
+        )
+    db = open_database(camp.db_path)
+    try:
+        assert judging.current_question(db, "annotator1") == camp.qids[3]
+    finally:
+        db.close()

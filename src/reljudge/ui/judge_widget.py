@@ -70,7 +70,7 @@ _component = st.components.v2.component(
     js=keyboard.script("judge.js"),
 )
 
-_FLOW = keyboard.Flow("rj_judge", "rj", judging.current_question, judging.step, judging.work_left)
+_FLOW = keyboard.Flow("rj_judge", "rj", judging.current_question, judging.step, judging.work_left, judging.go_to)
 
 
 def render(db, username: str, lang: str) -> None:

@@ -42,6 +42,9 @@ class Flow:
     current: Callable  # (db, username) -> the item shown
     step: Callable  # (db, username, delta, only_open=) -> item
     at_end: Callable  # (db, username, item) -> what to report
+    #: (db, username, item) -> None: go to an item of the user's queue (an unknown one
+    #: raises ReljudgeError); lets a move start from the item the page showed (see on_action)
+    go_to: Callable | None = None
 
     def _k(self, name: str) -> str:
         return f"_{self.prefix}_{name}"
@@ -63,6 +66,16 @@ class Flow:
                 st.session_state[self._k("rejected")] = sorted(set(rejected.values()))
             to = action.get("nav")
             if to in ("next", "prev", "next_open"):
+                shown = action.get("from")
+                if self.go_to is not None and isinstance(shown, str) and shown != self.current(db, username):
+                    # The page moves on before the server has (it paints the question it
+                    # holds), and Streamlit keeps only the last action sent between two
+                    # runs: two quick Enters reach the server as one. Move from the question
+                    # the page showed, so the server ends where the page is.
+                    try:
+                        self.go_to(db, username, shown)
+                    except ReljudgeError:
+                        pass  # no longer in the queue: move from where the server is
                 before = self.current(db, username)
                 target = self.step(db, username, -1 if to == "prev" else 1, only_open=to == "next_open")
                 st.session_state[self._k("navigated")] = True

@@ -52,12 +52,23 @@ export default function render(component) {
   const doneAtRender = !!plan.done;
   if (planned && !plan.now) plan.now = data.items.filter((it) => it.now).map((it) => it.pid);
   // Rebuild for another question, another language, a rebuilt pool (other cards), or
-  // other paragraphs to judge now.
+  // other paragraphs to judge now than the server said last (its renders and its answers
+  // to saves; the page's own step ahead, plan.then, is not a reason).
   const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
-    root.dataset.pool !== String(data.pool_version) || root.dataset.now !== plan.now_key;
+    root.dataset.pool !== String(data.pool_version) || root.dataset.serverNow !== plan.now_key;
   if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
+  // A render that brings nothing new for this question's plan keeps the list as the page
+  // shows it: grades applied since (plan.then) are not undone by a render made before them.
+  if (!fresh && planned && G.shownPlan && G.shownPlan.qid === data.qid) {
+    Object.assign(plan, G.shownPlan);
+    const nowSet = new Set(plan.now);
+    for (const it of data.items) it.now = nowSet.has(it.pid);
+  }
   // which question the server last rendered (a held question is painted before it has)
   if (!component.held) root.dataset.serverQid = data.qid;
+  // the questions this render holds for a move (their ids only; tests and the bench read it)
+  root.dataset.held = Object.entries(data.ahead || {})
+    .filter(([, q]) => (data.ahead_payloads || {})[q]).map(([to, q]) => to + ":" + q).join(" ");
 
   // Server state merged with what is still waiting in the outbox (newest wins).
   const state = {};
@@ -83,6 +94,7 @@ export default function render(component) {
     root.dataset.lang = L.question_n;   // a language switch rebuilds the labels
     root.dataset.pool = String(data.pool_version);
     root.dataset.now = plan.now_key;
+    root.dataset.serverNow = plan.now_key;
     root.replaceChildren();
     G.qid = data.qid;
     G.lastAction = performance.now();
@@ -323,6 +335,7 @@ export default function render(component) {
     Object.assign(plan, { settled: ps.settled, systems: ps.systems, open_now: ps.open_now, done: ps.done,
       now_key: ps.now_key, now: ps.now, then: ps.then || {} });
     root.dataset.now = ps.now_key;
+    G.shownPlan = Object.assign({}, plan, { qid: data.qid });
     const nowSet = new Set(ps.now);
     for (const it of data.items) it.now = nowSet.has(it.pid);
     const cur = cards()[G.cursor], curPid = cur ? cur.dataset.pid : null;
@@ -442,8 +455,16 @@ export default function render(component) {
     const ahead = data.ahead || {}, payloads = data.ahead_payloads || {};
     const target = ahead[to];
     const held = target && payloads[target];
-    const send = () => rerun({ nav: to });
-    if (!held) { send(); return; }
+    // "from": the question shown, so that the server moves from there even when it has not
+    // caught up with an earlier move (two quick Enters can reach it as one action)
+    const send = () => rerun({ nav: to, from: data.qid });
+    if (!held) {
+      // Nothing held for this move: the server's render of wherever it goes is the one to
+      // paint (not one to wait past, as for a held question).
+      G.heldQid = null;
+      send();
+      return;
+    }
     // The overall counts as they stand now go with the painted question (its payload was
     // made before the latest grades of this one), and this question keeps its own.
     const c = counts();
@@ -481,7 +502,7 @@ export default function render(component) {
       // what is to judge now: only the server knows (rankings never reach the browser).
       const ps = res.plan && res.plan[data.qid];
       if (refused) rerun({ refresh: true });
-      else if (planned && ps) applyPlan(withPending(ps));
+      else if (planned && ps) { root.dataset.serverNow = ps.now_key; applyPlan(withPending(ps)); }
       else if (planned && !G.outbox.length && batch.some((e) => e.qid === data.qid && e.kind !== "verdict"))
         rerun({ refresh: true });  // a reply without the plan's state (an older server)
       G.authLost = false;
@@ -505,6 +526,7 @@ export default function render(component) {
     });
     G.headObserver.observe(root.querySelector(".rj-head"));
   }
+  if (planned) G.shownPlan = Object.assign({}, plan, { qid: data.qid });
   cards().forEach(paintItem);
   paintHeader();
   paintCursor(fresh);
