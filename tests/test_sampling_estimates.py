@@ -120,7 +120,7 @@ def test_hand_computed_stratified_case():
         (sm.Stratum(1, 2, 3, 2, 1), sm.Stratum(2, 4, 5, 3, 2)),
     )
     ms = parse_measures(["P@3", "R@3", "nDCG@3"], default_rel=1)
-    e = sm.estimate([d], {"q": grades}, {"q": rankings}, ms, correct_bias=False)
+    e = sm.estimate([d], {"q": grades}, {"q": rankings}, ms, correct_bias=False, variance="taylor")
     # HT (Horvitz & Thompson 1952): weights 1 (d0), 2 (d1), 3/2 (d3, d5)
     A = 1 + 2 * 1  # relevant within 3: d0, d1
     R = 1 + 2 * 1 + 1.5 * 1 + 1.5 * 1  # d0, d1, d3, d5
@@ -204,6 +204,40 @@ def test_ht_totals_are_unbiased_by_simulation():
     mean, sd = sims.mean(axis=0), sims.std(axis=0, ddof=1)
     assert (sd > 0).any()  # the simulation samples something
     assert np.all(np.abs(mean - exact) <= 4 * sd / math.sqrt(n) + 1e-12)
+
+
+def _correlated_question(rng: np.random.Generator, n_docs: int = 40, systems: str = "abcd", k: int = 10):
+    """A question whose systems rank relevant documents higher (score = 0.8 grade + noise):
+    depth-10 pools of about 23 items, as in the bench's data."""
+    docs = [f"d{i:02d}" for i in range(n_docs)]
+    grade = {p: int(rng.choice([0, 0, 0, 0, 1, 2])) for p in docs}
+    rankings = {}
+    for s in systems:
+        score = {p: grade[p] * 0.8 + rng.normal() for p in docs}
+        rankings[s] = sorted(docs, key=lambda p: -score[p])[: k + 2]
+    pooled = sorted({p for r in rankings.values() for p in r[:k]})
+    return rankings, pooled, {p: grade[p] for p in pooled}
+
+
+def test_interval_of_the_mean_covers_by_simulation():
+    # 40 questions, 300 draws at 40 % (about 9 drawn items per question): the 95 %
+    # judging-sample interval of each system's mean must cover the full-pool mean in
+    # 88–99 % of the draws (about ±3 binomial standard errors around 95 %)
+    k = 10
+    rng = np.random.default_rng(3)
+    qs = [(f"q{i}",) + _correlated_question(rng, k=k) for i in range(40)]
+    ms = parse_measures([f"P@{k}", f"R@{k}", f"nDCG@{k}"], default_rel=1)
+    grades = {q: g for q, _, _, g in qs}
+    runs = {q: r for q, r, _, _ in qs}
+    brs = {q: sm.best_ranks(r, p, k) for q, r, p, _ in qs}
+    full = sm.estimate([sm.draw(brs[q], 1.0, 0, qid=q) for q, *_ in qs], grades, runs, ms).mean
+    n = 300
+    hits = np.zeros_like(full)
+    for seed in range(n):
+        e = sm.estimate([sm.draw(brs[q], 0.4, seed, qid=q) for q, *_ in qs], grades, runs, ms)
+        hits += (e.mean_low <= full + 1e-12) & (full <= e.mean_high + 1e-12)
+    cover = hits / n
+    assert np.all((cover >= 0.88) & (cover <= 0.99)), cover
 
 
 def _hard_bounds(rankings, pooled, judged, ms, systems):

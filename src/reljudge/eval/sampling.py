@@ -506,10 +506,59 @@ def ideal_dcg(counts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return value, grad
 
 
+def _jackknife(f: _Flat, t: np.ndarray, theta_of) -> tuple[np.ndarray, np.ndarray]:
+    """Stratified delete-one jackknife variance per question (``[S, Q]``) of the estimator
+    ``theta_of(T)`` of the HT totals ``T`` (``[V, ·]``) of the variables ``t`` (``[V, items]``):
+    deleting judged item j of stratum h re-weights the stratum's other judged items by
+    N_h / (n_h − 1); V_J = Σ_h (1 − f_h) (n_h − 1) / n_h Σ_{j ∈ h} (θ_(j) − θ̄_(h))²
+    (Wolter, Introduction to Variance Estimation, 2007, §4.5; the finite-population factor
+    1 − f_h makes a fully judged stratum contribute 0)."""
+    T = _totals(f, t)  # [V, Q]
+    theta = theta_of(T)
+    S = theta.shape[0]
+    out = np.zeros((S, f.Q))
+    bias = np.zeros((S, f.Q))
+    H = len(f.N)
+    use = np.flatnonzero(f.judged & ~f.certain & (f.st >= 0))
+    if H == 0 or not len(use):
+        return out, bias
+    h = f.st[use]
+    N, n = f.N[h], f.n[h]
+    ok = (n >= 2) & (n < N)
+    use, h, N, n = use[ok], h[ok], N[ok], n[ok]
+    if not len(use):
+        return out, bias
+    Sh = np.stack(
+        [
+            np.bincount(
+                f.st[f.judged & ~f.certain & (f.st >= 0)], row[f.judged & ~f.certain & (f.st >= 0)], minlength=H
+            )
+            for row in t
+        ]
+    )  # [V, H]
+    rep = T[:, f.q[use]] - (N / n) * Sh[:, h] + (N / (n - 1)) * (Sh[:, h] - t[:, use])  # [V, J]
+    th = theta_of(rep)  # [S, J]
+    for s in range(S):
+        cnt = np.bincount(h, minlength=H)
+        mean_h = np.bincount(h, th[s], minlength=H) / np.maximum(cnt, 1)
+        dev2 = (th[s] - mean_h[h]) ** 2
+        fac = (1.0 - n / N) * (n - 1) / n
+        out[s] = np.bincount(f.q[use], fac * dev2, minlength=f.Q)
+        # Quenouille's bias estimate, stratified: Σ_h (1 − f_h)(n_h − 1)(θ̄_(h) − θ̂)
+        per_h = np.zeros(H)
+        first = np.zeros(H, dtype=bool)
+        first[h] = True
+        nh, Nh = f.n, f.N
+        sh_q = f.sq
+        per_h[first] = ((1.0 - nh / Nh) * (nh - 1))[first] * (mean_h - theta[s][sh_q])[first]
+        bias[s] = np.bincount(sh_q, per_h, minlength=f.Q)
+    return out, bias
+
+
 def _ratio(num, den, v_den, c_nd, correct):
     with np.errstate(divide="ignore", invalid="ignore"):
         theta = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
-        if correct:
+        if correct is True or correct == "taylor":
             theta = np.where(den > 0, theta - (theta * v_den - c_nd) / np.where(den > 0, den, 1.0) ** 2, 0.0)
     return theta
 
@@ -524,7 +573,8 @@ def estimate(
     certain: Mapping[str, Collection[str]] | None = None,
     include: Collection[str] | None = None,
     bounds: tuple[np.ndarray, np.ndarray] | None = None,
-    correct_bias: bool = True,
+    correct_bias: bool | str = "jackknife",
+    variance: str = "jackknife",
     z: float = Z95,
     top: int = TOP_GRADE,
 ) -> Estimates:
@@ -538,7 +588,11 @@ def estimate(
     ``certain``: qid → more items taken as known — a set fixed by the grades alone, such
     as rr-first's least set, **never** a set that depends on which items were drawn;
     ``include``: the qids the means cover (default: all; leave out no-answer questions);
-    ``bounds``: hard bounds (low, high) ``[s, q, m]`` to clip into."""
+    ``bounds``: hard bounds (low, high) ``[s, q, m]`` to clip into; ``correct_bias``: the
+    ratio estimators' bias correction, ``jackknife`` (Quenouille's, stratified: default),
+    ``taylor`` (second-order Taylor term) or False; ``variance``: the
+    ratio estimators' variance, ``jackknife`` (stratified delete-one, default) or
+    ``taylor`` (linearised)."""
     measures = list(measures)
     for m in measures:
         if m.name not in ESTIMATED_FAMILIES:
@@ -587,7 +641,16 @@ def estimate(
                 t0 = np.where(R > 0, A / np.where(R > 0, R, 1.0), 0.0)
                 u = (a - t0[:, f.q] * r) / np.where(R > 0, R, 1.0)[:, f.q]
             raw[:, :, mi] = theta
-            var[:, :, mi] = np.where(R > 0, _ht_cov(f, u, u), 0.0)
+            if variance == "jackknife":
+
+                def recall(T, S=S):
+                    return np.where(T[S] > 0, T[:S] / np.where(T[S] > 0, T[S], 1.0), 0.0)
+
+                var[:, :, mi], jb = _jackknife(f, np.vstack([a, rel[None, :]]), recall)
+                if correct_bias == "jackknife":
+                    raw[:, :, mi] = t0 - jb
+            else:
+                var[:, :, mi] = np.where(R > 0, _ht_cov(f, u, u), 0.0)
             continue
         # nDCG@k
         disc, _ = _disc_prefix(k)
@@ -605,7 +668,17 @@ def estimate(
             t0 = np.where(Id > 0, D / np.where(Id > 0, Id, 1.0), 0.0)
             u = (d - t0[:, f.q] * e) / np.where(Id > 0, Id, 1.0)[:, f.q]
         raw[:, :, mi] = theta
-        var[:, :, mi] = np.where(Id > 0, _ht_cov(f, u, u), 0.0)
+        if variance == "jackknife":
+
+            def ndcg(T, S=S, k=k):
+                ideal_t, _ = ideal_dcg(T[S:].T, k)
+                return np.where(ideal_t > 0, T[:S] / np.where(ideal_t > 0, ideal_t, 1.0), 0.0)
+
+            var[:, :, mi], jb = _jackknife(f, np.vstack([d, onehot]), ndcg)
+            if correct_bias == "jackknife":
+                raw[:, :, mi] = t0 - jb
+        else:
+            var[:, :, mi] = np.where(Id > 0, _ht_cov(f, u, u), 0.0)
     var = np.maximum(var, 0.0)
     se = np.sqrt(var)
     complete = f.complete
@@ -645,7 +718,7 @@ def estimate(
         mean_se,
         mean_low,
         mean_high,
-        {"correct_bias": correct_bias, "z": z, "clipped_into_bounds": bounds is not None},
+        {"correct_bias": correct_bias, "variance": variance, "z": z, "clipped_into_bounds": bounds is not None},
     )
 
 
