@@ -339,3 +339,16 @@ def test_unknown_family_is_refused():
     d = sm.draw(sm.best_ranks(rankings, pooled, K), 0.5, 1, qid="q")
     with pytest.raises(ValueError):
         sm.estimate([d], {"q": grades}, {"q": rankings}, parse_measures(["RR@5"], default_rel=1))
+
+
+def test_grades_above_the_scale_enter_the_ideal_ranking():
+    # file-mode qrels (TREC CAsT grades 0–4): a fully judged question is still exact
+    rng = np.random.default_rng(12)
+    rankings, pooled, _ = _question(rng, 16)
+    grades = {p: int(rng.integers(0, 5)) for p in pooled}
+    d = sm.draw(sm.best_ranks(rankings, pooled, K), 1.0, 0, qid="q")
+    ms = parse_measures([f"nDCG@{K}"], default_rel=1)
+    e = sm.estimate([d], {"q": grades}, {"q": rankings}, ms)
+    want = _reljudge_values(rankings, grades, ms)
+    for si, s in enumerate(e.systems):
+        assert e.value[si, 0, 0] == pytest.approx(want[s][str(ms[0])], abs=1e-9)

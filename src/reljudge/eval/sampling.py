@@ -617,6 +617,8 @@ def estimate(
                     rank[si, j] = r
     raw = np.zeros((S, Q, M))
     var = np.zeros((S, Q, M))
+    # the ideal ranking needs every grade present (file-mode qrels may grade above the scale's top)
+    top = max(int(top), int(f.grade.max()) if len(f.grade) else 0)
     grade = np.clip(f.grade, 0, None).astype(float)
     for mi, m in enumerate(measures):
         if m.name == "AP":
