@@ -12,7 +12,8 @@ Plans, each over ``--draws`` independent draws (seeds 0 … draws − 1):
 * ``rr-first→sample RATE``: rr-first's items are judged (they are known, π = 1), then a share RATE
   of the rest of each question's pool is drawn (reljudge.eval.sampling.draw, strata by best
   rank) and judged;
-* ``sample RATE``: a share RATE of each question's whole pool, nothing known.
+* ``sample RATE``: a share RATE of each question's whole pool, nothing known (``--sample``), and the same
+  with the rank prior's allocation (``--sample-rank``: π_h ∝ 1 / log2(best rank + 1)).
 
 For every system: the mean (over the questions) of the estimate of reljudge.eval.sampling.estimate
 against the full-pool mean of the same questions (reljudge.evaluate): bias, RMSE, the 95th
@@ -82,7 +83,9 @@ def _order_ok(est: np.ndarray, full: np.ndarray) -> bool:
     return True
 
 
-def study(folder: Path, k: int, rel: int, then_rates, rates, draws: int, write_sample: Path | None) -> dict:
+def study(
+    folder: Path, k: int, rel: int, then_rates, rates, draws: int, write_sample: Path | None, rank_rates=()
+) -> dict:
     t0 = time.perf_counter()
     c = load_campaign(folder, k)
     full_grades = {q: {p: c.grade(q, p) for p in c.pool[q]} for q in c.qids}
@@ -109,14 +112,16 @@ def study(folder: Path, k: int, rel: int, then_rates, rates, draws: int, write_s
     tops = {(q, s): c.top(q, s, k) for q in c.qids for s in c.systems}
     rows = []
     plans = [("rr-first→sample", r) for r in then_rates] + [("sample", r) for r in rates]
+    plans += [("sample, rank prior", r) for r in rank_rates]
     for plan, rate in plans:
         kn = known if plan == "rr-first→sample" else {q: set() for q in c.qids}
+        alloc = "rank" if plan.endswith("rank prior") else "proportional"
         est = np.zeros((draws, len(c.systems), len(SHORT)))
         lo = np.zeros_like(est)
         hi = np.zeros_like(est)
         spent = 0
         for d in range(draws):
-            dr = [sm.draw(brs[q], rate, d, kn[q], qid=q) for q in c.qids]
+            dr = [sm.draw(brs[q], rate, d, kn[q], qid=q, allocation=alloc) for q in c.qids]
             judged = {x.qid: {y.item: c.grade(x.qid, y.item) for y in x.items if y.drawn} for x in dr}
             e = sm.estimate(dr, judged, rankings, ms, systems=c.systems)
             est[d], lo[d], hi[d] = e.mean, e.mean_low, e.mean_high
@@ -175,6 +180,7 @@ def study(folder: Path, k: int, rel: int, then_rates, rates, draws: int, write_s
         "full": full,
         "problems": problems,
         "seconds": time.perf_counter() - t0,
+        "draws": draws,
     }
 
 
@@ -295,10 +301,13 @@ def goals(results: list[dict]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", nargs="+", type=Path)
+    ap.add_argument("data", nargs="*", type=Path)
     ap.add_argument("--then-sample", default="0.1,0.2,0.3,0.4,0.5", help="rates of rr-first→sample")
     ap.add_argument("--sample", default="0.1,0.2,0.3,0.4,0.5", help="rates of plan sample")
+    ap.add_argument("--sample-rank", default="0.1,0.3,0.5", help="rates of plan sample with the rank prior")
     ap.add_argument("--draws", type=int, default=500)
+    ap.add_argument("--save", type=Path, default=None, help="also pickle the results here (for --combine)")
+    ap.add_argument("--combine", type=Path, nargs="*", default=None, help="write RESULTS.md from saved results")
     ap.add_argument("--rel", type=int, default=2)
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--no-write", action="store_true")
@@ -307,22 +316,35 @@ def main(argv: list[str] | None = None) -> int:
     then_rates = [float(x) for x in args.then_sample.split(",") if x.strip()]
     rates = [float(x) for x in args.sample.split(",") if x.strip()]
     started = dt.datetime.now(dt.timezone.utc)
+    rank_rates = [float(x) for x in args.sample_rank.split(",") if x.strip()]
     results = []
+    if args.combine:
+        import pickle
+
+        for path in args.combine:
+            results += pickle.loads(path.read_bytes())
     for folder in args.data:
-        r = study(folder, args.k, args.rel, then_rates, rates, args.draws, args.write_sample)
+        r = study(folder, args.k, args.rel, then_rates, rates, args.draws, args.write_sample, rank_rates)
         results.append(r)
         print("\n".join(table(r)))
+    if args.save is not None:
+        import pickle
+
+        args.save.write_bytes(pickle.dumps(results))
     problems = [p for r in results for p in r["problems"]]
-    cmd = "python bench/bench_sampling.py " + " ".join(str(d) for d in args.data) + f" --draws {args.draws}"
+    names = [str(r["c"].name) for r in results]
+    n_draws = results[0]["draws"] if results else args.draws
+    cmd = f"python bench/bench_sampling.py DATA_DIR/{{{','.join(names)}}} --draws {n_draws}"
     body = [
         "## Sampling: Recall@10 and nDCG@10 estimated from a share of the pool",
         "",
         f"{started:%Y-%m-%d %H:%M} UTC, 2 cores ({cpu_model()}), Python {platform.python_version()}; `{cmd}` "
-        f"({sum(r['seconds'] for r in results):.0f} s). A simulation on bench_judging_cost's data: the qrels are the "
+        f"({sum(r['seconds'] for r in results):.0f} s of compute; run per folder with --save, written with --combine). "
+        "A simulation on bench_judging_cost's data: the qrels are the "
         f"oracle, K = {args.k}, relevant = grade ≥ {args.rel}. Estimator: reljudge.eval.sampling.estimate (HT totals, "
         "ratio estimators for R and nDCG with the stratified jackknife's bias correction and variance, "
         "per-question values averaged, the mean clipped into [0, 1]; not clipped into the hard bounds here). "
-        f"Each row: {args.draws} draws (seeds 0–{args.draws - 1}); errors are of each system's mean over the "
+        f"Each row: {n_draws} draws (seeds 0–{n_draws - 1}); errors are of each system's mean over the "
         "questions against the full-pool mean (reljudge.evaluate); 'worst' = the worst system.",
         "",
     ]

@@ -123,3 +123,26 @@ def test_draw_is_independent_of_input_order(ranks, rate, seed, perm_seed, n_know
     b = sm.draw({k: pool[k] for k in keys}, rate, seed, list(reversed(sorted(known))), qid="q")
     assert a == b
     assert all(0 < x.pi <= 1 for x in a.items) or rate == 0 or len(pool) == len(known)
+
+
+def test_rank_allocation_favours_high_best_ranks_and_keeps_pi_exact():
+    pool = {f"p{i:03d}": (i % 10) + 1 for i in range(100)}
+    d = sm.draw(pool, 0.3, 4, qid="q", allocation="rank")
+    by = {s.label: s for s in d.strata}
+    pis = [(s.rank_low, s.drawn / s.size) for s in d.strata]
+    assert pis == sorted(pis, key=lambda t: t[0]) and pis[0][1] > pis[-1][1]  # π falls with best rank
+    assert all(x.pi == by[x.stratum].drawn / by[x.stratum].size for x in d.items)
+    assert abs(len(d.to_judge()) - 30) <= len(d.strata) * sm.MIN_PER_STRATUM
+    assert all(s.drawn >= min(s.size, sm.MIN_PER_STRATUM) for s in d.strata)
+
+
+def test_rank_allocation_inclusion_frequency_matches_pi():
+    pool = _pool(30, seed=2)
+    n = 2000
+    pis = sm.draw(pool, 0.25, 0, qid="q", allocation="rank").inclusion()
+    counts = dict.fromkeys(pool, 0)
+    for seed in range(n):
+        for p in sm.draw(pool, 0.25, seed, qid="q", allocation="rank").to_judge():
+            counts[p] += 1
+    for p, pi in pis.items():
+        assert abs(counts[p] / n - pi) <= 4 * math.sqrt(pi * (1 - pi) / n) + 1e-12

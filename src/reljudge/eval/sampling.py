@@ -217,6 +217,32 @@ def _largest_remainder(total: int, sizes: Sequence[int]) -> list[int]:
     return out
 
 
+def _rank_allocation(n_total: int, members, br, edges, min_per: int) -> list[int]:
+    """n_h ≈ N_h · min(1, c · w_h) with Σ = n_total (water-filling on c), w_h the stratum's
+    mean 1 / log2(b + 1) (unranked: the rank below the deepest edge)."""
+    if n_total <= 0 or not members:
+        return [0] * len(members)
+    deep = edges[-1] + 1 if edges else 11
+    w = np.array([np.mean([1.0 / math.log2((br[p] or deep) + 1) for p in m]) for m in members])
+    N = np.array([len(m) for m in members], dtype=float)
+    lo, hi = 0.0, 1.0 / w.min()
+    for _ in range(100):  # bisection: Σ N_h min(1, c w_h) is increasing in c
+        c = (lo + hi) / 2
+        if (N * np.minimum(1.0, c * w)).sum() < n_total:
+            lo = c
+        else:
+            hi = c
+    e = N * np.minimum(1.0, hi * w)
+    out = [min(int(math.floor(x)), int(n)) for x, n in zip(e, N)]
+    order = sorted(range(len(out)), key=lambda i: (-(e[i] - math.floor(e[i])), i))
+    for i in order:
+        if sum(out) >= n_total:
+            break
+        if out[i] < N[i]:
+            out[i] += 1
+    return [max(o, min(int(n), min_per)) for o, n in zip(out, N)]
+
+
 def draw(
     best_rank: Mapping[str, int | None],
     rate: float,
@@ -226,13 +252,19 @@ def draw(
     qid: str = "",
     edges: Sequence[int] = DEFAULT_EDGES,
     min_per_stratum: int = MIN_PER_STRATUM,
+    allocation: str = "proportional",
 ) -> Draw:
     """Draw a stratified random sample of one question's pool (module docstring).
 
     ``best_rank``: every pooled item → its best rank (:func:`best_ranks`); ``rate``: the
     share of the not-known items to draw (0 … 1); ``known``: items judged with certainty
     (π = 1); ``qid`` enters the seed so that questions are drawn independently.  Reads no
-    grade; the result does not depend on the order of the input items."""
+    grade; the result does not depend on the order of the input items.
+
+    ``allocation``: ``proportional`` (n_h ∝ N_h: one π for all) or ``rank`` (π_h ∝ the mean
+    over the stratum of 1 / log2(b + 1), the largest weight the item can carry in any system's
+    DCG — a prior fixed by ranks alone, as statAP's is; capped at 1 by water-filling, at least
+    ``min_per_stratum`` per stratum, so the total may exceed round(rate · N) by a few)."""
     if not 0.0 <= float(rate) <= 1.0 or math.isnan(float(rate)):
         raise ValueError(f"rate must lie in [0, 1], got {rate!r}")
     known = {str(k) for k in known}
@@ -262,7 +294,12 @@ def draw(
         else:
             groups.append(acc)
     members = [sorted(p for k in g for p in fine[k]) for g in groups]
-    alloc = _largest_remainder(n_total, [len(m) for m in members])
+    if allocation == "proportional":
+        alloc = _largest_remainder(n_total, [len(m) for m in members])
+    elif allocation == "rank":
+        alloc = _rank_allocation(n_total, members, br, edges, min_per_stratum)
+    else:
+        raise ValueError(f"unknown allocation {allocation!r}: proportional or rank")
     rng = _rng(seed, qid)
     out: dict[str, DrawnItem] = {}
     strata: list[Stratum] = []
