@@ -307,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample-rank", default="0.1,0.3,0.5", help="rates of plan sample with the rank prior")
     ap.add_argument("--draws", type=int, default=500)
     ap.add_argument("--save", type=Path, default=None, help="also pickle the results here (for --combine)")
+    ap.add_argument("--notes", type=Path, default=None, help="a Markdown file appended to the section")
     ap.add_argument("--combine", type=Path, nargs="*", default=None, help="write RESULTS.md from saved results")
     ap.add_argument("--rel", type=int, default=2)
     ap.add_argument("--k", type=int, default=10)
@@ -367,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
         DATA_PREP,
         "",
     ]
+    if args.notes is not None:
+        body += [args.notes.read_text(encoding="utf-8").strip(), ""]
     if problems:
         body += [f"**{len(problems)} problem(s)**: " + "; ".join(problems[:5]), ""]
         print("\n".join(problems), file=sys.stderr)
