@@ -51,24 +51,32 @@ system s (items outside the pool count 0, as trec_eval's unjudged).
   AP̂ = T̂ / R̂.  (infAP, Yilmaz & Aslam CIKM 2006, is the special case of one uniform
   stratum with the expected precision above each rank.)
 
-Bias correction (default on): a ratio's bias does not shrink with the number of
-questions while the mean's standard error does, so per question the second-order term
-of the Taylor expansion is removed: θ̂_c = θ̂ − (θ̂ V̂(den) − Ĉ(num, den)) / den²
-(Cochran 1977 §6.8; for nDCG "den" is IDCG linearised in the N̂_g).
+Bias correction (default: the jackknife's): a ratio's bias does not shrink with the number
+of questions while the mean's standard error does, so it is removed per question:
+``correct_bias="jackknife"`` subtracts Quenouille's stratified jackknife bias estimate
+Σ_h (1 − f_h)(n_h − 1)(θ̄_(h) − θ̂) (Quenouille, Biometrika 1956; Wolter 2007 §4.5);
+``"taylor"`` subtracts the second-order Taylor term (θ̂ V̂(den) − Ĉ(num, den)) / den²
+(Cochran 1977 §6.8; for nDCG "den" is IDCG linearised in the N̂_g); False: none.
+bench/bench_sampling.py measures the bias that is left (docs/sampling.md).
 
-The judging-sample interval: per question the linearised (Taylor) variance of the
-ratio, V̂(θ̂) = V̂_HT(u) with u_i = (num_i − θ̂ den_i) / den; the HT variance of a total
+The judging-sample interval: per question, the variance of the ratio by the stratified
+delete-one jackknife (``variance="jackknife"``, default: deleting judged item j of stratum h
+re-weights the stratum's others by N_h / (n_h − 1); V_J = Σ_h (1 − f_h)(n_h − 1)/n_h
+Σ_j (θ̂_(hj) − θ̄_(h))²) or the linearised (Taylor) one, V̂(θ̂) = V̂_HT(u) with
+u_i = (num_i − θ̂ den_i) / den (``variance="taylor"``); P@K, a total, takes the HT variance
 under stratified SRS with z_i = y_i / π_i over the judged items s_h of stratum h:
 
     V̂_h = (1 − f_h) Σ z_i² − (N_h − n_h) / ((n_h − 1) N_h) · ((Σ z_i)² − Σ z_i²),  f_h = n_h / N_h
 
 (= N_h² (1 − f_h) s_h² / n_h when no item of the stratum is known; items of C inside a
-stratum carry z = 0).  AP's variance is the stratified delete-one jackknife
-(Σ_h (1 − f_h)(n_h − 1)/n_h Σ_j (θ̂_(hj) − θ̄_(h))²).  Questions are drawn independently,
-so the mean's variance is Σ_q V̂_q / Q²; the interval is θ̄ ± z √V̂, clipped into [0, 1]
-(and into the hard bounds of :mod:`reljudge.eval.bounds` when given).  A fully judged
-question has every f_h = 1: its estimate is its exact value and its interval has zero
-width.
+stratum carry z = 0; a stratum with one judged item of several falls back to
+(1 − f_h) z², its variance having no unbiased estimate).  AP's variance is the same
+jackknife.  Questions are drawn independently, so the mean's variance is Σ_q V̂_q / Q²; the
+interval is θ̄ ± z √V̂, clipped into [0, 1] (and into the hard bounds of
+:mod:`reljudge.eval.bounds` when given).  A fully judged question has every f_h = 1: its
+estimate is its exact value and its interval has zero width.  Known weakness (measured):
+with few draws per question and rare relevant items most samples show no variation, and
+the interval undercovers.
 
 Clipping: every per-question estimate is clipped into [0, 1] and, when bounds are
 given, into its hard bounds (which contain the full-pool value, so clipping never
