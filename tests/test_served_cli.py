@@ -339,3 +339,56 @@ def test_a_held_file_without_a_live_app_keeps_the_old_refusal(tmp_path):
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
+
+
+def _request(client: str, headers: dict | None = None, server=("127.0.0.1", 8501)):
+    from starlette.requests import Request
+
+    raw = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    return Request({"type": "http", "method": "POST", "headers": raw, "client": (client, 5000), "server": server})
+
+
+def test_only_a_client_on_this_machine_that_came_straight_is_local():
+    from reljudge.web.api import _local
+
+    assert _local(_request("127.0.0.1")) and _local(_request("::1")) and _local(_request("::ffff:127.0.0.1"))
+    assert _local(_request("192.0.2.7", server=("192.0.2.7", 8501)))  # this machine, through its own address
+    assert not _local(_request("192.0.2.8", server=("192.0.2.7", 8501)))
+    assert not _local(_request("::ffff:192.0.2.8"))
+    for header in ("X-Forwarded-For", "Forwarded", "X-Real-IP", "Origin"):
+        assert not _local(_request("127.0.0.1", {header: "x"})), header
+
+
+def test_a_runtime_file_through_a_symlink_or_not_owner_only_is_not_read(tmp_path):
+    db = tmp_path / "x.duckdb"
+    info = runtime_file.RuntimeInfo(
+        db=str(db), pid=os.getpid(), host="127.0.0.1", port=1, base_path="", secret="s" * 43
+    )
+    runtime_file.write(info)
+    assert runtime_file.read_live(db) == info
+    os.chmod(runtime_file.path_for(db), 0o640)
+    assert runtime_file.read(db) is None
+    os.chmod(runtime_file.path_for(db), 0o600)
+    elsewhere = tmp_path / "y.duckdb"
+    os.symlink(runtime_file.path_for(db), runtime_file.path_for(elsewhere))
+    assert runtime_file.read(elsewhere) is None
+    runtime_file.remove(runtime_file.RuntimeInfo(**{**info.__dict__, "secret": "other"}))  # not ours: kept
+    assert runtime_file.path_for(db).exists()
+    runtime_file.remove(info)
+    assert not runtime_file.path_for(db).exists()
+
+
+def test_which_commands_are_forwarded():
+    from reljudge.cli.forward import forwarding
+    from reljudge.cli.main import build_parser
+
+    def spec(*argv):
+        return forwarding(build_parser().parse_args(list(argv)))
+
+    assert spec("export", "qrels", "-o", "q.txt").outputs == ("output",)
+    assert spec("evaluate", "run.trec").inputs == ("runs",)
+    assert spec("quality", "--export", "q.jsonl").outputs == ("export",)
+    for writes in (("quality", "--auto-gold", "on"), ("plan", "rr-first"), ("users", "add", "x"), ("pool",), ("init",)):
+        assert spec(*writes) is None, writes
+    assert spec("plan", "--estimate") is not None and spec("assign", "--show") is not None
+    assert spec("assign") is None

@@ -210,10 +210,14 @@ def _local(request: Request) -> bool:
     if not peer:
         return False
     try:
-        if ipaddress.ip_address(peer).is_loopback:
-            return True
+        address = ipaddress.ip_address(peer)
     except ValueError:
         return False
+    # 127.0.0.1 reaching a dual-stack socket ("::") shows as ::ffff:127.0.0.1
+    if getattr(address, "ipv4_mapped", None) is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return True
     server = request.scope.get("server")
     return bool(server) and server[0] == peer  # this machine, through the address it listens on
 
