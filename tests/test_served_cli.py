@@ -392,3 +392,71 @@ def test_which_commands_are_forwarded():
         assert spec(*writes) is None, writes
     assert spec("plan", "--estimate") is not None and spec("assign", "--show") is not None
     assert spec("assign") is None
+
+
+def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path):
+    """A forwarded read that has not answered yet: Ctrl+C ends the client at once (130, said
+    on stderr), and the output file it would have written is not there."""
+    import signal
+    import socket
+    import threading
+
+    source = _build(tmp_path)
+    path = tmp_path / "slow.duckdb"
+    shutil.copy2(source, path)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    got_request = threading.Event()
+    accepted = []
+
+    def serve_slowly():  # reads the request and never answers
+        conn, _ = listener.accept()
+        accepted.append(conn)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += conn.recv(65536)
+        got_request.set()
+
+    threading.Thread(target=serve_slowly, daemon=True).start()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('ok', flush=True); sys.stdin.read()",
+            str(path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        info = runtime_file.RuntimeInfo(
+            db=str(path.resolve()),
+            pid=holder.pid,
+            host="127.0.0.1",
+            port=listener.getsockname()[1],
+            base_path="",
+            secret="t" * 43,
+        )
+        runtime_file.write(info)
+        client = subprocess.Popen(
+            [sys.executable, "-m", "reljudge", "--db", str(path), "export", "qrels", "-o", "q.txt"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert got_request.wait(60), "the client never sent its command"
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=30)
+        assert client.returncode == 130, err
+        assert "interrupted: no longer waiting" in err and "Traceback" not in err and "t" * 43 not in err
+        assert not (tmp_path / "q.txt").exists()
+    finally:
+        for conn in accepted:
+            conn.close()
+        listener.close()
+        holder.stdin.close()
+        holder.wait(timeout=30)
