@@ -460,3 +460,33 @@ def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path):
         listener.close()
         holder.stdin.close()
         holder.wait(timeout=30)
+
+
+def test_under_reljudge_serve_the_runtime_file_names_the_streamlit_child(tmp_path):
+    import signal
+
+    from e2e_support import free_port, wait_for_health
+
+    source = _build(tmp_path)
+    path = tmp_path / "serve.duckdb"
+    shutil.copy2(source, path)
+    direct = reljudge(source, "users", "list", cwd=tmp_path)
+    port = free_port()
+    with open(tmp_path / "serve.log", "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "reljudge", "--db", str(path), "serve", "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_health(f"http://127.0.0.1:{port}", proc, 60, what="reljudge serve")
+            info = runtime_file.read_live(path)
+            assert info is not None and info.port == port
+            assert info.pid != proc.pid  # the Streamlit child holds the file, not `serve`
+            through = reljudge(path, "users", "list", cwd=tmp_path)
+            assert (through.stdout, through.stderr, through.returncode) == (direct.stdout, direct.stderr, 0)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=60)
+    assert proc.returncode == 0
+    assert not runtime_file.path_for(path).exists()
