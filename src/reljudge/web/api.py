@@ -4,7 +4,7 @@
 file the app wrote beside its DuckDB file (reljudge.storage.runtime_file) — and the JSON
 body the CLI builds (reljudge.cli.forward): ``{"argv", "db", "campaign", "inputs",
 "outputs"}``. The command runs here, in this process, against the database the app already
-has open (reljudge.web.routes.database); the answer is ``{"code", "stdout", "stderr",
+has open (reljudge.web.routes.database, handed to :func:`serving`); the answer is ``{"code", "stdout", "stderr",
 "files"}``: what it printed, its exit code, and the files it wrote (base64), which the
 client writes on its side.
 
@@ -47,40 +47,28 @@ from reljudge.storage import runtime_file
 #: The body of a forwarded command, its input files included (base64).
 MAX_BODY_BYTES = 96 * 1024 * 1024
 
-_SERVED: dict[str, runtime_file.RuntimeInfo] = {}  # "info": what this process wrote
+#: "info": the runtime file this process wrote; "database": how it opens its databases
+_SERVED: dict[str, object] = {}
 _SERVED_LOCK = threading.Lock()
 
 
 # -- the runtime file, for the server's lifespan ----------------------------------------------
-def _listening() -> tuple[str, int, str]:
-    """Where a client on this machine reaches this server: Streamlit's address (a wildcard
-    becomes loopback), its port (set before the lifespan runs, a retried port included) and
-    its base URL path."""
-    from streamlit import config  # only in the server process, which runs Streamlit
-
-    address = (config.get_option("server.address") or "").strip()
-    if address in ("", "0.0.0.0"):
-        address = "127.0.0.1"
-    elif address == "::":
-        address = "::1"
-    base = (config.get_option("server.baseUrlPath") or "").strip("/")
-    return address, int(config.get_option("server.port")), f"/{base}" if base else ""
-
-
 @contextmanager
-def serving() -> Iterator[runtime_file.RuntimeInfo | None]:
+def serving(database) -> Iterator[runtime_file.RuntimeInfo | None]:
     """While the block runs (the server's lifespan), the runtime file beside the DuckDB file
     this process holds; removed on a clean stop (the lifespan's end, or exit). Nothing when
-    the database is PostgreSQL or could not be opened: then this process holds no file."""
+    the database is PostgreSQL or could not be opened: then this process holds no file.
+    ``database``: reljudge.web.routes.database, the process's open databases (passed in, so
+    that this module does not import the routes that register it)."""
     from reljudge.storage.db import database_key, is_postgres
-    from reljudge.web import routes
+    from reljudge.ui.listening import listening
 
     info = None
     key = database_key(None)
     if not is_postgres(key):
         try:
-            routes.database()  # opened (and the file held) by this process
-            host, port, base = _listening()
+            database()  # opened (and the file held) by this process
+            host, port, base = listening()
             info = runtime_file.RuntimeInfo(
                 db=key, pid=os.getpid(), host=host, port=port, base_path=base, secret=runtime_file.new_secret()
             )
@@ -90,7 +78,7 @@ def serving() -> Iterator[runtime_file.RuntimeInfo | None]:
             print(f"reljudge: no runtime file for the CLI ({type(exc).__name__}: {exc})", file=sys.stderr, flush=True)
     if info is not None:
         with _SERVED_LOCK:
-            _SERVED["info"] = info
+            _SERVED["info"], _SERVED["database"] = info, database
         # a stop that skips the lifespan's end (an exception at exit) still removes it
         atexit.register(runtime_file.remove, info)
         print(f"reljudge: the CLI reaches this app through {runtime_file.path_for(key)}", flush=True)
@@ -100,6 +88,7 @@ def serving() -> Iterator[runtime_file.RuntimeInfo | None]:
         if info is not None:
             with _SERVED_LOCK:
                 _SERVED.pop("info", None)
+                _SERVED.pop("database", None)
             runtime_file.remove(info)
 
 
@@ -183,15 +172,13 @@ def _borrowed(db):
     return view
 
 
-def _provider(info: runtime_file.RuntimeInfo):
-    from reljudge.web import routes
-
+def _provider(info: runtime_file.RuntimeInfo, database):
     def provide(path: Path, campaign: str):
         try:
             same = str(Path(path).resolve()) == info.db
         except OSError:
             same = False
-        return _borrowed(routes.database(info.db, campaign)) if same else None
+        return _borrowed(database(info.db, campaign)) if same else None
 
     return provide
 
@@ -271,7 +258,7 @@ def _folder_shown(client_name: str) -> str:
     return f"{parent}{os.sep}" if parent else ""
 
 
-def _carry_out(info: runtime_file.RuntimeInfo, data: dict) -> tuple[int, dict]:
+def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict]:
     """Run the forwarded command; (HTTP status, answer)."""
     from reljudge.cli import forward
     from reljudge.cli import main as cli
@@ -329,7 +316,7 @@ def _carry_out(info: runtime_file.RuntimeInfo, data: dict) -> tuple[int, dict]:
             # files the command writes beside its output (qrels' no-answer list)
             shown[f"{root}{os.sep}"] = _folder_shown(asked["name"])
             setattr(args, attr, str(path))
-        with _captured() as (out, err), served_by(_provider(info)):
+        with _captured() as (out, err), served_by(_provider(info, database)):
             try:
                 code = cli.run_parsed(args)  # no argv: never forwarded again
             except SystemExit as stop:
@@ -403,7 +390,7 @@ async def cli_route(request: Request) -> JSONResponse:
     from starlette.concurrency import run_in_threadpool
 
     with _SERVED_LOCK:
-        info = _SERVED.get("info")
+        info, database = _SERVED.get("info"), _SERVED.get("database")
     if info is None:
         return _error(404, "not_served", "this app holds no DuckDB file for the CLI")
     if not _local(request):
@@ -414,7 +401,7 @@ async def cli_route(request: Request) -> JSONResponse:
     if bad:
         return bad
     try:
-        status, answer = await run_in_threadpool(_carry_out, info, data)
+        status, answer = await run_in_threadpool(_carry_out, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
     return JSONResponse(answer, status_code=status)

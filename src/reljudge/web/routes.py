@@ -122,7 +122,7 @@ async def lifespan(_app):
         auth.announce_setup_code(database())
     except Exception as exc:  # noqa: BLE001 — e.g. PostgreSQL not up yet: the pages say it
         print(f"reljudge: the database could not be opened yet: {exc}", flush=True)
-    with cli_api.serving():  # the runtime file for the CLI (docs/served.md), gone before the close
+    with cli_api.serving(database):  # the runtime file for the CLI (docs/served.md), gone before the close
         yield
     close_databases()
 
