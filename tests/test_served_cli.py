@@ -133,7 +133,12 @@ def test_evaluate_sends_the_clients_run_files(pair):
     assert alone.returncode == 0, alone.stderr
     assert (through.stdout, through.stderr, through.returncode) == (alone.stdout, alone.stderr, alone.returncode)
     missing = _same(pair, "evaluate", "--format", "tsv", "no-such.trec")
-    assert missing[0].returncode == 2 and "no-such.trec" in missing[0].stderr
+    assert missing[1].returncode == 2 and "no-such.trec" in missing[1].stderr
+    assert (missing[0].stdout, missing[0].stderr, missing[0].returncode) == (
+        missing[1].stdout,
+        missing[1].stderr,
+        missing[1].returncode,
+    )
 
 
 @pytest.mark.parametrize(

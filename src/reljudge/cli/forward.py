@@ -166,6 +166,10 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         for name in value if isinstance(value, list) else [value]:
             try:
                 data = Path(name).read_bytes()
+            except FileNotFoundError:
+                # the server's stand-in is missing too: the command says what it says here
+                sent.append({"name": name, "data": None})
+                continue
             except OSError as exc:
                 raise ReljudgeError(CODES("error_served_client_file", path=name, detail=exc.strerror or str(exc)))
             total += len(data)

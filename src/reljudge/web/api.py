@@ -239,7 +239,8 @@ class _BadRequest(Exception):
 
 def _files(value, what: str) -> list[dict]:
     if not isinstance(value, list) or not all(
-        isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("data"), str) for f in value
+        isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("data"), (str, type(None)))
+        for f in value
     ):
         raise _BadRequest(f"'inputs.{what}' must be a list of {{name, data}}")
     return value
@@ -296,7 +297,8 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
                 folder = work / "in" / attr / str(i)
                 folder.mkdir(parents=True)
                 path = folder / (_own_name(item["name"]))
-                path.write_bytes(base64.b64decode(item["data"], validate=True))
+                if item["data"] is not None:  # None: the client has no such file, nor has this folder
+                    path.write_bytes(base64.b64decode(item["data"], validate=True))
                 shown[str(path)] = item["name"]
                 shown[f"{folder}{os.sep}"] = _folder_shown(item["name"])
                 paths.append(str(path))
