@@ -150,6 +150,7 @@ def test_evaluate_sends_the_clients_run_files(pair):
         (("export", "adjudications", "--format", "csv", "-o", "adj.csv"), ["adj.csv"]),
         (("report", "--lang", "en", "-o", "report.md"), ["report.md"]),
         (("quality", "--export", "quality.jsonl"), ["quality.jsonl"]),
+        (("export", "reviews", "-o", "reviews.jsonl"), None),
     ],
 )
 def test_an_export_is_written_on_the_clients_side(pair, argv, written):
