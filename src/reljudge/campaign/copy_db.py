@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reljudge.errors import ReljudgeError
+from reljudge.errors import DatabaseLockedError, ReljudgeError
 
 EPILOG = """\
 SOURCE and TARGET are DuckDB files or postgresql://USER@HOST:PORT/DBNAME URLs (a
@@ -123,6 +123,8 @@ def run(args) -> int:
                 )
                 return 1
             copied.append((name, counts))
+    except DatabaseLockedError:
+        raise  # the command line's: it says what to do when the running app holds the file
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -7,7 +7,7 @@ import json
 import math
 import sys
 
-from reljudge.errors import ReljudgeError
+from reljudge.errors import DatabaseLockedError, ReljudgeError
 
 EPILOG = """\
 tsv prints system<TAB>measure<TAB>qtype<TAB>value, with qtype "all" for the overall
@@ -62,6 +62,8 @@ def run(args) -> int:
         ev = answer_metrics.evaluate_answers(
             db, args.policy, args.qrels_policy, n_boot=0 if args.format == "tsv" else 1000
         )
+    except DatabaseLockedError:
+        raise  # the command line's: a running app that holds the file carries it out
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

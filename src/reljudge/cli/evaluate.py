@@ -21,7 +21,7 @@ import numpy as np
 from reljudge import i18n
 from reljudge.codes import Codes
 from reljudge.eval import ranking
-from reljudge.errors import ReljudgeError
+from reljudge.errors import DatabaseLockedError, ReljudgeError
 from reljudge.eval.measures import (
     Measure,
     parse_measures,
@@ -67,6 +67,8 @@ def run_evaluate(args) -> int:
         if args.qrels is None:
             return evaluate_database(args)
         return evaluate_files(args)
+    except DatabaseLockedError:
+        raise  # the command line's: a running app that holds the file carries it out
     except ReljudgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -436,7 +436,11 @@ def _die_with_parent(parent: int):
 def cmd_serve(args) -> int:
     from reljudge.ui import webapp
     from reljudge.storage.db import database_key
+    from reljudge.cli import forward
 
+    held = forward.refuse_serve(args)  # the app that holds the file already serves it
+    if held is not None:
+        return held
     env = dict(os.environ)
     # The server runs from the package's web app folder (its .streamlit/config.toml):
     # hand it the absolute path (or the PostgreSQL URL) the rest of the CLI would use.
@@ -827,16 +831,29 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    from reljudge.errors import OutOfMemory, ReljudgeError
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return run_parsed(build_parser().parse_args(argv), argv)
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+
+def run_parsed(args, argv: list[str] | None = None) -> int:
+    """Run the parsed command ``args``: its exit code, every refusal said on stderr. A
+    running app serves it for a DuckDB file it holds (reljudge.cli.forward; ``argv`` is what
+    it is sent; without it, as inside that app, nothing is forwarded)."""
+    from reljudge.errors import DatabaseLockedError, OutOfMemory, ReljudgeError
     from reljudge.storage.db import chosen_campaign
 
     try:
         handler = getattr(args, "handler", None) or args.func
         with chosen_campaign(args.campaign):
             return int(handler(args) or 0)
+    except DatabaseLockedError as exc:
+        if argv is not None:
+            from reljudge.cli import forward
+
+            code = forward.when_held(args, argv, exc)
+            if code is not None:
+                return code
+        return _error(exc)
     except ReljudgeError as exc:
         return _error(exc)
     except MemoryError:

@@ -179,6 +179,50 @@ TEXTS: dict[str, tuple[str, str]] = {
         "그 프로세스를 멈추거나 다른 --db 파일을 쓰세요.",
         "{path}: the database is in use by another process (e.g. the running app); stop it or use another --db file.",
     ),
+    # a command on a DuckDB file the running app holds (cli.forward.CODES, docs/served.md)
+    "error_served_not_forwarded": (
+        "{path}: 실행 중인 reljudge 앱({url})이 이 데이터베이스를 열고 있습니다. "
+        "`reljudge {command}`는 아직 앱을 거쳐 실행되지 않습니다: 앱을 멈추고 명령을 실행한 뒤 다시 시작하세요.",
+        "{path}: the running reljudge app ({url}) holds this database, and `reljudge {command}` is not "
+        "carried out through the app yet: stop the app, run the command, then start the app again.",
+    ),
+    "error_served_init": (
+        "{path}: 실행 중인 reljudge 앱({url})이 이 데이터베이스를 이미 만들고 최신으로 올려 두었습니다. "
+        "init할 것이 없습니다(데모를 넣으려면 앱을 멈추고 빈 새 파일에 init --demo를 하세요).",
+        "{path}: the running reljudge app ({url}) already created this database and keeps it up to date: "
+        "there is nothing to init (for the demo, stop the app and run init --demo on a new, empty file).",
+    ),
+    "error_served_serve": (
+        "{path}: 이 데이터베이스는 이미 실행 중인 reljudge 앱이 서비스하고 있습니다: {url} 을 여세요 "
+        "(다른 주소로 옮기려면 그 앱을 먼저 멈추세요).",
+        "{path}: a running reljudge app already serves this database: open {url} "
+        "(to serve it elsewhere, stop that app first).",
+    ),
+    "error_served_copy_db": (
+        "{path}: 실행 중인 reljudge 앱({url})이 이 데이터베이스를 열고 있어 그대로 복사할 수 없습니다. "
+        "앱을 멈추고 copy-db를 실행하세요(앱을 멈추지 않고 판정을 가져가려면 reljudge export를 쓰세요).",
+        "{path}: the running reljudge app ({url}) holds this database, so it cannot be copied as it is: "
+        "stop the app, then run copy-db (to take the judgments out while it runs, use reljudge export).",
+    ),
+    "error_served_refused": (
+        "{path}: 실행 중인 앱({url})이 런타임 파일의 비밀값을 받아들이지 않았습니다. "
+        "앱이 다시 시작되는 중일 수 있습니다: 잠시 뒤 다시 실행하세요.",
+        "{path}: the running app ({url}) refused the runtime file's secret; it may be restarting: "
+        "run the command again in a moment.",
+    ),
+    "error_served_failed": (
+        "실행 중인 앱({url})이 명령을 끝내지 못했습니다: {detail}",
+        "the running app ({url}) could not carry out the command: {detail}",
+    ),
+    "error_served_client_file": (
+        "{path}: 이 파일을 읽거나 쓸 수 없습니다({detail})",
+        "{path}: cannot read or write this file ({detail})",
+    ),
+    "served_interrupted": (
+        "중단됨: 더 기다리지 않습니다. 실행 중인 앱({url})은 읽기를 끝내고 결과를 버립니다(아무것도 쓰지 않았습니다).",
+        "interrupted: no longer waiting; the running app ({url}) finishes the read and drops its answer "
+        "(nothing was written).",
+    ),
     "error_url_campaign_parameter": (
         "{where}: 'campaign'은 PostgreSQL 연결 인자가 아닙니다. 캠페인은 --campaign {name} "
         "(또는 RELJUDGE_CAMPAIGN={name}, 노트북에서는 open_campaign(url, campaign='{name}'))로 고르세요.",

@@ -10,7 +10,10 @@ reljudge uses; this module re-exports it with the helpers callers build SQL with
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Callable, Iterator
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
@@ -63,6 +66,23 @@ def database_key(explicit: str | os.PathLike | None = None) -> str:
     return target if isinstance(target, str) else str(target.resolve())
 
 
+#: Set while a running server carries out a client's command (reljudge.web.api): the
+#: database the server already holds stands in for the file the command opens, as DuckDB
+#: lets only one process (and, through it, one open instance) hold the file.
+_SERVED: ContextVar[Callable[[Path, str], Database | None] | None] = ContextVar("reljudge_served", default=None)
+
+
+@contextmanager
+def served_by(provider: Callable[[Path, str], Database | None]) -> Iterator[None]:
+    """Inside the block, :func:`open_database` of a DuckDB file asks ``provider(path,
+    campaign)`` first; a Database it returns is used, None opens the file as usual."""
+    token = _SERVED.set(provider)
+    try:
+        yield
+    finally:
+        _SERVED.reset(token)
+
+
 def open_database(
     path: str | os.PathLike | None = None,
     read_only: bool = False,
@@ -76,6 +96,15 @@ def open_database(
     name = campaign_name(campaign)
     if isinstance(path, str):  # PostgreSQL: init creates the schema
         return PostgresServer(path, read_only=read_only, must_exist=must_exist, campaign=name)
+    provider = _SERVED.get()
+    if provider is not None:
+        token = _SERVED.set(None)  # the provider opens its own database the usual way
+        try:
+            served = provider(path, name)
+        finally:
+            _SERVED.reset(token)
+        if served is not None:
+            return served
     if must_exist and not path.exists():
         raise ReljudgeError(CODES("error_no_database", path=str(path), variable=ENV_VAR))
     return DuckDBFile(path, read_only=read_only, campaign=name)

@@ -59,6 +59,7 @@ from reljudge.campaign import setup as campaign
 from reljudge.campaign import events
 from reljudge.campaign import judging
 from reljudge.storage import failures, postgres
+from reljudge.web import api as cli_api
 from reljudge.errors import ReljudgeError
 from reljudge.storage.db import DEFAULT_CAMPAIGN, ENV_VAR, Database, database_key, is_campaign_name, open_database
 
@@ -121,7 +122,8 @@ async def lifespan(_app):
         auth.announce_setup_code(database())
     except Exception as exc:  # noqa: BLE001 — e.g. PostgreSQL not up yet: the pages say it
         print(f"reljudge: the database could not be opened yet: {exc}", flush=True)
-    yield
+    with cli_api.serving(database):  # the runtime file for the CLI (docs/served.md), gone before the close
+        yield
     close_databases()
 
 
@@ -410,4 +412,5 @@ def routes() -> list[Route]:
         Route("/api/session", _guarded(session), methods=["POST"]),
         Route("/api/logout", _guarded(logout), methods=["POST"]),
         Route("/api/events", _guarded(events_route), methods=["POST"]),
+        *cli_api.routes(),  # /api/v1/…: the CLI through the running app (docs/served.md)
     ]

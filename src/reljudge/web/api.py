@@ -1,0 +1,413 @@
+"""The running app carries out ``reljudge`` commands for local clients (docs/served.md).
+
+``POST /api/v1/cli`` with ``Authorization: Bearer <secret>`` — the secret of the runtime
+file the app wrote beside its DuckDB file (reljudge.storage.runtime_file) — and the JSON
+body the CLI builds (reljudge.cli.forward): ``{"argv", "db", "campaign", "inputs",
+"outputs"}``. The command runs here, in this process, against the database the app already
+has open (reljudge.web.routes.database, handed to :func:`serving`); the answer is ``{"code", "stdout", "stderr",
+"files"}``: what it printed, its exit code, and the files it wrote (base64), which the
+client writes on its side.
+
+Who may call it: a client on this machine (a loopback peer, or the address the server
+listens on; a request that came through a proxy is refused) that read the runtime file —
+owner-only, so the user who started the app. The secret is compared in constant time and
+never logged or echoed. Only the commands :func:`reljudge.cli.forward.forwarding` names are
+carried out (reads, in this slice); any other is refused by code.
+
+Refusals: 401 ``bad_secret`` (missing or wrong), 403 ``not_local``, 404 ``not_served`` (this
+app holds no DuckDB file: PostgreSQL, or the file could not be opened), 400 ``bad_request``
+or ``wrong_database`` or ``not_forwarded``, 413 ``too_large``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import contextvars
+import hmac
+import io
+import ipaddress
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from reljudge.storage import runtime_file
+
+#: The body of a forwarded command, its input files included (base64).
+MAX_BODY_BYTES = 96 * 1024 * 1024
+
+#: "info": the runtime file this process wrote; "database": how it opens its databases
+_SERVED: dict[str, object] = {}
+_SERVED_LOCK = threading.Lock()
+
+
+# -- the runtime file, for the server's lifespan ----------------------------------------------
+@contextmanager
+def serving(database) -> Iterator[runtime_file.RuntimeInfo | None]:
+    """While the block runs (the server's lifespan), the runtime file beside the DuckDB file
+    this process holds; removed on a clean stop (the lifespan's end, or exit). Nothing when
+    the database is PostgreSQL or could not be opened: then this process holds no file.
+    ``database``: reljudge.web.routes.database, the process's open databases (passed in, so
+    that this module does not import the routes that register it)."""
+    from reljudge.storage.db import database_key, is_postgres
+    from reljudge.ui.listening import listening
+
+    info = None
+    key = database_key(None)
+    if not is_postgres(key):
+        try:
+            database()  # opened (and the file held) by this process
+            host, port, base = listening()
+            info = runtime_file.RuntimeInfo(
+                db=key, pid=os.getpid(), host=host, port=port, base_path=base, secret=runtime_file.new_secret()
+            )
+            runtime_file.write(info)
+        except Exception as exc:  # noqa: BLE001 — the app serves its pages without it
+            info = None
+            print(f"reljudge: no runtime file for the CLI ({type(exc).__name__}: {exc})", file=sys.stderr, flush=True)
+    if info is not None:
+        with _SERVED_LOCK:
+            _SERVED["info"], _SERVED["database"] = info, database
+        # a stop that skips the lifespan's end (an exception at exit) still removes it
+        atexit.register(runtime_file.remove, info)
+        print(f"reljudge: the CLI reaches this app through {runtime_file.path_for(key)}", flush=True)
+    try:
+        yield info
+    finally:
+        if info is not None:
+            with _SERVED_LOCK:
+                _SERVED.pop("info", None)
+                _SERVED.pop("database", None)
+            runtime_file.remove(info)
+
+
+# -- what a forwarded command prints ---------------------------------------------------------
+_CAPTURE: contextvars.ContextVar[tuple[io.StringIO, io.StringIO] | None] = contextvars.ContextVar(
+    "reljudge_forward_capture", default=None
+)
+
+
+class _ThreadStream(io.TextIOBase):
+    """``sys.stdout`` (or ``sys.stderr``) of the server process: what a forwarded command
+    prints goes to its own buffer (a context variable, so two commands at once and the
+    server's own log never mix), everything else to the stream as it was."""
+
+    def __init__(self, original, index: int):
+        self._original = original
+        self._index = index
+
+    def _target(self):
+        captured = _CAPTURE.get()
+        return captured[self._index] if captured is not None else self._original
+
+    def write(self, text) -> int:
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        self._target().flush()
+
+    def isatty(self) -> bool:
+        return False if _CAPTURE.get() is not None else self._original.isatty()
+
+    def fileno(self) -> int:
+        if _CAPTURE.get() is not None:
+            raise io.UnsupportedOperation("fileno")
+        return self._original.fileno()
+
+    @property
+    def encoding(self):
+        return "utf-8" if _CAPTURE.get() is not None else self._original.encoding
+
+    def __getattr__(self, name):
+        return getattr(self._original, name)
+
+
+_STREAMS_LOCK = threading.Lock()
+
+
+def _install_streams() -> None:
+    with _STREAMS_LOCK:
+        if not isinstance(sys.stdout, _ThreadStream):
+            sys.stdout = _ThreadStream(sys.stdout, 0)
+        if not isinstance(sys.stderr, _ThreadStream):
+            sys.stderr = _ThreadStream(sys.stderr, 1)
+
+
+@contextmanager
+def _captured() -> Iterator[tuple[io.StringIO, io.StringIO]]:
+    _install_streams()
+    buffers = (io.StringIO(), io.StringIO())
+    token = _CAPTURE.set(buffers)
+    try:
+        yield buffers
+    finally:
+        _CAPTURE.reset(token)
+
+
+# -- the database the command opens: the one this process holds --------------------------------
+_BORROWED_CLASSES: dict[type, type] = {}
+
+
+def _borrowed(db):
+    """``db`` itself (the same state: one ``__dict__``), except that ``close`` does nothing:
+    a command closes what it opened, and this one is the pages' and the routes' too."""
+    cls = type(db)
+    view_cls = _BORROWED_CLASSES.get(cls)
+    if view_cls is None:
+        view_cls = type(f"Borrowed{cls.__name__}", (cls,), {"close": lambda self: None})
+        _BORROWED_CLASSES[cls] = view_cls
+    view = object.__new__(view_cls)
+    view.__dict__ = db.__dict__
+    return view
+
+
+def _provider(info: runtime_file.RuntimeInfo, database):
+    def provide(path: Path, campaign: str):
+        try:
+            same = str(Path(path).resolve()) == info.db
+        except OSError:
+            same = False
+        return _borrowed(database(info.db, campaign)) if same else None
+
+    return provide
+
+
+# -- the route ------------------------------------------------------------------------------
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    # never the request's own values: a wrong secret is not echoed
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _local(request: Request) -> bool:
+    """A peer on this machine, that came straight (no proxy said it forwarded a request)."""
+    if any(h in request.headers for h in ("x-forwarded-for", "forwarded", "x-real-ip", "origin")):
+        return False
+    peer = request.client.host if request.client else None
+    if not peer:
+        return False
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    # 127.0.0.1 reaching a dual-stack socket ("::") shows as ::ffff:127.0.0.1
+    if getattr(address, "ipv4_mapped", None) is not None:
+        address = address.ipv4_mapped
+    if address.is_loopback:
+        return True
+    server = request.scope.get("server")
+    return bool(server) and server[0] == peer  # this machine, through the address it listens on
+
+
+def _authorized(request: Request, info: runtime_file.RuntimeInfo) -> bool:
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), info.secret.encode())
+
+
+async def _body(request: Request) -> tuple[dict | None, JSONResponse | None]:
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None, _error(413, "too_large", f"the body exceeds {MAX_BODY_BYTES} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None, _error(413, "too_large", f"the body exceeds {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks) or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None, _error(400, "bad_request", "the body is not valid JSON")
+    if not isinstance(data, dict):
+        return None, _error(400, "bad_request", "the body must be a JSON object")
+    return data, None
+
+
+class _BadRequest(Exception):
+    pass
+
+
+def _files(value, what: str) -> list[dict]:
+    if not isinstance(value, list) or not all(
+        isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("data"), (str, type(None)))
+        for f in value
+    ):
+        raise _BadRequest(f"'inputs.{what}' must be a list of {{name, data}}")
+    return value
+
+
+def _own_name(client_name: str) -> str:
+    """The output's own name (the last part of the client's path), so that what the
+    command prints about it reads the same."""
+    return Path(os.path.abspath(client_name)).name or "output"
+
+
+def _folder_shown(client_name: str) -> str:
+    """How the client's command would name a file beside ``client_name``: its folder as the
+    client wrote it (nothing for the current folder), e.g. ``sub/`` for ``sub/q.txt``."""
+    parent = os.path.dirname(client_name)
+    return f"{parent}{os.sep}" if parent else ""
+
+
+def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict]:
+    """Run the forwarded command; (HTTP status, answer)."""
+    from reljudge.cli import forward
+    from reljudge.cli import main as cli
+    from reljudge.storage.db import is_campaign_name, served_by
+
+    argv, campaign = data.get("argv"), data.get("campaign")
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        raise _BadRequest("'argv' must be a list of strings")
+    if data.get("db") != info.db:
+        return 400, {"error": "wrong_database", "message": "this app holds another database"}
+    if not is_campaign_name(campaign):
+        raise _BadRequest("'campaign' must be a campaign's name")
+    inputs, outputs = data.get("inputs") or {}, data.get("outputs") or {}
+    if not isinstance(inputs, dict) or not isinstance(outputs, dict):
+        raise _BadRequest("'inputs' and 'outputs' must be objects")
+    with _captured() as (out, err):
+        try:
+            args = cli.build_parser().parse_args(argv)
+        except SystemExit as stop:  # argparse said why on (captured) stderr
+            return 200, {"code": int(stop.code or 0), "stdout": out.getvalue(), "stderr": err.getvalue(), "files": []}
+    spec = forward.forwarding(args)
+    if spec is None or args.command in ("init", "serve", "copy-db"):
+        return 400, {"error": "not_forwarded", "message": "this command is not carried out by the running app"}
+    args.db, args.campaign = info.db, campaign
+    work = Path(tempfile.mkdtemp(prefix="reljudge-forward-"))  # mode 0700
+    shown: dict[str, str] = {}  # a path of the server's → how the client named it
+    try:
+        for attr in spec.inputs:
+            value = getattr(args, attr, None)
+            if not value:
+                continue
+            sent = _files(inputs.get(attr), attr)
+            paths = []
+            for i, item in enumerate(sent):
+                folder = work / "in" / attr / str(i)
+                folder.mkdir(parents=True)
+                path = folder / (_own_name(item["name"]))
+                if item["data"] is not None:  # None: the client has no such file, nor has this folder
+                    path.write_bytes(base64.b64decode(item["data"], validate=True))
+                shown[str(path)] = item["name"]
+                shown[f"{folder}{os.sep}"] = _folder_shown(item["name"])
+                paths.append(str(path))
+            setattr(args, attr, paths if isinstance(value, list) else (paths[0] if paths else None))
+        placed: dict[str, dict[Path, tuple[int, int]]] = {}
+        for attr in spec.outputs:
+            if not getattr(args, attr, None):
+                continue
+            asked = outputs.get(attr)
+            if not isinstance(asked, dict) or not isinstance(asked.get("name"), str):
+                raise _BadRequest(f"'outputs.{attr}' must name the output")
+            root = work / "out" / attr
+            root.mkdir(parents=True)
+            path = root / _own_name(asked["name"])
+            placed[attr] = _mirror(path, asked.get("mirror"))
+            shown[str(path)] = asked["name"]
+            # files the command writes beside its output (qrels' no-answer list)
+            shown[f"{root}{os.sep}"] = _folder_shown(asked["name"])
+            setattr(args, attr, str(path))
+        with _captured() as (out, err), served_by(_provider(info, database)):
+            try:
+                code = cli.run_parsed(args)  # no argv: never forwarded again
+            except SystemExit as stop:
+                if isinstance(stop.code, str):
+                    print(stop.code, file=sys.stderr)
+                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+            except Exception:  # noqa: BLE001 — the client gets one line, the log the trace
+                traceback.print_exc(file=sys.__stderr__)
+                print("error: the running app failed to carry out the command (see its log)", file=sys.stderr)
+                code = 1
+        files = []
+        for attr, before in placed.items():
+            root = work / "out" / attr
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                stat = path.stat()
+                if before.get(path) == (stat.st_size, stat.st_mtime_ns):
+                    continue  # a stand-in for what the client has: not written by the command
+                files.append(
+                    {
+                        "attr": attr,
+                        "path": path.relative_to(root).as_posix(),
+                        "data": base64.b64encode(path.read_bytes()).decode("ascii"),
+                    }
+                )
+
+        def as_client(text: str) -> str:
+            for server_path in sorted(shown, key=len, reverse=True):
+                text = text.replace(server_path, shown[server_path])
+            return text
+
+        return 200, {
+            "code": code,
+            "stdout": as_client(out.getvalue()),
+            "stderr": as_client(err.getvalue()),
+            "files": files,
+        }
+    except (ValueError, TypeError) as exc:  # base64 that is not, and the like
+        raise _BadRequest(f"a file of the request is not well-formed ({type(exc).__name__})") from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _mirror(path: Path, mirror) -> dict[Path, tuple[int, int]]:
+    """Put empty stand-ins where the client already has files at the output, so that the
+    command finds what it would find there (a bundle refuses other files in its folder);
+    returns them with their size and time, to tell them from what the command wrote."""
+    if mirror is None:
+        return {}
+    if not isinstance(mirror, list) or not all(isinstance(m, str) for m in mirror):
+        raise _BadRequest("'mirror' must be a list of relative paths")
+    made: dict[Path, tuple[int, int]] = {}
+    if mirror == [""]:
+        stand_ins = [path]
+    else:
+        path.mkdir(parents=True, exist_ok=True)
+        stand_ins = []
+        for rel in mirror[:10_000]:
+            parts = Path(rel).parts
+            if not parts or Path(rel).is_absolute() or ".." in parts:
+                raise _BadRequest("'mirror' must be a list of relative paths")
+            stand_ins.append(path.joinpath(*parts))
+    for stand_in in stand_ins:
+        stand_in.parent.mkdir(parents=True, exist_ok=True)
+        stand_in.touch()
+        stat = stand_in.stat()
+        made[stand_in] = (stat.st_size, stat.st_mtime_ns)
+    return made
+
+
+async def cli_route(request: Request) -> JSONResponse:
+    from starlette.concurrency import run_in_threadpool
+
+    with _SERVED_LOCK:
+        info, database = _SERVED.get("info"), _SERVED.get("database")
+    if info is None:
+        return _error(404, "not_served", "this app holds no DuckDB file for the CLI")
+    if not _local(request):
+        return _error(403, "not_local", "the local secret is accepted from this machine only")
+    if not _authorized(request, info):
+        return _error(401, "bad_secret", "missing or wrong secret (read it from the runtime file)")
+    data, bad = await _body(request)
+    if bad:
+        return bad
+    try:
+        status, answer = await run_in_threadpool(_carry_out, info, database, data)
+    except _BadRequest as exc:
+        return _error(400, "bad_request", str(exc))
+    return JSONResponse(answer, status_code=status)
+
+
+def routes() -> list[Route]:
+    return [Route("/api/v1/cli", cli_route, methods=["POST"])]
