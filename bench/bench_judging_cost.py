@@ -173,9 +173,9 @@ def evaluate_all(c: Campaign, grades: Mapping[str, Mapping[str, int]], k: int, r
         frame = reljudge.evaluate(
             qrels, c.runs[system], [m.format(k=k) for m in MEASURES.values()], rel=rel, per_query=True
         )
-        for short in MEASURES:
-            prefix = short + ("(" if short != "nDCG" else "@")
-            part = frame[frame.measure.str.startswith(prefix)]
+        for short, name in MEASURES.items():
+            # reljudge.evaluate names each measure as it was asked for (as ir_measures does)
+            part = frame[frame.measure == name.format(k=k)]
             values = dict(zip(part.query_id, part.value))
             out[(short, system)] = {q: float(values.get(q, 0.0)) for q in c.qids}
     return out

@@ -99,26 +99,28 @@ DRIVER = (
       await until(() => { const r = root(); return !!r && !!r.dataset.now || (r && r.dataset.planDone === '1'); });
       for (let q = 0; q < maxQuestions; q++) {
         await until(ready);
-        for (let i = 0; i < 200 && root().dataset.planDone !== '1'; i++) {
-          if (readMs) await pause(readMs);  // the judge reads the paragraph
+        for (let i = 0; i < 200 && (await until(() => !!root()), root().dataset.planDone !== '1'); i++) {
+          if (readMs) { await pause(readMs); await until(ready); }  // the judge reads the paragraph
           const c = cur(), pid = c.dataset.pid, g = rand() < 0.25 ? '2' : '0';
           const t0 = performance.now();
           key(g);
           out.grades++;
           const t1 = await until(ready);
           out.key.push(t1 - t0);
+          await until(() => !!root());  // a rerun of the whole app takes the widget away for a moment
           const card = [...root().querySelectorAll('.rj-item')].find((e) => e.dataset.pid === pid);
           if (!card || card.dataset.grade !== g) out.wrong++;
         }
         out.questions++;
         if (q === maxQuestions - 1) break;
+        await until(() => !!root());
         const before = root().dataset.qid;
         const t0 = performance.now();
         key('Enter');
         const t1 = await until(() => { const r = root(); return !!r && r.dataset.qid !== before && r.querySelectorAll('.rj-item').length > 0; });
         out.enter.push(t1 - t0);
       }
-      await until(() => root().dataset.pending === '0');
+      await until(() => !!root() && root().dataset.pending === '0');
       out.refreshes = root().dataset.refreshes === undefined ? null : Number(root().dataset.refreshes);
     } catch (e) { out.error = String(e); }
     window.__bench = out;
@@ -173,6 +175,22 @@ def run_one(browser, srv, n: int, questions: int, timeout_ms: int, read_ms: int 
         "cpu_ms_per_grade": 1000 * cpu / grades if grades else float("nan"),
         "errors": errors,
     }
+
+
+def stopped(errors: list[str]) -> str:
+    """A row's errors in a word for the table (the page's state at each is printed above it):
+    how many annotators' pages stopped, and at which question."""
+    import json
+
+    where, other = [], 0
+    for e in errors:
+        try:
+            where.append(str(json.loads(e.split(" ", 2)[2])["qid"]))
+        except (IndexError, ValueError, KeyError, TypeError):
+            other += 1  # the driver's own error (printed above), not a wait in vain
+    said = [f"stopped: {len(where)} page(s) waited 30 s in vain, at {', '.join(where)}"] if where else []
+    said += [f"{other} driver error(s)"] if other else []
+    return "; ".join(said).replace("|", "/")
 
 
 def fmt(xs: list[float]) -> str:
@@ -280,7 +298,7 @@ def main(argv=None) -> int:
             reruns = "n/a" if r["refreshes"] is None else str(r["refreshes"])
             lines.append(
                 f"| {name} | {r['n']} | {fmt(r['keys'])} | {fmt(r['enters'])} | {r['grades']} | {r['wrong']} | {reruns} | "
-                f"{r['cpu_ms_per_grade']:.1f} |" + (f" errors: {r['errors']}" if r["errors"] else "")
+                f"{r['cpu_ms_per_grade']:.1f} |" + (f" {stopped(r['errors'])}" if r["errors"] else "")
             )
     if len(rows) == 2:
         (bname, brs), (tname, trs) = rows.items()

@@ -318,13 +318,10 @@ def test_a_runtime_file_whose_process_is_gone_is_ignored(tmp_path):
     assert r.returncode == 0 and "ann" in r.stdout
 
 
-def test_a_held_file_without_a_live_app_keeps_the_old_refusal(tmp_path):
-    """Another process (not an app) holds the file: a stale runtime file, one that others
-    could read, or one whose address nothing answers, changes nothing."""
-    source = _build(tmp_path)
-    path = tmp_path / "held.duckdb"
-    shutil.copy2(source, path)
-    holder = subprocess.Popen(
+def _hold(path) -> subprocess.Popen:
+    """Another process (not an app) that opens ``path`` and keeps it until its stdin closes;
+    it prints "ok" once DuckDB's lock is taken."""
+    return subprocess.Popen(
         [
             sys.executable,
             "-c",
@@ -335,6 +332,15 @@ def test_a_held_file_without_a_live_app_keeps_the_old_refusal(tmp_path):
         stdout=subprocess.PIPE,
         text=True,
     )
+
+
+def test_a_held_file_without_a_live_app_keeps_the_old_refusal(tmp_path):
+    """Another process (not an app) holds the file: a stale runtime file, one that others
+    could read, or one whose address nothing answers, changes nothing."""
+    source = _build(tmp_path)
+    path = tmp_path / "held.duckdb"
+    shutil.copy2(source, path)
+    holder = _hold(path)
     try:
         assert holder.stdout.readline().strip() == "ok"  # the lock is taken
         for pid, mode in ((_dead_pid(), 0o600), (holder.pid, 0o644), (holder.pid, 0o600)):
@@ -425,17 +431,7 @@ def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path):
         got_request.set()
 
     threading.Thread(target=serve_slowly, daemon=True).start()
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('ok', flush=True); sys.stdin.read()",
-            str(path),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = _hold(path)
     try:
         assert holder.stdout.readline().strip() == "ok"
         info = runtime_file.RuntimeInfo(
