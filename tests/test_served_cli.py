@@ -116,13 +116,13 @@ FORWARDED = [
 def test_a_read_command_prints_the_same_through_the_running_app(pair, argv):
     through, alone = _same(pair, *argv)
     assert "in use by another process" not in through.stderr
-    assert (through.stdout, through.stderr, through.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    assert _said(through) == _said(alone)
 
 
 def test_the_campaign_option_reaches_the_app(pair):
     through, alone = _same(pair, "--campaign", "round9", "next", "--user", "ann")
     assert alone.returncode == 2 and "round9" in alone.stderr
-    assert (through.stdout, through.stderr, through.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    assert _said(through) == _said(alone)
 
 
 def test_evaluate_sends_the_clients_run_files(pair):
@@ -131,14 +131,10 @@ def test_evaluate_sends_the_clients_run_files(pair):
         shutil.copy2(tmp / "extra.trec", db.parent / "out" / "extra.trec")
     through, alone = _same(pair, "evaluate", "extra.trec", "--format", "tsv", "-m", "RR@10")
     assert alone.returncode == 0, alone.stderr
-    assert (through.stdout, through.stderr, through.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    assert _said(through) == _said(alone)
     missing = _same(pair, "evaluate", "--format", "tsv", "no-such.trec")
     assert missing[1].returncode == 2 and "no-such.trec" in missing[1].stderr
-    assert (missing[0].stdout, missing[0].stderr, missing[0].returncode) == (
-        missing[1].stdout,
-        missing[1].stderr,
-        missing[1].returncode,
-    )
+    assert _said(missing[0]) == _said(missing[1])
 
 
 @pytest.mark.parametrize(
@@ -157,7 +153,7 @@ def test_an_export_is_written_on_the_clients_side(pair, argv, written):
     served, direct = pair[0], pair[1]
     through, alone = _same(pair, *argv)
     assert alone.returncode == 0, alone.stderr
-    assert (through.stdout, through.stderr, through.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    assert _said(through) == _said(alone)
     here = {p.relative_to(served.parent / "out") for p in (served.parent / "out").rglob("*") if p.is_file()}
     there = {p.relative_to(direct.parent / "out") for p in (direct.parent / "out").rglob("*") if p.is_file()}
     assert here == there
@@ -182,11 +178,7 @@ def test_a_bundle_folder_is_written_here_and_its_checks_see_the_clients_folder(p
         (stray / "notes.txt").write_text("mine\n", encoding="utf-8")
     refused = _same(pair, "export", "bundle", "-o", "bundle-stray")
     assert refused[1].returncode == 2 and "notes.txt" in refused[1].stderr
-    assert (refused[0].stdout, refused[0].stderr, refused[0].returncode) == (
-        refused[1].stdout,
-        refused[1].stderr,
-        refused[1].returncode,
-    )
+    assert _said(refused[0]) == _said(refused[1])
     assert (served.parent / "out" / "bundle-stray" / "notes.txt").read_text(encoding="utf-8") == "mine\n"
     through, alone = _same(pair, "export", "bundle", "-o", "bundle")
     assert alone.returncode == 0, alone.stderr
@@ -316,6 +308,11 @@ def test_a_runtime_file_whose_process_is_gone_is_ignored(tmp_path):
     assert runtime_file.read(path) is not None and runtime_file.read_live(path) is None
     r = reljudge(path, "users", "list", cwd=tmp_path)  # nobody holds the file: it opens directly
     assert r.returncode == 0 and "ann" in r.stdout
+
+
+def _said(done: subprocess.CompletedProcess) -> tuple:
+    """What a command told its user: stdout, stderr and the exit code."""
+    return done.stdout, done.stderr, done.returncode
 
 
 def _hold(path) -> subprocess.Popen:
@@ -486,7 +483,7 @@ def test_under_reljudge_serve_the_runtime_file_names_the_streamlit_child(tmp_pat
             assert info is not None and info.port == port
             assert info.pid != proc.pid  # the Streamlit child holds the file, not `serve`
             through = reljudge(path, "users", "list", cwd=tmp_path)
-            assert (through.stdout, through.stderr, through.returncode) == (direct.stdout, direct.stderr, 0)
+            assert _said(through) == (direct.stdout, direct.stderr, 0)
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=60)
