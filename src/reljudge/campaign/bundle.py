@@ -61,7 +61,7 @@ from reljudge.storage import quality as quality_store
 from reljudge.campaign import adjudication
 from reljudge.campaign import evaluation
 from reljudge.campaign import plan
-from reljudge.eval import ranking
+from reljudge.eval import ranking, trec_io
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
 from reljudge.eval.measures import Measure
@@ -155,7 +155,7 @@ def _value(v: float) -> str:
 
 
 def _qrels_text(rows: pd.DataFrame) -> bytes:
-    return "".join(f"{r.qid} 0 {r.pid} {int(r.grade)}\n" for r in rows.itertuples()).encode("utf-8")
+    return trec_io.qrels_text(zip(rows.qid, rows.pid, rows.grade)).encode("utf-8")
 
 
 CODES = Codes(
@@ -168,9 +168,7 @@ CODES = Codes(
 
 
 def _run_text(rows: pd.DataFrame, tag: str, depth: int) -> bytes:
-    return "".join(
-        f"{r.qid} Q0 {r.docid} {int(r.rank)} {depth + 1 - int(r.rank)} {tag}\n" for r in rows.itertuples()
-    ).encode("utf-8")
+    return trec_io.run_text(zip(rows.qid, rows.docid, rows["rank"]), tag, depth).encode("utf-8")
 
 
 def _check_ids(*frames_cols) -> None:

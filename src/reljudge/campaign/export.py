@@ -24,6 +24,7 @@ from reljudge.grades import GRADES
 from reljudge.campaign.importers import check_name, iter_text_lines
 from reljudge.storage import catalog, judge_sources, qrels_io
 from reljudge.storage.db import Database
+from reljudge.eval import trec_io
 from reljudge.eval.trec_io import line_ending_problem, trec_lines, whole_number_problem
 
 CODES = Codes(
@@ -168,8 +169,7 @@ def write_qrels(
     label = f"version {version}" if version is not None else adjudication.describe_policy(policy)
     if fmt == "trec":
         with open(path, "w", encoding="utf-8") as fh:
-            for r in rows.itertuples():
-                fh.write(f"{r.qid} 0 {r.pid} {int(r.grade)}\n")
+            fh.write(trec_io.qrels_text(zip(rows.qid, rows.pid, rows.grade)))
     elif fmt == "beir":
         rows[["qid", "pid", "grade"]].rename(columns={"qid": "query-id", "pid": "corpus-id", "grade": "score"}).to_csv(
             path, sep="\t", index=False, encoding="utf-8"

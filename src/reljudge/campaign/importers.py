@@ -24,6 +24,7 @@ import pandas as pd
 from reljudge.codes import Codes, Message
 from reljudge.display import id_problem
 from reljudge.errors import InputError
+from reljudge.eval import trec_io
 from reljudge.eval.trec_io import line_ending_problem, trec_lines
 
 CODES = Codes(
@@ -728,8 +729,7 @@ def write_run_as_trec(path: Path, out: Path, ties: str) -> str:
     finally:
         con.close()
     with open(out, "w", encoding="utf-8") as fh:
-        for qid, pid, place in ordered:
-            fh.write(f"{qid} Q0 {pid} {place} {-place} {systems[0]}\n")
+        fh.write(trec_io.run_text(ordered, systems[0]))
     return systems[0]
 
 

@@ -94,6 +94,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from reljudge.grades import TOP_GRADE
+from reljudge.eval import trec_io
 from reljudge.eval.measures import Measure
 
 #: best-rank edges of the strata: b ≤ 1, ≤ 2, ≤ 3, ≤ 5, ≤ 10, deeper; unranked last
@@ -862,11 +863,11 @@ def trec_sampled_qrels(draws: Sequence[Draw], grades: Mapping[str, Mapping[str, 
     each stratum's size and sampled share itself (π_h = judged / N_h, as
     :func:`estimate` does).  Known items form stratum 0, all judged (π = 1).  Questions in
     the order given, items in id order."""
-    lines = []
+    rows = []
     for d in draws:
         g = grades.get(d.qid, {})
         for x in d.items:
             judged = x.item in g and g[x.item] is not None and (x.drawn or x.known)
             stratum = KNOWN_STRATUM if x.known else x.stratum
-            lines.append(f"{d.qid} 0 {x.item} {stratum} {int(g[x.item]) if judged else -1}")
-    return "\n".join(lines) + ("\n" if lines else "")
+            rows.append((d.qid, x.item, stratum, g[x.item] if judged else -1))
+    return trec_io.sampled_qrels_text(rows)

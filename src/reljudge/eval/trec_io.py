@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 import os
 from pathlib import Path
 
@@ -183,6 +183,33 @@ def _is_number(text: str) -> bool:
 
 
 FORMATS = {"run": "qid Q0 docid rank score tag", "qrels": "qid iter docid rel"}
+
+
+# -- writing: the one place where reljudge writes TREC lines --------------------------------
+
+
+def qrels_text(rows: Iterable[tuple]) -> str:
+    """qrels lines ``qid 0 docid grade`` from (qid, docid, grade) rows, in their order
+    (the export, the reproducibility bundle)."""
+    return "".join(f"{qid} 0 {docid} {int(grade)}\n" for qid, docid, grade in rows)
+
+
+def sampled_qrels_text(rows: Iterable[tuple]) -> str:
+    """The qrels ``sample_eval.pl`` reads (NIST, 2011): ``qid 0 docid stratum grade`` from
+    (qid, docid, stratum, grade) rows, ``grade`` −1 for a pooled item not judged."""
+    return "".join(f"{qid} 0 {docid} {int(stratum)} {int(grade)}\n" for qid, docid, stratum, grade in rows)
+
+
+def run_text(rows: Iterable[tuple], tag: str, depth: int | None = None) -> str:
+    """Run lines ``qid Q0 docid rank score tag`` from (qid, docid, rank) rows, in their order,
+    ranks 1, 2, … per question. The score is ``depth + 1 - rank`` (``depth``: the deepest
+    rank written, the largest rank of ``rows`` when not given): strictly decreasing whole
+    numbers, so that trec_eval's own order (score descending, then docid) and every tie
+    rule read the ranks back as written."""
+    rows = [(qid, docid, int(rank)) for qid, docid, rank in rows]
+    if depth is None:
+        depth = max((rank for _, _, rank in rows), default=0)
+    return "".join(f"{qid} Q0 {docid} {rank} {depth + 1 - rank} {tag}\n" for qid, docid, rank in rows)
 
 
 def trec_lines(path, kind: str, display: str | None = None) -> Iterator[tuple[int, list[str]]]:
