@@ -64,7 +64,7 @@ from reljudge.campaign import plan
 from reljudge.eval import ranking, trec_io
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-from reljudge.eval.measures import Measure
+from reljudge.eval.measures import REGISTRY, Measure
 from reljudge.eval.metrics import ranking_depth
 from reljudge.storage import catalog, evaluation_inputs
 from reljudge.storage.db import Database
@@ -88,6 +88,10 @@ class Bundle:
 # -- trec_eval equivalents --------------------------------------------------------------
 
 
+#: the measure families the bundle reproduces with trec_eval (with Judged, on qrels_judged.txt)
+BUNDLED_FAMILIES = ("RR", "P", "R", "nDCG")
+
+
 def trec_eval_measure(m: Measure) -> tuple[str, str, str]:
     """(qrels file, trec_eval options, trec_eval measure) giving ``m`` per question on
     the bundle's files; the measure is written as ``-m`` takes it (``P.10``), and
@@ -95,16 +99,16 @@ def trec_eval_measure(m: Measure) -> tuple[str, str, str]:
     at K (``-M K``); Judged@K is ``P_K`` on ``qrels_judged.txt``, where every judged
     paragraph has grade 1 (pytrec_eval refuses ``-l 0``)."""
     k = int(m.k)
-    if m.name == "RR":
-        return QRELS, f"-l {m.rel} -M {k}", "recip_rank"
-    if m.name == "P":
-        return QRELS, f"-l {m.rel}", f"P.{k}"
-    if m.name == "R":
-        return QRELS, f"-l {m.rel}", f"recall.{k}"
-    if m.name == "nDCG":
-        return QRELS, "", f"ndcg_cut.{k}"
     if m.name == "Judged":
         return QRELS_JUDGED, "-l 1", f"P.{k}"
+    family = REGISTRY.get(m.name)
+    # only the families whose per-question value trec_eval gives at a cutoff K (the
+    # registry's trec_eval name); the bundle's tests check each against pytrec_eval
+    if family is not None and family.name in BUNDLED_FAMILIES and family.trec:
+        level = [f"-l {m.rel}"] if family.takes_rel else []
+        if family.trec_name(m) is None:  # no cutoff of its own in trec_eval (recip_rank): cut the run
+            return QRELS, " ".join([*level, f"-M {k}"]), family.trec
+        return QRELS, " ".join(level), f"{family.trec}.{k}"
     raise ReljudgeError(CODES("error_bundle_no_equivalent", measure=str(m)))
 
 
