@@ -9,7 +9,8 @@
 #      (the GGUF model of tests/test_judges_llm.py; see below).
 #      RELJUDGE_TEST_REUSE_VENV=1 keeps an existing .venv-test/ (inner loop only: packages
 #      installed earlier stay, so it can hide a missing declaration; CI never sets it).
-#   3. `ruff check` and `ruff format --check` (configured in pyproject.toml).
+#   3. `ruff check` and `ruff format --check` (configured in pyproject.toml); the browser
+#      scripts' unit tests with Node's own test runner (`node --test tests/js/*.test.mjs`, Debian's nodejs).
 #   4. `python -m pytest -n 2 --dist loadfile "$@"` with the venv's python: two pytest-xdist
 #      workers (the machine CI runs on has 2 cores), each test file on one worker so that a
 #      module's shared server or browser is started once. RELJUDGE_TEST_WORKERS=N sets the
@@ -37,12 +38,14 @@ else
 fi
 PYTHON_PATH="$("$PYTHON" -c 'import sys; print(sys.executable)')"
 
-step "Debian packages (chromium, postgresql)"
+step "Debian packages (chromium, postgresql, nodejs)"
 # The PostgreSQL tests start their own server from Debian's postgresql binaries
 # (/usr/lib/postgresql/*/bin); they fail, not skip, when those are missing.
 MISSING=""
 if [ ! -x /usr/bin/chromium ]; then MISSING="$MISSING chromium"; fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then MISSING="$MISSING postgresql"; fi
+# node runs the unit tests of the widgets' shared outbox (tests/js/); `node --test` needs 18 or later
+if ! command -v node >/dev/null 2>&1; then MISSING="$MISSING nodejs"; fi
 # Debian's own python3 creates virtual environments only with python3-venv (ensurepip).
 case "$PYTHON_PATH" in
     /usr/bin/*)
@@ -84,6 +87,8 @@ step "ruff check"
 "$VPY" -m ruff check .
 step "ruff format --check"
 "$VPY" -m ruff format --check .
+step "node --test tests/js/*.test.mjs (the widgets' outbox)"
+node --test tests/js/*.test.mjs
 
 step "pytest $*"
 trap - ERR
