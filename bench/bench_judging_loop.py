@@ -94,7 +94,7 @@ DRIVER = (
   };
   window.__bench = null;
   (async () => {
-    const out = {key: [], enter: [], wrong: 0, grades: 0, questions: 0, error: null};
+    const out = {key: [], kinds: [], enter: [], wrong: 0, grades: 0, questions: 0, error: null};
     try {
       await until(() => { const r = root(); return !!r && !!r.dataset.now || (r && r.dataset.planDone === '1'); });
       for (let q = 0; q < maxQuestions; q++) {
@@ -107,6 +107,8 @@ DRIVER = (
           out.grades++;
           const t1 = await until(ready);
           out.key.push(t1 - t0);
+          // which key it was: the question's first, one in between, or the one that finished it
+          out.kinds.push(root() && root().dataset.planDone === '1' ? 'last' : i === 0 ? 'first' : 'between');
           await until(() => !!root());  // a rerun of the whole app takes the widget away for a moment
           const card = [...root().querySelectorAll('.rj-item')].find((e) => e.dataset.pid === pid);
           if (!card || card.dataset.grade !== g) out.wrong++;
@@ -162,12 +164,17 @@ def run_one(browser, srv, n: int, questions: int, timeout_ms: int, read_ms: int 
         page.context.close()
     errors = [r["error"] for r in results if r["error"]]
     keys = [t for r in results for t in r["key"]]
+    kinds: dict[str, list[float]] = {}
+    for r in results:
+        for t, kind in zip(r["key"], r.get("kinds", [])):
+            kinds.setdefault(kind, []).append(t)
     enters = [t for r in results for t in r["enter"]]
     grades = sum(r["grades"] for r in results)
     refreshes = [r.get("refreshes") for r in results]
     return {
         "n": n,
         "keys": keys,
+        "key_kinds": kinds,
         "enters": enters,
         "grades": grades,
         "wrong": sum(r["wrong"] for r in results),
@@ -269,7 +276,9 @@ def main(argv=None) -> int:
                         print(
                             name,
                             n,
-                            {k: v for k, v in rows[name][-1].items() if k not in ("keys", "enters")},
+                            {k: v for k, v in rows[name][-1].items() if k not in ("keys", "enters", "key_kinds")},
+                            "key by kind (n, median / p95 ms):",
+                            {k: (len(v), fmt(v)) for k, v in rows[name][-1]["key_kinds"].items()},
                             flush=True,
                         )
             load_after = os.getloadavg()

@@ -318,7 +318,8 @@ export default function render(component) {
       // 35.1); the answer then sets the list as the server has it. Where it is not known
       // (the rest of the pool follows), stay on this card until the answer brings the next.
       const next_ = predicted(plan, pid, g);
-      if (next_) { G.advance = false; applyPlan(next_); }
+      // the header too: the grade that settles the last system says "done" at once
+      if (next_) { G.advance = false; applyPlan(next_); paintHeader(); }
       const cs = [...cards()];
       const openNow = (c) => c.dataset.now === "1" && (state[c.dataset.pid].grade === null || state[c.dataset.pid].grade === undefined);
       let next = cs.findIndex((c, i) => i > G.cursor && openNow(c));
