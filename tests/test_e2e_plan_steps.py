@@ -7,6 +7,7 @@ greyed, until the judge moves (docs/annotator-guide.md, docs/judging-plans.md)."
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -307,3 +308,75 @@ def test_the_grade_that_finishes_a_question_says_so_before_the_saves_answer(tmp_
         page.wait_for_function(READY)
         answered = page.evaluate(STATE)
         assert answered["done"] == "1" and answered["now"] == [] and answered["plan"] == finished["plan"]
+
+
+# Loaded by the test server's Python (sitecustomize): once the file ARMED exists, the next
+# page build of question SLOW_QID writes COMPUTED and then waits until the file RELEASE
+# exists before it is delivered — a rerun computed before a save and delivered after the
+# save's answer, as a busy machine makes it (the bench met it with two annotators).
+_SLOW_RENDER = """
+import os, time
+from pathlib import Path
+from reljudge.campaign import judging
+
+_payload = judging.payload
+_folder = Path(os.environ["RJ_TEST_SLOW_FOLDER"])
+
+def payload(db, username, qid, lang, *args, **kwargs):
+    built = _payload(db, username, qid, lang, *args, **kwargs)
+    if qid == os.environ["RJ_TEST_SLOW_QID"] and (_folder / "ARMED").exists():
+        (_folder / "ARMED").unlink()
+        (_folder / "COMPUTED").write_text("1")
+        deadline = time.monotonic() + 60
+        while not (_folder / "RELEASE").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+    return built
+
+judging.payload = payload
+"""
+
+
+def test_a_render_that_arrives_behind_a_stored_grade_does_not_undo_it(tmp_path):
+    """The page rebuilt its list from a rerun computed before a grade was stored and
+    delivered after that grade's answer: the card read ungraded again, the list of what
+    to judge now went back a step, and the highlight sat on a card that was no longer to
+    judge (the bench's page waited 30 s in vain). A render behind a stored grade — its
+    event ids are older than the answers the page holds — keeps the stored grades and the
+    page's list."""
+    camp = _rr_first_campaign(tmp_path, n_questions=2, pool_size=10)
+    second = camp.qids[1]
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_SLOW_RENDER, encoding="utf-8")
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")]),
+        "RJ_TEST_SLOW_FOLDER": str(hook),
+        "RJ_TEST_SLOW_QID": second,
+    }
+    with (
+        StreamlitServer(db_path=camp.db_path, log_path=tmp_path / "server.log", extra_env=env) as srv,
+        chromium() as browser,
+    ):
+        page = _ready_page(browser, srv)
+        (hook / "ARMED").write_text("1")
+        page.keyboard.press("Enter")  # the second question, painted from what the page held
+        page.wait_for_function(
+            f"() => {{ {DEEP_QUERY_JS} const r = deepQuery('.rj'); return !!r && r.dataset.qid === {second!r}; }}"
+        )
+        deadline = time.monotonic() + 60
+        while not (hook / "COMPUTED").exists():  # the server's page for it is built, not yet delivered
+            assert time.monotonic() < deadline, "the server never built the second question's page"
+            time.sleep(0.02)
+        before = page.evaluate(STATE)
+        page.keyboard.press("0")
+        page.wait_for_function(f"() => {{ {DEEP_QUERY_JS} return deepQuery('.rj').dataset.pending === '0'; }}")
+        answered = page.evaluate(STATE)
+        graded = before["cur"]
+        assert next(c for c in answered["cards"] if c["pid"] == graded)["grade"] == "0"
+        (hook / "RELEASE").write_text("1")  # now the page built before the grade arrives
+        page.wait_for_function(READY)
+        after = page.evaluate(STATE)
+        assert after["serverQid"] == second
+        assert next(c for c in after["cards"] if c["pid"] == graded)["grade"] == "0"
+        assert sorted(after["now"]) == sorted(answered["now"]) and after["cur"] == answered["cur"]
+        assert after["cur"] in after["now"]

@@ -54,8 +54,14 @@ export default function render(component) {
   // Rebuild for another question, another language, a rebuilt pool (other cards), or
   // other paragraphs to judge now than the server said last (its renders and its answers
   // to saves; the page's own step ahead, plan.then, is not a reason).
+  // A render computed before a save the page has had answered since (a rerun started
+  // before the grade was stored and delivered after its answer) is behind: its grades are
+  // older than the stored ones the page knows (G.stored, by the server's event ids), and its
+  // list of what to judge now is older than the answer's.
+  const storedHere = (pid) => G.stored && G.stored[data.qid + "\u0000" + pid];
+  const behind = data.items.some((it) => { const s = storedHere(it.pid); return !!s && !(it.eid >= s.eid); });
   const fresh = !root || root.dataset.qid !== data.qid || root.dataset.lang !== L.question_n ||
-    root.dataset.pool !== String(data.pool_version) || root.dataset.serverNow !== plan.now_key;
+    root.dataset.pool !== String(data.pool_version) || (!behind && root.dataset.serverNow !== plan.now_key);
   if (!root) { root = el("div", "rj"); parentElement.appendChild(root); }
   // A render that brings nothing new for this question's plan keeps the list as the page
   // shows it: grades applied since (plan.then) are not undone by a render made before them.
@@ -72,7 +78,12 @@ export default function render(component) {
 
   // Server state merged with what is still waiting in the outbox (newest wins).
   const state = {};
-  for (const it of data.items) state[it.pid] = { grade: it.grade, note: it.note, evidence: it.evidence, saved: true, eid: it.eid };
+  for (const it of data.items) {
+    const s = storedHere(it.pid);
+    state[it.pid] = s && !(it.eid >= s.eid)
+      ? { grade: s.grade, note: s.note, evidence: s.evidence, saved: true, eid: s.eid }
+      : { grade: it.grade, note: it.note, evidence: it.evidence, saved: true, eid: it.eid };
+  }
   let noAnswer = data.no_answer;
   for (const e of G.outbox) {
     if (e.qid !== data.qid) continue;
@@ -493,7 +504,11 @@ export default function render(component) {
     if (res) {
       for (const e of batch) {
         const eid = res.eids && res.eids[e.id];
-        if (eid && e.qid === data.qid && e.kind !== "verdict" && state[e.pid]) state[e.pid].eid = eid;
+        if (!eid || e.kind === "verdict") continue;
+        if (e.qid === data.qid && state[e.pid]) state[e.pid].eid = eid;
+        // what is stored, for a render that arrives behind it (see `behind`)
+        G.stored = G.stored || {};
+        G.stored[e.qid + "\u0000" + e.pid] = { grade: e.grade, note: e.note || "", evidence: e.evidence || "", eid };
       }
       for (const pid of Object.keys(state))
         state[pid].saved = !G.outbox.some((e) => e.qid === data.qid && e.pid === pid);
