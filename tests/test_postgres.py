@@ -41,9 +41,16 @@ def _fill_randomly(db, seed: int) -> None:
     pool = db.cursor().execute("SELECT qid, pid FROM pool ORDER BY qid, pid").fetchall()
     qids = sorted({q for q, _ in pool})
     for user in ("annotator1", "annotator2"):
+        # one batch per annotator, as the save route stores a browser's outbox (one grade
+        # at a time cost 11–16 ms each: ~40 s of every test that fills both backends)
+        grades = []
         for qid, pid in pool:
             if rng.random() < 0.7:
-                judging.grade(db, user, qid, pid, rng.choice([0, 0, 1, 2]), ms=rng.randrange(500, 9000))
+                grade, ms = rng.choice([0, 0, 1, 2]), rng.randrange(500, 9000)
+                grades.append(
+                    {"id": f"{user}-{qid}-{pid}", "kind": "grade", "qid": qid, "pid": pid, "grade": grade, "ms": ms}
+                )
+        judging.record(db, user, grades)
         for qid in rng.sample(qids, 3):
             judging.mark_no_answer(db, user, qid, True, note="근거 없음")
     for qid, pid in rng.sample(pool, 5):
