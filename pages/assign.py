@@ -61,10 +61,12 @@ if wanted != highlight_on:
 st.subheader(session.t("plan_title"))
 chosen = plan.current(db)
 with st.form("judging_plan"):
+    # the sampling plans are chosen with `reljudge plan` for now (docs/sampling.md)
+    offered = ("complete", "rr-first")
     name = st.radio(
         session.t("plan_choice"),
-        plan.PLANS,
-        index=plan.PLANS.index(chosen.name),
+        offered,
+        index=offered.index(chosen.name) if chosen.name in offered else 1,
         key="plan_name",
         format_func=lambda p: session.t("plan_rr_first" if p == "rr-first" else "plan_complete", k=chosen.k),
     )
