@@ -124,6 +124,11 @@ class Plan:
     sample_seed: int | None = None
 
     @property
+    def walks(self) -> bool:
+        """Whether rr-first's frontier is asked for (every plan but complete and sample)."""
+        return self.name == "rr-first"
+
+    @property
     def samples(self) -> bool:
         """Whether the plan judges a drawn sample of each pool (sample, rr-first --then-sample)."""
         return self.sample_rate is not None
@@ -245,20 +250,22 @@ def _compute_draws(db: Database, rate: float, seed: int) -> list:
 def make_draws(db: Database, rate: float, seed: int) -> None:
     """Draw every question's pool at ``rate`` with ``seed`` and store it (table
     ``sample_draws``), unless the stored draw is that one already. Once any paragraph is
-    graded, a draw that would differ from the stored one (another rate or seed, or a pool
-    rebuilt since) is refused: the grades given so far were asked for by the old one."""
+    graded, a draw that would differ from a stored one (another rate or seed, or a pool
+    rebuilt since) is refused: the grades given so far were asked for by the old one. A
+    first draw is made whenever it is asked for: it reads no grade."""
     draws = _compute_draws(db, rate, seed)
     rows = [(d.qid, x.item, x.best_rank, x.stratum, x.pi, x.drawn, d.rate, d.seed) for d in draws for x in d.items]
     stored = draw_store.draw_rows(db)
     if {tuple(r) for r in stored} == set(rows):
         return
-    if draw_store.judging_begun(db):
-        old = draw_store.stored_design(db)
+    old = draw_store.stored_design(db)
+    # a first draw may come after judging has begun (it reads no grade); a second one may not
+    if old is not None and draw_store.judging_begun(db):
         raise ReljudgeError(
             CODES(
                 "error_sample_redraw_judged",
-                rate="—" if old is None else f"{old[0]:g}",
-                seed="—" if old is None else old[1],
+                rate=f"{old[0]:g}",
+                seed=old[1],
                 new_rate=f"{rate:g}",
                 new_seed=seed,
             )
@@ -266,7 +273,7 @@ def make_draws(db: Database, rate: float, seed: int) -> None:
     draw_store.replace_draws(db, rows)
 
 
-def draws(db: Database, qids: list[str] | None = None) -> list:
+def draws_of(db: Database, qids: list[str] | None = None) -> list:
     """The stored draws (reljudge.eval.sampling.Draw, one per question, qid order) of
     ``qids`` (all by default): rebuilt from the table as Draw.from_dict reads them."""
     from reljudge.eval.sampling import Draw
@@ -315,7 +322,9 @@ def overview(
     plan = plan or current(db)
     if plan.name == "complete":
         return None
-    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids, items)
+    return store.plan_overview(
+        db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids, items, plan.samples, plan.walks
+    )
 
 
 def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = None) -> dict[str, list[str]]:
@@ -325,7 +334,18 @@ def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = 
     pool (once every RR@K is settled) the ungraded paragraphs by weight, then the shuffle."""
     plan = plan or current(db)
     return store.plan_items(
-        db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, plan.order_source
+        db,
+        username,
+        list(qids),
+        plan.name,
+        plan.rest,
+        plan.ties,
+        plan.dedup,
+        plan.k,
+        plan.rel,
+        plan.order_source,
+        plan.samples,
+        plan.walks,
     )
 
 
@@ -369,7 +389,9 @@ def after_grade(
         branches: dict[str, dict | None] = {}
         for outcome in ("rel", "not"):
             add = (
-                [] if outcome == "rel" else list(dict.fromkeys(n for n, is_open in moved if n is not None and is_open))
+                []
+                if outcome == "rel" or not plan.walks
+                else list(dict.fromkeys(n for n, is_open in moved if n is not None and is_open))
             )
             settle = len(moved) if outcome == "rel" else sum(1 for n, is_open in moved if n is None or not is_open)
             frontier_after = (heads - {c}) | set(add)
@@ -391,7 +413,16 @@ def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     if plan.name == "complete" or rows.empty:
         return (rows.pool_size - rows.judged).clip(lower=0)
     found = store.plan_counts_pairs(
-        db, list(rows.username), list(rows.qid), plan.rest, plan.ties, plan.dedup, plan.k, plan.rel
+        db,
+        list(rows.username),
+        list(rows.qid),
+        plan.rest,
+        plan.ties,
+        plan.dedup,
+        plan.k,
+        plan.rel,
+        plan.samples,
+        plan.walks,
     )
     counts = {(u, q): int(n) for u, q, n, _, _ in found}
     return pd.Series([counts.get((u, q), 0) for u, q in zip(rows.username, rows.qid)], index=rows.index)
@@ -418,6 +449,12 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
       as spent), so a question they have finished counts exactly what it took, and at the
       end the estimate is the judgments made. None before any judgment — the rankings
       alone give only the range.
+
+    - under a sampling plan, ``sample_drawn`` (the drawn items) and ``with_sample_low`` /
+      ``_high`` / ``_expected``: what the chosen plan takes — the drawn items (``sample``),
+      or their union with rr-first's items (``rr-first --then-sample``: the range and the
+      simulation above, a drawn item counted once). None (and absent from ``totals``)
+      under the other plans.
 
     Counts are per annotator and multiplied by the annotators a question has (its active
     assignments; without assignments every annotator judges every question); the
@@ -457,7 +494,10 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
         if pid in pooled.get(qid, ()):
             started.setdefault(qid, {}).setdefault(str(user), {})[pid] = int(grade)
 
-    def simulated(qid: str, ranks, pool_q, start: dict[str, int]) -> float:
+    # the sampling plans' drawn items (what they add to judging), per question
+    drawn: dict[str, set[str]] = {d.qid: set(d.to_judge()) for d in draws_of(db)} if chosen.samples else {}
+
+    def simulated(qid: str, ranks, pool_q, start: dict[str, int], also: set[str] = frozenset()) -> float:
         counts = []
         for _ in range(draws):
             grades = dict(start)
@@ -467,7 +507,7 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
                     break
                 for item in open_items:
                     grades[item] = rel if rng.random() < rates[best_rank[(qid, item)]] else 0
-            counts.append(len(grades))
+            counts.append(len(grades.keys() | also))
             if not frontier(ranks, start, pool_q, rel, k):
                 break  # nothing left to simulate: every draw is the same
         return float(np.mean(counts))
@@ -487,27 +527,51 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
             if fresh:
                 total_q += fresh * simulated(qid, ranks, pool_q, {})
             expected = total_q / people
-        rows.append(
-            {
-                "qid": qid,
-                "annotators": people,
-                "complete": len(pool_q),
-                "rr_first_low": low,
-                "rr_first_high": len(within),
-                "rr_first_expected": expected,
-            }
-        )
+        row = {
+            "qid": qid,
+            "annotators": people,
+            "complete": len(pool_q),
+            "rr_first_low": low,
+            "rr_first_high": len(within),
+            "rr_first_expected": expected,
+            "sample_drawn": None,
+            "with_sample_low": None,
+            "with_sample_high": None,
+            "with_sample_expected": None,
+        }
+        if chosen.samples:
+            # what the chosen sampling plan takes: the drawn items, and under rr-first the
+            # union with rr-first's own items (a drawn item on the frontier counts once)
+            mine = drawn.get(qid, set())
+            row["sample_drawn"] = len(mine)
+            if chosen.name == "sample":
+                row["with_sample_low"] = row["with_sample_high"] = row["with_sample_expected"] = len(mine)
+            else:
+                row["with_sample_low"] = len(set(frontier(ranks, {}, pool_q, rel, k)) | mine)
+                row["with_sample_high"] = len(within | mine)
+                if rates is not None:
+                    begun = list(started.get(qid, {}).values())[:people]
+                    fresh = people - len(begun)
+                    total_q = sum(simulated(qid, ranks, pool_q, g, mine) for g in begun)
+                    if fresh:
+                        total_q += fresh * simulated(qid, ranks, pool_q, {}, mine)
+                    row["with_sample_expected"] = total_q / people
+        rows.append(row)
 
     def total(column):
         if any(r[column] is None for r in rows):
             return None
         return float(sum(r[column] * r["annotators"] for r in rows))
 
-    totals = {c: total(c) for c in ("complete", "rr_first_low", "rr_first_high", "rr_first_expected")}
+    columns = ("complete", "rr_first_low", "rr_first_high", "rr_first_expected")
+    if chosen.samples:
+        columns += ("sample_drawn", "with_sample_low", "with_sample_high", "with_sample_expected")
+    totals = {c: total(c) for c in columns}
     median_ms = inputs["median_ms"]
     hours = {c: (None if v is None or median_ms is None else v * median_ms / 3_600_000) for c, v in totals.items()}
     return {
         "plan": chosen.name,
+        "sample_rate": chosen.sample_rate,
         "k": k,
         "rel": rel,
         "questions": len(rows),

@@ -126,6 +126,14 @@ def run_estimate(args) -> int:
             f"           expected {_count(t['rr_first_expected'])} judgments{_hours(h['rr_first_expected'])}, "
             "from the rate of relevant paragraphs per rank judged so far"
         )
+    if "with_sample_low" in t:
+        name = "sample" if result["plan"] == "sample" else "rr-first + sample"
+        expected = t["with_sample_expected"]
+        print(
+            f"{name} (rate {result['sample_rate']:g}, the plan chosen): {_count(t['sample_drawn'])} drawn; "
+            f"{_count(t['with_sample_low'])}–{_count(t['with_sample_high'])} judgments in all"
+            + ("" if expected is None else f", expected {_count(expected)}{_hours(h['with_sample_expected'])}")
+        )
     return 0
 
 

@@ -39,9 +39,10 @@ def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle
             SELECT username, qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
             WHERE {events_filter} AND pid IS NOT NULL GROUP BY ALL),
         items AS MATERIALIZED (
-            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key
+            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key, $sample AND coalesce(d.drawn, FALSE) AS drawn
             FROM queue q JOIN pool p ON p.qid = q.qid
-            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid),
+            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid
+            LEFT JOIN sample_draws d ON d.qid = p.qid AND d.pid = p.pid),
         ranked AS MATERIALIZED (SELECT system, qid, dkey, r FROM ({ranked})),
         walk AS (
             SELECT i.username, c.qid, c.system, min_by(c.dkey, c.r) AS pid, min_by(i.grade IS NULL, c.r) AS open
@@ -51,22 +52,28 @@ def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle
 
 
 # After _walk: the items to judge now under rr-first, with their order keys — the frontier
-# (each unsettled system's first open item, w = 0); or, with $rest once a question's
-# frontier is empty, its ungraded items weighted by the sum over systems of
-# 1/log2(rank + 1) within K. The count and the order of the items to judge now both read
-# this one CTE.
+# (each unsettled system's first open item, phase 0; none under the sample plan, $walk
+# false); or, with $rest once a question's frontier is empty, its ungraded items weighted by
+# the sum over systems of 1/log2(rank + 1) within K; or, under a sampling plan ($sample), the
+# drawn items not yet graded (phase 1, after the frontier, in the stable shuffle: they stay
+# on the list until graded, whatever the frontier does). The count and the order of the
+# items to judge now both read this one CTE.
 _NOW = """
-        frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open),
+        frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open AND $walk),
         weight AS (SELECT qid, dkey AS pid, sum(1.0 / log2(r + 1)) AS w FROM ranked GROUP BY ALL),
         now AS (
-            SELECT i.username, i.qid, i.pid, 0.0 AS w, i.shuffle_key
+            SELECT i.username, i.qid, i.pid, 0 AS phase, 0.0 AS w, i.shuffle_key
             FROM items i SEMI JOIN frontier f USING (username, qid, pid)
             UNION ALL
-            SELECT i.username, i.qid, i.pid, coalesce(wt.w, 0.0) AS w, i.shuffle_key
+            SELECT i.username, i.qid, i.pid, 1 AS phase, coalesce(wt.w, 0.0) AS w, i.shuffle_key
             FROM items i LEFT JOIN weight wt USING (qid, pid)
             WHERE $rest AND i.grade IS NULL
-              AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid))"""
-_NOW_ORDER = "list(pid ORDER BY w DESC, shuffle_key)"
+              AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid)
+            UNION ALL
+            SELECT i.username, i.qid, i.pid, 1 AS phase, 0.0 AS w, i.shuffle_key
+            FROM items i ANTI JOIN frontier f USING (username, qid, pid)
+            WHERE i.drawn AND i.grade IS NULL AND NOT $rest)"""
+_NOW_ORDER = "list(pid ORDER BY phase, w DESC, shuffle_key)"
 
 
 def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int, items: bool = False) -> str:
@@ -96,6 +103,8 @@ def plan_overview(
     rel: int,
     qids: list[str] | None = None,
     items: bool = False,
+    sample: bool = False,
+    walk: bool = True,
 ) -> list[tuple]:
     """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
     the same counts: pool size, this annotator's graded pooled paragraphs, their latest
@@ -104,7 +113,9 @@ def plan_overview(
     (tests/test_plan.py compares the two). Plain rows: ``reljudge next`` runs without pandas.
     ``qids``: only these questions of the queue (the walk reads only their rankings).
     ``items``: each row ends with the items to judge now, in the page's order (as
-    :func:`plan_items` orders them), so that one query serves both."""
+    :func:`plan_items` orders them), so that one query serves both. ``sample``: the drawn
+    items (table sample_draws) are to judge too, until graded; ``walk`` false (the sample
+    plan): no frontier is asked for (the walk still counts the unsettled systems)."""
     queue = _ONE_QUEUE if qids is None else _ONE_QUEUE + " AND list_contains($qids::VARCHAR[], q.qid)"
     counts = _counts_sql(queue, "username = $user", ties, dedup, k, items)
     head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
@@ -121,23 +132,30 @@ def plan_overview(
         FROM planned pl JOIN questions qs USING (qid)
         LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
         ORDER BY qs.seq"""
-    params = {"user": username, "rel": int(rel), "rest": bool(rest)}
+    params = {"user": username, "rel": int(rel), "rest": bool(rest), "sample": bool(sample), "walk": bool(walk)}
     if qids is not None:
         params["qids"] = list(qids)
     return db.cursor().execute(sql, params).fetchall()
 
 
 def plan_counts_pairs(
-    db: Database, users: list[str], qids: list[str], rest: bool, ties: str, dedup: str, k: int, rel: int
+    db: Database,
+    users: list[str],
+    qids: list[str],
+    rest: bool,
+    ties: str,
+    dedup: str,
+    k: int,
+    rel: int,
+    sample: bool = False,
+    walk: bool = True,
 ) -> list[tuple]:
     """(username, qid, open_now, unsettled, systems) for (username, qid) pairs of several
-    annotators (the progress page), in one query."""
+    annotators (the progress page), in one query (``sample``, ``walk``: as :func:`plan_overview`)."""
     sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k)
-    return (
-        db.cursor()
-        .execute(sql, {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest)})
-        .fetchall()
-    )
+    params = {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest)}
+    params.update(sample=bool(sample), walk=bool(walk))
+    return db.cursor().execute(sql, params).fetchall()
 
 
 def plan_items(
@@ -151,12 +169,15 @@ def plan_items(
     k: int,
     rel: int,
     order_source: str | None = None,
+    sample: bool = False,
+    walk: bool = True,
 ) -> dict[str, list[str]]:
     """{qid: the items to judge now, in the page's order} for ``qids`` of ``username``'s
     queue. complete: the ungraded pooled items in the annotator's stable shuffle;
     rr-first: the frontier in the stable shuffle, or (``rest``, once settled) the ungraded
     items by weight (sum over systems of 1/log2(rank + 1) within K), then the shuffle.
-    ``order_source`` (complete only): the model source's grade first, highest first."""
+    ``order_source`` (complete only): the model source's grade first, highest first.
+    ``sample``, ``walk``: as :func:`plan_overview` (the sample plan: the drawn items alone)."""
     params = {"qids": list(qids), "user": username}
     if plan == "complete":
         key = SHUFFLE_KEY.format(qid="p.qid", user="$user", pid="p.pid")
@@ -172,7 +193,7 @@ def plan_items(
             LEFT JOIN model o ON o.qid = p.qid AND o.pid = p.pid
             WHERE list_contains($qids::VARCHAR[], p.qid) AND m.grade IS NULL GROUP BY p.qid"""
     else:
-        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest))
+        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest), sample=bool(sample), walk=bool(walk))
         sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True)},{_NOW}
             SELECT qid, {_NOW_ORDER} FROM now GROUP BY qid"""
     found = dict(db.cursor().execute(sql, params).fetchall()) if qids else {}
@@ -219,5 +240,5 @@ def plan_successors(db: Database, username: str, qid: str, ties: str, dedup: str
             WHERE i.grade IS NULL OR i.grade >= $rel
             GROUP BY ALL)
         SELECT system, pids[1], pids[2], opens[2] FROM steps WHERE opens[1] ORDER BY system"""
-    params = {"user": username, "users": [username], "qids": [qid], "rel": int(rel)}
+    params = {"user": username, "users": [username], "qids": [qid], "rel": int(rel), "sample": False}
     return db.cursor().execute(sql, params).fetchall()
