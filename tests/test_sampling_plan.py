@@ -234,3 +234,77 @@ def test_the_cost_estimate_counts_the_drawn_items(demo):
         assert t["with_sample_expected"] is None  # nothing judged yet: only the range
     finally:
         db.close()
+
+
+# -- reljudge evaluate --------------------------------------------------------------------
+
+ESTIMATE_KEYS = {"estimate", "estimate_low", "estimate_high", "estimated"}
+MEASURES = ["nDCG@10", "R@10", "P@5", "AP", "RR@10"]
+
+
+def _judge(path, name, **kw):
+    """Under plan ``name``: annotator1 judges the plan's items of q01-q03 (random grades,
+    seeded) and the whole pool of q04."""
+    import random
+
+    rng = random.Random(4)
+    db = open_database(path)
+    try:
+        plan.set_plan(db, name, **kw)
+        for qid in ("q01", "q02", "q03"):
+            while now := judging.plan_state(db, "annotator1", qid)["now"]:
+                judging.grade(db, "annotator1", qid, now[0], rng.choice([0, 0, 1, 2]))
+        for pid in judging.pool_paragraphs(db, "q04").pid:
+            judging.grade(db, "annotator1", "q04", pid, rng.choice([0, 0, 1, 2]))
+    finally:
+        db.close()
+
+
+def _evaluate_json(capsys, path):
+    code, out, err = _run(capsys, "--db", path, "evaluate", "--format", "json", "--per-query", "-m", *MEASURES)
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("name", ["sample", "rr-first"])
+def test_evaluate_json_gains_the_estimates_under_a_sampling_plan(demo, capsys, name):
+    _judge(demo, name, sample=0.3, seed=2)
+    doc = _evaluate_json(capsys, demo)
+    estimated = {"nDCG@10", "R(rel=2)@10", "P(rel=2)@5", "AP(rel=2)"}
+    assert set(doc["measures"]) == estimated | {"RR(rel=2)@10"}
+    assert doc["means"] and doc["per_query"]
+    for row in doc["means"] + doc["per_query"]:
+        assert ESTIMATE_KEYS <= set(row)
+        if row["measure"] not in estimated:
+            assert all(row[k] is None for k in ESTIMATE_KEYS)
+    means = [r for r in doc["means"] if r["qtype"] == "all" and r["measure"] in estimated]
+    assert len(means) == 4 * len(doc["systems"])
+    for r in means:
+        assert r["estimated"] is True
+        assert (
+            r["bound_low"] - 1e-9 <= r["estimate_low"] <= r["estimate"] <= r["estimate_high"] <= r["bound_high"] + 1e-9
+        )
+    assert any(r["estimate_high"] - r["estimate_low"] > 0.01 for r in means)
+    rows = [r for r in doc["per_query"] if r["measure"] in estimated]
+    # the fully judged question: its exact value, a zero-width interval, not estimated
+    full = [r for r in rows if r["qid"] == "q04"]
+    assert full and all(r["estimated"] is False for r in full)
+    for r in full:
+        assert r["estimate"] == pytest.approx(r["value"], abs=1e-12)
+        assert r["estimate_low"] == pytest.approx(r["value"], abs=1e-12) == r["estimate_high"]
+    # partly judged questions are estimated; nobody's question has no estimate yet
+    assert all(r["estimated"] is True for r in rows if r["qid"] in ("q01", "q02", "q03"))
+    unjudged = [r for r in rows if r["qid"] == "q10"]
+    assert unjudged and all(r["estimate"] is None and r["value"] is None for r in unjudged)
+    for r in rows:
+        if r["estimate"] is not None:
+            assert r["bound_low"] - 1e-9 <= r["estimate"] <= r["bound_high"] + 1e-9
+    assert doc["policies"]["estimates"]["rate"] == 0.3
+
+
+def test_evaluate_json_has_no_estimate_keys_without_a_sampling_plan(demo, capsys):
+    _judge(demo, "rr-first")
+    doc = _evaluate_json(capsys, demo)
+    for row in doc["means"] + doc["per_query"]:
+        assert not ESTIMATE_KEYS & set(row)
+    assert "estimates" not in doc["policies"]
