@@ -308,3 +308,58 @@ def test_evaluate_json_has_no_estimate_keys_without_a_sampling_plan(demo, capsys
     for row in doc["means"] + doc["per_query"]:
         assert not ESTIMATE_KEYS & set(row)
     assert "estimates" not in doc["policies"]
+
+
+# -- reljudge export qrels --format trec-sampled --------------------------------------------
+
+
+def test_export_trec_sampled_writes_the_draw_with_the_grades(demo, tmp_path, capsys):
+    out = tmp_path / "sampled.txt"
+    code, _, err = _run(capsys, "--db", demo, "export", "qrels", "--format", "trec-sampled", "-o", str(out))
+    assert code == 2 and "needs a sampling plan" in err and not out.exists()
+    _judge(demo, "rr-first", sample=0.3, seed=9)
+    trec = tmp_path / "plain.txt"
+    assert _run(capsys, "--db", demo, "export", "qrels", "-o", str(trec))[0] == 0
+    code, _, err = _run(capsys, "--db", demo, "export", "qrels", "--format", "trec-sampled", "-o", str(out))
+    assert (code, err) == (0, "")
+    lines = [line.split(" ") for line in out.read_text("utf-8").splitlines()]
+    db = open_database(demo)
+    try:
+        draws = plan.draws_of(db)
+        pooled = {(q, p) for q in {d.qid for d in draws} for p in judging.pool_paragraphs(db, q).pid}
+    finally:
+        db.close()
+    # every pooled item once: qid 0 pid stratum grade, the stratum of the draw
+    assert {(q, p) for q, _, p, _, _ in lines} == pooled and len(lines) == len(pooled)
+    stratum = {(d.qid, x.item): x.stratum for d in draws for x in d.items}
+    drawn = {(d.qid, x.item) for d in draws for x in d.items if x.drawn}
+    assert all(z == "0" and int(s) == stratum[(q, p)] >= 1 for q, z, p, s, _ in lines)
+    # a grade where the item was drawn and judged, -1 elsewhere (rr-first's own items included)
+    plain = {(q, p): g for q, _, p, g in (line.split(" ") for line in trec.read_text("utf-8").splitlines())}
+    for q, _, p, _, g in lines:
+        assert g == (plain[(q, p)] if (q, p) in drawn and (q, p) in plain else "-1")
+    assert {g for *_, g in lines} > {"-1"}
+    assert any((q, p) in plain and (q, p) not in drawn for q, _, p, _, _ in lines)
+    # the library's text, byte for byte
+    grades: dict = {}
+    for (q, p), g in plain.items():
+        grades.setdefault(q, {})[p] = int(g)
+    assert out.read_text("utf-8") == sampling.trec_sampled_qrels(draws, grades)
+    code, _, err = _run(
+        capsys, "--db", demo, "export", "qrels", "--format", "trec-sampled", "--min-grade", "1", "-o", str(out)
+    )
+    assert code == 2 and "--min-grade" in err
+
+
+def test_the_other_qrels_formats_are_unchanged_by_a_sampling_plan(demo, tmp_path, capsys):
+    _judge(demo, "rr-first", sample=0.3, seed=9)
+    before = {}
+    for fmt in ("trec", "beir", "jsonl"):
+        path = tmp_path / f"a.{fmt}"
+        assert _run(capsys, "--db", demo, "export", "qrels", "--format", fmt, "-o", str(path))[0] == 0
+        before[fmt] = path.read_bytes()
+    assert _run(capsys, "--db", demo, "plan", "rr-first")[0] == 0
+    for fmt in ("trec", "beir", "jsonl"):
+        path = tmp_path / f"b.{fmt}"
+        assert _run(capsys, "--db", demo, "export", "qrels", "--format", fmt, "-o", str(path))[0] == 0
+        assert path.read_bytes() == before[fmt]

@@ -589,6 +589,18 @@ TEXTS: dict[str, tuple[str, str]] = {
         "no model source {source} (reljudge auto-judge --source NAME)",
     ),
     # sampling plans (docs/sampling.md)
+    "error_trec_sampled_no_sample": (
+        "trec-sampled는 표본 계획에서만 씁니다: reljudge plan sample RATE 또는 rr-first --then-sample RATE",
+        "trec-sampled needs a sampling plan: reljudge plan sample RATE, or rr-first --then-sample RATE",
+    ),
+    "error_trec_sampled_min_grade": (
+        "trec-sampled에는 --min-grade를 쓸 수 없습니다: 표본의 모든 줄이 설계의 일부입니다",
+        "trec-sampled takes no --min-grade: every line of the sample is part of its design",
+    ),
+    "error_trec_sampled_source": (
+        "trec-sampled는 팀의 판정을 씁니다: 가져온 출처(source:)에는 표본이 없습니다",
+        "trec-sampled writes the team's judgments: an imported source (source:) has no sample",
+    ),
     "error_sample_rate": (
         "표본 비율 {rate}은(는) 0보다 크고 1 이하인 수여야 합니다 (예: 0.2)",
         "sampling rate {rate} must be a number above 0 and at most 1 (e.g. 0.2)",
