@@ -363,3 +363,28 @@ def test_the_other_qrels_formats_are_unchanged_by_a_sampling_plan(demo, tmp_path
         path = tmp_path / f"b.{fmt}"
         assert _run(capsys, "--db", demo, "export", "qrels", "--format", fmt, "-o", str(path))[0] == 0
         assert path.read_bytes() == before[fmt]
+
+
+def test_a_rebuilt_pool_is_drawn_again_until_judging_begins_then_its_changed_questions_get_no_estimate(demo, capsys):
+    db = open_database(demo)
+    try:
+        plan.set_plan(db, "sample", sample=0.3, seed=4)
+        depth = int(campaign.catalog.get_settings(db)["pool_depth"])
+        before = {d.qid: {x.item for x in d.items} for d in plan.draws_of(db)}
+        campaign.pool(db, depth - 5)
+        pooled = {d.qid: {x.item for x in d.items} for d in plan.draws_of(db)}
+        assert pooled["q01"] == set(judging.pool_paragraphs(db, "q01").pid) != before["q01"]
+    finally:
+        db.close()
+    _judge(demo, "sample", sample=0.3, seed=4)
+    db = open_database(demo)
+    try:
+        kept = [d.to_dict() for d in plan.draws_of(db)]
+        campaign.pool(db, depth)  # judging has begun: the draw stays as it was made
+        assert [d.to_dict() for d in plan.draws_of(db)] == kept
+    finally:
+        db.close()
+    doc = _evaluate_json(capsys, demo)
+    stale = doc["policies"]["estimates"]["draw_out_of_date"]
+    assert "q01" in stale
+    assert all(r["estimate"] is None for r in doc["per_query"] if r["qid"] in stale)

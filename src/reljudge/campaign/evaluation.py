@@ -247,7 +247,8 @@ def attach_estimates(
     figures rest on; known with certainty: rr-first's least set as far as the grades fix it
     (:func:`certain_items`, under rr-first --then-sample) or a fully graded pool; the rest
     weighted by the draw's inclusion probabilities. Clipped into the bounds. The means:
-    over the answerable questions someone has judged (as ``mean``)."""
+    over the answerable questions someone has judged (as ``mean``). A question whose pool
+    was rebuilt after the draw (its draw no longer lists its pool) gets no estimate."""
     import numpy as np
 
     from reljudge.eval import sampling
@@ -257,8 +258,20 @@ def attach_estimates(
         m for m in result.measures if m.name in sampling.ESTIMATED_FAMILIES and (m.name == "AP" or m.k is not None)
     ]
     result.means = result.means.assign(**{c: None for c in ESTIMATE_COLUMNS})
-    result.estimates = None
+    # every entry gains the keys, null where nothing is estimated
+    result.estimates = pd.DataFrame(
+        {c: pd.Series(dtype=object) for c in ("system", "qid", "measure", *ESTIMATE_COLUMNS)}
+    )
     if not measures or not draws or not result.systems:
+        return
+    # a draw made before the pool was last rebuilt no longer describes the pool: no estimate
+    pool: dict[str, set[str]] = {}
+    for qid, pid in evaluation_inputs.pooled_groups(cur):
+        pool.setdefault(str(qid), set()).add(str(pid))
+    stale = sorted(d.qid for d in draws if {x.item for x in d.items} != pool.get(d.qid, set()))
+    draws = [d for d in draws if d.qid not in set(stale)]
+    if not draws:
+        result.policies["estimates"] = {"measures": [], "draw_out_of_date": stale}
         return
     grades: dict[str, dict[str, int]] = {}
     for qid, pid, grade in evaluation_inputs.group_grades(cur, staged.qrels):
@@ -340,5 +353,7 @@ def attach_estimates(
         "known": "rr-first's least set as far as the grades fix it" if chosen.walks else "none (fully graded pools)",
         "interval": "95 % judging-sample interval (stratified jackknife), clipped into the bounds",
         "means": "over the answerable questions someone has judged (as mean)",
+        # questions whose pool was rebuilt after the draw: no estimate (docs/sampling.md)
+        "draw_out_of_date": stale,
         **{k: v for k, v in est.notes.items() if k != "z"},
     }

@@ -598,7 +598,11 @@ def settles(chosen: Plan, family: str, k: int | None, rel: int | None) -> bool:
       judged relevant, or there is none. That also settles RR@k for every k ≤ K (the
       same walk stopped earlier) and Success@k (a judged relevant paragraph within k, or
       every pooled paragraph within k judged below ``rel``), at the plan's threshold
-      only. Everything else (nDCG, R, P, …) counts paragraphs the walk leaves open."""
+      only. Everything else (nDCG, R, P, …) counts paragraphs the walk leaves open.
+      ``rr-first --then-sample`` settles what rr-first settles; ``sample`` alone settles
+      nothing (its P, R, nDCG and AP are estimated: docs/sampling.md)."""
     if chosen.name == "complete" or chosen.rest:
         return True
+    if chosen.name == "sample":  # a sample settles nothing: its measures are estimated
+        return False
     return family in ("RR", "Success") and k is not None and k <= chosen.k and rel == chosen.rel

@@ -641,6 +641,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "plan_label_complete": ("전체 판정", "complete"),
     "plan_label_rr-first": ("첫 근거 우선", "rr-first"),
     "plan_label_then_rest": (" + 나머지", " + rest"),
+    "plan_label_sample": ("표본", "sample"),
+    "plan_label_then_sample": (" + 표본", " + sample"),
     "plan_where": (
         "판정 계획 **{plan}** (K = {k}, 등급 ≥ {rel}):",
         "Judging plan **{plan}** (K = {k}, grade ≥ {rel}):",

@@ -273,6 +273,7 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
     return {
         "plan": chosen.name,
         "rest": chosen.rest,
+        "samples": chosen.samples,
         "plan_k": chosen.k,
         "plan_rel": chosen.rel,
         "k": k,

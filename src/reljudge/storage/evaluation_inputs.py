@@ -171,3 +171,8 @@ def ranked_groups(cur, ranked_table: str) -> list[tuple]:
     """(system, qid, dup_key) of a staged ranked run (:func:`stage_ranked`) in rank order:
     every ranking as the metric engine ranks it, items named by duplicate group."""
     return cur.execute(f"SELECT system, qid, dup_key FROM {ranked_table} ORDER BY system, qid, position").fetchall()
+
+
+def pooled_groups(cur) -> list[tuple]:
+    """(qid, pid) of the pool (pids name duplicate groups)."""
+    return cur.execute("SELECT qid, pid FROM pool").fetchall()
