@@ -388,3 +388,26 @@ def test_a_rebuilt_pool_is_drawn_again_until_judging_begins_then_its_changed_que
     stale = doc["policies"]["estimates"]["draw_out_of_date"]
     assert "q01" in stale
     assert all(r["estimate"] is None for r in doc["per_query"] if r["qid"] in stale)
+
+
+def test_the_report_and_the_dashboard_name_the_sampling_plan(demo):
+    from reljudge.reporting import dashboard, report
+
+    chosen = plan.Plan("sample", False, 10, 2, "trec10", "first", None, 0.25, 3)
+    assert "0.25" in report._plan_text(chosen, "en") and "sample" in report._plan_text(chosen, "en")
+    assert "표본" in report._plan_text(chosen, "ko") and "seed 3" in report._plan_text(chosen, "en")
+    then = plan.Plan("rr-first", False, 10, 2, "trec10", "first", None, 0.25, 3)
+    assert report._plan_text(then, "en").startswith("rr-first") and "0.25" in report._plan_text(then, "en")
+    assert not any(plan.settles(chosen, f, 10, 2) for f in ("RR", "Success", "nDCG", "R"))
+    assert plan.settles(then, "RR", 10, 2) and not plan.settles(then, "nDCG", 10, 2)
+    db = open_database(demo)
+    try:
+        plan.set_plan(db, "sample", sample=0.25, seed=3)
+        from reljudge.campaign.evaluation import evaluate_campaign
+
+        s = dashboard.plan_summary(db, evaluate_campaign(db, n_boot=0, n_perm=0), 10)
+        drawn = sum(len(v) for v in _drawn(db).values())
+        assert s["plan"] == "sample" and s["samples"] and s["settles"] == []
+        assert s["plan_low"] == s["plan_high"] == drawn * plan.estimate(db)["per_question"][0]["annotators"]
+    finally:
+        db.close()

@@ -58,6 +58,12 @@ def test_file_and_postgresql_give_the_same_draw_queue_and_estimates(tmp_path, pg
         sampled = tmp_path / f"{name}.sampled"
         assert _cli(capsys, target, "export", "qrels", "--format", "trec-sampled", "-o", str(sampled))[0] == 0
         refused = _cli(capsys, target, "plan", "sample", "0.5", "--seed", "5")
+        again = _cli(capsys, target, "plan", "rr-first", "--then-sample", "0.3", "--seed", "5")[0]
+        db = open_database(target)
+        try:
+            assert again == 0 and [d.to_dict() for d in plan.draws_of(db)] == draws
+        finally:
+            db.close()
         out[name] = {
             "said": said,
             "draws": draws,
