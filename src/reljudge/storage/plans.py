@@ -22,27 +22,33 @@ _ONE_QUEUE = f"""SELECT me.username, q.qid FROM questions q
 _PAIRS = """SELECT unnest($users::VARCHAR[]) AS username, unnest($qids::VARCHAR[]) AS qid"""
 
 
-def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle: bool) -> str:
+def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle: bool, sample: bool = False) -> str:
     """The CTEs every plan query shares: queue (username, qid), items (every pooled item
     of a queued question with the annotator's latest grade), ranked (top-K rows) and walk:
     per annotator × question × system the first pooled item within K that is unjudged or
     relevant (reljudge.campaign.plan.settled); ``open`` = it is unjudged, i.e. the system is not
-    settled and that item is on the frontier."""
+    settled and that item is on the frontier. ``sample``: items carry ``drawn`` from the
+    sampling plans' draw (table sample_draws, read only then); else ``drawn`` is false."""
     key = SHUFFLE_KEY.format(qid="p.qid", user="q.username", pid="p.pid") if shuffle else "NULL"
     # pooled items are duplicate groups: a ranked row names its group by dkey. A question
     # whose pooled items are all graded has nothing to judge now and every system settled
     # (each walk ends on a relevant item or finds none): its rankings are not read.
     ranked = ranked_runs_sql(ties, dedup, k, where="r.qid IN (SELECT qid FROM items WHERE grade IS NULL)")
+    drawn, draws = (
+        "coalesce(d.drawn, FALSE)",
+        "\n            LEFT JOIN sample_draws d ON d.qid = p.qid AND d.pid = p.pid",
+    )
+    if not sample:
+        drawn, draws = "FALSE", ""
     return f"""
         queue AS MATERIALIZED ({queue}),
         mine AS (
             SELECT username, qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
             WHERE {events_filter} AND pid IS NOT NULL GROUP BY ALL),
         items AS MATERIALIZED (
-            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key, $sample AND coalesce(d.drawn, FALSE) AS drawn
+            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key, {drawn} AS drawn
             FROM queue q JOIN pool p ON p.qid = q.qid
-            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid
-            LEFT JOIN sample_draws d ON d.qid = p.qid AND d.pid = p.pid),
+            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid{draws}),
         ranked AS MATERIALIZED (SELECT system, qid, dkey, r FROM ({ranked})),
         walk AS (
             SELECT i.username, c.qid, c.system, min_by(c.dkey, c.r) AS pid, min_by(i.grade IS NULL, c.r) AS open
@@ -76,11 +82,13 @@ _NOW = """
 _NOW_ORDER = "list(pid ORDER BY phase, w DESC, shuffle_key)"
 
 
-def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int, items: bool = False) -> str:
+def _counts_sql(
+    queue: str, events_filter: str, ties: str, dedup: str, k: int, items: bool = False, sample: bool = False
+) -> str:
     """Per queued (username, qid): open_now (the number of items to judge now), unsettled,
     systems; with ``items`` also the items to judge now, in the page's order."""
     listed = f", {_NOW_ORDER} AS items" if items else ""
-    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=items)},{_NOW},
+    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=items, sample=sample)},{_NOW},
         settled AS (SELECT username, qid, count(*) FILTER (WHERE open) AS unsettled FROM walk GROUP BY ALL),
         counted AS (SELECT username, qid, count(*) AS n{listed} FROM now GROUP BY ALL)
         SELECT q.username, q.qid, coalesce(c.n, 0) AS open_now,
@@ -117,7 +125,7 @@ def plan_overview(
     items (table sample_draws) are to judge too, until graded; ``walk`` false (the sample
     plan): no frontier is asked for (the walk still counts the unsettled systems)."""
     queue = _ONE_QUEUE if qids is None else _ONE_QUEUE + " AND list_contains($qids::VARCHAR[], q.qid)"
-    counts = _counts_sql(queue, "username = $user", ties, dedup, k, items)
+    counts = _counts_sql(queue, "username = $user", ties, dedup, k, items, sample)
     head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
     sql = f"""{head},
         verdict AS (
@@ -132,7 +140,7 @@ def plan_overview(
         FROM planned pl JOIN questions qs USING (qid)
         LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
         ORDER BY qs.seq"""
-    params = {"user": username, "rel": int(rel), "rest": bool(rest), "sample": bool(sample), "walk": bool(walk)}
+    params = {"user": username, "rel": int(rel), "rest": bool(rest), "walk": bool(walk)}
     if qids is not None:
         params["qids"] = list(qids)
     return db.cursor().execute(sql, params).fetchall()
@@ -152,9 +160,8 @@ def plan_counts_pairs(
 ) -> list[tuple]:
     """(username, qid, open_now, unsettled, systems) for (username, qid) pairs of several
     annotators (the progress page), in one query (``sample``, ``walk``: as :func:`plan_overview`)."""
-    sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k)
-    params = {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest)}
-    params.update(sample=bool(sample), walk=bool(walk))
+    sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k, sample=sample)
+    params = {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest), "walk": bool(walk)}
     return db.cursor().execute(sql, params).fetchall()
 
 
@@ -193,8 +200,8 @@ def plan_items(
             LEFT JOIN model o ON o.qid = p.qid AND o.pid = p.pid
             WHERE list_contains($qids::VARCHAR[], p.qid) AND m.grade IS NULL GROUP BY p.qid"""
     else:
-        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest), sample=bool(sample), walk=bool(walk))
-        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True)},{_NOW}
+        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest), walk=bool(walk))
+        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True, sample=sample)},{_NOW}
             SELECT qid, {_NOW_ORDER} FROM now GROUP BY qid"""
     found = dict(db.cursor().execute(sql, params).fetchall()) if qids else {}
     return {q: list(found.get(q) or []) for q in qids}
@@ -240,5 +247,5 @@ def plan_successors(db: Database, username: str, qid: str, ties: str, dedup: str
             WHERE i.grade IS NULL OR i.grade >= $rel
             GROUP BY ALL)
         SELECT system, pids[1], pids[2], opens[2] FROM steps WHERE opens[1] ORDER BY system"""
-    params = {"user": username, "users": [username], "qids": [qid], "rel": int(rel), "sample": False}
+    params = {"user": username, "users": [username], "qids": [qid], "rel": int(rel)}
     return db.cursor().execute(sql, params).fetchall()
