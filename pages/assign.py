@@ -5,7 +5,6 @@ import streamlit as st
 from reljudge import display
 from reljudge.campaign import assignment
 from reljudge.campaign import setup as campaign
-from reljudge.campaign import plan
 from reljudge.errors import ReljudgeError
 from reljudge.ui import lead_forms, navigation, session, tables
 
@@ -59,20 +58,7 @@ if wanted != highlight_on:
     campaign.set_highlight(db, wanted)
 
 st.subheader(session.t("plan_title"))
-chosen = plan.current(db)
-with st.form("judging_plan"):
-    name = st.radio(
-        session.t("plan_choice"),
-        plan.PLANS,
-        index=plan.PLANS.index(chosen.name),
-        key="plan_name",
-        format_func=lambda p: session.t("plan_rr_first" if p == "rr-first" else "plan_complete", k=chosen.k),
-    )
-    rest = st.checkbox(session.t("plan_rest"), value=chosen.rest, key="plan_rest")
-    st.caption(session.t("plan_help"))
-    if st.form_submit_button(session.t("plan_apply")):
-        plan.set_plan(db, name, rest)
-        st.success(session.t("plan_saved"))
+lead_forms.plan_form(db)
 lead_forms.plan_estimate(db)
 
 st.subheader(session.t("decoys_header"))

@@ -111,3 +111,34 @@ def test_the_prediction_names_no_system_rank_or_score(tmp_path):
     for branches in then.values():
         for delta in branches.values():
             assert set(delta) == {"drop", "add", "settle"}
+
+
+@pytest.mark.parametrize("name", ["sample", "rr-first"], ids=["sample", "rr-first-then-sample"])
+@pytest.mark.parametrize("seed", range(3))
+def test_under_sampling_plans_every_prediction_is_the_servers_state(tmp_path, seed, name):
+    """The drawn items stay on the list until graded: every grade's outcome is known ahead
+    (no outcome waits for the server), and the question ends with its drawn items graded."""
+    rng = random.Random(100 + seed)
+    db, qids = _random_campaign(tmp_path / "c.duckdb", rng)
+    plan.set_plan(db, name, sample=0.4, seed=seed)
+    drawn = {d.qid: set(d.to_judge()) for d in plan.draws_of(db)}
+    assert any(drawn.values())
+    n = 0
+    for qid in qids:
+        state = judging.plan_state(db, USER, qid)
+        assert drawn[qid] <= set(state["now"])
+        while state["now"]:
+            assert set(state["then"]) == set(state["now"])
+            pid = rng.choice(state["now"])
+            grade = rng.choice([0, 0, 1, 2])
+            delta = state["then"][pid]["rel" if grade >= 2 else "not"]
+            assert delta is not None
+            n += 1
+            _grade(db, qid, pid, grade, n)
+            after = judging.plan_state(db, USER, qid)
+            got = {"now": set(after["now"]), **{k: after[k] for k in ("settled", "open_now", "done")}}
+            assert _apply(state, delta) == got, (qid, pid, grade)
+            state = after
+        assert state["done"] and drawn[qid] <= set(judging.store.my_latest(db, USER, qid))
+        if name == "rr-first":
+            assert state["settled"] == state["systems"]

@@ -76,3 +76,37 @@ def test_the_assignment_page_estimates_each_plans_cost():
     expected = plan.estimate(_db())["totals"]
     assert shown.iloc[0, 1] == f"{expected['complete']:,.0f}" and shown.iloc[2, 1] == "—"
     assert any("판정당 중앙값" in c.value for c in at.caption)
+
+
+@pytest.mark.usefixtures("app_db")
+def test_the_lead_sets_a_sampling_plan_on_the_assignment_page():
+    at = _login(_app().run(), "lead", "demo-lead")
+    at.switch_page("screens/assign.py").run()
+    assert not at.exception
+    at.radio(key="plan_name").set_value("rr-first")
+    at.checkbox(key="plan_then_sample").check()
+    at.number_input(key="plan_sample_rate").set_value(0.3)
+    at.number_input(key="plan_sample_seed").set_value(7)
+    _apply(at)
+    assert not at.exception and "판정 계획을 적용했습니다." in [s.value for s in at.success]
+    chosen = plan.current(_db())
+    assert (chosen.name, chosen.sample_rate, chosen.sample_seed, chosen.rest) == ("rr-first", 0.3, 7, False)
+    assert plan.draws_of(_db())
+    # both "then" boxes: refused in words, nothing changed
+    at.checkbox(key="plan_rest").check()
+    _apply(at)
+    assert not at.exception and any("--then-rest" in e.value or "함께" in e.value for e in at.error)
+    assert plan.current(_db()).sample_rate == 0.3
+    # once judging has begun, another seed is refused on the page too
+    db = _db()
+    judging.grade(db, "annotator1", "q01", plan.draws_of(db)[0].items[0].item, 0)
+    at.checkbox(key="plan_rest").uncheck()
+    at.radio(key="plan_name").set_value("sample")
+    at.number_input(key="plan_sample_seed").set_value(8)
+    _apply(at)
+    assert not at.exception and at.error
+    chosen = plan.current(_db())
+    assert (chosen.name, chosen.sample_seed) == ("rr-first", 7)
+    at.number_input(key="plan_sample_seed").set_value(7)
+    _apply(at)
+    assert plan.current(_db()).name == "sample"

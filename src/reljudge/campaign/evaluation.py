@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reljudge.campaign import adjudication
+from reljudge.campaign import adjudication, plan
 from reljudge.eval import bounds
 from reljudge.eval.measures import DASHBOARD_FAMILIES, Measure, parse_measures
 from reljudge.eval.metrics import RANDOMIZATION, EvalResult, evaluate, ranking_depth
@@ -126,6 +126,9 @@ def evaluate_campaign(
     )
     if with_bounds:
         attach_bounds(result, cur, staged, dedup, ties, evaluation_inputs.questions(db), run_table)
+        chosen = plan.current(db)
+        if chosen.samples and version is None and run is None:
+            attach_estimates(result, cur, staged, chosen, plan.draws_of(db), evaluation_inputs.questions(db), run_table)
     return CampaignEvaluation(
         result,
         policy,
@@ -204,3 +207,153 @@ def stage_inputs(
     # the judgments name duplicate groups; under "keep" every copy carries its group's grade
     items = evaluation_inputs.items_qrels(cur, qrels_table, dedup)
     return StagedInputs(qrels_table, items, run_table, no_answer, excluded)
+
+
+#: the columns the sampling plans add to ``means`` and the per-question rows (``reljudge
+#: evaluate --format json``; docs/sampling.md)
+ESTIMATE_COLUMNS = ("estimate", "estimate_low", "estimate_high", "estimated")
+
+
+def certain_items(
+    rankings: dict[str, list[str]], grades: dict[str, int], pooled: set[str], rel: int, k: int
+) -> set[str]:
+    """rr-first's least set as far as the grades fix it (docs/sampling.md, "Why the estimates
+    are unbiased"): for every system whose RR@K the grades settle (:func:`plan.settled`), its
+    pooled items within K down to the first relevant one — the items any plan must judge to
+    settle it, a function of the grades alone, never of which items were drawn. A question
+    whose whole pool is graded is certain as a whole (its exact value)."""
+    if pooled and all(p in grades for p in pooled):
+        return set(pooled)
+    out: set[str] = set()
+    for ranking in rankings.values():
+        if not plan.settled(ranking, grades, pooled, rel, k):
+            continue
+        for item in ranking[:k]:
+            if item not in pooled:
+                continue
+            out.add(item)
+            if grades[item] >= rel:
+                break
+    return out
+
+
+def attach_estimates(
+    result: EvalResult, cur, staged: "StagedInputs", chosen, draws: list, questions: pd.DataFrame, ranked_run: str
+) -> None:
+    """Under a sampling plan, give ``result`` the estimates of reljudge.eval.sampling for
+    P@K, R@K, nDCG@K and AP: ``result.estimates`` (system, qid, measure + ESTIMATE_COLUMNS)
+    and the same columns on ``result.means`` — None for the other measures, and for a
+    question nobody has judged (nothing to estimate from). Grades: the aggregated qrels the
+    figures rest on; known with certainty: rr-first's least set as far as the grades fix it
+    (:func:`certain_items`, under rr-first --then-sample) or a fully graded pool; the rest
+    weighted by the draw's inclusion probabilities. Clipped into the bounds. The means:
+    over the answerable questions someone has judged (as ``mean``). A question whose pool
+    was rebuilt after the draw (its draw no longer lists its pool) gets no estimate."""
+    import numpy as np
+
+    from reljudge.eval import sampling
+    from reljudge.eval.metrics import ALL, NO_TYPE
+
+    measures = [
+        m for m in result.measures if m.name in sampling.ESTIMATED_FAMILIES and (m.name == "AP" or m.k is not None)
+    ]
+    result.means = result.means.assign(**{c: None for c in ESTIMATE_COLUMNS})
+    # every entry gains the keys, null where nothing is estimated
+    result.estimates = pd.DataFrame(
+        {c: pd.Series(dtype=object) for c in ("system", "qid", "measure", *ESTIMATE_COLUMNS)}
+    )
+    if not measures or not draws or not result.systems:
+        return
+    # a draw made before the pool was last rebuilt no longer describes the pool: no estimate
+    pool: dict[str, set[str]] = {}
+    for qid, pid in evaluation_inputs.pooled_groups(cur):
+        pool.setdefault(str(qid), set()).add(str(pid))
+    stale = sorted(d.qid for d in draws if {x.item for x in d.items} != pool.get(d.qid, set()))
+    draws = [d for d in draws if d.qid not in set(stale)]
+    if not draws:
+        result.policies["estimates"] = {"measures": [], "draw_out_of_date": stale}
+        return
+    grades: dict[str, dict[str, int]] = {}
+    for qid, pid, grade in evaluation_inputs.group_grades(cur, staged.qrels):
+        grades.setdefault(str(qid), {})[str(pid)] = int(grade)
+    rankings: dict[str, dict[str, list[str]]] = {}
+    for system, qid, item in evaluation_inputs.ranked_groups(cur, ranked_run):
+        rankings.setdefault(str(qid), {}).setdefault(str(system), []).append(str(item))
+    certain = {}
+    for d in draws:
+        pooled = {x.item for x in d.items}
+        g = {p: v for p, v in grades.get(d.qid, {}).items() if p in pooled}
+        if chosen.walks:
+            certain[d.qid] = certain_items(rankings.get(d.qid, {}), g, pooled, chosen.rel, chosen.k)
+        elif pooled and len(g) == len(pooled):
+            certain[d.qid] = pooled
+    qids = [d.qid for d in draws]
+    no_answer = set(staged.no_answer)
+    judged = {q for q in qids if grades.get(q)}
+    names = [str(m) for m in measures]
+    S, Q, M = len(result.systems), len(qids), len(measures)
+    low, high = np.zeros((S, Q, M)), np.ones((S, Q, M))
+    if result.bounds is not None and not result.bounds.empty:
+        b = result.bounds
+        b = b[b.measure.isin(names)]
+        si = {s: i for i, s in enumerate(result.systems)}
+        qi = {q: i for i, q in enumerate(qids)}
+        mi = {m: i for i, m in enumerate(names)}
+        for s, q, m, lo, hi in zip(b.system, b.qid, b.measure, b.bound_low, b.bound_high):
+            if s in si and q in qi and lo == lo and hi == hi:
+                low[si[s], qi[q], mi[m]], high[si[s], qi[q], mi[m]] = lo, hi
+    est = sampling.estimate(
+        draws,
+        grades,
+        rankings,
+        measures,
+        systems=result.systems,
+        certain=certain,
+        include=[q for q in qids if q in judged and q not in no_answer],
+        bounds=(low, high),
+    )
+    per_query, _ = est.frames()
+    unjudged = ~per_query.qid.isin(judged)
+    for c in ("estimate", "estimate_low", "estimate_high"):
+        per_query[c] = per_query[c].astype(object).where(~unjudged, None)
+    per_query["estimated"] = per_query.estimated.astype(bool)
+    result.estimates = per_query[["system", "qid", "measure", *ESTIMATE_COLUMNS]]
+    # the means, overall and per question type, over the judged answerable questions
+    qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
+    answerable = [q for q in qids if q in judged and q not in no_answer]
+    groups = {ALL: answerable}
+    for q in answerable:
+        groups.setdefault(qtype_of.get(q) or NO_TYPE, []).append(q)
+    rows = []
+    for qtype, members in groups.items():
+        mean, _, lo, hi = est.means_over(members)
+        some = bool(np.any(est.estimated[[q in set(members) for q in est.qids]]))
+        for s, system in enumerate(result.systems):
+            for m, name in enumerate(names):
+                ok = bool(members) and mean[s, m] == mean[s, m]
+                rows.append(
+                    (
+                        system,
+                        qtype,
+                        name,
+                        *(float(x[s, m]) if ok else None for x in (mean, lo, hi)),
+                        some if ok else None,
+                    )
+                )
+    found = pd.DataFrame(rows, columns=["system", "qtype", "measure", *ESTIMATE_COLUMNS])
+    result.means = result.means.drop(columns=list(ESTIMATE_COLUMNS)).merge(
+        found, on=["system", "qtype", "measure"], how="left"
+    )
+    result.means[list(ESTIMATE_COLUMNS)] = result.means[list(ESTIMATE_COLUMNS)].astype(object)
+    result.policies["estimates"] = {
+        "what": "design-based estimates from the plan's random sample (docs/sampling.md)",
+        "measures": names,
+        "rate": chosen.sample_rate,
+        "seed": chosen.sample_seed,
+        "known": "rr-first's least set as far as the grades fix it" if chosen.walks else "none (fully graded pools)",
+        "interval": "95 % judging-sample interval (stratified jackknife), clipped into the bounds",
+        "means": "over the answerable questions someone has judged (as mean)",
+        # questions whose pool was rebuilt after the draw: no estimate (docs/sampling.md)
+        "draw_out_of_date": stale,
+        **{k: v for k, v in est.notes.items() if k != "z"},
+    }

@@ -29,6 +29,9 @@ from reljudge.eval.trec_io import line_ending_problem, trec_lines, whole_number_
 
 CODES = Codes(
     error_no_qrels_source=("source",),
+    error_trec_sampled_no_sample=(),
+    error_trec_sampled_source=(),
+    error_trec_sampled_min_grade=(),
     error_unknown_qrels_format=("format", "choices"),
     error_unknown_history_format=("format", "choices"),
     error_qrels_import_format=("format",),
@@ -46,6 +49,9 @@ CODES = Codes(
 """The problems of a qrels import (:func:`read_qrels`, inside ``InputError``), worded by the pages."""
 
 QRELS_FORMATS = ("trec", "beir", "jsonl", "csv", "parquet")
+#: what TREC's sample_eval.pl reads (docs/sampling.md): only under a sampling plan, so the
+#: export page's choices stay QRELS_FORMATS
+SAMPLED_FORMAT = "trec-sampled"
 JUDGMENT_FORMATS = ("jsonl", "csv", "parquet")
 
 
@@ -161,8 +167,13 @@ def write_qrels(
     min_grade: int | None = None,
     include_no_answer: bool = False,
 ) -> ExportSummary:
+    if fmt == SAMPLED_FORMAT:
+        if min_grade is not None:  # the sample's lines are its design: none may be left out
+            raise ReljudgeError(CODES("error_trec_sampled_min_grade"))
+        return write_sampled_qrels(db, path, policy, version, include_no_answer)
     if fmt not in QRELS_FORMATS:
-        raise ReljudgeError(CODES("error_unknown_qrels_format", format=repr(fmt), choices=", ".join(QRELS_FORMATS)))
+        choices = ", ".join((*QRELS_FORMATS, SAMPLED_FORMAT))
+        raise ReljudgeError(CODES("error_unknown_qrels_format", format=repr(fmt), choices=choices))
     path = Path(path)
     rows, no_answer = qrels_table(db, policy, version, min_grade, include_no_answer=include_no_answer)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -180,6 +191,41 @@ def write_qrels(
     side = _side_path(path, fmt)
     _write_frame(no_answer, side, "tsv" if fmt in ("trec", "beir") else fmt)
     return ExportSummary([path, side], len(rows), len(no_answer), label, include_no_answer, _model_notices(db, policy))
+
+
+def write_sampled_qrels(
+    db: Database, path, policy: str = "adjudicated", version: int | None = None, include_no_answer: bool = False
+) -> ExportSummary:
+    """The sampling plan's draw with the grades under ``policy``/``version`` as TREC's
+    ``sample_eval.pl`` reads it (reljudge.eval.sampling.trec_sampled_qrels): one line
+    ``qid 0 pid stratum grade`` per pooled item, grade −1 where the item was not drawn or
+    not yet judged, items named as the pool names them (duplicate groups). rr-first's
+    items, known at estimation time only, are not marked (the format cannot say so): they
+    count as judged only where drawn. No-answer questions as in the other formats."""
+    from reljudge.campaign import plan
+    from reljudge.eval import sampling
+
+    if Policy.parse(policy).source() is not None:
+        raise ReljudgeError(CODES("error_trec_sampled_source"))
+    draws = plan.draws_of(db) if plan.current(db).samples else []
+    if not draws:
+        raise ReljudgeError(CODES("error_trec_sampled_no_sample"))
+    _, no_answer = qrels_table(db, policy, version, include_no_answer=include_no_answer)
+    grades: dict[str, dict[str, int]] = {}
+    for qid, pid, grade in adjudication.qrels(db, policy, version)[["qid", "pid", "grade"]].itertuples(index=False):
+        grades.setdefault(str(qid), {})[str(pid)] = int(grade)
+    left_out = set() if include_no_answer else set(no_answer.qid.astype(str))
+    kept = [d for d in draws if d.qid not in left_out]
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = sampling.trec_sampled_qrels(kept, grades)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    side = _side_path(path, "trec")
+    _write_frame(no_answer, side, "tsv")
+    label = f"version {version}" if version is not None else adjudication.describe_policy(policy)
+    n = text.count("\n")
+    return ExportSummary([path, side], n, len(no_answer), label, include_no_answer, [])
 
 
 def _model_notices(db: Database, policy: str) -> list[Message]:

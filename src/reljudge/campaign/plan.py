@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 from reljudge.errors import ReljudgeError
 from reljudge.storage import catalog, judge_sources
 from reljudge.storage import plans as store
+from reljudge.storage import sample_draws as draw_store
 from reljudge.storage.db import Database
 from reljudge.codes import Codes
 
@@ -36,11 +37,19 @@ CODES = Codes(
     error_unknown_plan=("plan", "choices"),
     error_plan_order_complete_only=(),
     error_no_model_source=("source",),
+    error_sample_rate=("rate",),
+    error_sample_seed=("seed",),
+    error_sample_needs_rate=(),
+    error_sample_rate_plan=("plan",),
+    error_sample_and_rest=(),
+    error_sample_redraw_judged=("rate", "seed", "new_rate", "new_seed"),
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
-PLANS = ("complete", "rr-first")
+PLANS = ("complete", "rr-first", "sample")
 DEFAULT_PLAN = "complete"
+#: the seed of a draw when none is given (a fixed one: the same command draws the same sample)
+DEFAULT_SAMPLE_SEED = 0
 
 
 # -- the rule -------------------------------------------------------------------------
@@ -108,13 +117,32 @@ class Plan:
     #: complete only: a model source (reljudge.judges) ordering each question's paragraphs,
     #: most likely relevant first (a lead's choice; the report says so). None: the shuffle.
     order_source: str | None = None
+    #: sample, or rr-first --then-sample: the share of each question's pool drawn
+    #: (docs/sampling.md); None: the plan draws nothing
+    sample_rate: float | None = None
+    #: the draw's seed (with the question id, all its randomness)
+    sample_seed: int | None = None
+
+    @property
+    def walks(self) -> bool:
+        """Whether rr-first's frontier is asked for (every plan but complete and sample)."""
+        return self.name == "rr-first"
+
+    @property
+    def samples(self) -> bool:
+        """Whether the plan judges a drawn sample of each pool (sample, rr-first --then-sample)."""
+        return self.sample_rate is not None
 
     def describe(self) -> str:
         if self.name == "complete":
             if self.order_source:
                 return f"complete, ordered by model source {self.order_source} (most likely relevant first)"
             return "complete"
-        return f"rr-first (K = {self.k}, rel >= {self.rel}{', then the rest of the pool' if self.rest else ''})"
+        drawn = f"a random sample of {self.sample_rate or 0:g} of each pool, seed {self.sample_seed}"
+        if self.name == "sample":
+            return f"sample ({drawn})"
+        then = ", then the rest of the pool" if self.rest else f", then {drawn}" if self.samples else ""
+        return f"rr-first (K = {self.k}, rel >= {self.rel}{then})"
 
 
 def current(db: Database) -> Plan:
@@ -125,22 +153,160 @@ def current(db: Database) -> Plan:
         name = DEFAULT_PLAN
     ks = [int(k) for k in str(s["ks"]).split(",") if k.strip()] or [10]
     order = (s.get("plan_order_source") or None) if name == "complete" else None
-    return Plan(name, s.get("plan_rest") == "on", max(ks), int(s["rel_threshold"]), s["ties"], s["dedup"], order)
+    rate = seed = None
+    if name != "complete" and s.get("plan_sample_rate"):
+        rate, seed = float(s["plan_sample_rate"]), int(s.get("plan_sample_seed") or DEFAULT_SAMPLE_SEED)
+    if name == "sample" and rate is None:  # a setting left half-made by hand: nothing drawn
+        name = DEFAULT_PLAN
+    rest = s.get("plan_rest") == "on" and name == "rr-first" and rate is None
+    return Plan(name, rest, max(ks), int(s["rel_threshold"]), s["ties"], s["dedup"], order, rate, seed)
 
 
-def set_plan(db: Database, name: str, rest: bool = False, order_source: str | None = None) -> Plan:
+def sample_rate(value) -> float:
+    """A sampling rate from the command line or a page: a number in (0, 1]; else a coded error."""
+    try:
+        rate = float(value)
+    except (TypeError, ValueError):
+        raise ReljudgeError(CODES("error_sample_rate", rate=repr(value))) from None
+    if not 0.0 < rate <= 1.0:  # NaN fails too
+        raise ReljudgeError(CODES("error_sample_rate", rate=repr(value)))
+    return rate
+
+
+def sample_seed(value) -> int:
+    """A draw's seed: a whole number from 0 to 2**63 − 1; else a coded error."""
+    try:
+        seed = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise ReljudgeError(CODES("error_sample_seed", seed=repr(value))) from None
+    if not 0 <= seed < 2**63:
+        raise ReljudgeError(CODES("error_sample_seed", seed=repr(value)))
+    return seed
+
+
+def set_plan(
+    db: Database,
+    name: str,
+    rest: bool = False,
+    order_source: str | None = None,
+    sample: float | str | None = None,
+    seed: int | str | None = None,
+) -> Plan:
     """Choose the judging plan (a lead's decision: the CLI and the assignment page);
-    ``order_source``: under complete, a model source ordering each question's paragraphs."""
+    ``order_source``: under complete, a model source ordering each question's paragraphs;
+    ``sample`` (the rate) and ``seed``: under ``sample`` (required) or ``rr-first`` (then a
+    sample, instead of ``rest``), each question's pool is drawn once, here
+    (:func:`make_draws`). Everything is checked before anything is written; a draw that
+    would differ from the stored one once judging has begun is refused."""
     if name not in PLANS:
         raise ReljudgeError(CODES("error_unknown_plan", plan=repr(name), choices=", ".join(PLANS)))
     if order_source and name != "complete":
         raise ReljudgeError(CODES("error_plan_order_complete_only"))
     if order_source and order_source not in judge_sources.judge_source_names(db):
         raise ReljudgeError(CODES("error_no_model_source", source=repr(order_source)))
+    if name == "sample" and sample is None:
+        raise ReljudgeError(CODES("error_sample_needs_rate"))
+    if sample is not None and name == "complete":
+        raise ReljudgeError(CODES("error_sample_rate_plan", plan=name))
+    if sample is not None and rest:
+        raise ReljudgeError(CODES("error_sample_and_rest"))
+    rate = None if sample is None else sample_rate(sample)
+    chosen_seed = None if rate is None else sample_seed(DEFAULT_SAMPLE_SEED if seed is None else seed)
+    if rate is not None:
+        make_draws(db, rate, chosen_seed)
     catalog.set_setting(db, "plan", name)
     catalog.set_setting(db, "plan_rest", "on" if rest and name == "rr-first" else "off")
     catalog.set_setting(db, "plan_order_source", order_source or "")
+    catalog.set_setting(db, "plan_sample_rate", "" if rate is None else repr(rate))
+    catalog.set_setting(db, "plan_sample_seed", "" if chosen_seed is None else str(chosen_seed))
     return current(db)
+
+
+# -- the draw of the sampling plans ----------------------------------------------------------
+
+
+def _compute_draws(db: Database, rate: float, seed: int) -> list:
+    """The draw of every pooled question (reljudge.eval.sampling.draw), from the pool's best
+    ranks (every run ranked by the campaign's ties/dedup rule down to the pool depth) with
+    nothing known: it reads no grade, so rr-first's items can be taken as known at
+    estimation time (docs/sampling.md, "Why the estimates are unbiased")."""
+    from reljudge.eval import sampling
+
+    s = catalog.get_settings(db)
+    depth = int(s["pool_depth"])
+    rankings_rows, pool_rows = draw_store.draw_inputs(db, s["ties"], s["dedup"], depth)
+    pooled: dict[str, list[str]] = {}
+    for qid, pid in pool_rows:
+        pooled.setdefault(str(qid), []).append(str(pid))
+    rankings: dict[str, dict[str, list[str]]] = {}
+    for qid, system, item, _ in rankings_rows:
+        rankings.setdefault(str(qid), {}).setdefault(str(system), []).append(str(item))
+    return [
+        sampling.draw(sampling.best_ranks(rankings.get(q, {}), items, depth), rate, seed, (), qid=q)
+        for q, items in sorted(pooled.items())
+    ]
+
+
+def make_draws(db: Database, rate: float, seed: int) -> None:
+    """Draw every question's pool at ``rate`` with ``seed`` and store it (table
+    ``sample_draws``), unless the stored draw is that one already. Once any paragraph is
+    graded, a draw that would differ from a stored one (another rate or seed, or a pool
+    rebuilt since) is refused: the grades given so far were asked for by the old one. A
+    first draw is made whenever it is asked for: it reads no grade."""
+    draws = _compute_draws(db, rate, seed)
+    rows = [(d.qid, x.item, x.best_rank, x.stratum, x.pi, x.drawn, d.rate, d.seed) for d in draws for x in d.items]
+    stored = draw_store.draw_rows(db)
+    if {tuple(r) for r in stored} == set(rows):
+        return
+    old = draw_store.stored_design(db)
+    # a first draw may come after judging has begun (it reads no grade); a second one may not
+    if old is not None and draw_store.judging_begun(db):
+        raise ReljudgeError(
+            CODES(
+                "error_sample_redraw_judged",
+                rate=f"{old[0]:g}",
+                seed=old[1],
+                new_rate=f"{rate:g}",
+                new_seed=seed,
+            )
+        )
+    draw_store.replace_draws(db, rows)
+
+
+def draws_of(db: Database, qids: list[str] | None = None) -> list:
+    """The stored draws (reljudge.eval.sampling.Draw, one per question, qid order) of
+    ``qids`` (all by default): rebuilt from the table as Draw.from_dict reads them."""
+    from reljudge.eval.sampling import Draw
+
+    by_q: dict[str, list[tuple]] = {}
+    for row in draw_store.draw_rows(db, qids):
+        by_q.setdefault(str(row[0]), []).append(row)
+    out = []
+    for qid, rows in sorted(by_q.items()):
+        strata: dict[int, list] = {}
+        for _, pid, b, st, pi, drawn, _, _ in rows:
+            strata.setdefault(int(st), []).append((b, drawn))
+        out.append(
+            Draw.from_dict(
+                {
+                    "qid": qid,
+                    "rate": rows[0][6],
+                    "seed": rows[0][7],
+                    "items": [[pid, b, st, pi, drawn, False] for _, pid, b, st, pi, drawn, _, _ in rows],
+                    "strata": [
+                        [
+                            label,
+                            min((b for b, _ in m if b is not None), default=None),
+                            max((b for b, _ in m if b is not None), default=None),
+                            len(m),
+                            sum(1 for _, d in m if d),
+                        ]
+                        for label, m in sorted(strata.items())
+                    ],
+                }
+            )
+        )
+    return out
 
 
 def overview(
@@ -156,7 +322,9 @@ def overview(
     plan = plan or current(db)
     if plan.name == "complete":
         return None
-    return store.plan_overview(db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids, items)
+    return store.plan_overview(
+        db, username, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, qids, items, plan.samples, plan.walks
+    )
 
 
 def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = None) -> dict[str, list[str]]:
@@ -166,7 +334,18 @@ def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = 
     pool (once every RR@K is settled) the ungraded paragraphs by weight, then the shuffle."""
     plan = plan or current(db)
     return store.plan_items(
-        db, username, list(qids), plan.name, plan.rest, plan.ties, plan.dedup, plan.k, plan.rel, plan.order_source
+        db,
+        username,
+        list(qids),
+        plan.name,
+        plan.rest,
+        plan.ties,
+        plan.dedup,
+        plan.k,
+        plan.rel,
+        plan.order_source,
+        plan.samples,
+        plan.walks,
     )
 
 
@@ -210,7 +389,9 @@ def after_grade(
         branches: dict[str, dict | None] = {}
         for outcome in ("rel", "not"):
             add = (
-                [] if outcome == "rel" else list(dict.fromkeys(n for n, is_open in moved if n is not None and is_open))
+                []
+                if outcome == "rel" or not plan.walks
+                else list(dict.fromkeys(n for n, is_open in moved if n is not None and is_open))
             )
             settle = len(moved) if outcome == "rel" else sum(1 for n, is_open in moved if n is None or not is_open)
             frontier_after = (heads - {c}) | set(add)
@@ -232,7 +413,16 @@ def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:
     if plan.name == "complete" or rows.empty:
         return (rows.pool_size - rows.judged).clip(lower=0)
     found = store.plan_counts_pairs(
-        db, list(rows.username), list(rows.qid), plan.rest, plan.ties, plan.dedup, plan.k, plan.rel
+        db,
+        list(rows.username),
+        list(rows.qid),
+        plan.rest,
+        plan.ties,
+        plan.dedup,
+        plan.k,
+        plan.rel,
+        plan.samples,
+        plan.walks,
     )
     counts = {(u, q): int(n) for u, q, n, _, _ in found}
     return pd.Series([counts.get((u, q), 0) for u, q in zip(rows.username, rows.qid)], index=rows.index)
@@ -259,6 +449,12 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
       as spent), so a question they have finished counts exactly what it took, and at the
       end the estimate is the judgments made. None before any judgment — the rankings
       alone give only the range.
+
+    - under a sampling plan, ``sample_drawn`` (the drawn items) and ``with_sample_low`` /
+      ``_high`` / ``_expected``: what the chosen plan takes — the drawn items (``sample``),
+      or their union with rr-first's items (``rr-first --then-sample``: the range and the
+      simulation above, a drawn item counted once). None (and absent from ``totals``)
+      under the other plans.
 
     Counts are per annotator and multiplied by the annotators a question has (its active
     assignments; without assignments every annotator judges every question); the
@@ -298,7 +494,10 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
         if pid in pooled.get(qid, ()):
             started.setdefault(qid, {}).setdefault(str(user), {})[pid] = int(grade)
 
-    def simulated(qid: str, ranks, pool_q, start: dict[str, int]) -> float:
+    # the sampling plans' drawn items (what they add to judging), per question
+    drawn: dict[str, set[str]] = {d.qid: set(d.to_judge()) for d in draws_of(db)} if chosen.samples else {}
+
+    def simulated(qid: str, ranks, pool_q, start: dict[str, int], also: set[str] = frozenset()) -> float:
         counts = []
         for _ in range(draws):
             grades = dict(start)
@@ -308,7 +507,7 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
                     break
                 for item in open_items:
                     grades[item] = rel if rng.random() < rates[best_rank[(qid, item)]] else 0
-            counts.append(len(grades))
+            counts.append(len(grades.keys() | also))
             if not frontier(ranks, start, pool_q, rel, k):
                 break  # nothing left to simulate: every draw is the same
         return float(np.mean(counts))
@@ -328,27 +527,51 @@ def estimate(db: Database, draws: int = 100, seed: int = 0) -> dict:
             if fresh:
                 total_q += fresh * simulated(qid, ranks, pool_q, {})
             expected = total_q / people
-        rows.append(
-            {
-                "qid": qid,
-                "annotators": people,
-                "complete": len(pool_q),
-                "rr_first_low": low,
-                "rr_first_high": len(within),
-                "rr_first_expected": expected,
-            }
-        )
+        row = {
+            "qid": qid,
+            "annotators": people,
+            "complete": len(pool_q),
+            "rr_first_low": low,
+            "rr_first_high": len(within),
+            "rr_first_expected": expected,
+            "sample_drawn": None,
+            "with_sample_low": None,
+            "with_sample_high": None,
+            "with_sample_expected": None,
+        }
+        if chosen.samples:
+            # what the chosen sampling plan takes: the drawn items, and under rr-first the
+            # union with rr-first's own items (a drawn item on the frontier counts once)
+            mine = drawn.get(qid, set())
+            row["sample_drawn"] = len(mine)
+            if chosen.name == "sample":
+                row["with_sample_low"] = row["with_sample_high"] = row["with_sample_expected"] = len(mine)
+            else:
+                row["with_sample_low"] = len(set(frontier(ranks, {}, pool_q, rel, k)) | mine)
+                row["with_sample_high"] = len(within | mine)
+                if rates is not None:
+                    begun = list(started.get(qid, {}).values())[:people]
+                    fresh = people - len(begun)
+                    total_q = sum(simulated(qid, ranks, pool_q, g, mine) for g in begun)
+                    if fresh:
+                        total_q += fresh * simulated(qid, ranks, pool_q, {}, mine)
+                    row["with_sample_expected"] = total_q / people
+        rows.append(row)
 
     def total(column):
         if any(r[column] is None for r in rows):
             return None
         return float(sum(r[column] * r["annotators"] for r in rows))
 
-    totals = {c: total(c) for c in ("complete", "rr_first_low", "rr_first_high", "rr_first_expected")}
+    columns = ("complete", "rr_first_low", "rr_first_high", "rr_first_expected")
+    if chosen.samples:
+        columns += ("sample_drawn", "with_sample_low", "with_sample_high", "with_sample_expected")
+    totals = {c: total(c) for c in columns}
     median_ms = inputs["median_ms"]
     hours = {c: (None if v is None or median_ms is None else v * median_ms / 3_600_000) for c, v in totals.items()}
     return {
         "plan": chosen.name,
+        "sample_rate": chosen.sample_rate,
         "k": k,
         "rel": rel,
         "questions": len(rows),
@@ -375,7 +598,11 @@ def settles(chosen: Plan, family: str, k: int | None, rel: int | None) -> bool:
       judged relevant, or there is none. That also settles RR@k for every k ≤ K (the
       same walk stopped earlier) and Success@k (a judged relevant paragraph within k, or
       every pooled paragraph within k judged below ``rel``), at the plan's threshold
-      only. Everything else (nDCG, R, P, …) counts paragraphs the walk leaves open."""
+      only. Everything else (nDCG, R, P, …) counts paragraphs the walk leaves open.
+      ``rr-first --then-sample`` settles what rr-first settles; ``sample`` alone settles
+      nothing (its P, R, nDCG and AP are estimated: docs/sampling.md)."""
     if chosen.name == "complete" or chosen.rest:
         return True
+    if chosen.name == "sample":  # a sample settles nothing: its measures are estimated
+        return False
     return family in ("RR", "Success") and k is not None and k <= chosen.k and rel == chosen.rel

@@ -124,7 +124,23 @@ def repool_change(db: Database, depth: int | None = None) -> catalog.PoolChange:
     largest_k = max(int(k) for k in settings["ks"].split(",") if k.strip())
     if depth < largest_k:
         raise ReljudgeError(CODES("error_pool_below_k", depth=depth, k=largest_k))
-    return catalog.rebuild_pool(db, depth, settings["ties"])
+    change = catalog.rebuild_pool(db, depth, settings["ties"])
+    _redraw_if_unjudged(db)
+    return change
+
+
+def _redraw_if_unjudged(db: Database) -> None:
+    """Under a sampling plan, a rebuilt pool is drawn again while nobody has judged (the
+    same rate and seed); once judging has begun the old draw stays (its questions whose pool
+    changed get no estimate: reljudge.campaign.evaluation.attach_estimates)."""
+    from reljudge.campaign import plan
+
+    chosen = plan.current(db)
+    if chosen.samples:
+        try:
+            plan.make_draws(db, chosen.sample_rate, chosen.sample_seed)
+        except ReljudgeError:
+            pass  # judging has begun: the draw is kept as it was made
 
 
 def is_empty(db: Database) -> bool:

@@ -722,8 +722,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--format",
-        choices=["trec", "beir", "jsonl", "csv", "parquet"],
-        help="qrels: trec (default), beir, jsonl, csv, parquet; "
+        choices=["trec", "beir", "jsonl", "csv", "parquet", "trec-sampled"],
+        help="qrels: trec (default), beir, jsonl, csv, parquet, trec-sampled (under a sampling plan: "
+        "the draw with its strata, what TREC's sample_eval.pl reads); "
         "judgments, adjudications: jsonl (default), csv, parquet",
     )
     p.add_argument(

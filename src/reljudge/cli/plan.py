@@ -12,13 +12,22 @@ PLAN_EPILOG = """\
 complete   every pooled paragraph is judged (the default)
 rr-first   first the paragraphs that can still change some system's RR@K (K = the
            largest of the campaign's ks); a question is done once every RR@K is settled
-           by the annotator's grades; --then-rest goes on with the rest of the pool
+           by the annotator's grades; --then-rest goes on with the rest of the pool,
+           --then-sample RATE with a random sample of it (Recall, nDCG, P and AP then
+           come with estimates: docs/sampling.md)
+sample     a random sample of RATE (0 < RATE <= 1) of each question's pool, drawn once
+           now (stratified by best rank, with --seed; the same for every annotator);
+           a question is done when its drawn paragraphs are judged
 
 examples:
   reljudge plan
   reljudge plan rr-first --then-rest
+  reljudge plan rr-first --then-sample 0.2 --seed 7
+  reljudge plan sample 0.3
   reljudge plan complete
 """
+
+_DEFAULT_SEED = 0  # reljudge.campaign.plan.DEFAULT_SAMPLE_SEED (this module starts without the library)
 
 NEXT_EPILOG = """\
 One JSON object per line (jsonl, the default): qid, pid, question_index (place of the
@@ -34,15 +43,22 @@ examples:
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "plan",
-        help="show or choose the judging plan (complete, rr-first)",
+        help="show or choose the judging plan (complete, rr-first, sample)",
         description="Show the campaign's judging plan, or choose one.",
         epilog=PLAN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("plan", nargs="?", choices=("complete", "rr-first"), help="the plan to choose")
+    p.add_argument("plan", nargs="?", choices=("complete", "rr-first", "sample"), help="the plan to choose")
+    p.add_argument("rate", nargs="?", metavar="RATE", help="sample: the share of each pool to draw, 0 < RATE <= 1")
     p.add_argument(
         "--then-rest", action="store_true", help="rr-first: once every RR@K is settled, go on with the rest of the pool"
     )
+    p.add_argument(
+        "--then-sample",
+        metavar="RATE",
+        help="rr-first: also judge a random sample of RATE (0 < RATE <= 1) of each pool, drawn once now",
+    )
+    p.add_argument("--seed", metavar="S", help=f"sample, --then-sample: the draw's seed (default {_DEFAULT_SEED})")
     p.add_argument(
         "--order-by",
         metavar="SOURCE",
@@ -110,28 +126,62 @@ def run_estimate(args) -> int:
             f"           expected {_count(t['rr_first_expected'])} judgments{_hours(h['rr_first_expected'])}, "
             "from the rate of relevant paragraphs per rank judged so far"
         )
+    if "with_sample_low" in t:
+        name = "sample" if result["plan"] == "sample" else "rr-first + sample"
+        expected = t["with_sample_expected"]
+        print(
+            f"{name} (rate {result['sample_rate']:g}, the plan chosen): {_count(t['sample_drawn'])} drawn; "
+            f"{_count(t['with_sample_low'])}–{_count(t['with_sample_high'])} judgments in all"
+            + ("" if expected is None else f", expected {_count(expected)}{_hours(h['with_sample_expected'])}")
+        )
     return 0
 
 
 def run_plan(args) -> int:
     from reljudge.campaign import plan
 
+    sampling = args.then_sample is not None or args.rate is not None or args.seed is not None
     if args.estimate:
-        if args.plan is not None or args.then_rest or args.order_by:
+        if args.plan is not None or args.then_rest or args.order_by or sampling:
             print("error: --estimate shows every plan; give it alone: reljudge plan --estimate", file=sys.stderr)
             return 2
         return run_estimate(args)
 
     if args.plan is None:
-        if args.then_rest or args.order_by:
-            print("error: --then-rest goes with a plan: reljudge plan rr-first --then-rest", file=sys.stderr)
+        if args.then_rest or args.order_by or sampling:
+            print(
+                "error: these options go with a plan: reljudge plan rr-first --then-rest, "
+                "reljudge plan rr-first --then-sample RATE, reljudge plan sample RATE",
+                file=sys.stderr,
+            )
             return 2
         print(plan.current(_db(args)).describe())
         return 0
     if args.then_rest and args.plan != "rr-first":
         print("error: --then-rest is for rr-first", file=sys.stderr)
         return 2
-    chosen = plan.set_plan(_db(args), args.plan, args.then_rest, args.order_by)
+    if args.then_sample is not None and args.plan != "rr-first":
+        print(
+            "error: --then-sample is for rr-first; sampling from the start: reljudge plan sample RATE", file=sys.stderr
+        )
+        return 2
+    if args.rate is not None and args.plan != "sample":
+        print(
+            f"error: a rate goes with sample (reljudge plan sample RATE); for rr-first: --then-sample {args.rate}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.then_sample is not None and args.then_rest:
+        print("error: --then-sample and --then-rest exclude each other: choose one", file=sys.stderr)
+        return 2
+    if args.plan == "sample" and args.rate is None:
+        print("error: the sample plan needs a rate: reljudge plan sample 0.2", file=sys.stderr)
+        return 2
+    if args.seed is not None and args.rate is None and args.then_sample is None:
+        print("error: --seed goes with a sample: reljudge plan sample RATE --seed S", file=sys.stderr)
+        return 2
+    rate = args.rate if args.plan == "sample" else args.then_sample
+    chosen = plan.set_plan(_db(args), args.plan, args.then_rest, args.order_by, sample=rate, seed=args.seed)
     print(f"judging plan: {chosen.describe()}")
     return 0
 

@@ -160,6 +160,9 @@ class EvalResult:
     #: settled, n_open) when the evaluation knows the pool (reljudge.eval.bounds); ``means``
     #: then carries n_bounded, bound_low, bound_high, settled, n_open too
     bounds: pd.DataFrame | None = None
+    #: under a sampling plan: system, qid, measure, estimate, estimate_low, estimate_high,
+    #: estimated (reljudge.campaign.evaluation.attach_estimates; docs/sampling.md)
+    estimates: pd.DataFrame | None = None
 
     def mean(self, system: str, measure: Measure | str, qtype: str = ALL) -> float:
         """The mean of one measure for one system (overall unless ``qtype`` given)."""
@@ -207,6 +210,9 @@ class EvalResult:
                 pq = pq.sort_values(
                     ["system", "qid"], key=lambda c: c.map(order) if c.name == "system" else c, kind="stable"
                 )
+            if self.estimates is not None:
+                # every entry gains the estimate keys: None for the measures not estimated
+                pq = pq.merge(self.estimates, on=["system", "qid", "measure"], how="left", sort=False)
             out["per_query"] = records(pq)
         return out
 

@@ -353,6 +353,18 @@ class Estimates:
     mean_low: np.ndarray
     mean_high: np.ndarray
     notes: dict = field(default_factory=dict)
+    #: what the means are built from (:meth:`means_over`): per-question variances, the
+    #: clipping bounds and the quantile
+    var: np.ndarray | None = None
+    bound_low: np.ndarray | None = None
+    bound_high: np.ndarray | None = None
+
+    def means_over(self, qids: Collection[str]):
+        """(mean, se, low, high), arrays ``[s, m]``, over the questions ``qids`` (those of
+        the estimate; NaN when none): the rule of the means of :func:`estimate` applied to
+        another subset (a question type)."""
+        inc = np.array([q in set(qids) for q in self.qids], dtype=bool)
+        return _means(self.raw, self.var, ~self.estimated, self.bound_low, self.bound_high, inc, self.notes["z"])
 
     def frames(self):
         """Two long tables: per question (system, qid, measure, estimate, estimate_low,
@@ -740,17 +752,7 @@ def estimate(
     low = np.clip(raw - z * se, lo_b, hi_b)
     high = np.clip(raw + z * se, lo_b, hi_b)
     inc = np.ones(Q, dtype=bool) if include is None else np.array([q in set(include) for q in qids], dtype=bool)
-    n_inc = int(inc.sum())
-    if n_inc:
-        mean_raw = raw[:, inc, :].mean(axis=1)
-        mean_se = np.sqrt(var[:, inc, :].sum(axis=1)) / n_inc
-        mean_se = np.where(complete[inc].all(), 0.0, mean_se)
-        mlo_b, mhi_b = lo_b[:, inc, :].mean(axis=1), hi_b[:, inc, :].mean(axis=1)
-        mean = np.clip(mean_raw, mlo_b, mhi_b)
-        mean_low = np.clip(mean_raw - z * mean_se, mlo_b, mhi_b)
-        mean_high = np.clip(mean_raw + z * mean_se, mlo_b, mhi_b)
-    else:
-        mean = mean_se = mean_low = mean_high = np.full((S, M), np.nan)
+    mean, mean_se, mean_low, mean_high = _means(raw, var, complete, lo_b, hi_b, inc, z)
     return Estimates(
         systems,
         qids,
@@ -767,7 +769,27 @@ def estimate(
         mean_low,
         mean_high,
         {"correct_bias": correct_bias, "variance": variance, "z": z, "clipped_into_bounds": bounds is not None},
+        var,
+        lo_b,
+        hi_b,
     )
+
+
+def _means(raw, var, complete, lo_b, hi_b, inc, z):
+    """The means over the questions ``inc`` (module docstring, "Clipping"): the mean of the
+    unclipped per-question estimates, its standard error √(Σ V̂_q) / Q (0 when every
+    question is fully judged), clipped into [0, 1] and into the mean of the bounds."""
+    S, _, M = raw.shape
+    n_inc = int(inc.sum())
+    if not n_inc:
+        nan = np.full((S, M), np.nan)
+        return nan, nan.copy(), nan.copy(), nan.copy()
+    mean_raw = raw[:, inc, :].mean(axis=1)
+    mean_se = np.sqrt(var[:, inc, :].sum(axis=1)) / n_inc
+    mean_se = np.where(complete[inc].all(), 0.0, mean_se)
+    mlo_b, mhi_b = lo_b[:, inc, :].mean(axis=1), hi_b[:, inc, :].mean(axis=1)
+    mean = np.clip(mean_raw, mlo_b, mhi_b)
+    return mean, mean_se, np.clip(mean_raw - z * mean_se, mlo_b, mhi_b), np.clip(mean_raw + z * mean_se, mlo_b, mhi_b)
 
 
 def _ap_one(

@@ -588,6 +588,45 @@ TEXTS: dict[str, tuple[str, str]] = {
         "모델 출처 {source}이(가) 없습니다 (reljudge auto-judge --source 이름)",
         "no model source {source} (reljudge auto-judge --source NAME)",
     ),
+    # sampling plans (docs/sampling.md)
+    "error_trec_sampled_no_sample": (
+        "trec-sampled는 표본 계획에서만 씁니다: reljudge plan sample RATE 또는 rr-first --then-sample RATE",
+        "trec-sampled needs a sampling plan: reljudge plan sample RATE, or rr-first --then-sample RATE",
+    ),
+    "error_trec_sampled_min_grade": (
+        "trec-sampled에는 --min-grade를 쓸 수 없습니다: 표본의 모든 줄이 설계의 일부입니다",
+        "trec-sampled takes no --min-grade: every line of the sample is part of its design",
+    ),
+    "error_trec_sampled_source": (
+        "trec-sampled는 팀의 판정을 씁니다: 가져온 출처(source:)에는 표본이 없습니다",
+        "trec-sampled writes the team's judgments: an imported source (source:) has no sample",
+    ),
+    "error_sample_rate": (
+        "표본 비율 {rate}은(는) 0보다 크고 1 이하인 수여야 합니다 (예: 0.2)",
+        "sampling rate {rate} must be a number above 0 and at most 1 (e.g. 0.2)",
+    ),
+    "error_sample_seed": (
+        "시드 {seed}은(는) 0 이상의 정수여야 합니다",
+        "seed {seed} must be a whole number, 0 or more",
+    ),
+    "error_sample_needs_rate": (
+        "sample 계획에는 비율이 필요합니다: reljudge plan sample 0.2",
+        "the sample plan needs a rate: reljudge plan sample 0.2",
+    ),
+    "error_sample_rate_plan": (
+        "{plan} 계획은 표본을 뽑지 않습니다: reljudge plan sample RATE 또는 rr-first --then-sample RATE",
+        "the {plan} plan draws no sample: reljudge plan sample RATE, or rr-first --then-sample RATE",
+    ),
+    "error_sample_and_rest": (
+        "--then-sample과 --then-rest는 함께 쓸 수 없습니다: 하나만 고르세요",
+        "--then-sample and --then-rest exclude each other: choose one",
+    ),
+    "error_sample_redraw_judged": (
+        "판정이 이미 시작되어 표본을 다시 뽑지 않습니다 (저장된 표본: 비율 {rate}, 시드 {seed}; 요청: 비율 {new_rate}, "
+        "시드 {new_seed}): 지금까지의 판정은 저장된 표본이 요청한 것입니다. 같은 비율과 시드를 쓰세요",
+        "judging has begun, so the sample is not drawn again (stored draw: rate {rate}, seed {seed}; asked: rate "
+        "{new_rate}, seed {new_seed}): the grades so far were asked for by the stored draw. Use its rate and seed",
+    ),
     # the metric engine's messages: measure names (eval.measures), ranking rule (eval.ranking), TREC files (eval.trec_io)
     "error_measure_unreadable": (
         "측정 {measure}을(를) 읽을 수 없습니다. 아는 측정: {known}",

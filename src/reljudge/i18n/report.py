@@ -80,6 +80,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "RR@{k} (relevant = grade ≥ {rel}) were judged, and a question ended once every system's "
         "RR@{k} was settled; other measures (Recall, nDCG, …) may therefore keep wide bounds",
     ),
+    "report_plan_sample": (
+        "표본: 질문마다 풀에서 비율 {rate}로 무작위로 뽑은 문단(층별, 시드 {seed}, 판정 전에 한 번)만 판정; Recall, nDCG, "
+        "P, AP는 추정값입니다 (docs/sampling.md)",
+        "sample: per question only a random sample of {rate} of the pool was judged (stratified, seed {seed}, drawn "
+        "once before judging); Recall, nDCG, P and AP are estimates (docs/sampling.md)",
+    ),
+    "report_plan_then_sample": (
+        "; 그리고 풀에서 비율 {rate}로 무작위로 뽑은 문단도 (층별, 시드 {seed}, 판정 전에 한 번)",
+        "; and a random sample of {rate} of the pool (stratified, seed {seed}, drawn once before judging)",
+    ),
     "report_plan_then_rest": (
         "; 그 뒤 나머지 문단도 (여러 시스템 상위의 문단부터)",
         "; then the rest of the pool (paragraphs high in many systems first)",

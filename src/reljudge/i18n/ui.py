@@ -641,6 +641,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "plan_label_complete": ("전체 판정", "complete"),
     "plan_label_rr-first": ("첫 근거 우선", "rr-first"),
     "plan_label_then_rest": (" + 나머지", " + rest"),
+    "plan_label_sample": ("표본", "sample"),
+    "plan_label_then_sample": (" + 표본", " + sample"),
     "plan_where": (
         "판정 계획 **{plan}** (K = {k}, 등급 ≥ {rel}):",
         "Judging plan **{plan}** (K = {k}, grade ≥ {rel}):",
@@ -829,6 +831,26 @@ TEXTS: dict[str, tuple[str, str]] = {
         "on their own grades.",
     ),
     "plan_apply": ("판정 계획 적용", "Apply the judging plan"),
+    "plan_sample": (
+        "표본: 질문마다 풀에서 무작위로 뽑은 문단만 (Recall·nDCG·P·AP는 추정)",
+        "Sample: a random sample of each pool only (Recall, nDCG, P, AP estimated)",
+    ),
+    "plan_then_sample": (
+        "RR@K 먼저에 더해 풀의 무작위 표본도 판정 (나머지 문단 대신; Recall·nDCG·P·AP를 추정)",
+        "With RR@K first, also judge a random sample of the pool (instead of the rest; estimates Recall, nDCG, P, AP)",
+    ),
+    "plan_estimate_sample": (
+        "지금 계획(표본 포함): 범위 (예상)",
+        "the chosen plan, sample included: range (expected)",
+    ),
+    "plan_sample_rate": ("표본 비율 (0보다 크고 1 이하)", "Sampling rate (above 0, at most 1)"),
+    "plan_sample_seed": ("표본 시드", "Sample seed"),
+    "plan_sample_help": (
+        "표본은 계획을 적용할 때 질문마다 한 번 뽑혀 모든 판정자에게 같습니다(등급을 읽지 않음). 판정이 시작된 뒤에는 "
+        "다른 비율·시드로 바꿀 수 없습니다.",
+        "The sample is drawn once per question when the plan is applied, the same for every annotator (it reads no "
+        "grade). Once judging has begun, its rate and seed cannot change.",
+    ),
     "plan_estimate_button": ("계획별 판정량·시간 추정", "Estimate each plan's judgments and hours"),
     "plan_estimate_complete": ("전체 판정", "complete"),
     "plan_estimate_range": ("rr-first: 순위만으로 본 범위", "rr-first: range from the rankings"),

@@ -269,9 +269,11 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
         for name in settles
     }
     whole = chosen.name == "complete" or chosen.rest
+    head = "with_sample" if chosen.samples else "rr_first"  # what the chosen plan takes (plan.estimate)
     return {
         "plan": chosen.name,
         "rest": chosen.rest,
+        "samples": chosen.samples,
         "plan_k": chosen.k,
         "plan_rel": chosen.rel,
         "k": k,
@@ -280,9 +282,9 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
         "open": [label(f, k) for f in DASHBOARD_QUALITY if label(f, k) not in settles],
         "settled_now": settled_now,
         "complete": _count(t["complete"]),
-        "plan_expected": _count(t["complete"] if whole else t["rr_first_expected"]),
-        "plan_low": _count(t["complete"] if whole else t["rr_first_low"]),
-        "plan_high": _count(t["complete"] if whole else t["rr_first_high"]),
+        "plan_expected": _count(t["complete"] if whole else t[f"{head}_expected"]),
+        "plan_low": _count(t["complete"] if whole else t[f"{head}_low"]),
+        "plan_high": _count(t["complete"] if whole else t[f"{head}_high"]),
         "judged": int(est["judged_so_far"]),
     }
 

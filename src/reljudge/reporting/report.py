@@ -288,7 +288,10 @@ def _plan_text(p: "plan.Plan", lang: str) -> str:
         if p.order_source:
             return _t("plan_complete", lang) + " " + _t("plan_model_order", lang, source=p.order_source)
         return _t("plan_complete", lang)
-    return _t("plan_rr_first", lang, k=p.k, rel=p.rel) + (_t("plan_then_rest", lang) if p.rest else "")
+    if p.name == "sample":
+        return _t("plan_sample", lang, rate=f"{p.sample_rate:g}", seed=p.sample_seed)
+    then = _t("plan_then_sample", lang, rate=f"{p.sample_rate:g}", seed=p.sample_seed) if p.samples else ""
+    return _t("plan_rr_first", lang, k=p.k, rel=p.rel) + (_t("plan_then_rest", lang) if p.rest else then)
 
 
 def bundle_command(policy: str, version: int | None) -> str:

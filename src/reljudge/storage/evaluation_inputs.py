@@ -157,3 +157,22 @@ def evaluated_rankings(cur, run_table: str, ties: str, dedup: str, depth: int, q
     return cur.execute(
         f"SELECT system, qid, {item} AS docid, r AS rank FROM ({ranked}) ORDER BY system, qid, r", {"qids": list(qids)}
     ).df()
+
+
+def group_grades(cur, qrels_table: str) -> list[tuple]:
+    """(qid, pid, grade) of the staged qrels, keyed by duplicate group as the pool and the
+    sampling plans' draws name items (:func:`reljudge.eval.metrics.judged_items_sql`)."""
+    from reljudge.eval.metrics import judged_items_sql
+
+    return cur.execute(judged_items_sql(qrels_table)).fetchall()
+
+
+def ranked_groups(cur, ranked_table: str) -> list[tuple]:
+    """(system, qid, dup_key) of a staged ranked run (:func:`stage_ranked`) in rank order:
+    every ranking as the metric engine ranks it, items named by duplicate group."""
+    return cur.execute(f"SELECT system, qid, dup_key FROM {ranked_table} ORDER BY system, qid, position").fetchall()
+
+
+def pooled_groups(cur) -> list[tuple]:
+    """(qid, pid) of the pool (pids name duplicate groups)."""
+    return cur.execute("SELECT qid, pid FROM pool").fetchall()

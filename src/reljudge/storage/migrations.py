@@ -816,6 +816,29 @@ CREATE TABLE qrels_version_exclusions(
 );
 """,
     ),
+    (
+        21,
+        "sample_draws",
+        r"""
+-- The sampling plans' draws (issue 36, docs/sampling.md): every pooled item of a question
+-- with its best rank, its stratum (1 ... H), its inclusion probability pi and whether it was
+-- drawn, made once when the plan is set, from the seed and the question id only (no grade
+-- is read), the same for every annotator. reljudge.eval.sampling.Draw is rebuilt from these
+-- rows: a stratum's size and draws are its rows and drawn rows.
+CREATE TABLE sample_draws(
+    qid       VARCHAR NOT NULL,
+    pid       VARCHAR NOT NULL,
+    best_rank INTEGER,
+    stratum   INTEGER NOT NULL CHECK (stratum >= 1),
+    pi        DOUBLE NOT NULL CHECK (pi >= 0 AND pi <= 1),
+    drawn     BOOLEAN NOT NULL,
+    rate      DOUBLE NOT NULL CHECK (rate > 0 AND rate <= 1),
+    seed      BIGINT NOT NULL,
+    drawn_at  TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    PRIMARY KEY (qid, pid)
+);
+""",
+    ),
 ]
 
 

@@ -22,26 +22,33 @@ _ONE_QUEUE = f"""SELECT me.username, q.qid FROM questions q
 _PAIRS = """SELECT unnest($users::VARCHAR[]) AS username, unnest($qids::VARCHAR[]) AS qid"""
 
 
-def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle: bool) -> str:
+def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle: bool, sample: bool = False) -> str:
     """The CTEs every plan query shares: queue (username, qid), items (every pooled item
     of a queued question with the annotator's latest grade), ranked (top-K rows) and walk:
     per annotator × question × system the first pooled item within K that is unjudged or
     relevant (reljudge.campaign.plan.settled); ``open`` = it is unjudged, i.e. the system is not
-    settled and that item is on the frontier."""
+    settled and that item is on the frontier. ``sample``: items carry ``drawn`` from the
+    sampling plans' draw (table sample_draws, read only then); else ``drawn`` is false."""
     key = SHUFFLE_KEY.format(qid="p.qid", user="q.username", pid="p.pid") if shuffle else "NULL"
     # pooled items are duplicate groups: a ranked row names its group by dkey. A question
     # whose pooled items are all graded has nothing to judge now and every system settled
     # (each walk ends on a relevant item or finds none): its rankings are not read.
     ranked = ranked_runs_sql(ties, dedup, k, where="r.qid IN (SELECT qid FROM items WHERE grade IS NULL)")
+    drawn, draws = (
+        "coalesce(d.drawn, FALSE)",
+        "\n            LEFT JOIN sample_draws d ON d.qid = p.qid AND d.pid = p.pid",
+    )
+    if not sample:
+        drawn, draws = "FALSE", ""
     return f"""
         queue AS MATERIALIZED ({queue}),
         mine AS (
             SELECT username, qid, pid, arg_max_null(grade, event_id) AS grade FROM judgment_events
             WHERE {events_filter} AND pid IS NOT NULL GROUP BY ALL),
         items AS MATERIALIZED (
-            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key
+            SELECT q.username, p.qid, p.pid, m.grade, {key} AS shuffle_key, {drawn} AS drawn
             FROM queue q JOIN pool p ON p.qid = q.qid
-            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid),
+            LEFT JOIN mine m ON m.username = q.username AND m.qid = p.qid AND m.pid = p.pid{draws}),
         ranked AS MATERIALIZED (SELECT system, qid, dkey, r FROM ({ranked})),
         walk AS (
             SELECT i.username, c.qid, c.system, min_by(c.dkey, c.r) AS pid, min_by(i.grade IS NULL, c.r) AS open
@@ -51,29 +58,37 @@ def _walk(queue: str, events_filter: str, ties: str, dedup: str, k: int, shuffle
 
 
 # After _walk: the items to judge now under rr-first, with their order keys — the frontier
-# (each unsettled system's first open item, w = 0); or, with $rest once a question's
-# frontier is empty, its ungraded items weighted by the sum over systems of
-# 1/log2(rank + 1) within K. The count and the order of the items to judge now both read
-# this one CTE.
+# (each unsettled system's first open item, phase 0; none under the sample plan, $walk
+# false); or, with $rest once a question's frontier is empty, its ungraded items weighted by
+# the sum over systems of 1/log2(rank + 1) within K; or, under a sampling plan ($sample), the
+# drawn items not yet graded (phase 1, after the frontier, in the stable shuffle: they stay
+# on the list until graded, whatever the frontier does). The count and the order of the
+# items to judge now both read this one CTE.
 _NOW = """
-        frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open),
+        frontier AS (SELECT DISTINCT username, qid, pid FROM walk WHERE open AND $walk),
         weight AS (SELECT qid, dkey AS pid, sum(1.0 / log2(r + 1)) AS w FROM ranked GROUP BY ALL),
         now AS (
-            SELECT i.username, i.qid, i.pid, 0.0 AS w, i.shuffle_key
+            SELECT i.username, i.qid, i.pid, 0 AS phase, 0.0 AS w, i.shuffle_key
             FROM items i SEMI JOIN frontier f USING (username, qid, pid)
             UNION ALL
-            SELECT i.username, i.qid, i.pid, coalesce(wt.w, 0.0) AS w, i.shuffle_key
+            SELECT i.username, i.qid, i.pid, 1 AS phase, coalesce(wt.w, 0.0) AS w, i.shuffle_key
             FROM items i LEFT JOIN weight wt USING (qid, pid)
             WHERE $rest AND i.grade IS NULL
-              AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid))"""
-_NOW_ORDER = "list(pid ORDER BY w DESC, shuffle_key)"
+              AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.username = i.username AND f.qid = i.qid)
+            UNION ALL
+            SELECT i.username, i.qid, i.pid, 1 AS phase, 0.0 AS w, i.shuffle_key
+            FROM items i ANTI JOIN frontier f USING (username, qid, pid)
+            WHERE i.drawn AND i.grade IS NULL AND NOT $rest)"""
+_NOW_ORDER = "list(pid ORDER BY phase, w DESC, shuffle_key)"
 
 
-def _counts_sql(queue: str, events_filter: str, ties: str, dedup: str, k: int, items: bool = False) -> str:
+def _counts_sql(
+    queue: str, events_filter: str, ties: str, dedup: str, k: int, items: bool = False, sample: bool = False
+) -> str:
     """Per queued (username, qid): open_now (the number of items to judge now), unsettled,
     systems; with ``items`` also the items to judge now, in the page's order."""
     listed = f", {_NOW_ORDER} AS items" if items else ""
-    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=items)},{_NOW},
+    return f"""WITH {_walk(queue, events_filter, ties, dedup, k, shuffle=items, sample=sample)},{_NOW},
         settled AS (SELECT username, qid, count(*) FILTER (WHERE open) AS unsettled FROM walk GROUP BY ALL),
         counted AS (SELECT username, qid, count(*) AS n{listed} FROM now GROUP BY ALL)
         SELECT q.username, q.qid, coalesce(c.n, 0) AS open_now,
@@ -96,6 +111,8 @@ def plan_overview(
     rel: int,
     qids: list[str] | None = None,
     items: bool = False,
+    sample: bool = False,
+    walk: bool = True,
 ) -> list[tuple]:
     """rr-first: :func:`reljudge.storage.judgments.question_overview` (the same columns,
     the same counts: pool size, this annotator's graded pooled paragraphs, their latest
@@ -104,9 +121,11 @@ def plan_overview(
     (tests/test_plan.py compares the two). Plain rows: ``reljudge next`` runs without pandas.
     ``qids``: only these questions of the queue (the walk reads only their rankings).
     ``items``: each row ends with the items to judge now, in the page's order (as
-    :func:`plan_items` orders them), so that one query serves both."""
+    :func:`plan_items` orders them), so that one query serves both. ``sample``: the drawn
+    items (table sample_draws) are to judge too, until graded; ``walk`` false (the sample
+    plan): no frontier is asked for (the walk still counts the unsettled systems)."""
     queue = _ONE_QUEUE if qids is None else _ONE_QUEUE + " AND list_contains($qids::VARCHAR[], q.qid)"
-    counts = _counts_sql(queue, "username = $user", ties, dedup, k, items)
+    counts = _counts_sql(queue, "username = $user", ties, dedup, k, items, sample)
     head, select = counts.rsplit("SELECT q.username, q.qid,", 1)
     sql = f"""{head},
         verdict AS (
@@ -121,23 +140,29 @@ def plan_overview(
         FROM planned pl JOIN questions qs USING (qid)
         LEFT JOIN sizes z USING (qid) LEFT JOIN verdict v USING (qid)
         ORDER BY qs.seq"""
-    params = {"user": username, "rel": int(rel), "rest": bool(rest)}
+    params = {"user": username, "rel": int(rel), "rest": bool(rest), "walk": bool(walk)}
     if qids is not None:
         params["qids"] = list(qids)
     return db.cursor().execute(sql, params).fetchall()
 
 
 def plan_counts_pairs(
-    db: Database, users: list[str], qids: list[str], rest: bool, ties: str, dedup: str, k: int, rel: int
+    db: Database,
+    users: list[str],
+    qids: list[str],
+    rest: bool,
+    ties: str,
+    dedup: str,
+    k: int,
+    rel: int,
+    sample: bool = False,
+    walk: bool = True,
 ) -> list[tuple]:
     """(username, qid, open_now, unsettled, systems) for (username, qid) pairs of several
-    annotators (the progress page), in one query."""
-    sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k)
-    return (
-        db.cursor()
-        .execute(sql, {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest)})
-        .fetchall()
-    )
+    annotators (the progress page), in one query (``sample``, ``walk``: as :func:`plan_overview`)."""
+    sql = _counts_sql(_PAIRS, "list_contains($users::VARCHAR[], username)", ties, dedup, k, sample=sample)
+    params = {"users": list(users), "qids": list(qids), "rel": int(rel), "rest": bool(rest), "walk": bool(walk)}
+    return db.cursor().execute(sql, params).fetchall()
 
 
 def plan_items(
@@ -151,12 +176,15 @@ def plan_items(
     k: int,
     rel: int,
     order_source: str | None = None,
+    sample: bool = False,
+    walk: bool = True,
 ) -> dict[str, list[str]]:
     """{qid: the items to judge now, in the page's order} for ``qids`` of ``username``'s
     queue. complete: the ungraded pooled items in the annotator's stable shuffle;
     rr-first: the frontier in the stable shuffle, or (``rest``, once settled) the ungraded
     items by weight (sum over systems of 1/log2(rank + 1) within K), then the shuffle.
-    ``order_source`` (complete only): the model source's grade first, highest first."""
+    ``order_source`` (complete only): the model source's grade first, highest first.
+    ``sample``, ``walk``: as :func:`plan_overview` (the sample plan: the drawn items alone)."""
     params = {"qids": list(qids), "user": username}
     if plan == "complete":
         key = SHUFFLE_KEY.format(qid="p.qid", user="$user", pid="p.pid")
@@ -172,8 +200,8 @@ def plan_items(
             LEFT JOIN model o ON o.qid = p.qid AND o.pid = p.pid
             WHERE list_contains($qids::VARCHAR[], p.qid) AND m.grade IS NULL GROUP BY p.qid"""
     else:
-        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest))
-        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True)},{_NOW}
+        params.update(users=[username] * len(qids), rel=int(rel), rest=bool(rest), walk=bool(walk))
+        sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=True, sample=sample)},{_NOW}
             SELECT qid, {_NOW_ORDER} FROM now GROUP BY qid"""
     found = dict(db.cursor().execute(sql, params).fetchall()) if qids else {}
     return {q: list(found.get(q) or []) for q in qids}

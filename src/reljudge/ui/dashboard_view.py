@@ -68,7 +68,8 @@ def plan_sentence(summary: dict) -> str:
     Markdown in the user's language."""
     s = summary
     # the plan in the reader's words (the CLI's names, complete / rr-first, stay in English)
-    name = session.t(f"plan_label_{s['plan']}") + (session.t("plan_label_then_rest") if s["rest"] else "")
+    then = "plan_label_then_rest" if s["rest"] else "plan_label_then_sample" if s.get("samples") else None
+    name = session.t(f"plan_label_{s['plan']}") + (session.t(then) if then and s["plan"] == "rr-first" else "")
     where = session.tm("plan_where", plan=name, k=s["plan_k"], rel=s["plan_rel"])
     if not s["open"]:
         return where + " " + session.tm("plan_settles_all", n=_count(s["complete"]), judged=_count(s["judged"]))

@@ -113,6 +113,55 @@ def decoy_form(db, key: str = "decoys") -> None:
                 session.error(exc)
 
 
+def plan_form(db) -> None:
+    """The judging plan, as ``reljudge plan`` sets it: complete, rr-first (then the rest of
+    the pool, or a random sample of it) or a sample alone, with the sample's rate and seed
+    (docs/sampling.md). A refused choice (say, another draw once judging has begun) is
+    shown and nothing changes."""
+    from reljudge.campaign import plan
+
+    chosen = plan.current(db)
+    labels = {"complete": "plan_complete", "rr-first": "plan_rr_first", "sample": "plan_sample"}
+    with st.form("judging_plan"):
+        name = st.radio(
+            session.t("plan_choice"),
+            plan.PLANS,
+            index=plan.PLANS.index(chosen.name),
+            key="plan_name",
+            format_func=lambda p: session.t(labels[p], k=chosen.k),
+        )
+        rest = st.checkbox(session.t("plan_rest"), value=chosen.rest, key="plan_rest")
+        then_sample = st.checkbox(
+            session.t("plan_then_sample"), value=chosen.name == "rr-first" and chosen.samples, key="plan_then_sample"
+        )
+        rate = st.number_input(
+            session.t("plan_sample_rate"),
+            min_value=0.01,
+            max_value=1.0,
+            value=float(chosen.sample_rate or 0.2),
+            step=0.05,
+            key="plan_sample_rate",
+        )
+        seed = st.number_input(
+            session.t("plan_sample_seed"),
+            min_value=0,
+            value=int(chosen.sample_seed or plan.DEFAULT_SAMPLE_SEED),
+            step=1,
+            key="plan_sample_seed",
+        )
+        st.caption(session.t("plan_help"))
+        st.caption(session.t("plan_sample_help"))
+        if st.form_submit_button(session.t("plan_apply")):
+            sampled = name == "sample" or (name == "rr-first" and then_sample)
+            try:
+                rest = rest and name == "rr-first"
+                plan.set_plan(db, name, rest, sample=rate if sampled else None, seed=int(seed) if sampled else None)
+            except ReljudgeError as exc:
+                session.error(exc)
+            else:
+                st.success(session.t("plan_saved"))
+
+
 def plan_estimate(db, key: str = "plan_estimate") -> None:
     """What each plan is expected to cost (reljudge.campaign.plan.estimate), on demand:
     the simulation takes a moment on a large campaign, so it runs when the lead asks."""
@@ -140,6 +189,16 @@ def plan_estimate(db, key: str = "plan_estimate") -> None:
         ),
         (session.t("plan_estimate_expected"), count(t["rr_first_expected"]), hours(h["rr_first_expected"])),
     ]
+    if "with_sample_low" in t:  # the chosen sampling plan: its drawn items counted (plan.estimate)
+        low, high, expected = t["with_sample_low"], t["with_sample_high"], t["with_sample_expected"]
+        span = count(low) if low == high else f"{count(low)}–{count(high)}"
+        rows.append(
+            (
+                session.t("plan_estimate_sample"),
+                span if expected is None else f"{span} ({count(expected)})",
+                hours(h["with_sample_low"] if expected is None else h["with_sample_expected"]),
+            )
+        )
     tables.dataframe(pd.DataFrame(rows, columns=["estimate_plan", "judgments", "estimate_hours"]), name="plan_estimate")
     secs = result["median_seconds_per_judgment"]
     st.caption(session.t("plan_estimate_note", n=result["judged_so_far"], s="—" if secs is None else f"{secs:.1f}"))
