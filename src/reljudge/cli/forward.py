@@ -34,6 +34,7 @@ CODES = Codes(
     error_served_failed=("url", "detail"),
     error_served_client_file=("path", "detail"),
     served_interrupted=("url",),
+    served_interrupted_write=("url", "command"),
 )
 """The messages of a command that meets the running app."""
 
@@ -49,35 +50,70 @@ MAX_MIRRORED = 10_000
 class Forwarding:
     """How a command is carried out by the server: the ``args`` attributes that name files
     it reads (a path or a list of paths: sent along) and files or folders it writes (made
-    on the server in a private temporary folder, sent back, written here)."""
+    on the server in a private temporary folder, sent back, written here); ``password``:
+    the command reads a password (``users add``, ``users passwd``), read here as it would
+    be without the app (``--password-stdin``, $RELJUDGE_PASSWORD, the terminal) and sent
+    in the body, never on a command line; ``writes``: it changes the campaign (what Ctrl+C
+    on the client says, docs/served.md#ctrlc)."""
 
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
+    password: bool = False
+    writes: bool = False
 
 
-#: The options of ``quality`` that change the campaign's settings (a write, not forwarded yet).
+#: The options of ``quality`` that change the campaign's settings.
 _QUALITY_WRITES = ("min_gold", "min_accuracy", "max_failed_decoys", "auto_gold")
+#: ``users`` actions that only read.
+_USERS_READS = ("list", "requests")
+#: Commands the running app never carries out: each says what to do instead (init, serve,
+#: copy-db) or is not forwarded yet (auto-judge: its model runs on the client's side).
+NEVER = ("init", "serve", "copy-db")
 
 
 def forwarding(args) -> Forwarding | None:
-    """How the parsed command ``args`` is forwarded, or None when it is not (yet): only
-    commands that read the campaign are, in this slice."""
+    """How the parsed command ``args`` is forwarded, or None when it is not (yet). Every
+    command that opens the campaign is, but ``init``, ``serve``, ``copy-db`` and
+    ``auto-judge``; one table, read by the client and by the server."""
     command, action = args.command, getattr(args, "action", None)
+    if command in NEVER or command == "auto-judge":
+        return None
     if command == "evaluate":
         return Forwarding(inputs=("runs",))
-    if command in ("next", "calibrate", "evaluate-answers"):
+    if command in ("next", "calibrate", "evaluate-answers", "agreement"):
         return Forwarding()
     if command in ("export", "report"):
         return Forwarding(outputs=("output",))
-    if command == "quality" and all(getattr(args, name, None) is None for name in _QUALITY_WRITES):
-        return Forwarding(outputs=("export",))
-    if command == "plan" and getattr(args, "plan", None) is None:  # show the plan, or --estimate
+    if command == "judges":
+        return Forwarding(outputs=("output",))
+    if command == "quality":
+        writes = any(getattr(args, name, None) is not None for name in _QUALITY_WRITES)
+        return Forwarding(outputs=("export",), writes=writes)
+    if command == "plan":  # show it, --estimate, or choose one (the argv as it is)
+        return Forwarding(writes=getattr(args, "plan", None) is not None)
+    if command == "users":
+        return Forwarding(password=action in ("add", "passwd"), writes=action not in _USERS_READS)
+    if command in ("campaigns", "types"):
+        return Forwarding(writes=action != "list")
+    if command == "assign":
+        return Forwarding(writes=not getattr(args, "show", False) or bool(getattr(args, "reassign", None)))
+    if command == "gold":
+        if getattr(args, "gold_cmd", None) == "import":
+            return Forwarding(inputs=("file",), writes=True)
         return Forwarding()
-    if (command, action) in (("users", "list"), ("users", "requests"), ("campaigns", "list"), ("types", "list")):
-        return Forwarding()
-    if command == "assign" and getattr(args, "show", False):
-        return Forwarding()
+    if command == "import":
+        return Forwarding(inputs=("file",), writes=True)
+    if command in ("pool", "freeze", "decoys"):
+        return Forwarding(writes=True)
     return None
+
+
+def client_name(args, path) -> str | None:
+    """How the client named the input file that the server carries out a command on (its
+    own copy of the client's file): what an import records as its source file, so that
+    the database reads the same as without the app. None outside a forwarded command."""
+    name = (getattr(args, "client_names", None) or {}).get(path)
+    return None if name is None else str(Path(name))  # as reljudge.campaign.importers.Source names it
 
 
 def _say(message) -> int:
@@ -184,7 +220,7 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         value = getattr(args, attr, None)
         if value:
             outputs[attr] = {"name": value, "mirror": _mirror(Path(value))}
-    return {
+    body = {
         "argv": argv,
         "db": info.db,
         # the campaign as this process would choose it (--campaign, else $RELJUDGE_CAMPAIGN):
@@ -193,6 +229,11 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         "inputs": inputs,
         "outputs": outputs,
     }
+    if spec.password:  # read here, as without the app; never on a command line
+        from reljudge.cli.main import read_password
+
+        body["password"] = read_password(args)
+    return body
 
 
 def _post(info, body: bytes) -> tuple[int, dict | None]:
@@ -267,8 +308,15 @@ def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        # a read: the server finishes it and its answer is dropped; nothing was written here
-        print(i18n.message(CODES("served_interrupted", url=info.url), "en"), file=sys.stderr)
+        # the server finishes the command and its answer is dropped; nothing was written
+        # here. A read changes nothing; a write is carried out whole, each of its
+        # transactions all or nothing (an import is one), as if the client had waited.
+        said = (
+            CODES("served_interrupted_write", url=info.url, command=_shown(args))
+            if spec.writes
+            else CODES("served_interrupted", url=info.url)
+        )
+        print(i18n.message(said, "en"), file=sys.stderr)
         return 130
     sys.stdout.write(answer.get("stdout") or "")
     sys.stderr.write(answer.get("stderr") or "")

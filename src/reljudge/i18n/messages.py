@@ -223,6 +223,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "interrupted: no longer waiting; the running app ({url}) finishes the read and drops its answer "
         "(nothing was written).",
     ),
+    "served_interrupted_write": (
+        "중단됨: 더 기다리지 않습니다. 실행 중인 앱({url})은 `reljudge {command}`를 끝까지 실행합니다"
+        "(쓰기마다 전부 아니면 전무). 결과는 읽기 명령으로 확인하세요.",
+        "interrupted: no longer waiting; the running app ({url}) carries `reljudge {command}` out to its end "
+        "(each of its writes all or nothing): check the result with a read command.",
+    ),
     "error_url_campaign_parameter": (
         "{where}: 'campaign'은 PostgreSQL 연결 인자가 아닙니다. 캠페인은 --campaign {name} "
         "(또는 RELJUDGE_CAMPAIGN={name}, 노트북에서는 open_campaign(url, campaign='{name}'))로 고르세요.",

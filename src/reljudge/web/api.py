@@ -12,7 +12,7 @@ Who may call it: a client on this machine (a loopback peer, or the address the s
 listens on; a request that came through a proxy is refused) that read the runtime file —
 owner-only, so the user who started the app. The secret is compared in constant time and
 never logged or echoed. Only the commands :func:`reljudge.cli.forward.forwarding` names are
-carried out (reads, in this slice); any other is refused by code.
+carried out; any other is refused by code.
 
 Refusals: 401 ``bad_secret`` (missing or wrong), 403 ``not_local``, 404 ``not_served`` (this
 app holds no DuckDB file: PostgreSQL, or the file could not be opened), 400 ``bad_request``
@@ -281,11 +281,18 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
         except SystemExit as stop:  # argparse said why on (captured) stderr
             return 200, {"code": int(stop.code or 0), "stdout": out.getvalue(), "stderr": err.getvalue(), "files": []}
     spec = forward.forwarding(args)
-    if spec is None or args.command in ("init", "serve", "copy-db"):
+    if spec is None or args.command in forward.NEVER:
         return 400, {"error": "not_forwarded", "message": "this command is not carried out by the running app"}
     args.db, args.campaign = info.db, campaign
+    if spec.password:  # the client read it (never this server's stdin, terminal or environment)
+        password = data.get("password")
+        if not isinstance(password, str):
+            raise _BadRequest("'password' must be a string for this command")
+        args.password_given = password
     work = Path(tempfile.mkdtemp(prefix="reljudge-forward-"))  # mode 0700
     shown: dict[str, str] = {}  # a path of the server's → how the client named it
+    client_names: dict[str, str] = {}  # the same, for the input files (what an import records)
+    args.client_names = client_names
     try:
         for attr in spec.inputs:
             value = getattr(args, attr, None)
@@ -300,6 +307,7 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
                 if item["data"] is not None:  # None: the client has no such file, nor has this folder
                     path.write_bytes(base64.b64decode(item["data"], validate=True))
                 shown[str(path)] = item["name"]
+                client_names[str(path)] = item["name"]
                 shown[f"{folder}{os.sep}"] = _folder_shown(item["name"])
                 paths.append(str(path))
             setattr(args, attr, paths if isinstance(value, list) else (paths[0] if paths else None))
