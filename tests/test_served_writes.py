@@ -9,7 +9,13 @@ all of it or nothing."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -199,3 +205,87 @@ def test_the_two_databases_end_up_the_same(writes):
     # a password changed through the app logs in
     r = reljudge(served, "users", "list", cwd=served.parent)
     assert r.returncode == 0 and "carol" in r.stdout
+
+
+def _reading_forwarded(pid: int, name: str) -> bool:
+    """Whether the server ``pid`` reads its copy of the client's file ``name`` (in its
+    private folder of a forwarded command) past its start (Linux /proc)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if "reljudge-forward-" in target and target.endswith("/" + name):
+                info = Path(f"/proc/{pid}/fdinfo/{fd}").read_text()
+                if int(re.search(r"pos:\s+(\d+)", info).group(1)) > 0:
+                    return True
+        except (OSError, AttributeError):
+            continue
+    return False
+
+
+def _count_big(path: Path) -> int:
+    con = duckdb.connect(str(path))  # replays a log a kill left behind
+    try:
+        return con.execute("SELECT count(*) FROM paragraphs WHERE pid LIKE 'big-%'").fetchone()[0]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_server_stopped_during_a_forwarded_import_leaves_all_or_nothing(tmp_path, sig):
+    source = _build(tmp_path)
+    path = tmp_path / "kill.duckdb"
+    shutil.copy2(source, path)
+    n = 150_000
+    big = tmp_path / "big-corpus.jsonl"
+    with open(big, "w", encoding="utf-8") as fh:
+        for k in range(n):
+            fh.write(
+                json.dumps(
+                    {"pid": f"big-{k}", "doc_id": f"d{k // 50}", "text": f"문단 {k}: 믿음과 소망."}, ensure_ascii=False
+                )
+                + "\n"
+            )
+    server = StreamlitServer(db_path=path, log_path=tmp_path / "server.log").start()
+    client = None
+    try:
+        env = {k: v for k, v in os.environ.items() if k != "RELJUDGE_CAMPAIGN"}
+        client = subprocess.Popen(
+            [sys.executable, "-m", "reljudge", "--db", str(path), "import", "corpus", str(big)],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while client.poll() is None and time.monotonic() < deadline:
+            if _reading_forwarded(server.proc.pid, big.name):
+                break
+            time.sleep(0.005)
+        assert client.poll() is None, f"the import ended before the server could be stopped: {client.stderr.read()}"
+        server.proc.send_signal(sig)
+        server.proc.wait(timeout=120)
+        out, err = client.communicate(timeout=120)
+    finally:
+        if client is not None and client.poll() is None:
+            client.kill()
+        server.stop()
+    if client.returncode == 0:  # SIGTERM: the app may finish the command before it stops
+        assert sig == signal.SIGTERM and f"{n} " in out
+    else:
+        assert client.returncode == 2, err
+        assert "stopped before it answered `reljudge import`" in err and "Traceback" not in err
+    again = StreamlitServer(db_path=path, log_path=tmp_path / "again.log").start()  # the app opens it again
+    try:
+        listed = reljudge(path, "users", "list", cwd=tmp_path)  # through the restarted app
+        assert listed.returncode == 0 and "ann" in listed.stdout, listed.stderr
+    finally:
+        again.stop()
+    got = _count_big(path)
+    assert got in (0, n), got  # all or nothing
+    if client.returncode == 0:  # the client was told it was done: it is there
+        assert got == n

@@ -15,6 +15,7 @@ the others say that the app holds the file and what to do, by code.
 from __future__ import annotations
 
 import base64
+import getpass
 import http.client
 import json
 import os
@@ -32,6 +33,7 @@ CODES = Codes(
     error_served_copy_db=("path", "url"),
     error_served_refused=("path", "url"),
     error_served_failed=("url", "detail"),
+    error_served_lost=("path", "url", "command"),
     error_served_client_file=("path", "detail"),
     served_interrupted=("url",),
     served_interrupted_write=("url", "command"),
@@ -106,6 +108,26 @@ def forwarding(args) -> Forwarding | None:
     if command in ("pool", "freeze", "decoys"):
         return Forwarding(writes=True)
     return None
+
+
+def read_password(args) -> str:
+    """The password of ``users add`` / ``users passwd``: --password-stdin, else
+    $RELJUDGE_PASSWORD, else asked twice at the terminal. A command carried out by the
+    running app gets the one its client read (reljudge.cli.forward)."""
+    given = getattr(args, "password_given", None)
+    if given is not None:
+        return given
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    env = os.environ.get("RELJUDGE_PASSWORD")
+    if env:
+        return env
+    if not sys.stdin.isatty():
+        raise SystemExit("error: no password: use --password-stdin or RELJUDGE_PASSWORD")
+    first = getpass.getpass("password: ")
+    if first != getpass.getpass("again: "):
+        raise SystemExit("error: the passwords differ")
+    return first
 
 
 def client_name(args, path) -> str | None:
@@ -230,27 +252,34 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         "outputs": outputs,
     }
     if spec.password:  # read here, as without the app; never on a command line
-        from reljudge.cli.main import read_password
-
         body["password"] = read_password(args)
     return body
 
 
+class _Lost(Exception):
+    """The app went away after the command was sent (stopped, killed, crashed)."""
+
+
 def _post(info, body: bytes) -> tuple[int, dict | None]:
     """POST to the app straight over a socket to its loopback address: never through an
-    HTTP proxy of the environment (``http_proxy``), which would see the secret."""
+    HTTP proxy of the environment (``http_proxy``), which would see the secret. An OSError
+    before anything was sent (nothing answers: a stale runtime file) is raised as it is;
+    one after it, as :class:`_Lost`."""
     conn = http.client.HTTPConnection(info.host, info.port, timeout=CONNECT_SECONDS)
     try:
         conn.connect()
         conn.sock.settimeout(None)  # a long report is worth waiting for; Ctrl+C stops it
-        conn.request(
-            "POST",
-            info.base_path + ROUTE,
-            body=body,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"},
-        )
-        response = conn.getresponse()
-        raw = response.read()
+        try:
+            conn.request(
+                "POST",
+                info.base_path + ROUTE,
+                body=body,
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"},
+            )
+            response = conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Lost() from exc
     finally:
         conn.close()
     try:
@@ -293,6 +322,9 @@ def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
         body = _request_body(args, argv, info, spec)
         try:
             status, answer = _post(info, json.dumps(body).encode("utf-8"))
+        except _Lost:
+            # the app stopped with the command in hand: a write was done whole or not at all
+            return _say(CODES("error_served_lost", path=info.db, url=info.url, command=_shown(args)))
         except (ConnectionError, OSError):
             return None  # nothing answers: a file left by a stopped server — the usual refusal
         if status in (401, 403):

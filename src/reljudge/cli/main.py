@@ -8,7 +8,6 @@ subcommand.
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 import signal
 import subprocess
@@ -161,28 +160,9 @@ def cmd_pool(args) -> int:
     return 0
 
 
-def read_password(args) -> str:
-    """The password of ``users add`` / ``users passwd``: --password-stdin, else
-    $RELJUDGE_PASSWORD, else asked twice at the terminal. A command carried out by the
-    running app gets the one its client read (reljudge.cli.forward)."""
-    given = getattr(args, "password_given", None)
-    if given is not None:
-        return given
-    if args.password_stdin:
-        return sys.stdin.readline().rstrip("\n")
-    env = os.environ.get("RELJUDGE_PASSWORD")
-    if env:
-        return env
-    if not sys.stdin.isatty():
-        raise SystemExit("error: no password: use --password-stdin or RELJUDGE_PASSWORD")
-    first = getpass.getpass("password: ")
-    if first != getpass.getpass("again: "):
-        raise SystemExit("error: the passwords differ")
-    return first
-
-
 def cmd_users(args) -> int:
     from reljudge.campaign import auth
+    from reljudge.cli.forward import read_password
 
     db = _db(args, create=args.action == "add")
     if args.action == "add":

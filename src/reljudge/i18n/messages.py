@@ -214,6 +214,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "실행 중인 앱({url})이 명령을 끝내지 못했습니다: {detail}",
         "the running app ({url}) could not carry out the command: {detail}",
     ),
+    "error_served_lost": (
+        "{path}: 실행 중인 앱({url})이 `reljudge {command}`에 답하기 전에 멈췄습니다. 쓰기는 모두 되었거나 "
+        "전혀 되지 않았습니다(반쯤 된 것은 없음): 앱을 다시 시작하거나 멈춘 채로, 읽기 명령으로 확인한 뒤 다시 실행하세요.",
+        "{path}: the running app ({url}) stopped before it answered `reljudge {command}`. Each write was made "
+        "whole or not at all (nothing is half done): check with a read command (the app restarted, or stopped) "
+        "and run it again if needed.",
+    ),
     "error_served_client_file": (
         "{path}: 이 파일을 읽거나 쓸 수 없습니다({detail})",
         "{path}: cannot read or write this file ({detail})",
