@@ -199,10 +199,6 @@ def test_a_bundle_folder_is_written_here_and_its_checks_see_the_clients_folder(p
 @pytest.mark.parametrize(
     "argv, says",
     [
-        (
-            ("auto-judge", "--source", "m", "--model", "e5-small"),
-            "`reljudge auto-judge` is not carried out through the app yet: stop the app",
-        ),
         (("init",), "already created this database"),
         (("serve", "--port", "1"), "already serves this database: open http://127.0.0.1:"),
     ],

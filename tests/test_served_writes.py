@@ -289,3 +289,41 @@ def test_a_server_stopped_during_a_forwarded_import_leaves_all_or_nothing(tmp_pa
     assert got in (0, n), got  # all or nothing
     if client.returncode == 0:  # the client was told it was done: it is there
         assert got == n
+
+
+def test_auto_judge_runs_on_the_client_and_stores_its_grades_through_the_running_app(tmp_path):
+    """The model (here an OpenAI-compatible endpoint) is asked by the client's process; the
+    pairs come from the app and the grades go back through it, stored as the source: the
+    same summary, the same grades as a run on the file with the app stopped, the same
+    refusal for a source another model made."""
+    from judge_server import JudgeServer
+
+    source = _build(tmp_path)
+    served, direct = tmp_path / "served.duckdb", tmp_path / "direct.duckdb"
+    for target in (served, direct):
+        shutil.copy2(source, target)
+    model = JudgeServer()
+    server = StreamlitServer(db_path=served, log_path=tmp_path / "server.log").start()
+    try:
+        argv = ("auto-judge", "--source", "llm", "--endpoint", model.url, "--model", "e5-judge")
+        through = reljudge(served, *argv, "--concurrency", "2", cwd=tmp_path)
+        asked_through = model.requests
+        alone = reljudge(direct, *argv, "--concurrency", "2", cwd=tmp_path)
+        assert through.returncode == 0, through.stderr
+        assert "in use by another process" not in through.stderr and "Traceback" not in through.stderr
+        assert (through.stdout, through.returncode) == (alone.stdout, alone.returncode)
+        assert asked_through > 0 and model.requests == 2 * asked_through  # one request per pair, each run
+        for db, name in ((served, "through.txt"), (direct, "alone.txt")):
+            r = reljudge(db, "export", "qrels", "--source", "llm", "-o", name, cwd=tmp_path)
+            assert r.returncode == 0, r.stderr
+        assert (tmp_path / "through.txt").read_text() == (tmp_path / "alone.txt").read_text()
+        assert (tmp_path / "through.txt").read_text().strip()
+        again = [reljudge(db, *argv, cwd=tmp_path) for db in (served, direct)]  # nothing pending
+        assert again[0].stdout == again[1].stdout and "0 graded now" in again[0].stdout
+        other = ("auto-judge", "--source", "llm", "--endpoint", model.url, "--model", "another")
+        refused = [reljudge(db, *other, cwd=tmp_path) for db in (served, direct)]
+        assert refused[1].returncode == 2 and "llm" in refused[1].stderr
+        assert _said(refused[0]) == _said(refused[1])
+    finally:
+        server.stop()
+        model.close()

@@ -56,7 +56,7 @@ class Forwarding:
     the command reads a password (``users add``, ``users passwd``), read here as it would
     be without the app (``--password-stdin``, $RELJUDGE_PASSWORD, the terminal) and sent
     in the body, never on a command line; ``writes``: it changes the campaign (what Ctrl+C
-    on the client says, docs/served.md#ctrlc)."""
+    on the client says, docs/served.md#앱을-거치는-명령--what-is-forwarded)."""
 
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
@@ -260,7 +260,7 @@ class _Lost(Exception):
     """The app went away after the command was sent (stopped, killed, crashed)."""
 
 
-def _post(info, body: bytes) -> tuple[int, dict | None]:
+def _post(info, body: bytes, route: str = ROUTE) -> tuple[int, dict | None]:
     """POST to the app straight over a socket to its loopback address: never through an
     HTTP proxy of the environment (``http_proxy``), which would see the secret. An OSError
     before anything was sent (nothing answers: a stale runtime file) is raised as it is;
@@ -272,7 +272,7 @@ def _post(info, body: bytes) -> tuple[int, dict | None]:
         try:
             conn.request(
                 "POST",
-                info.base_path + ROUTE,
+                info.base_path + route,
                 body=body,
                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"},
             )
@@ -354,3 +354,7 @@ def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
     sys.stderr.write(answer.get("stderr") or "")
     sys.stderr.flush()
     return answer["code"]
+
+
+# -- auto-judge beside the app: the model here, the pairs and grades there ---------------------
+JUDGE_ROUTE = "/api/v1/judge"
