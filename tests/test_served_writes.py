@@ -320,6 +320,7 @@ def test_auto_judge_runs_on_the_client_and_stores_its_grades_through_the_running
         assert (tmp_path / "through.txt").read_text().strip()
         again = [reljudge(db, *argv, cwd=tmp_path) for db in (served, direct)]  # nothing pending
         assert again[0].stdout == again[1].stdout and "0 graded now" in again[0].stdout
+        _judge_route_refuses(server, served)
         other = ("auto-judge", "--source", "llm", "--endpoint", model.url, "--model", "another")
         refused = [reljudge(db, *other, cwd=tmp_path) for db in (served, direct)]
         assert refused[1].returncode == 2 and "llm" in refused[1].stderr
@@ -327,3 +328,30 @@ def test_auto_judge_runs_on_the_client_and_stores_its_grades_through_the_running
     finally:
         server.stop()
         model.close()
+
+
+def _judge_route_refuses(server, served: Path) -> None:
+    """POST /api/v1/judge takes the runtime file's secret only, and only its operations."""
+    import urllib.error
+    import urllib.request
+
+    info = runtime_file.read(served)
+
+    def post(body: dict, secret: str) -> int:
+        req = urllib.request.Request(
+            f"{server.url}/api/v1/judge",
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {secret}"},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    asked = {"db": info.db, "campaign": "default", "op": "graded_count", "args": ["llm"]}
+    assert post(asked, "w" * 43) == 401
+    assert post({**asked, "op": "drop_everything"}, info.secret) == 400
+    assert post({**asked, "db": "/elsewhere.duckdb"}, info.secret) == 400
+    assert post(asked, info.secret) == 200

@@ -50,7 +50,7 @@ class RunSummary:
 class JudgePlace:
     """Where a run reads the pairs and writes the grades: :class:`LocalPlace`, the
     database itself, or (a DuckDB file the running app holds) the app, through
-    ``/api/v1/judge`` (reljudge.cli.forward.ServedPlace): the model then runs on the
+    ``/api/v1/judge`` (reljudge.cli.served_judge.ServedPlace): the model then runs on the
     client's side, and only pairs and batches of grades travel (docs/served.md)."""
 
     def check_source(self, source: str, kind: str, model: str, prompt_sha256: str | None) -> None:

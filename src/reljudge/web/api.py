@@ -418,8 +418,15 @@ async def cli_route(request: Request) -> JSONResponse:
         status, answer = await run_in_threadpool(_carry_out, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
-    # encoded off the event loop too: an export's files travel in the answer
-    encoded = await run_in_threadpool(json.dumps, answer, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return await _json_answer(answer, status)
+
+
+async def _json_answer(answer: dict, status: int) -> Response:
+    """The answer encoded off the event loop (an export's files, a run's pairs travel in it);
+    a value JSON has no type for (a time stamp of a table) as its text."""
+    from starlette.concurrency import run_in_threadpool
+
+    encoded = await run_in_threadpool(json.dumps, answer, ensure_ascii=False, separators=(",", ":"), default=str)
     return Response(encoded.encode("utf-8"), status_code=status, media_type="application/json")
 
 
@@ -437,7 +444,7 @@ JUDGE_OPS = (
 
 
 def _judge_op(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict]:
-    """One operation of a model judge's run on the client (reljudge.cli.forward.ServedPlace)
+    """One operation of a model judge's run on the client (reljudge.cli.served_judge.ServedPlace)
     against the database this app holds: the same library calls as a run on the file."""
     from reljudge.errors import ReljudgeError
     from reljudge.judges import runner
@@ -489,7 +496,7 @@ async def judge_route(request: Request) -> JSONResponse:
         status, answer = await run_in_threadpool(_judge_op, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
-    return JSONResponse(answer, status_code=status)
+    return await _json_answer(answer, status)
 
 
 def routes() -> list[Route]:
