@@ -321,6 +321,17 @@ def test_auto_judge_runs_on_the_client_and_stores_its_grades_through_the_running
         again = [reljudge(db, *argv, cwd=tmp_path) for db in (served, direct)]  # nothing pending
         assert again[0].stdout == again[1].stdout and "0 graded now" in again[0].stdout
         _judge_route_refuses(server, served)
+        # e5-small (on the client's CPU): the people's grades it calibrates on come through the app too
+        e5 = [
+            reljudge(db, "auto-judge", "--source", "e5", "--model", "e5-small", "--threads", "1", cwd=tmp_path)
+            for db in (served, direct)
+        ]
+        assert e5[1].returncode == 0, e5[1].stderr
+        assert (e5[0].stdout, e5[0].returncode) == (e5[1].stdout, e5[1].returncode)
+        for db, name in ((served, "e5-through.txt"), (direct, "e5-alone.txt")):
+            assert reljudge(db, "export", "qrels", "--source", "e5", "-o", name, cwd=tmp_path).returncode == 0
+        assert (tmp_path / "e5-through.txt").read_text() == (tmp_path / "e5-alone.txt").read_text()
+        assert (tmp_path / "e5-through.txt").read_text().strip()
         other = ("auto-judge", "--source", "llm", "--endpoint", model.url, "--model", "another")
         refused = [reljudge(db, *other, cwd=tmp_path) for db in (served, direct)]
         assert refused[1].returncode == 2 and "llm" in refused[1].stderr
