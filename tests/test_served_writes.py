@@ -366,3 +366,60 @@ def _judge_route_refuses(server, served: Path) -> None:
     assert post({**asked, "op": "drop_everything"}, info.secret) == 400
     assert post({**asked, "db": "/elsewhere.duckdb"}, info.secret) == 400
     assert post(asked, info.secret) == 200
+
+
+def test_an_import_lets_other_writes_in_between_its_pieces(tmp_path, monkeypatch):
+    """An import stages its rows a piece at a time (Database.stage), the write lock free
+    between pieces: another thread's writes get in while it runs, not only after it; and
+    every reader sees all of it or none of it."""
+    import threading
+
+    from reljudge.campaign import setup
+    from reljudge.storage import database as storage_database
+    from reljudge.storage import open_database
+
+    monkeypatch.setattr(storage_database, "STAGE_ROWS", 1_000)
+    big = tmp_path / "corpus.jsonl"
+    with open(big, "w", encoding="utf-8") as fh:
+        for k in range(20_000):
+            fh.write(json.dumps({"pid": f"s{k}", "text": f"문단 {k}: 소망과 인내."}, ensure_ascii=False) + "\n")
+    db = open_database(shutil.copy2(_build(tmp_path), tmp_path / "pieces.duckdb"))
+    holds: list[tuple[str, float, float]] = []  # (thread, start, end) of every hold of the write lock
+    original = storage_database.owner_only
+
+    from contextlib import contextmanager
+
+    @contextmanager
+    def timed():
+        with original():
+            start = time.perf_counter()
+            try:
+                yield
+            finally:
+                holds.append((threading.current_thread().name, start, time.perf_counter()))
+
+    monkeypatch.setattr(storage_database, "owner_only", timed)
+    stop, seen = threading.Event(), []
+
+    def other_writer():
+        while not stop.is_set():
+            with db.transaction() as cur:
+                cur.execute("SELECT 1")
+            seen.append(db.cursor().execute("SELECT count(*) FROM paragraphs WHERE pid LIKE 's%'").fetchone()[0])
+            stop.wait(0.002)
+
+    thread = threading.Thread(target=other_writer, name="other")
+    thread.start()
+    try:
+        setup.import_file(db, "corpus", big)
+    finally:
+        stop.set()
+        thread.join()
+    own = [(a, b) for name, a, b in holds if name != "other"]
+    assert len(own) >= 20  # the table, 20 pieces, the final switch
+    first_piece_end, last_piece_start = own[1][1], own[-2][0]  # own[0]: the table; own[-1]: the switch
+    between = [a for name, a, _b in holds if name == "other" and first_piece_end < a < last_piece_start]
+    assert between, "no other write got the lock while the import staged its pieces"
+    assert set(seen) <= {0, 20_000}  # all or nothing to every reader
+    assert db.cursor().execute("SELECT count(*) FROM paragraphs WHERE pid LIKE 's%'").fetchone()[0] == 20_000
+    db.close()
