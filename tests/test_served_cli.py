@@ -45,9 +45,12 @@ def _build(folder: Path) -> Path:
     return path
 
 
-def reljudge(db: Path, *argv: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+def reljudge(
+    db: Path, *argv: str, cwd: Path, timeout: float = 120, input: str | None = None
+) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("RELJUDGE_CAMPAIGN", None)
+    env.pop("RELJUDGE_PASSWORD", None)
     return subprocess.run(
         [sys.executable, "-m", "reljudge", "--db", str(db), *argv],
         cwd=cwd,
@@ -55,6 +58,7 @@ def reljudge(db: Path, *argv: str, cwd: Path, timeout: float = 120) -> subproces
         capture_output=True,
         text=True,
         timeout=timeout,
+        input="" if input is None else input,
     )
 
 
@@ -195,10 +199,6 @@ def test_a_bundle_folder_is_written_here_and_its_checks_see_the_clients_folder(p
 @pytest.mark.parametrize(
     "argv, says",
     [
-        (("pool",), "`reljudge pool` is not carried out through the app yet: stop the app"),
-        (("users", "deactivate", "bob"), "`reljudge users deactivate` is not carried out"),
-        (("quality", "--min-gold", "5"), "`reljudge quality` is not carried out"),
-        (("plan", "complete"), "`reljudge plan` is not carried out"),
         (("init",), "already created this database"),
         (("serve", "--port", "1"), "already serves this database: open http://127.0.0.1:"),
     ],
@@ -256,7 +256,7 @@ def test_a_wrong_secret_is_refused_without_being_echoed(pair):
     status, answer = _post(server, body, {"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"})
     assert status == 200 and json.loads(answer)["code"] == 0
     # a command that is not forwarded is refused by the server too, whoever asks
-    refused = json.dumps({"argv": ["pool"], "db": info.db, "campaign": "default"}).encode()
+    refused = json.dumps({"argv": ["init"], "db": info.db, "campaign": "default"}).encode()
     status, answer = _post(
         server, refused, {"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"}
     )
@@ -397,15 +397,31 @@ def test_which_commands_are_forwarded():
     assert spec("export", "qrels", "-o", "q.txt").outputs == ("output",)
     assert spec("evaluate", "run.trec").inputs == ("runs",)
     assert spec("quality", "--export", "q.jsonl").outputs == ("export",)
-    for writes in (("quality", "--auto-gold", "on"), ("plan", "rr-first"), ("users", "add", "x"), ("pool",), ("init",)):
-        assert spec(*writes) is None, writes
-    assert spec("plan", "--estimate") is not None and spec("assign", "--show") is not None
-    assert spec("assign") is None
+    assert spec("import", "corpus", "c.jsonl").inputs == ("file",) and spec("import", "corpus", "c.jsonl").writes
+    assert spec("gold", "import", "g.qrels").inputs == ("file",)
+    assert spec("judges", "errors", "--source", "m", "-o", "e.tsv").outputs == ("output",)
+    for writes in (("quality", "--auto-gold", "on"), ("plan", "rr-first"), ("users", "add", "x"), ("pool",)):
+        assert spec(*writes).writes, writes
+    assert spec("users", "add", "x").password and spec("users", "passwd", "x").password
+    assert not spec("users", "grant", "x", "--role", "lead").password
+    for reads in (("plan", "--estimate"), ("assign", "--show"), ("users", "list"), ("quality",), ("gold", "list")):
+        assert not spec(*reads).writes, reads
+    assert spec("assign").writes
+    for never in (("init",), ("serve",), ("copy-db", "a", "b")):
+        assert spec(*never) is None, never
 
 
-def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path):
-    """A forwarded read that has not answered yet: Ctrl+C ends the client at once (130, said
-    on stderr), and the output file it would have written is not there."""
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (("export", "qrels", "-o", "q.txt"), "finishes the read and drops its answer"),
+        (("pool",), "carries `reljudge pool` out to its end (each of its writes all or nothing)"),
+    ],
+)
+def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path, argv, says):
+    """A forwarded command that has not answered yet: Ctrl+C ends the client at once (130,
+    said on stderr: a read is dropped, a write is carried out whole by the app), and the
+    output file it would have written is not there."""
     import signal
     import socket
     import threading
@@ -441,7 +457,7 @@ def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path):
         )
         runtime_file.write(info)
         client = subprocess.Popen(
-            [sys.executable, "-m", "reljudge", "--db", str(path), "export", "qrels", "-o", "q.txt"],
+            [sys.executable, "-m", "reljudge", "--db", str(path), *argv],
             cwd=tmp_path,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -451,7 +467,8 @@ def test_ctrl_c_on_the_client_stops_waiting_and_writes_nothing(tmp_path):
         client.send_signal(signal.SIGINT)
         out, err = client.communicate(timeout=30)
         assert client.returncode == 130, err
-        assert "interrupted: no longer waiting" in err and "Traceback" not in err and "t" * 43 not in err
+        assert "interrupted: no longer waiting" in err and says in err
+        assert "Traceback" not in err and "t" * 43 not in err
         assert not (tmp_path / "q.txt").exists()
     finally:
         for conn in accepted:

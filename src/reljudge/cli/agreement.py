@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from reljudge import i18n
 from reljudge.codes import Codes, Message
-from reljudge.errors import InputError, ReljudgeError
+from reljudge.errors import DatabaseLockedError, InputError, ReljudgeError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -388,6 +388,8 @@ def run_agreement(args: argparse.Namespace) -> int:
                         f"  question {r.qid}: {r.annotator}'s labels would make "
                         f"{r.winner_if_annotator} come first instead of {r.winner}\n"
                     )
+    except DatabaseLockedError:
+        raise  # the command line's: a running app that holds the file carries it out
     except ReljudgeError as exc:
         message = " ".join(str(exc).split())  # always one line
         print(f"reljudge agreement: error: {message}", file=sys.stderr)

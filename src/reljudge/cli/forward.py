@@ -15,6 +15,7 @@ the others say that the app holds the file and what to do, by code.
 from __future__ import annotations
 
 import base64
+import getpass
 import http.client
 import json
 import os
@@ -32,8 +33,10 @@ CODES = Codes(
     error_served_copy_db=("path", "url"),
     error_served_refused=("path", "url"),
     error_served_failed=("url", "detail"),
+    error_served_lost=("path", "url", "command"),
     error_served_client_file=("path", "detail"),
     served_interrupted=("url",),
+    served_interrupted_write=("url", "command"),
 )
 """The messages of a command that meets the running app."""
 
@@ -49,35 +52,90 @@ MAX_MIRRORED = 10_000
 class Forwarding:
     """How a command is carried out by the server: the ``args`` attributes that name files
     it reads (a path or a list of paths: sent along) and files or folders it writes (made
-    on the server in a private temporary folder, sent back, written here)."""
+    on the server in a private temporary folder, sent back, written here); ``password``:
+    the command reads a password (``users add``, ``users passwd``), read here as it would
+    be without the app (``--password-stdin``, $RELJUDGE_PASSWORD, the terminal) and sent
+    in the body, never on a command line; ``writes``: it changes the campaign (what Ctrl+C
+    on the client says, docs/served.md#앱을-거치는-명령--what-is-forwarded)."""
 
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
+    password: bool = False
+    writes: bool = False
 
 
-#: The options of ``quality`` that change the campaign's settings (a write, not forwarded yet).
+#: The options of ``quality`` that change the campaign's settings.
 _QUALITY_WRITES = ("min_gold", "min_accuracy", "max_failed_decoys", "auto_gold")
+#: ``users`` actions that only read.
+_USERS_READS = ("list", "requests")
+#: Commands the running app never carries out: each says what to do instead (init, serve,
+#: copy-db) or is not forwarded yet (auto-judge: its model runs on the client's side).
+NEVER = ("init", "serve", "copy-db")
 
 
 def forwarding(args) -> Forwarding | None:
-    """How the parsed command ``args`` is forwarded, or None when it is not (yet): only
-    commands that read the campaign are, in this slice."""
+    """How the parsed command ``args`` is forwarded, or None when it is not (yet). Every
+    command that opens the campaign is, but ``init``, ``serve``, ``copy-db`` and
+    ``auto-judge``; one table, read by the client and by the server."""
     command, action = args.command, getattr(args, "action", None)
+    if command in NEVER or command == "auto-judge":
+        return None
     if command == "evaluate":
         return Forwarding(inputs=("runs",))
-    if command in ("next", "calibrate", "evaluate-answers"):
+    if command in ("next", "calibrate", "evaluate-answers", "agreement"):
         return Forwarding()
     if command in ("export", "report"):
         return Forwarding(outputs=("output",))
-    if command == "quality" and all(getattr(args, name, None) is None for name in _QUALITY_WRITES):
-        return Forwarding(outputs=("export",))
-    if command == "plan" and getattr(args, "plan", None) is None:  # show the plan, or --estimate
+    if command == "judges":
+        return Forwarding(outputs=("output",))
+    if command == "quality":
+        writes = any(getattr(args, name, None) is not None for name in _QUALITY_WRITES)
+        return Forwarding(outputs=("export",), writes=writes)
+    if command == "plan":  # show it, --estimate, or choose one (the argv as it is)
+        return Forwarding(writes=getattr(args, "plan", None) is not None)
+    if command == "users":
+        return Forwarding(password=action in ("add", "passwd"), writes=action not in _USERS_READS)
+    if command in ("campaigns", "types"):
+        return Forwarding(writes=action != "list")
+    if command == "assign":
+        return Forwarding(writes=not getattr(args, "show", False) or bool(getattr(args, "reassign", None)))
+    if command == "gold":
+        if getattr(args, "gold_cmd", None) == "import":
+            return Forwarding(inputs=("file",), writes=True)
         return Forwarding()
-    if (command, action) in (("users", "list"), ("users", "requests"), ("campaigns", "list"), ("types", "list")):
-        return Forwarding()
-    if command == "assign" and getattr(args, "show", False):
-        return Forwarding()
+    if command == "import":
+        return Forwarding(inputs=("file",), writes=True)
+    if command in ("pool", "freeze", "decoys"):
+        return Forwarding(writes=True)
     return None
+
+
+def read_password(args) -> str:
+    """The password of ``users add`` / ``users passwd``: --password-stdin, else
+    $RELJUDGE_PASSWORD, else asked twice at the terminal. A command carried out by the
+    running app gets the one its client read (reljudge.cli.forward)."""
+    given = getattr(args, "password_given", None)
+    if given is not None:
+        return given
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    env = os.environ.get("RELJUDGE_PASSWORD")
+    if env:
+        return env
+    if not sys.stdin.isatty():
+        raise SystemExit("error: no password: use --password-stdin or RELJUDGE_PASSWORD")
+    first = getpass.getpass("password: ")
+    if first != getpass.getpass("again: "):
+        raise SystemExit("error: the passwords differ")
+    return first
+
+
+def client_name(args, path) -> str | None:
+    """How the client named the input file that the server carries out a command on (its
+    own copy of the client's file): what an import records as its source file, so that
+    the database reads the same as without the app. None outside a forwarded command."""
+    name = (getattr(args, "client_names", None) or {}).get(path)
+    return None if name is None else str(Path(name))  # as reljudge.campaign.importers.Source names it
 
 
 def _say(message) -> int:
@@ -184,7 +242,7 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         value = getattr(args, attr, None)
         if value:
             outputs[attr] = {"name": value, "mirror": _mirror(Path(value))}
-    return {
+    body = {
         "argv": argv,
         "db": info.db,
         # the campaign as this process would choose it (--campaign, else $RELJUDGE_CAMPAIGN):
@@ -193,23 +251,35 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         "inputs": inputs,
         "outputs": outputs,
     }
+    if spec.password:  # read here, as without the app; never on a command line
+        body["password"] = read_password(args)
+    return body
 
 
-def _post(info, body: bytes) -> tuple[int, dict | None]:
+class _Lost(Exception):
+    """The app went away after the command was sent (stopped, killed, crashed)."""
+
+
+def _post(info, body: bytes, route: str = ROUTE) -> tuple[int, dict | None]:
     """POST to the app straight over a socket to its loopback address: never through an
-    HTTP proxy of the environment (``http_proxy``), which would see the secret."""
+    HTTP proxy of the environment (``http_proxy``), which would see the secret. An OSError
+    before anything was sent (nothing answers: a stale runtime file) is raised as it is;
+    one after it, as :class:`_Lost`."""
     conn = http.client.HTTPConnection(info.host, info.port, timeout=CONNECT_SECONDS)
     try:
         conn.connect()
         conn.sock.settimeout(None)  # a long report is worth waiting for; Ctrl+C stops it
-        conn.request(
-            "POST",
-            info.base_path + ROUTE,
-            body=body,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"},
-        )
-        response = conn.getresponse()
-        raw = response.read()
+        try:
+            conn.request(
+                "POST",
+                info.base_path + route,
+                body=body,
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {info.secret}"},
+            )
+            response = conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Lost() from exc
     finally:
         conn.close()
     try:
@@ -252,6 +322,9 @@ def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
         body = _request_body(args, argv, info, spec)
         try:
             status, answer = _post(info, json.dumps(body).encode("utf-8"))
+        except _Lost:
+            # the app stopped with the command in hand: a write was done whole or not at all
+            return _say(CODES("error_served_lost", path=info.db, url=info.url, command=_shown(args)))
         except (ConnectionError, OSError):
             return None  # nothing answers: a file left by a stopped server — the usual refusal
         if status in (401, 403):
@@ -267,10 +340,21 @@ def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        # a read: the server finishes it and its answer is dropped; nothing was written here
-        print(i18n.message(CODES("served_interrupted", url=info.url), "en"), file=sys.stderr)
+        # the server finishes the command and its answer is dropped; nothing was written
+        # here. A read changes nothing; a write is carried out whole, each of its
+        # transactions all or nothing (an import is one), as if the client had waited.
+        said = (
+            CODES("served_interrupted_write", url=info.url, command=_shown(args))
+            if spec.writes
+            else CODES("served_interrupted", url=info.url)
+        )
+        print(i18n.message(said, "en"), file=sys.stderr)
         return 130
     sys.stdout.write(answer.get("stdout") or "")
     sys.stderr.write(answer.get("stderr") or "")
     sys.stderr.flush()
     return answer["code"]
+
+
+# -- auto-judge beside the app: the model here, the pairs and grades there ---------------------
+JUDGE_ROUTE = "/api/v1/judge"

@@ -254,9 +254,16 @@ def _print_probe(result, judge) -> None:
 
 
 def cmd_auto_judge(args) -> int:
+    from reljudge.errors import DatabaseLockedError
     from reljudge.judges import runner
 
-    db = _db(args)
+    try:
+        db = _db(args)
+    except DatabaseLockedError as exc:
+        from reljudge.cli.served_judge import judge_place
+
+        # the running app holds the file: the model runs here, pairs and grades go through it
+        db = judge_place(args, exc)
     if args.endpoint:
         from reljudge.judges.endpoint import EndpointJudge
 

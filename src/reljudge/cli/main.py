@@ -8,7 +8,6 @@ subcommand.
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 import signal
 import subprocess
@@ -82,10 +81,15 @@ def cmd_import(args) -> int:
         print("error: --update-questions is for questions", file=sys.stderr)
         return 2
     db = _db(args, create=True)
+    from reljudge.cli.forward import client_name
+
+    display = client_name(args, args.file)  # through the running app: the client's name
     if args.kind == "answers":
         from reljudge.review import ingest
 
-        versions = ingest.import_answers(db, args.file, system=args.system, fmt=args.format, replace=args.replace)
+        versions = ingest.import_answers(
+            db, args.file, system=args.system, fmt=args.format, replace=args.replace, display=display
+        )
         print(f"answers {args.file}: " + ", ".join(f"{s} version {v}" for s, v in versions.items()))
         return 0
     if args.kind == "reviews":
@@ -94,7 +98,7 @@ def cmd_import(args) -> int:
         if not args.source:
             print("error: import reviews needs --source NAME", file=sys.stderr)
             return 2
-        n = ingest.import_reviews(db, args.file, args.source)
+        n = ingest.import_reviews(db, args.file, args.source, display=display)
         print(f"reviews {args.file}: {n} reviewer × answer records as source {args.source!r}")
         return 0
     if args.kind == "qrels":
@@ -103,7 +107,7 @@ def cmd_import(args) -> int:
         if args.format not in (None, "trec", "beir"):
             print("error: qrels are imported from --format trec or beir", file=sys.stderr)
             return 2
-        done = export.import_qrels(db, args.file, args.source, args.format)
+        done = export.import_qrels(db, args.file, args.source, args.format, display=display)
         print(f"qrels {args.file}: {done.rows} rows as source {args.source!r}")
         for notice in done.notices():  # identical duplicate rows, kept once
             print(i18n.message(notice, "en"))
@@ -114,6 +118,7 @@ def cmd_import(args) -> int:
         args.file,
         fmt=args.format,
         system=args.system,
+        display=display,
         progress=_terminal_progress(args.file),
         replace=args.replace,
         update_questions=args.update_questions,
@@ -155,26 +160,13 @@ def cmd_pool(args) -> int:
     return 0
 
 
-def _read_password(args) -> str:
-    if args.password_stdin:
-        return sys.stdin.readline().rstrip("\n")
-    env = os.environ.get("RELJUDGE_PASSWORD")
-    if env:
-        return env
-    if not sys.stdin.isatty():
-        raise SystemExit("error: no password: use --password-stdin or RELJUDGE_PASSWORD")
-    first = getpass.getpass("password: ")
-    if first != getpass.getpass("again: "):
-        raise SystemExit("error: the passwords differ")
-    return first
-
-
 def cmd_users(args) -> int:
     from reljudge.campaign import auth
+    from reljudge.cli.forward import read_password
 
     db = _db(args, create=args.action == "add")
     if args.action == "add":
-        user = auth.add_user(db, args.name, _read_password(args), args.role)
+        user = auth.add_user(db, args.name, read_password(args), args.role)
         print(f"added {user.username} ({user.role})")
     elif args.action == "grant":
         user = auth.grant_role(db, args.name, args.role)
@@ -183,7 +175,7 @@ def cmd_users(args) -> int:
         auth.revoke_role(db, args.name)
         print(f"{args.name} has no role in campaign {db.campaign} any more")
     elif args.action == "passwd":
-        auth.set_password(db, args.name, _read_password(args), args.lead)
+        auth.set_password(db, args.name, read_password(args), args.lead)
         print(f"password changed for {args.name} (and any lock lifted)")
     elif args.action == "unlock":
         if not auth.accounts.account_exists(db, args.name):

@@ -103,7 +103,9 @@ def run_gold_import(args) -> int:
 
     from reljudge import i18n
 
-    done = quality.import_gold(_db(args), args.file, args.lead)
+    from reljudge.cli.forward import client_name
+
+    done = quality.import_gold(_db(args), args.file, args.lead, display=client_name(args, args.file))
     print(f"gold items: {done.rows} from {args.file}")
     for notice in done.notices():  # identical duplicate rows, kept once
         print(i18n.message(notice, "en"))

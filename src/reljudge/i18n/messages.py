@@ -214,6 +214,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "실행 중인 앱({url})이 명령을 끝내지 못했습니다: {detail}",
         "the running app ({url}) could not carry out the command: {detail}",
     ),
+    "error_served_lost": (
+        "{path}: 실행 중인 앱({url})이 `reljudge {command}`에 답하기 전에 멈췄습니다. 쓰기는 모두 되었거나 "
+        "전혀 되지 않았습니다(반쯤 된 것은 없음): 앱을 다시 시작하거나 멈춘 채로, 읽기 명령으로 확인한 뒤 다시 실행하세요.",
+        "{path}: the running app ({url}) stopped before it answered `reljudge {command}`. Each write was made "
+        "whole or not at all (nothing is half done): check with a read command (the app restarted, or stopped) "
+        "and run it again if needed.",
+    ),
     "error_served_client_file": (
         "{path}: 이 파일을 읽거나 쓸 수 없습니다({detail})",
         "{path}: cannot read or write this file ({detail})",
@@ -222,6 +229,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "중단됨: 더 기다리지 않습니다. 실행 중인 앱({url})은 읽기를 끝내고 결과를 버립니다(아무것도 쓰지 않았습니다).",
         "interrupted: no longer waiting; the running app ({url}) finishes the read and drops its answer "
         "(nothing was written).",
+    ),
+    "served_interrupted_write": (
+        "중단됨: 더 기다리지 않습니다. 실행 중인 앱({url})은 `reljudge {command}`를 끝까지 실행합니다"
+        "(쓰기마다 전부 아니면 전무). 결과는 읽기 명령으로 확인하세요.",
+        "interrupted: no longer waiting; the running app ({url}) carries `reljudge {command}` out to its end "
+        "(each of its writes all or nothing): check the result with a read command.",
     ),
     "error_url_campaign_parameter": (
         "{where}: 'campaign'은 PostgreSQL 연결 인자가 아닙니다. 캠페인은 --campaign {name} "

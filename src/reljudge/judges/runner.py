@@ -47,7 +47,93 @@ class RunSummary:
     pooled: int
 
 
-def check_source(db: Database, source: str, kind: str, model: str, prompt_sha256: str | None = None) -> None:
+class JudgePlace:
+    """Where a run reads the pairs and writes the grades: :class:`LocalPlace`, the
+    database itself, or (a DuckDB file the running app holds) the app, through
+    ``/api/v1/judge`` (reljudge.cli.served_judge.ServedPlace): the model then runs on the
+    client's side, and only pairs and batches of grades travel (docs/served.md)."""
+
+    def check_source(self, source: str, kind: str, model: str, prompt_sha256: str | None) -> None:
+        raise NotImplementedError
+
+    def pooled_pairs(self) -> pd.DataFrame:
+        raise NotImplementedError
+
+    def pending_pairs(self, source: str) -> pd.DataFrame:
+        raise NotImplementedError
+
+    def reference(self, policy: str) -> pd.DataFrame:
+        raise NotImplementedError
+
+    def record_source(self, *fields) -> None:
+        raise NotImplementedError
+
+    def store_results(self, source: str, grades: pd.DataFrame, errors: pd.DataFrame) -> None:
+        raise NotImplementedError
+
+    def graded_count(self, source: str) -> int:
+        raise NotImplementedError
+
+
+class LocalPlace(JudgePlace):
+    """The run's database, opened by this process."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def check_source(self, source, kind, model, prompt_sha256=None) -> None:
+        _check_source(self.db, source, kind, model, prompt_sha256)
+
+    def pooled_pairs(self):
+        return store.pooled_pairs(self.db)
+
+    def pending_pairs(self, source):
+        return store.pending_pairs(self.db, source)
+
+    def reference(self, policy):
+        return adjudication.qrels(self.db, policy)
+
+    def record_source(self, *fields) -> None:
+        store.record_source(self.db, *fields)
+
+    def store_results(self, source, grades, errors) -> None:
+        store.store_results(self.db, source, grades, errors)
+
+    def graded_count(self, source) -> int:
+        return len(store.graded_keys(self.db, source))
+
+
+def frame_to_json(frame: pd.DataFrame) -> dict:
+    """A table of a run (pairs, grades, errors) as JSON: ``{"columns", "rows"}``, a missing
+    value as null (what travels between a run and the app that holds its database)."""
+    return {
+        "columns": [str(c) for c in frame.columns],
+        "rows": frame.astype(object).where(frame.notna(), None).values.tolist(),
+    }
+
+
+def frame_from_json(data) -> pd.DataFrame:
+    """The table :func:`frame_to_json` wrote; ValueError when ``data`` is not one."""
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("columns"), list)
+        or not isinstance(data.get("rows"), list)
+    ):
+        raise ValueError("a table must be {columns, rows}")
+    return pd.DataFrame(data["rows"], columns=data["columns"])
+
+
+def as_place(db) -> JudgePlace:
+    """``db`` when it is a :class:`JudgePlace`, else the database as one."""
+    return db if isinstance(db, JudgePlace) else LocalPlace(db)
+
+
+def check_source(db, source: str, kind: str, model: str, prompt_sha256: str | None = None) -> None:
+    """See :func:`_check_source`; ``db``: a Database or a :class:`JudgePlace`."""
+    as_place(db).check_source(source, kind, model, prompt_sha256)
+
+
+def _check_source(db: Database, source: str, kind: str, model: str, prompt_sha256: str | None = None) -> None:
     """A source name takes one judge: not an imported qrels source, not another model, and
     (``prompt_sha256`` given) not another prompt — a source whose pairs were graded under an
     earlier prompt (an older reljudge) is not continued under this one, so that one source's
@@ -76,7 +162,7 @@ def check_source(db: Database, source: str, kind: str, model: str, prompt_sha256
 
 
 def run(
-    db: Database,
+    db: "Database | JudgePlace",
     source: str,
     judge,
     reference: str = "adjudicated",
@@ -86,17 +172,18 @@ def run(
     """Grade the pending pairs of ``source`` with ``judge`` (an E5Judge or EndpointJudge).
     ``progress(done, total, graded, errors)`` after each result; ``limit``: at most that
     many pairs."""
-    check_source(db, source, judge.kind, judge.model, prompt.prompt_sha256(judge.prompt_text))
-    pooled = store.pooled_pairs(db)
-    pending = store.pending_pairs(db, source)
+    place = as_place(db)
+    place.check_source(source, judge.kind, judge.model, prompt.prompt_sha256(judge.prompt_text))
+    pooled = place.pooled_pairs()
+    pending = place.pending_pairs(source)
     if limit is not None:
         pending = pending.head(limit)
-    human = adjudication.qrels(db, reference) if judge.kind == "e5" else None
+    human = place.reference(reference) if judge.kind == "e5" else None
     if judge.kind == "e5":
         judge.prepare(pooled, human, reference)
     text = judge.prompt_text
-    store.record_source(
-        db, source, judge.kind, judge.model, judge.model_version, text, prompt.prompt_sha256(text), judge.settings()
+    place.record_source(
+        source, judge.kind, judge.model, judge.model_version, text, prompt.prompt_sha256(text), judge.settings()
     )
     buffer: list = []
     counts = {"graded": 0, "errors": 0, "done": 0}
@@ -112,7 +199,7 @@ def run(
             [(o.qid, o.pid, o.kind, o.detail or "", o.answer) for o in buffer if not o.ok],
             columns=["qid", "pid", "kind", "detail", "answer"],
         ).astype({"qid": str, "pid": str, "kind": str, "detail": str, "answer": object})
-        store.store_results(db, source, grades, errors)
+        place.store_results(source, grades, errors)
         buffer.clear()
         last_write[0] = time.monotonic()
 
@@ -131,10 +218,10 @@ def run(
         finally:
             flush()
     # The model version may be known only after the first answer (an endpoint's).
-    store.record_source(
-        db, source, judge.kind, judge.model, judge.model_version, text, prompt.prompt_sha256(text), judge.settings()
+    place.record_source(
+        source, judge.kind, judge.model, judge.model_version, text, prompt.prompt_sha256(text), judge.settings()
     )
-    total = len(store.graded_keys(db, source))
+    total = place.graded_count(source)
     return RunSummary(source, len(pending), counts["graded"], counts["errors"], total, len(pooled))
 
 
@@ -164,12 +251,13 @@ class ProbeResult:
         return self.seconds / len(self.outcomes) if self.outcomes else None
 
 
-def probe(db: Database, source: str, judge, n: int, clock=time.monotonic) -> ProbeResult:
+def probe(db: "Database | JudgePlace", source: str, judge, n: int, clock=time.monotonic) -> ProbeResult:
     """A pre-flight: grade ``n`` pooled pairs ``source`` has not graded yet and store
     nothing — no grade, no error, no record of the source (the database is only read).
     For an endpoint judge only (an e5 judge is calibrated on the people's grades first)."""
-    check_source(db, source, judge.kind, judge.model, prompt.prompt_sha256(judge.prompt_text))
-    pending = store.pending_pairs(db, source).head(max(0, int(n)))
+    place = as_place(db)
+    place.check_source(source, judge.kind, judge.model, prompt.prompt_sha256(judge.prompt_text))
+    pending = place.pending_pairs(source).head(max(0, int(n)))
     outcomes: list = []
     started = clock()
     if len(pending):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
-import duckdb
 
 from reljudge import question_types
 from reljudge.eval import ranking
@@ -138,15 +137,10 @@ class PoolChange:
         )
 
 
-def _stage(cur: duckdb.DuckDBPyConnection, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
-    cur.execute(f"CREATE OR REPLACE TEMP TABLE {table}({ddl})")
-    total = 0
-    for chunk in chunks:
-        # Not register()/unregister(): inside a transaction DuckDB keeps every registered
-        # DataFrame alive until the commit, i.e. the whole file in Python objects.
-        cur.from_df(chunk).insert_into(table)
-        total += len(chunk)
-    return total
+def _stage(db: Database, table: str, ddl: str, chunks: Iterable[pd.DataFrame]) -> int:
+    """The file's rows in the temporary table ``table``, staged a chunk at a time before the
+    import's one transaction (:meth:`Database.stage`), which reads them on the same cursor."""
+    return db.stage(table, ddl, chunks)
 
 
 def _first(cur, sql: str, params=None):
@@ -177,15 +171,15 @@ def set_setting(db: Database, key: str, value: str) -> None:
 
 
 def import_corpus(db: Database, chunks: Iterable[pd.DataFrame], source: str) -> ImportSummary:
+    n = _stage(
+        db,
+        "stage_corpus",
+        "line BIGINT, pid VARCHAR, doc_id VARCHAR, title VARCHAR, date VARCHAR, "
+        "volume VARCHAR, page VARCHAR, position BIGINT, text VARCHAR, text_key VARCHAR, "
+        "metadata VARCHAR",
+        chunks,
+    )
     with db.transaction() as cur:
-        n = _stage(
-            cur,
-            "stage_corpus",
-            "line BIGINT, pid VARCHAR, doc_id VARCHAR, title VARCHAR, date VARCHAR, "
-            "volume VARCHAR, page VARCHAR, position BIGINT, text VARCHAR, text_key VARCHAR, "
-            "metadata VARCHAR",
-            chunks,
-        )
         dup = _first(
             cur,
             """
@@ -230,13 +224,13 @@ def import_questions(
     """New questions are added; a known question takes the fields the file gives (a field
     left out or empty keeps its value). Changing a question that already has judgments
     needs ``update_questions``; every wording is kept in ``question_versions``."""
+    n = _stage(
+        db,
+        "stage_questions",
+        "line BIGINT, qid VARCHAR, text VARCHAR, qtype VARCHAR, criteria VARCHAR, no_answer_expected BOOLEAN",
+        chunks,
+    )
     with db.transaction() as cur:
-        n = _stage(
-            cur,
-            "stage_questions",
-            "line BIGINT, qid VARCHAR, text VARCHAR, qtype VARCHAR, criteria VARCHAR, no_answer_expected BOOLEAN",
-            chunks,
-        )
         dup = _first(
             cur,
             """
@@ -446,13 +440,13 @@ def import_run(db: Database, chunks: Iterable[pd.DataFrame], source: str, replac
     """Stores the run of every system named in the file; unknown qids/pids are errors.
     A system that already has a run is refused unless ``replace``: then its old run is
     kept whole in ``run_versions`` and the file's rows take its place."""
+    n = _stage(
+        db,
+        "stage_run",
+        "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, score DOUBLE, abstained BOOLEAN",
+        chunks,
+    )
     with db.transaction() as cur:
-        n = _stage(
-            cur,
-            "stage_run",
-            "line BIGINT, system VARCHAR, qid VARCHAR, pid VARCHAR, rank BIGINT, score DOUBLE, abstained BOOLEAN",
-            chunks,
-        )
         # a line with a pid and abstained=true is staged as two rows (ranked + abstention)
         n = cur.execute("SELECT count(DISTINCT line) FROM stage_run").fetchall()[0][0] if n else 0
         bad = _first(

@@ -12,7 +12,7 @@ Who may call it: a client on this machine (a loopback peer, or the address the s
 listens on; a request that came through a proxy is refused) that read the runtime file —
 owner-only, so the user who started the app. The secret is compared in constant time and
 never logged or echoed. Only the commands :func:`reljudge.cli.forward.forwarding` names are
-carried out (reads, in this slice); any other is refused by code.
+carried out; any other is refused by code.
 
 Refusals: 401 ``bad_secret`` (missing or wrong), 403 ``not_local``, 404 ``not_served`` (this
 app holds no DuckDB file: PostgreSQL, or the file could not be opened), 400 ``bad_request``
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Iterator
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from reljudge.storage import runtime_file
@@ -215,6 +215,10 @@ def _authorized(request: Request, info: runtime_file.RuntimeInfo) -> bool:
 
 
 async def _body(request: Request) -> tuple[dict | None, JSONResponse | None]:
+    """The request's JSON object, decoded off the event loop (a forwarded import's body is
+    tens of megabytes: decoding it on the loop would stall every save meanwhile)."""
+    from starlette.concurrency import run_in_threadpool
+
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         return None, _error(413, "too_large", f"the body exceeds {MAX_BODY_BYTES} bytes")
@@ -225,7 +229,7 @@ async def _body(request: Request) -> tuple[dict | None, JSONResponse | None]:
             return None, _error(413, "too_large", f"the body exceeds {MAX_BODY_BYTES} bytes")
         chunks.append(chunk)
     try:
-        data = json.loads(b"".join(chunks) or b"null")
+        data = await run_in_threadpool(json.loads, b"".join(chunks) or b"null")
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None, _error(400, "bad_request", "the body is not valid JSON")
     if not isinstance(data, dict):
@@ -281,11 +285,18 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
         except SystemExit as stop:  # argparse said why on (captured) stderr
             return 200, {"code": int(stop.code or 0), "stdout": out.getvalue(), "stderr": err.getvalue(), "files": []}
     spec = forward.forwarding(args)
-    if spec is None or args.command in ("init", "serve", "copy-db"):
+    if spec is None or args.command in forward.NEVER:
         return 400, {"error": "not_forwarded", "message": "this command is not carried out by the running app"}
     args.db, args.campaign = info.db, campaign
+    if spec.password:  # the client read it (never this server's stdin, terminal or environment)
+        password = data.get("password")
+        if not isinstance(password, str):
+            raise _BadRequest("'password' must be a string for this command")
+        args.password_given = password
     work = Path(tempfile.mkdtemp(prefix="reljudge-forward-"))  # mode 0700
     shown: dict[str, str] = {}  # a path of the server's → how the client named it
+    client_names: dict[str, str] = {}  # the same, for the input files (what an import records)
+    args.client_names = client_names
     try:
         for attr in spec.inputs:
             value = getattr(args, attr, None)
@@ -300,6 +311,7 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
                 if item["data"] is not None:  # None: the client has no such file, nor has this folder
                     path.write_bytes(base64.b64decode(item["data"], validate=True))
                 shown[str(path)] = item["name"]
+                client_names[str(path)] = item["name"]
                 shown[f"{folder}{os.sep}"] = _folder_shown(item["name"])
                 paths.append(str(path))
             setattr(args, attr, paths if isinstance(value, list) else (paths[0] if paths else None))
@@ -406,8 +418,89 @@ async def cli_route(request: Request) -> JSONResponse:
         status, answer = await run_in_threadpool(_carry_out, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
-    return JSONResponse(answer, status_code=status)
+    return await _json_answer(answer, status)
+
+
+async def _json_answer(answer: dict, status: int) -> Response:
+    """The answer encoded off the event loop (an export's files, a run's pairs travel in it);
+    a value JSON has no type for (a time stamp of a table) as its text."""
+    from starlette.concurrency import run_in_threadpool
+
+    encoded = await run_in_threadpool(json.dumps, answer, ensure_ascii=False, separators=(",", ":"), default=str)
+    return Response(encoded.encode("utf-8"), status_code=status, media_type="application/json")
+
+
+# -- a model judge beside the app: pairs out, batches of grades in ------------------------------
+#: What ``POST /api/v1/judge`` does: the operations of reljudge.judges.runner.JudgePlace.
+JUDGE_OPS = (
+    "check_source",
+    "pooled_pairs",
+    "pending_pairs",
+    "reference",
+    "record_source",
+    "store_results",
+    "graded_count",
+)
+
+
+def _judge_op(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict]:
+    """One operation of a model judge's run on the client (reljudge.cli.served_judge.ServedPlace)
+    against the database this app holds: the same library calls as a run on the file."""
+    from reljudge.errors import ReljudgeError
+    from reljudge.judges import runner
+    from reljudge.storage.db import is_campaign_name
+
+    op, args, campaign = data.get("op"), data.get("args"), data.get("campaign")
+    if data.get("db") != info.db:
+        return 400, {"error": "wrong_database", "message": "this app holds another database"}
+    if op not in JUDGE_OPS or not isinstance(args, list):
+        raise _BadRequest("'op' must name an operation and 'args' be a list")
+    if not is_campaign_name(campaign):
+        raise _BadRequest("'campaign' must be a campaign's name")
+    try:
+        place = runner.LocalPlace(database(info.db, campaign))
+        if op == "store_results":
+            source, grades, errors = args
+            grades = runner.frame_from_json(grades).astype({"qid": str, "pid": str, "grade": "int64"})
+            errors = runner.frame_from_json(errors).astype(
+                {"qid": str, "pid": str, "kind": str, "detail": str, "answer": object}
+            )
+            place.store_results(source, grades, errors)
+            return 200, {"result": None}
+        result = getattr(place, op)(*args)
+    except ReljudgeError as exc:
+        said = exc.message.to_dict() if exc.message is not None else {"text": str(exc)}
+        return 200, {"refused": said}
+    except (TypeError, ValueError, KeyError) as exc:
+        raise _BadRequest(f"bad arguments for {op} ({type(exc).__name__})") from None
+    if op in ("pooled_pairs", "pending_pairs", "reference"):
+        return 200, {"result": runner.frame_to_json(result)}
+    return 200, {"result": result}
+
+
+async def judge_route(request: Request) -> JSONResponse:
+    from starlette.concurrency import run_in_threadpool
+
+    with _SERVED_LOCK:
+        info, database = _SERVED.get("info"), _SERVED.get("database")
+    if info is None:
+        return _error(404, "not_served", "this app holds no DuckDB file for the CLI")
+    if not _local(request):
+        return _error(403, "not_local", "the local secret is accepted from this machine only")
+    if not _authorized(request, info):
+        return _error(401, "bad_secret", "missing or wrong secret (read it from the runtime file)")
+    data, bad = await _body(request)
+    if bad:
+        return bad
+    try:
+        status, answer = await run_in_threadpool(_judge_op, info, database, data)
+    except _BadRequest as exc:
+        return _error(400, "bad_request", str(exc))
+    return await _json_answer(answer, status)
 
 
 def routes() -> list[Route]:
-    return [Route("/api/v1/cli", cli_route, methods=["POST"])]
+    return [
+        Route("/api/v1/cli", cli_route, methods=["POST"]),
+        Route("/api/v1/judge", judge_route, methods=["POST"]),
+    ]
