@@ -4,6 +4,8 @@ the main parser; the judges' modules are imported when a command runs."""
 
 from __future__ import annotations
 
+from reljudge.cli.common import error, open_db
+
 import argparse
 import json
 import sys
@@ -155,15 +157,8 @@ def register(subparsers) -> None:
     c.set_defaults(func=cmd_calibrate)
 
 
-def _db(args):
-    from reljudge.storage import open_database
-
-    return open_database(args.db, must_exist=True)
-
-
-def _error(message) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 2
+_db = open_db
+_error = error
 
 
 def _duration(seconds: float) -> str:

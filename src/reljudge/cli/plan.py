@@ -3,6 +3,8 @@ docs/judging-plans.md#판정-계획--judging-plans)."""
 
 from __future__ import annotations
 
+from reljudge.cli.common import open_db
+
 import argparse
 import contextlib
 import json
@@ -88,10 +90,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_next)
 
 
-def _db(args):
-    from reljudge.storage import open_database
-
-    return open_database(getattr(args, "db", None), must_exist=True)
+_db = open_db
 
 
 def _count(v) -> str:

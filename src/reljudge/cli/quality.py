@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from reljudge.cli.common import open_db
+
 import argparse
 import json
 import math
@@ -92,10 +94,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_quality)
 
 
-def _db(args):
-    from reljudge.storage import open_database
-
-    return open_database(getattr(args, "db", None), must_exist=True)
+_db = open_db
 
 
 def run_gold_import(args) -> int:
