@@ -400,7 +400,11 @@ def _mirror(path: Path, mirror) -> dict[Path, tuple[int, int]]:
     return made
 
 
-async def cli_route(request: Request) -> JSONResponse:
+async def _served_call(request: Request, operation) -> Response:
+    """A local client's request to the app that holds the file: refused unless the app
+    serves a DuckDB file, the request comes from this machine and carries the runtime
+    file's secret; then ``operation(info, database, body)`` → (status, answer), run off
+    the event loop."""
     from starlette.concurrency import run_in_threadpool
 
     with _SERVED_LOCK:
@@ -415,10 +419,15 @@ async def cli_route(request: Request) -> JSONResponse:
     if bad:
         return bad
     try:
-        status, answer = await run_in_threadpool(_carry_out, info, database, data)
+        status, answer = await run_in_threadpool(operation, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
     return await _json_answer(answer, status)
+
+
+async def cli_route(request: Request) -> Response:
+    """``POST /api/v1/cli``: one CLI command carried out by the app (docs/served.md)."""
+    return await _served_call(request, _carry_out)
 
 
 async def _json_answer(answer: dict, status: int) -> Response:
@@ -478,25 +487,9 @@ def _judge_op(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int
     return 200, {"result": result}
 
 
-async def judge_route(request: Request) -> JSONResponse:
-    from starlette.concurrency import run_in_threadpool
-
-    with _SERVED_LOCK:
-        info, database = _SERVED.get("info"), _SERVED.get("database")
-    if info is None:
-        return _error(404, "not_served", "this app holds no DuckDB file for the CLI")
-    if not _local(request):
-        return _error(403, "not_local", "the local secret is accepted from this machine only")
-    if not _authorized(request, info):
-        return _error(401, "bad_secret", "missing or wrong secret (read it from the runtime file)")
-    data, bad = await _body(request)
-    if bad:
-        return bad
-    try:
-        status, answer = await run_in_threadpool(_judge_op, info, database, data)
-    except _BadRequest as exc:
-        return _error(400, "bad_request", str(exc))
-    return await _json_answer(answer, status)
+async def judge_route(request: Request) -> Response:
+    """``POST /api/v1/judge``: a model judge's read or batch of grades (docs/served.md)."""
+    return await _served_call(request, _judge_op)
 
 
 def routes() -> list[Route]:
