@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from cli_support import run_cli
 
-def _cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "reljudge", *args], capture_output=True, text=True, cwd=cwd)
+
+def _cli(*args, cwd=None, input=None):
+    return run_cli(*args, cwd=cwd, input=input)
 
 
 @pytest.mark.parametrize(
@@ -41,24 +41,7 @@ def test_setting_up_commands_create_the_database(tmp_path, files):
         db = tmp_path / f"{command[0]}.duckdb"
         assert _cli("--db", str(db), *command).returncode == 0 and db.exists()
     db = tmp_path / "users.duckdb"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "reljudge",
-            "--db",
-            str(db),
-            "users",
-            "add",
-            "boss",
-            "--role",
-            "lead",
-            "--password-stdin",
-        ],
-        input="a-long-password\n",
-        capture_output=True,
-        text=True,
-    )
+    r = _cli("--db", db, "users", "add", "boss", "--role", "lead", "--password-stdin", input="a-long-password\n")
     assert r.returncode == 0 and db.exists()
 
 

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from cli_support import run_cli
+
 from reljudge.campaign import auth
 from reljudge.errors import ReljudgeError
 
@@ -139,9 +141,7 @@ def test_password_login_can_be_turned_off(db, monkeypatch):
 
 
 def _cli(db_path, *args):
-    return subprocess.run(
-        [sys.executable, "-m", "reljudge", "--db", str(db_path), "users", *args], capture_output=True, text=True
-    )
+    return run_cli("--db", db_path, "users", *args)
 
 
 def test_the_command_line_lists_admits_and_links_identities(tmp_path):
