@@ -264,3 +264,25 @@ def test_the_dashboard_plan_sentence_says_what_the_plan_estimates(page):
     assert (
         "R@10, nDCG@10, P@10은(는) 표본(비율 0.3, 시드 2)으로 추정합니다 (지금 R@10: 시스템 4개 중 4개 추정)." in text
     )
+
+
+def test_the_dashboard_page_in_english(page):
+    """Last in the module: it switches the page's language."""
+    at, db = page["at"], page["db"]
+    at.session_state["lang_en"] = True
+    at.run()
+    assert not at.exception and not at.error
+    table = _glance(at)
+    status = dashboard.measure_status(_ev(db), K)
+    s = status[(status.qtype == "all") & (status.measure == "nDCG@10")].set_index("system").loc["bm25"]
+    cell = table[(table.system == "bm25") & (table.qtype == "all")]["nDCG@10"].iloc[0]
+    assert cell == (
+        f"{s.value:.3f} · estimated {s.estimate:.3f} [{s.estimate_low:.3f}, {s.estimate_high:.3f}]"
+        f" · bounds [{s.bound_low:.3f}, {s.bound_high:.3f}]"
+    )
+    text = re.sub(r"\\(.)", r"\1", next(m.value for m in at.markdown if m.value.startswith("Judging plan **rr-first")))
+    assert (
+        "it estimates R@10, nDCG@10, P@10 from its sample (rate 0.3, seed 2; now R@10: 4 of 4 systems estimated)."
+        in text
+    )
+    assert any(c.value.startswith("'Estimated value [low, high]'") for c in at.caption)
