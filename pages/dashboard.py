@@ -73,6 +73,8 @@ def show_live():
     # under a sampling plan: what "추정" (estimated) means (docs/sampling.md)
     if note := dashboard_view.estimate_note(status):
         st.caption(note)
+    if stale := dashboard.stale_draws(ev):
+        st.warning(session.tm("estimates_out_of_date", qids=", ".join(stale)))
     st.markdown(dashboard_view.plan_sentence(dashboard.plan_summary(db, ev, k)))
     chart = dashboard.chart_frame(ev, k, "RR", qtypes, systems)
     if not chart.empty:

@@ -267,10 +267,19 @@ def test_the_dashboard_plan_sentence_says_what_the_plan_estimates(page):
 
 
 def test_the_dashboard_page_in_english(page):
-    """Last in the module: it switches the page's language."""
-    at, db = page["at"], page["db"]
+    from streamlit.testing.v1 import AppTest
+
+    from reljudge.ui import webapp
+
+    db = page["db"]
+    # a new browser session in English from its first run (the widgets' labels follow the language)
+    at = AppTest.from_file(str(webapp.SCRIPT), default_timeout=60)
     at.session_state["lang_en"] = True
     at.run()
+    at.text_input(key="login_username").input("lead")
+    at.text_input(key="login_password").input("demo-lead")
+    at.button[0].click().run()
+    at.switch_page("screens/dashboard.py").run()
     assert not at.exception and not at.error
     table = _glance(at)
     status = dashboard.measure_status(_ev(db), K)
@@ -286,3 +295,33 @@ def test_the_dashboard_page_in_english(page):
         in text
     )
     assert any(c.value.startswith("'Estimated value [low, high]'") for c in at.caption)
+    assert not at.warning
+
+
+def test_the_dashboard_page_names_the_questions_whose_pool_was_rebuilt_after_the_draw(page):
+    """Last in the module: it rebuilds the pool (judging has begun: the draw stays)."""
+    db = page["db"]
+    campaign.pool(db, int(campaign.catalog.get_settings(db)["pool_depth"]) - 5)
+    at = lead_on("screens/dashboard.py")
+    assert not at.exception and not at.error
+    stale = dashboard.stale_draws(_ev(db))
+    assert stale
+    assert any(", ".join(stale) in w.value and "추정하지 않습니다" in w.value for w in at.warning)
+
+
+def test_questions_whose_pool_was_rebuilt_after_the_draw_are_named(sampled, plain):
+    _, db = sampled
+    assert dashboard.stale_draws(_ev(db)) == []
+    depth = int(campaign.catalog.get_settings(db)["pool_depth"])
+    campaign.pool(db, depth - 5)  # judging has begun: the draw stays as it was made
+    ev = _ev(db)
+    stale = dashboard.stale_draws(ev)
+    assert "q01" in stale
+    for lang, words in (
+        ("ko", "뽑은 뒤 풀을 다시 만든 질문은 추정하지 않음"),
+        ("en", "rebuilt after the draw get no estimate"),
+    ):
+        setup = report.build(db, lang=lang, n_boot=0).setup
+        design = next((text for _, text in setup if words in text), "")
+        assert ", ".join(stale) in design
+    assert dashboard.stale_draws(_ev(plain[1])) == []

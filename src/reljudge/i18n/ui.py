@@ -667,6 +667,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{measures}을(를) 확정합니다 (지금 {first}: 시스템 {of}개 중 {done}개 확정).",
         "it settles {measures} (now {first}: {done} of {of} systems settled).",
     ),
+    "estimates_out_of_date": (
+        "표본을 뽑은 뒤 풀을 다시 만든 질문은 추정하지 않습니다(판정이 시작된 뒤라 다시 뽑지 않음): {qids}.",
+        "Questions whose pool was rebuilt after the sample was drawn get no estimate (judging had begun, so "
+        "they were not drawn again): {qids}.",
+    ),
     "plan_estimates": (
         "{measures}은(는) 표본(비율 {rate}, 시드 {seed})으로 추정합니다 (지금 {first}: 시스템 {of}개 중 {done}개 추정).",
         "it estimates {measures} from its sample (rate {rate}, seed {seed}; now {first}: {done} of {of} systems "

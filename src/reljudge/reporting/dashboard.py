@@ -279,6 +279,13 @@ def measure_status(
     return out.sort_values(["_q", "system", "_f"]).drop(columns=["_q", "_f"]).reset_index(drop=True)[columns]
 
 
+def stale_draws(ev: CampaignEvaluation) -> list[str]:
+    """Questions whose pool was rebuilt after the sampling plan's draw (once judging had
+    begun, so not drawn again): they get no estimate (docs/sampling.md). Empty without a
+    sampling plan."""
+    return list(ev.result.policies.get("estimates", {}).get("draw_out_of_date", []))
+
+
 def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
     """What the campaign's judging plan settles among the dashboard's measures at K and
     the evaluation's threshold, and what the rest would cost — data for one sentence

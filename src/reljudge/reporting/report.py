@@ -323,7 +323,7 @@ def sampling_design(db: Database, ev) -> dict | None:
         "pooled": sum(len(d.items) for d in draws),
         "drawn": len(drawn),
         "drawn_judged": sum(1 for x in drawn if x in graded),
-        "out_of_date": list(info.get("draw_out_of_date", [])),
+        "out_of_date": dashboard.stale_draws(ev),
     }
 
 
