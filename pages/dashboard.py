@@ -67,10 +67,14 @@ def show_live():
     # one value per measure with its bounds, settled or provisional; nothing judged yet is
     # still something to show: every figure provisional, its bounds open
     st.subheader(session.t("glance_title"))
-    tables.dataframe(
-        dashboard_view.glance(dashboard.measure_status(ev, k, qtypes or None, systems or None)), name="means"
-    )
+    status = dashboard.measure_status(ev, k, qtypes or None, systems or None)
+    tables.dataframe(dashboard_view.glance(status), name="means")
     st.caption(session.t("glance_note", **dashboard.pool_judged(ev)))
+    # under a sampling plan: what "추정" (estimated) means (docs/sampling.md)
+    if note := dashboard_view.estimate_note(status):
+        st.caption(note)
+    if stale := dashboard.stale_draws(ev):
+        st.warning(session.tm("estimates_out_of_date", qids=", ".join(stale)))
     st.markdown(dashboard_view.plan_sentence(dashboard.plan_summary(db, ev, k)))
     chart = dashboard.chart_frame(ev, k, "RR", qtypes, systems)
     if not chart.empty:

@@ -254,9 +254,7 @@ def attach_estimates(
     from reljudge.eval import sampling
     from reljudge.eval.metrics import ALL, NO_TYPE
 
-    measures = [
-        m for m in result.measures if m.name in sampling.ESTIMATED_FAMILIES and (m.name == "AP" or m.k is not None)
-    ]
+    measures = [m for m in result.measures if plan.estimates(chosen, m.name, m.k)]
     result.means = result.means.assign(**{c: None for c in ESTIMATE_COLUMNS})
     # every entry gains the keys, null where nothing is estimated
     result.estimates = pd.DataFrame(

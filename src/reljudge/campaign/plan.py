@@ -606,3 +606,14 @@ def settles(chosen: Plan, family: str, k: int | None, rel: int | None) -> bool:
     if chosen.name == "sample":  # a sample settles nothing: its measures are estimated
         return False
     return family in ("RR", "Success") and k is not None and k <= chosen.k and rel == chosen.rel
+
+
+def estimates(chosen: Plan, family: str, k: int | None) -> bool:
+    """Whether ``chosen`` gives the measure ``family@k`` a design-based estimate from its
+    random sample (docs/sampling.md): under a sampling plan, P@K, R@K and nDCG@K (with a
+    cutoff) and AP — the families :mod:`reljudge.eval.sampling` estimates. The one rule
+    for which figures are estimated: the evaluation (``attach_estimates``), the dashboard's
+    plan sentence and the report follow it."""
+    from reljudge.eval import sampling
+
+    return chosen.samples and family in sampling.ESTIMATED_FAMILIES and (family == "AP" or k is not None)

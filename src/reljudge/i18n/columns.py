@@ -322,6 +322,10 @@ def column_label(name: str, lang: str = "ko") -> str:
             return name[len("not found @") :] + "위 안에 없음"
         if name.endswith(" bounds"):
             return name[: -len(" bounds")] + " 범위(미판정 반영)"
+        if name.endswith(" estimate"):
+            return name[: -len(" estimate")] + " 추정 [판정 표본 95% 구간]"
         if name.startswith("open @"):
             return "상위 " + name[len("open @") :] + " 안 미판정"
+    elif name.endswith(" estimate"):
+        return name + " [95% judging-sample interval]"
     return name

@@ -94,6 +94,43 @@ TEXTS: dict[str, tuple[str, str]] = {
         "; 그 뒤 나머지 문단도 (여러 시스템 상위의 문단부터)",
         "; then the rest of the pool (paragraphs high in many systems first)",
     ),
+    "report_estimates": ("표본 추정", "Sampling estimates"),
+    "report_estimates_text": (
+        "{measures}은(는) 판정 계획의 무작위 표본으로 추정한 값입니다 (docs/sampling.md). 설계: 질문마다 판정 전에 한 번, "
+        "풀 전체에서 비율 {rate}, 시드 {seed}; 문단의 최고 순위로 나눈 층(≤ 1, ≤ 2, ≤ 3, ≤ 5, ≤ 10, 그 아래, 순위 없음; "
+        "층마다 두 개 이상 뽑히도록 이웃 층을 합침; 질문당 평균 {strata}개 층) 안에서 단순 무작위 비복원 추출. 질문 "
+        "{questions}개에서 풀 문단 {pooled}개 중 {drawn}개({drawn_share})를 뽑았고 그중 {drawn_judged}개가 판정됨; 판정한 "
+        "풀 비율 {share}. 확실한 것으로 넘긴 문단: {known}. 추정: Horvitz–Thompson 합과 그 비율(R, nDCG, AP: 거의 "
+        "치우치지 않음, 잭나이프 보정), 범위 안으로 자름. 구간: 95% 판정 표본 구간(층별 잭나이프) — 이 질문들을 풀 "
+        "전체 판정했을 때의 값이 어디쯤일지; 문항 표본의 부트스트랩 구간과는 다름",
+        "{measures} are estimated from the judging plan's random sample (docs/sampling.md). Design: per question, "
+        "once before judging, from the whole pool at rate {rate}, seed {seed}; strata by an item's best rank (≤ 1, "
+        "≤ 2, ≤ 3, ≤ 5, ≤ 10, below, unranked; adjacent strata merged so that each holds two draws; {strata} "
+        "strata per question on average), simple random sampling without replacement within each. {drawn} of "
+        "the {pooled} pooled items of {questions} questions drawn ({drawn_share}), {drawn_judged} of them "
+        "judged; share of the pool judged {share}. Taken as certain: {known}. Estimators: Horvitz–Thompson totals "
+        "and their ratios (R, nDCG, AP: nearly unbiased, jackknife-corrected), clipped into the bounds. Interval: "
+        "the 95% judging-sample interval (stratified jackknife) — where the value a full judging of these "
+        "questions would give may lie; not the bootstrap interval of the question sample",
+    ),
+    "report_estimates_known_rr_first": (
+        "rr-first의 최소 집합(등급이 RR@K를 확정한 시스템마다 K 안에서 첫 관련 문단까지)",
+        "rr-first's least set (for every system whose RR@K the grades settle, its items within K down to the "
+        "first relevant one)",
+    ),
+    "report_estimates_known_none": ("없음 (풀 전체가 판정된 질문만)", "none (only fully judged pools)"),
+    "report_estimates_out_of_date": (
+        "뽑은 뒤 풀을 다시 만든 질문은 추정하지 않음: {qids}.",
+        "Questions whose pool was rebuilt after the draw get no estimate: {qids}.",
+    ),
+    "report_estimates_note": (
+        "추정된 값: {measures}. '… 추정' 열이 표본의 추정값과 95% 판정 표본 구간이고(풀 전체가 판정된 질문은 정확한 "
+        "값), 그 옆의 값과 범위는 판정한 것만으로 셈한 값(미판정 = 관련 없음)과 그 값이 움직일 수 있는 구간입니다. "
+        "MRR 등 다른 값은 추정하지 않습니다.",
+        "Estimated: {measures}. The '… estimate' columns give the sample's estimate and its 95% judging-sample "
+        "interval (exact on fully judged questions); the value and bounds beside them are the judged figure "
+        "(unjudged = not relevant) and where it can still go. MRR and the other figures are not estimated.",
+    ),
     "report_pool_judged": ("판정한 풀 비율", "Share of the pool judged"),
     "report_pool_judged_text": (
         "{judged}/{size}개 ({share}); 판정이 아직 없는 질문 {q}개. 결과 표의 '범위'는 미판정 문단이 "

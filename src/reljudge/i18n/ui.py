@@ -638,6 +638,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "status_settled": ("확정", "settled"),
     "status_open": ("잠정", "provisional"),
+    "status_estimated": ("추정", "estimated"),
+    "status_bounds": ("범위", "bounds"),
+    "glance_estimate_note": (
+        "'추정 값 [낮은 끝, 높은 끝]': 판정 계획의 무작위 표본으로 추정한 값과 95% 판정 표본 구간입니다 — 이 질문들을 "
+        "풀 전체 판정했을 때의 값이 어디쯤일지(문항 표본의 부트스트랩 구간과는 다름). 앞의 값은 판정하지 않은 문단을 "
+        "관련 없음으로 센 값이고, '범위'는 그 값이 아직 움직일 수 있는 구간입니다 (docs/sampling.md).",
+        "'Estimated value [low, high]': the estimate from the judging plan's random sample and its 95% "
+        "judging-sample interval — where the value a full judging of these questions would give may lie (not "
+        "the bootstrap interval of the question sample). The value before it counts unjudged paragraphs as not "
+        "relevant; 'bounds' is where that value can still go (docs/sampling.md).",
+    ),
     "plan_label_complete": ("전체 판정", "complete"),
     "plan_label_rr-first": ("첫 근거 우선", "rr-first"),
     "plan_label_then_rest": (" + 나머지", " + rest"),
@@ -655,6 +666,16 @@ TEXTS: dict[str, tuple[str, str]] = {
     "plan_settles": (
         "{measures}을(를) 확정합니다 (지금 {first}: 시스템 {of}개 중 {done}개 확정).",
         "it settles {measures} (now {first}: {done} of {of} systems settled).",
+    ),
+    "estimates_out_of_date": (
+        "표본을 뽑은 뒤 풀을 다시 만든 질문은 추정하지 않습니다(판정이 시작된 뒤라 다시 뽑지 않음): {qids}.",
+        "Questions whose pool was rebuilt after the sample was drawn get no estimate (judging had begun, so "
+        "they were not drawn again): {qids}.",
+    ),
+    "plan_estimates": (
+        "{measures}은(는) 표본(비율 {rate}, 시드 {seed})으로 추정합니다 (지금 {first}: 시스템 {of}개 중 {done}개 추정).",
+        "it estimates {measures} from its sample (rate {rate}, seed {seed}; now {first}: {done} of {of} systems "
+        "estimated).",
     ),
     "plan_settles_none_here": (
         "여기 보이는 지표(K = {k}, 등급 ≥ {rel}) 중 확정하는 것이 없습니다 — 계획의 K와 기준으로 보세요.",

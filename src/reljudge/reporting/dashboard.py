@@ -118,12 +118,22 @@ def summary_table(
 ) -> pd.DataFrame:
     """One row per system × question type (and 'all'): n, whether n is below
     FEW_QUESTIONS_BELOW, each mean with its 95% interval, rank-1 / top-3 / not-found
-    counts and shares, Judged@K, provisional flag (some quality figure's bounds still apart)."""
+    counts and shares, Judged@K, provisional flag (some quality figure's bounds still apart);
+    under a sampling plan also "<measure> estimate": the estimate with its 95 % judging-sample
+    interval (docs/sampling.md), "—" where nothing is estimated."""
     r = ev.result
     m = r.means.copy()
     m["measure"] = m["measure"].str.replace(r"\(rel=\d+\)", "", regex=True)
     bounded = "bound_low" in m.columns
+    sampled = "estimate" in m.columns  # a sampling plan: the estimates beside the bounds
     values = ["mean", "ci_low", "ci_high"] + (["bound_low", "bound_high", "settled", "n_open"] if bounded else [])
+    if sampled:
+        m[["estimate", "estimate_low", "estimate_high"]] = m[["estimate", "estimate_low", "estimate_high"]].astype(
+            float
+        )
+        values += ["estimate", "estimate_low", "estimate_high"]
+        # a column only for the measures the sample estimates (reljudge.campaign.plan.estimates)
+        estimated_names = {("estimate", name) for name in m[m.estimate.notna()].measure}
     wide = m.pivot_table(index=["system", "qtype"], columns="measure", values=values, aggfunc="first", dropna=False)
     rows = []
     shares = r.shares[(r.shares.k == k) & (r.shares.rel == ev.threshold)].set_index(["system", "qtype"])
@@ -150,6 +160,11 @@ def summary_table(
                     # graded (reljudge.eval.bounds): one range, or "settled"
                     out[f"{label}@{k} bounds"] = _bounds(
                         row[("bound_low", name)], row[("bound_high", name)], row[("settled", name)]
+                    )
+                if sampled and ("estimate", name) in estimated_names:
+                    # the sample's estimate with its 95 % judging-sample interval ("—": not estimated)
+                    out[f"{label}@{k} estimate"] = _estimate(
+                        row[("estimate", name)], row[("estimate_low", name)], row[("estimate_high", name)]
                     )
         if bounded and ("n_open", f"nDCG@{k}") in row.index:
             # every open pooled paragraph within K of this system: judging them settles all its figures
@@ -208,6 +223,9 @@ def label(family: str, k: int) -> str:
 
 
 STATUS_COLUMNS = ["system", "qtype", "n", "measure", "family", "value", "bound_low", "bound_high", "settled"]
+#: what :func:`measure_status` adds under a sampling plan (docs/sampling.md): the estimate,
+#: its 95 % judging-sample interval, and whether sampling decides the figure
+ESTIMATE_STATUS_COLUMNS = ["estimate", "estimate_low", "estimate_high", "estimated"]
 
 
 def measure_status(
@@ -218,10 +236,19 @@ def measure_status(
     ``n`` answerable judged questions, ``value`` (the mean over them, unjudged = not
     relevant, as trec_eval), its bounds and ``settled`` — the bounds meet
     (:attr:`reljudge.eval.bounds.Bounds.settled`, summarised by :func:`reljudge.eval.bounds.frames`):
-    "확정" where settled, "잠정" where not. ``measure`` is the shown name (MRR@K)."""
+    "확정" where settled, "잠정" where not. ``measure`` is the shown name (MRR@K).
+
+    Under a sampling plan (the evaluation carries the estimates of
+    :func:`reljudge.campaign.evaluation.attach_estimates`, the ones ``reljudge evaluate``
+    prints) the rows also carry ``estimate``, ``estimate_low``, ``estimate_high`` (its 95 %
+    judging-sample interval, NaN where nothing is estimated) and ``estimated``: sampling,
+    not judging, decides the figure (an estimated mean whose bounds do not meet) — "추정";
+    a settled figure stays "확정". Without a sampling plan the columns are absent."""
     m = ev.result.means
+    sampled = "estimate" in m.columns
+    columns = STATUS_COLUMNS + (ESTIMATE_STATUS_COLUMNS if sampled else [])
     if m.empty or "settled" not in m.columns:
-        return pd.DataFrame(columns=STATUS_COLUMNS)
+        return pd.DataFrame(columns=columns)
     names = {f"{fam}@{k}": fam for fam in DASHBOARD_QUALITY}
     bare = m.measure.str.replace(r"\(rel=\d+\)", "", regex=True)
     sel = m[bare.isin(list(names))].assign(family=bare.map(names))
@@ -243,9 +270,20 @@ def measure_status(
             "settled": [_is_true(x) for x in sel.settled],
         }
     )
+    if sampled:
+        for c in ("estimate", "estimate_low", "estimate_high"):
+            out[c] = [np.nan if x is None else float(x) for x in sel[c]]
+        out["estimated"] = [_is_true(e) and not s for e, s in zip(sel.estimated, out.settled)]
     out["_q"] = out.qtype.map(lambda v: (0, "") if v == "all" else (1, v))
     out["_f"] = out.family.map(order)
-    return out.sort_values(["_q", "system", "_f"]).drop(columns=["_q", "_f"]).reset_index(drop=True)[STATUS_COLUMNS]
+    return out.sort_values(["_q", "system", "_f"]).drop(columns=["_q", "_f"]).reset_index(drop=True)[columns]
+
+
+def stale_draws(ev: CampaignEvaluation) -> list[str]:
+    """Questions whose pool was rebuilt after the sampling plan's draw (once judging had
+    begun, so not drawn again): they get no estimate (docs/sampling.md). Empty without a
+    sampling plan."""
+    return list(ev.result.policies.get("estimates", {}).get("draw_out_of_date", []))
 
 
 def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
@@ -257,7 +295,10 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
     :func:`reljudge.campaign.plan.estimate`: ``complete`` (judgments the whole pool takes,
     every annotator counted: what settles every measure), ``plan_expected`` or
     ``plan_low``/``plan_high`` (what this plan takes; the range until judging has begun)
-    and ``judged`` (judgments so far)."""
+    and ``judged`` (judgments so far). Under a sampling plan also ``estimates`` (shown
+    names the plan estimates from its sample: :func:`reljudge.campaign.plan.estimates`),
+    ``estimated_now`` (shown name → [systems estimated now overall, systems]),
+    ``sample_rate`` and ``sample_seed``; ``estimates`` is empty otherwise."""
     chosen = plan.current(db)
     est = plan.estimate(db)
     t = est["totals"]
@@ -268,6 +309,7 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
         name: [int(overall[overall.measure == name].settled.sum()), int((overall.measure == name).sum())]
         for name in settles
     }
+    estimates = [label(f, k) for f in DASHBOARD_QUALITY if label(f, k) not in settles and plan.estimates(chosen, f, k)]
     whole = chosen.name == "complete" or chosen.rest
     head = "with_sample" if chosen.samples else "rr_first"  # what the chosen plan takes (plan.estimate)
     return {
@@ -286,6 +328,22 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
         "plan_low": _count(t["complete"] if whole else t[f"{head}_low"]),
         "plan_high": _count(t["complete"] if whole else t[f"{head}_high"]),
         "judged": int(est["judged_so_far"]),
+        "estimates": estimates,
+        **(
+            {
+                "estimated_now": {
+                    name: [
+                        int(overall[overall.measure == name].estimated.sum()) if "estimated" in overall else 0,
+                        int((overall.measure == name).sum()),
+                    ]
+                    for name in estimates
+                },
+                "sample_rate": chosen.sample_rate,
+                "sample_seed": chosen.sample_seed,
+            }
+            if chosen.samples
+            else {}
+        ),
     }
 
 
@@ -310,6 +368,13 @@ def _bounds(lo: float, hi: float, settled) -> str:
     if bool(settled):
         return f"= {lo:.3f}"
     return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def _estimate(value: float, lo: float, hi: float) -> str:
+    """An estimate with its judging-sample interval: "0.705 [0.650, 0.760]" ("—": none)."""
+    if value != value:
+        return "—"
+    return f"{value:.3f} {_ci(lo, hi)}"
 
 
 def _pct(x: float) -> str:

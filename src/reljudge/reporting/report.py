@@ -11,6 +11,7 @@ question text and what each system returned first. Markdown or self-contained HT
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -70,6 +71,8 @@ class ReportData:
     few_questions_note: str = ""  # below the results when a group rests on too few questions
     answer_review: object = None  # the "answer review" section (reljudge.reporting.report_answers), None: no answers
     unsettled_note: str = ""  # above the tests when they rest on figures the unjudged paragraphs can still move
+    # below the results under a sampling plan: which numbers are estimated (docs/sampling.md)
+    estimates_note: str = ""
     model_judge: object = None  # "model vs reference" (reljudge.reporting.judge_tables), None: no model source
 
 
@@ -118,6 +121,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         (_t("qrels", lang), _qrels_text(ev, lang)),
         (_t("pool", lang), _t("pool_text", lang, d=settings["pool_depth"])),
         (_t("plan", lang), _plan_text(plan.current(db), lang)),
+        *([(_t("estimates", lang), design)] if (design := _estimates_text(db, ev, lang)) else []),
         (
             _t("pool_judged", lang),
             _t("pool_judged_text", lang, q=r.policies["bounds"]["pooled_not_judged"], **dashboard.pool_judged(ev)),
@@ -184,6 +188,7 @@ def _build(db: Database, policy: str, version: int | None, lang: str, n_boot: in
         report_answers.build(db, lang, n_boot),
         unsettled_note,
         model_judge=judge_tables.build_section(db, lang, policy),  # against the report's policy
+        estimates_note=_estimates_note(ev, k, lang),
     )
 
 
@@ -294,6 +299,80 @@ def _plan_text(p: "plan.Plan", lang: str) -> str:
     return _t("plan_rr_first", lang, k=p.k, rel=p.rel) + (_t("plan_then_rest", lang) if p.rest else then)
 
 
+def sampling_design(db: Database, ev) -> dict | None:
+    """The sampling plan's design as the figures used it (docs/sampling.md), None when the
+    evaluation carries no estimate (no sampling plan, a frozen version): ``measures``
+    (estimated), ``rate``, ``seed``, ``known`` (the certain set's rule), ``questions``
+    (drawn), ``strata`` (per question, mean), ``pooled``, ``drawn``, ``drawn_judged``
+    (drawn items with an aggregated grade), ``out_of_date`` (questions whose pool was rebuilt
+    after the draw: no estimate)."""
+    info = ev.result.policies.get("estimates")
+    if info is None:
+        return None
+    draws = plan.draws_of(db)
+    graded = set(zip(ev.qrels.qid.astype(str), ev.qrels.pid.astype(str))) if not ev.qrels.empty else set()
+    drawn = [(d.qid, x.item) for d in draws for x in d.items if x.drawn]
+    chosen = plan.current(db)
+    return {
+        "measures": [re.sub(r"\(rel=\d+\)", "", name) for name in info.get("measures", [])],
+        "rate": chosen.sample_rate,
+        "seed": chosen.sample_seed,
+        "known": info.get("known", ""),
+        "questions": len(draws),
+        "strata": sum(len(d.strata) for d in draws) / len(draws) if draws else 0.0,
+        "pooled": sum(len(d.items) for d in draws),
+        "drawn": len(drawn),
+        "drawn_judged": sum(1 for x in drawn if x in graded),
+        "out_of_date": dashboard.stale_draws(ev),
+    }
+
+
+def _estimates_text(db: Database, ev, lang: str) -> str:
+    """The sampling design in the report's words (the set-up table), "" without estimates."""
+    d = sampling_design(db, ev)
+    if d is None:
+        return ""
+    share = dashboard.pool_judged(ev)["share"]
+    text = _t(
+        "estimates_text",
+        lang,
+        measures=", ".join(d["measures"]) or "—",
+        rate="—" if d["rate"] is None else f"{d['rate']:g}",
+        seed="—" if d["seed"] is None else d["seed"],
+        questions=d["questions"],
+        strata=f"{d['strata']:.1f}",
+        drawn=d["drawn"],
+        pooled=d["pooled"],
+        drawn_share=f"{100 * d['drawn'] / d['pooled']:.0f}%" if d["pooled"] else "—",
+        drawn_judged=d["drawn_judged"],
+        share=share,
+        known=_t("estimates_known_rr_first" if plan.current(db).walks else "estimates_known_none", lang),
+    )
+    if d["out_of_date"]:
+        text += " " + _t("estimates_out_of_date", lang, qids=", ".join(d["out_of_date"]))
+    return text
+
+
+def _estimates_note(ev, k: int, lang: str) -> str:
+    """Below the results under a sampling plan: which numbers are estimated ("" otherwise)."""
+    info = ev.result.policies.get("estimates")
+    if info is None:
+        return ""
+    m = ev.result.means
+    shown = [
+        dashboard.label(name, k)
+        for name in dashboard.chart_families()
+        if "estimate" in m.columns
+        and any(
+            x is not None and x == x
+            for x in m[
+                (m.qtype == "all") & (m.measure.str.replace(r"\(rel=\d+\)", "", regex=True) == f"{name}@{k}")
+            ].estimate
+        )
+    ]
+    return _t("estimates_note", lang, measures=", ".join(shown) or "—")
+
+
 def bundle_command(policy: str, version: int | None) -> str:
     """The command that writes the bundle whose hash a report of ``policy``/``version`` names
     (under the campaign's tie rule and duplicates policy, as the report)."""
@@ -337,6 +416,8 @@ def render_markdown(data: ReportData) -> str:
     out.append(md_table(pd.DataFrame(data.setup, columns=["", ""]), L))
     out.append(f"\n## {_t('results', L, k=data.k)}\n")
     out.append(md_table(data.results, L))
+    if data.estimates_note:
+        out.append(f"\n> {md_cell(data.estimates_note)}\n")
     if data.few_questions_note:
         out.append(f"\n> {md_cell(data.few_questions_note)}\n")
     out.append(f"\n## {_t('mrr_by_k', L)}\n")
@@ -401,6 +482,7 @@ def render_html(data: ReportData) -> str:
     parts.append(
         f"<h2>{html.escape(_t('results', L, k=data.k))}</h2>"
         + html_table(data.results, L)
+        + (f"<p class='note'>{html.escape(data.estimates_note)}</p>" if data.estimates_note else "")
         + (f"<p class='note'>{html.escape(data.few_questions_note)}</p>" if data.few_questions_note else "")
     )
     parts.append(f"<h3>{html.escape(_t('chart', L, k=data.k))}</h3>" + _chart_svg(data.chart, f"MRR@{data.k}"))

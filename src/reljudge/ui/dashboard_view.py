@@ -1,5 +1,6 @@
 """The dashboard's figures as a lead reads them (issue 35.5): one cell per measure with its
-value, "확정" or "잠정" and its bounds; the plan sentence; the chart of the values with
+value, "확정" or "잠정" and its bounds (under a sampling plan "추정" with the estimate and its
+judging-sample interval, issue 36 §2); the plan sentence; the chart of the values with
 their bounds. The library gives the data (reljudge.reporting.dashboard), this module
 words and draws it."""
 
@@ -15,11 +16,22 @@ from reljudge.ui import session, tables
 
 # the provisional shading, on a cell (a measure) instead of a row
 _OPEN_CELL = tables.PROVISIONAL_STYLE
+# an estimated cell (a sampling plan): neither settled nor merely provisional
+_ESTIMATED_CELL = "background-color: rgba(13, 110, 253, 0.12)"
 
 
-def _cell(value: float, low: float, high: float, settled: bool) -> str:
-    """'0.833 · 확정' or '0.712 · 잠정 [0.650, 0.900]' (a value nobody has judged yet: '—')."""
+def _cell(value: float, low: float, high: float, settled: bool, estimate: float | None = None, interval=None) -> str:
+    """'0.833 · 확정' or '0.712 · 잠정 [0.650, 0.900]' (a value nobody has judged yet: '—');
+    under a sampling plan, where sampling decides the figure, '0.612 · 추정 0.705 [0.650,
+    0.760] · 범위 [0.600, 0.900]': the estimate with its judging-sample interval, then the
+    bounds."""
     shown = tables.MISSING if value != value else f"{value:.3f}"
+    if estimate is not None and not settled:
+        lo_e, hi_e = interval
+        words = f"{shown} · {session.t('status_estimated')} {estimate:.3f} [{lo_e:.3f}, {hi_e:.3f}]"
+        if low != low or high != high:
+            return words
+        return words + f" · {session.t('status_bounds')} [{low:.3f}, {high:.3f}]"
     if settled:
         return f"{shown} · {session.t('status_settled')}"
     if low != low or high != high:
@@ -33,12 +45,31 @@ def glance(status: pd.DataFrame) -> Styler | pd.DataFrame:
     if status.empty:
         return status
     measures = list(dict.fromkeys(status.measure))
-    cells = status.assign(
-        cell=[
-            _cell(v, lo, hi, s)
-            for v, lo, hi, s in zip(status.value, status.bound_low, status.bound_high, status.settled)
-        ]
-    )
+    if "estimated" in status.columns:  # a sampling plan (docs/sampling.md)
+        cells = status.assign(
+            cell=[
+                _cell(v, lo, hi, s, e if est and e == e else None, (el, eh))
+                for v, lo, hi, s, e, el, eh, est in zip(
+                    status.value,
+                    status.bound_low,
+                    status.bound_high,
+                    status.settled,
+                    status.estimate,
+                    status.estimate_low,
+                    status.estimate_high,
+                    status.estimated,
+                )
+            ]
+        )
+        estimated = cells.pivot(index=["system", "qtype", "n"], columns="measure", values="estimated")
+    else:
+        cells = status.assign(
+            cell=[
+                _cell(v, lo, hi, s)
+                for v, lo, hi, s in zip(status.value, status.bound_low, status.bound_high, status.settled)
+            ]
+        )
+        estimated = None
     keys = ["system", "qtype", "n"]
     wide = cells.pivot(index=keys, columns="measure", values="cell")
     settled = cells.pivot(index=keys, columns="measure", values="settled")
@@ -49,13 +80,31 @@ def glance(status: pd.DataFrame) -> Styler | pd.DataFrame:
     frame = tables.localized(wide.reset_index())
     frame.columns = [str(c) for c in frame.columns]
     flags = settled.reset_index(drop=True)
+    sampled = None if estimated is None else estimated.reindex(index=wide.index)[measures].reset_index(drop=True)
 
     def shade(column: pd.Series) -> list[str]:
         if column.name not in measures:
             return [""] * len(column)
+        if sampled is not None:
+            return [
+                ""
+                if bool(flags.loc[i, column.name])
+                else _ESTIMATED_CELL
+                if bool(sampled.loc[i, column.name])
+                else _OPEN_CELL
+                for i in column.index
+            ]
         return ["" if bool(flags.loc[i, column.name]) else _OPEN_CELL for i in column.index]
 
     return frame.style.apply(shade, axis=0)
+
+
+def estimate_note(status: pd.DataFrame) -> str | None:
+    """What "추정" means, when some figure of :func:`reljudge.reporting.dashboard.measure_status`
+    is estimated (a sampling plan); None otherwise."""
+    if "estimated" not in status.columns or not status.estimated.any():
+        return None
+    return session.t("glance_estimate_note")
 
 
 def _count(n: int | None) -> str:
@@ -87,12 +136,27 @@ def plan_sentence(summary: dict) -> str:
         extra=extra,
         judged=_count(s["judged"]),
     )
+    estimates = ""
+    if s.get("estimates"):  # a sampling plan: what its sample estimates (docs/sampling.md)
+        first = s["estimates"][0]
+        done, of = s["estimated_now"].get(first, [0, 0])
+        estimates = " " + session.tm(
+            "plan_estimates",
+            measures=", ".join(s["estimates"]),
+            rate=f"{s['sample_rate']:g}",
+            seed=s["sample_seed"],
+            first=first,
+            done=done,
+            of=of,
+        )
     if not s["settles"]:
+        if estimates:
+            return where + estimates + " " + rest
         return where + " " + session.tm("plan_settles_none_here", k=s["k"], rel=s["rel"]) + " " + rest
     first = s["settles"][0]
     done, of = s["settled_now"].get(first, [0, 0])
     settles = session.tm("plan_settles", measures=", ".join(s["settles"]), first=first, done=done, of=of)
-    return where + " " + settles + " " + rest
+    return where + " " + settles + estimates + " " + rest
 
 
 def bounds_chart(frame: pd.DataFrame, measure: str) -> alt.Chart:
