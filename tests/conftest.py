@@ -220,3 +220,14 @@ def load_small_campaign(db, files: dict[str, Path], users=("ann", "bob", "lee"))
 def campaign_db(db, files):
     """A database holding the small campaign, pooled at depth 10, with accounts."""
     return load_small_campaign(db, files)
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory):
+    """A DuckDB file holding the bundled demo campaign (its accounts too), made once per
+    session: copy it (shutil.copy) for a test's own campaign; never open this one."""
+    path = tmp_path_factory.mktemp("demo-template") / "demo.duckdb"
+    db = open_database(path)
+    campaign.load_demo(db)
+    db.close()
+    return path

@@ -36,20 +36,11 @@ def _judge(db, name: str, **kw) -> None:
         judging.grade(db, "annotator1", "q06", pid, rng.choice([0, 0, 1, 2]))
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory):
-    path = tmp_path_factory.mktemp("demo") / "demo.duckdb"
-    db = open_database(path)
-    campaign.load_demo(db)
-    db.close()
-    return path
-
-
 @pytest.fixture
-def sampled(template, tmp_path):
+def sampled(demo_template, tmp_path):
     """The demo judged under rr-first --then-sample 0.3 (seed 2): (path, Database)."""
     path = tmp_path / "sampled.duckdb"
-    shutil.copy(template, path)
+    shutil.copy(demo_template, path)
     db = open_database(path)
     _judge(db, "rr-first", sample=0.3, seed=2)
     yield str(path), db
@@ -57,10 +48,10 @@ def sampled(template, tmp_path):
 
 
 @pytest.fixture
-def plain(template, tmp_path):
+def plain(demo_template, tmp_path):
     """The same campaign judged under rr-first alone (no sample)."""
     path = tmp_path / "plain.duckdb"
-    shutil.copy(template, path)
+    shutil.copy(demo_template, path)
     db = open_database(path)
     _judge(db, "rr-first")
     yield str(path), db

@@ -19,15 +19,6 @@ from reljudge.storage import evaluation_inputs, open_database
 USERS = ("annotator1", "annotator2")
 
 
-@pytest.fixture(scope="module")
-def demo_template(tmp_path_factory):
-    path = tmp_path_factory.mktemp("demo") / "demo.duckdb"
-    db = open_database(path)
-    campaign.load_demo(db)
-    db.close()
-    return path
-
-
 @pytest.fixture
 def demo(demo_template, tmp_path):
     path = tmp_path / "demo.duckdb"
