@@ -94,7 +94,8 @@ def forwarding(args) -> Forwarding | None:
     if command == "plan":  # show it, --estimate, or choose one (the argv as it is)
         return Forwarding(writes=getattr(args, "plan", None) is not None)
     if command == "users":
-        return Forwarding(password=action in ("add", "passwd"), writes=action not in _USERS_READS)
+        reads = action in _USERS_READS or (action == "token" and getattr(args, "token_action", None) == "list")
+        return Forwarding(password=action in ("add", "passwd"), writes=not reads)
     if command in ("campaigns", "types"):
         return Forwarding(writes=action != "list")
     if command == "assign":

@@ -1136,4 +1136,36 @@ TEXTS: dict[str, tuple[str, str]] = {
         "모델 판정 출처 {source!r}이(가) 없습니다(auto-judge로 만든 출처의 이름을 쓰세요)",
         "no model source {source!r} (give the name of a source auto-judge made)",
     ),
+    # personal API tokens and remote clients (issue 37 section 2: reljudge.campaign.api_tokens,
+    # reljudge.cli.remote)
+    "error_token_expires": (
+        "--expires {value!r}: 12h, 30d, 8w처럼 시간(h)·일(d)·주(w) 수(최대 5년)나 never를 쓰세요",
+        "--expires {value!r}: give a number of hours, days or weeks such as 12h, 30d, 8w (five years at most), "
+        "or never",
+    ),
+    "error_token_name": (
+        "토큰 이름 {name!r}: 글자, 숫자, '.', '-', '_'로 1~64자여야 합니다",
+        "token name {name!r}: use 1 to 64 letters, digits, '.', '-' or '_'",
+    ),
+    "error_token_name_taken": (
+        "{user}에게는 캠페인 {campaign}에 이미 {name!r}라는 유효한 토큰이 있습니다(다른 이름을 쓰거나 먼저 폐기하세요)",
+        "{user} already has a live token named {name!r} in campaign {campaign} (choose another name, or revoke "
+        "that one first)",
+    ),
+    "error_token_no_such": (
+        "캠페인 {campaign}에 {user}의 유효한 토큰 {name!r}이(가) 없습니다(users token list로 확인하세요)",
+        "{user} has no live token named {name!r} in campaign {campaign} (see users token list)",
+    ),
+    "error_token_user_needed": (
+        "어느 계정의 토큰인지 --user ACCOUNT로 밝히세요",
+        "name the account whose token it is: --user ACCOUNT",
+    ),
+    "error_token_not_yours": (
+        "{user}의 토큰은 캠페인의 책임자만 다룰 수 있습니다(자신의 토큰만 다룰 수 있습니다)",
+        "only a lead of the campaign manages {user}'s tokens (you manage your own)",
+    ),
+    "error_token_no_role": (
+        "{user}은(는) 캠페인 {campaign}에 역할이 없습니다: 먼저 users grant로 역할을 주세요",
+        "{user} has no role in campaign {campaign}: grant one first (users grant)",
+    ),
 }
