@@ -1168,4 +1168,33 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{user}은(는) 캠페인 {campaign}에 역할이 없습니다: 먼저 users grant로 역할을 주세요",
         "{user} has no role in campaign {campaign}: grant one first (users grant)",
     ),
+    "error_remote_url": (
+        "--db {url}: 원격 서버는 https://HOST[:PORT][/BASE] 꼴로 쓰세요(주소 안에 사용자 이름·비밀번호·질의는 넣지 않습니다)",
+        "--db {url}: name a remote server as https://HOST[:PORT][/BASE] (no user name, password or query in it)",
+    ),
+    "error_remote_plain_http": (
+        "--db {url}: 토큰은 HTTPS로만 보냅니다. http://는 이 컴퓨터({host}이(가) 아닌 localhost, 127.0.0.1, ::1)에만 "
+        "쓸 수 있습니다: https://를 쓰세요",
+        "--db {url}: an API token travels over HTTPS only; http:// is for this machine (localhost, 127.0.0.1, ::1), "
+        "not {host}: use https://",
+    ),
+    "error_remote_no_token": (
+        "API 토큰이 없습니다: 환경 변수 {var}에 넣으세요(users token create로 만듭니다; 명령줄에는 쓰지 않습니다)",
+        "no API token: put it in the environment variable {var} (made with users token create; never on the "
+        "command line)",
+    ),
+    "error_remote_refused": (
+        "원격 서버({url})가 거절했습니다: {reason} — {detail}",
+        "the remote server ({url}) refused: {reason} — {detail}",
+    ),
+    "error_remote_unreachable": (
+        "원격 서버({url})에 닿지 않습니다: 주소와 포트, 서버가 실행 중인지 확인하세요",
+        "cannot reach the remote server ({url}): check the address, the port, and that the server runs",
+    ),
+    "error_remote_not_forwarded": (
+        "`reljudge {command}`은(는) 원격 서버({url})에서 실행하지 않습니다(init, serve, copy-db, auto-judge는 "
+        "서버의 컴퓨터에서 실행하세요)",
+        "`reljudge {command}` is not carried out by a remote server ({url}): run init, serve, copy-db and "
+        "auto-judge on the server's machine",
+    ),
 }

@@ -35,6 +35,7 @@ import tempfile
 import threading
 import traceback
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -65,6 +66,8 @@ def serving(database) -> Iterator[runtime_file.RuntimeInfo | None]:
 
     info = None
     key = database_key(None)
+    with _SERVED_LOCK:  # API tokens reach the database on either backend
+        _SERVED["open"] = database
     if not is_postgres(key):
         try:
             database()  # opened (and the file held) by this process
@@ -90,6 +93,8 @@ def serving(database) -> Iterator[runtime_file.RuntimeInfo | None]:
                 _SERVED.pop("info", None)
                 _SERVED.pop("database", None)
             runtime_file.remove(info)
+        with _SERVED_LOCK:
+            _SERVED.pop("open", None)
 
 
 # -- what a forwarded command prints ---------------------------------------------------------
@@ -172,15 +177,25 @@ def _borrowed(db):
     return view
 
 
-def _provider(info: runtime_file.RuntimeInfo, database):
+def _provider(db_key: str, database):
     def provide(path: Path, campaign: str):
         try:
-            same = str(Path(path).resolve()) == info.db
+            same = str(Path(path).resolve()) == db_key
         except OSError:
             same = False
-        return _borrowed(database(info.db, campaign)) if same else None
+        return _borrowed(database(db_key, campaign)) if same else None
 
     return provide
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a command through an API token runs as: the token's account, its role in the
+    token's campaign (reljudge.campaign.api_tokens.check)."""
+
+    username: str
+    campaign: str
+    role: str
 
 
 # -- the route ------------------------------------------------------------------------------
@@ -209,9 +224,74 @@ def _local(request: Request) -> bool:
     return bool(server) and server[0] == peer  # this machine, through the address it listens on
 
 
-def _authorized(request: Request, info: runtime_file.RuntimeInfo) -> bool:
+def _bearer(request: Request) -> str:
+    """The credential of ``Authorization: Bearer …`` ("" without one)."""
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), info.secret.encode())
+    return given.strip() if scheme.lower() == "bearer" else ""
+
+
+def _authorized(request: Request, info: runtime_file.RuntimeInfo) -> bool:
+    return hmac.compare_digest(_bearer(request).encode(), info.secret.encode())
+
+
+#: A refused API token: (HTTP status, code, message); never the token.
+_TOKEN_REFUSALS = {
+    "unknown": (401, "bad_token", "unknown API token"),
+    "revoked": (401, "token_revoked", "this API token was revoked"),
+    "expired": (401, "token_expired", "this API token has expired"),
+    "inactive": (401, "token_inactive", "the token's account is deactivated or has no role in its campaign any more"),
+}
+
+
+def _plain_http_from_afar(request: Request) -> bool:
+    """A request over plain HTTP from another machine (no proxy said it came over HTTPS):
+    a token must not travel so (the client refuses it too, reljudge.cli.remote)."""
+    if request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https":
+        return False
+    peer = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return True
+    address = getattr(address, "ipv4_mapped", None) or address
+    return not address.is_loopback
+
+
+async def _token_call(request: Request, operation) -> Response:
+    """A request with an API token (issue 37 §2): the token checked, throttled per
+    address like a password login (reljudge.campaign.api_tokens.check); refused by code
+    when it is unknown, revoked or expired; then ``operation(caller, database, body)``."""
+    from starlette.concurrency import run_in_threadpool
+
+    from reljudge.campaign import api_tokens, auth
+
+    with _SERVED_LOCK:
+        database = _SERVED.get("open")
+    if database is None:
+        return _error(404, "not_served", "this app serves no database yet")
+    if operation is None:
+        return _error(403, "not_permitted", "this route takes the local secret only")
+    if _plain_http_from_afar(request):
+        return _error(403, "https_required", "send API tokens over HTTPS")
+    address = auth.client_address(
+        request.client.host if request.client else None, request.headers.getlist("x-forwarded-for")
+    )
+    seen = await run_in_threadpool(api_tokens.check, database(), _bearer(request), address)
+    if seen.refusal == "wait":
+        response = _error(429, "token_wait", f"too many failed attempts; try again in {seen.wait_seconds} s")
+        response.headers["Retry-After"] = str(seen.wait_seconds)
+        return response
+    if seen.refusal:
+        return _error(*_TOKEN_REFUSALS[seen.refusal])
+    data, bad = await _body(request)
+    if bad:
+        return bad
+    caller = Caller(seen.username, seen.campaign, seen.role)
+    try:
+        status, answer = await run_in_threadpool(operation, caller, database, data)
+    except _BadRequest as exc:
+        return _error(400, "bad_request", str(exc))
+    return await _json_answer(answer, status)
 
 
 async def _body(request: Request) -> tuple[dict | None, JSONResponse | None]:
@@ -264,7 +344,31 @@ def _folder_shown(client_name: str) -> str:
 
 
 def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict]:
-    """Run the forwarded command; (HTTP status, answer)."""
+    """Run the command a local client forwarded (the runtime file's secret); (HTTP
+    status, answer)."""
+    if data.get("db") != info.db:
+        return 400, {"error": "wrong_database", "message": "this app holds another database"}
+    return _run_command(info.db, database, data)
+
+
+def _carry_out_for(caller: Caller, database, data: dict) -> tuple[int, dict]:
+    """Run the command a client sent with an API token: against this app's own database
+    (``db`` of the body is not read), in the token's campaign (a body's other campaign is
+    refused), if the token's role there permits it (reljudge.cli.forward.permitted)."""
+    from reljudge.storage.db import database_key
+
+    campaign = data.get("campaign")
+    if campaign is None:
+        data = {**data, "campaign": caller.campaign}
+    elif campaign != caller.campaign:
+        return 403, {"error": "wrong_campaign", "message": "the token is for another campaign"}
+    return _run_command(database_key(None), database, data, caller)
+
+
+def _run_command(db_key: str, database, data: dict, caller: Caller | None = None) -> tuple[int, dict]:
+    """Run a forwarded command on ``db_key`` (the database this app has open); (HTTP
+    status, answer). ``caller``: the account of an API token (None: the local secret's
+    operator)."""
     from reljudge.cli import forward
     from reljudge.cli import main as cli
     from reljudge.storage.db import is_campaign_name, served_by
@@ -272,8 +376,6 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
     argv, campaign = data.get("argv"), data.get("campaign")
     if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
         raise _BadRequest("'argv' must be a list of strings")
-    if data.get("db") != info.db:
-        return 400, {"error": "wrong_database", "message": "this app holds another database"}
     if not is_campaign_name(campaign):
         raise _BadRequest("'campaign' must be a campaign's name")
     inputs, outputs = data.get("inputs") or {}, data.get("outputs") or {}
@@ -287,7 +389,16 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
     spec = forward.forwarding(args)
     if spec is None or args.command in forward.NEVER:
         return 400, {"error": "not_forwarded", "message": "this command is not carried out by the running app"}
-    args.db, args.campaign = info.db, campaign
+    if caller is not None:
+        if not forward.permitted(args, caller.username, caller.role):
+            return 403, {
+                "error": "not_permitted",
+                "message": f"a token with the role {caller.role} may not run this command",
+            }
+        args.acting_user, args.acting_role = caller.username, caller.role
+        if getattr(args, "lead", None) == "cli":  # who changed it: the token's account, not "cli"
+            args.lead = caller.username
+    args.db, args.campaign = db_key, campaign
     if spec.password:  # the client read it (never this server's stdin, terminal or environment)
         password = data.get("password")
         if not isinstance(password, str):
@@ -330,7 +441,7 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
             # files the command writes beside its output (qrels' no-answer list)
             shown[f"{root}{os.sep}"] = _folder_shown(asked["name"])
             setattr(args, attr, str(path))
-        with _captured() as (out, err), served_by(_provider(info, database)):
+        with _captured() as (out, err), served_by(_provider(db_key, database)):
             try:
                 code = cli.run_parsed(args)  # no argv: never forwarded again
             except SystemExit as stop:
@@ -400,13 +511,18 @@ def _mirror(path: Path, mirror) -> dict[Path, tuple[int, int]]:
     return made
 
 
-async def _served_call(request: Request, operation) -> Response:
+async def _served_call(request: Request, operation, token_operation=None) -> Response:
     """A local client's request to the app that holds the file: refused unless the app
     serves a DuckDB file, the request comes from this machine and carries the runtime
     file's secret; then ``operation(info, database, body)`` → (status, answer), run off
-    the event loop."""
+    the event loop. A bearer that is an API token (``rjt_…``) goes to
+    ``token_operation(caller, database, body)`` instead (:func:`_token_call`)."""
     from starlette.concurrency import run_in_threadpool
 
+    from reljudge.campaign import api_tokens
+
+    if _bearer(request).startswith(api_tokens.PREFIX):
+        return await _token_call(request, token_operation)
     with _SERVED_LOCK:
         info, database = _SERVED.get("info"), _SERVED.get("database")
     if info is None:
@@ -427,7 +543,7 @@ async def _served_call(request: Request, operation) -> Response:
 
 async def cli_route(request: Request) -> Response:
     """``POST /api/v1/cli``: one CLI command carried out by the app (docs/served.md)."""
-    return await _served_call(request, _carry_out)
+    return await _served_call(request, _carry_out, _carry_out_for)
 
 
 async def _json_answer(answer: dict, status: int) -> Response:
