@@ -216,3 +216,12 @@ def test_no_token_is_in_the_servers_log(remote):
     assert "reljudge: the CLI reaches this app" in log  # the log is the server's
     for token in tokens.values():
         assert token not in log and token[4:] not in log
+
+
+def test_the_openapi_description_is_served(remote):
+    from reljudge.web import api
+
+    server = remote[0]
+    with urllib.request.urlopen(server.url + "/api/v1/openapi.json", timeout=30) as response:
+        assert response.status == 200
+        assert json.loads(response.read()) == json.loads(json.dumps(api.openapi()))

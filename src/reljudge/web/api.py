@@ -608,8 +608,197 @@ async def judge_route(request: Request) -> Response:
     return await _served_call(request, _judge_op)
 
 
+async def openapi_route(request: Request) -> Response:
+    """``GET /api/v1/openapi.json``: the OpenAPI description of these routes."""
+    return JSONResponse(openapi())
+
+
 def routes() -> list[Route]:
     return [
         Route("/api/v1/cli", cli_route, methods=["POST"]),
         Route("/api/v1/judge", judge_route, methods=["POST"]),
+        Route("/api/v1/openapi.json", openapi_route, methods=["GET"]),
     ]
+
+
+# -- the OpenAPI description, built from the routes above and the shapes they declare ----------
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_SCHEMAS = {
+    "Error": {
+        "type": "object",
+        "required": ["error", "message"],
+        "properties": {
+            "error": {
+                "type": "string",
+                "description": "the refusal's code: bad_secret, not_local, not_served, bad_request, wrong_database, "
+                "not_forwarded, too_large; with an API token also bad_token, token_revoked, token_expired, "
+                "token_inactive, token_wait, https_required, wrong_campaign, not_permitted",
+            },
+            "message": {"type": "string", "description": "the same in English words (never the request's values)"},
+        },
+    },
+    "CliRequest": {
+        "type": "object",
+        "required": ["argv"],
+        "properties": {
+            "argv": {"type": "array", "items": {"type": "string"}, "description": "the command line after `reljudge`"},
+            "db": {
+                "type": ["string", "null"],
+                "description": "the database file the local client resolved (must be the app's; not read with a token)",
+            },
+            "campaign": {
+                "type": ["string", "null"],
+                "description": "the campaign; with a token null means the token's own, another is refused",
+            },
+            "inputs": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"$ref": "#/components/schemas/File"}},
+                "description": "the files the command reads, by its option's name",
+            },
+            "outputs": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "mirror": {"type": ["array", "null"]}},
+                },
+                "description": "the files or folders the command writes, as the client named them",
+            },
+            "password": {"type": "string", "description": "users add / users passwd: the password the client read"},
+        },
+    },
+    "File": {
+        "type": "object",
+        "required": ["name", "data"],
+        "properties": {"name": {"type": "string"}, "data": {"type": ["string", "null"], "format": "byte"}},
+    },
+    "CliAnswer": {
+        "type": "object",
+        "required": ["code", "stdout", "stderr", "files"],
+        "properties": {
+            "code": {"type": "integer", "description": "the command's exit code"},
+            "stdout": {"type": "string"},
+            "stderr": {"type": "string"},
+            "files": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "attr": {"type": "string"},
+                        "path": {"type": "string"},
+                        "data": {"type": "string", "format": "byte"},
+                    },
+                },
+                "description": "the files the command wrote, relative to the output it named",
+            },
+        },
+    },
+    "JudgeRequest": {
+        "type": "object",
+        "required": ["op", "args", "db", "campaign"],
+        "properties": {
+            "op": {"type": "string", "enum": list(JUDGE_OPS)},
+            "args": {"type": "array"},
+            "db": {"type": "string"},
+            "campaign": {"type": "string"},
+        },
+    },
+    "JudgeAnswer": {
+        "type": "object",
+        "properties": {"result": {}, "refused": {"type": "object", "description": "a message code and its values"}},
+    },
+}
+
+
+def _operation(summary: str, request: str | None, answer: str, refusals: dict[str, str]) -> dict:
+    op: dict = {
+        "summary": summary,
+        "responses": {
+            "200": {
+                "description": "done",
+                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}},
+            },
+            **{
+                status: {"description": said, "content": {"application/json": {"schema": _ERROR}}}
+                for status, said in refusals.items()
+            },
+        },
+    }
+    if request is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{request}"}}},
+        }
+        op["security"] = [{"bearer": []}]
+    return op
+
+
+_REFUSALS = {
+    "400": "a body that is not a well-formed request (bad_request, wrong_database, not_forwarded)",
+    "401": "a missing or wrong secret or token (bad_secret, bad_token, token_revoked, token_expired, token_inactive)",
+    "403": "not_local, https_required, wrong_campaign, not_permitted",
+    "404": "not_served: this app holds no database for it",
+    "413": "too_large",
+    "429": "token_wait: too many failed tokens from this address (Retry-After)",
+}
+
+#: What each route of :func:`routes` takes and answers, by (method, path); the one place a
+#: new route is described (tests/test_openapi.py fails on a route without it, or on an
+#: entry for a route that does not exist).
+DESCRIBED: dict[tuple[str, str], dict] = {
+    ("POST", "/api/v1/cli"): _operation(
+        "Run one reljudge command (the local secret of the runtime file, or an API token: the token's role in "
+        "its campaign)",
+        "CliRequest",
+        "CliAnswer",
+        _REFUSALS,
+    ),
+    ("POST", "/api/v1/judge"): _operation(
+        "One operation of a model judge's run beside the app (the local secret only)",
+        "JudgeRequest",
+        "JudgeAnswer",
+        _REFUSALS,
+    ),
+    ("GET", "/api/v1/openapi.json"): {
+        "summary": "This description",
+        "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {}}}},
+    },
+}
+
+
+def openapi(route_list: list[Route] | None = None) -> dict:
+    """The OpenAPI 3.1 description of the ``/api/v1`` routes (``route_list``, default
+    :func:`routes`): each route's method and path from the route table, what it takes and
+    answers from :data:`DESCRIBED`. A route without an entry, or an entry without its
+    route, raises LookupError: the description cannot drift from the routes."""
+    from reljudge import __version__
+
+    paths: dict[str, dict] = {}
+    seen = set()
+    for route in route_list if route_list is not None else routes():
+        if not route.path.startswith("/api/v1/"):
+            continue
+        for method in sorted((route.methods or set()) - {"HEAD"}):
+            key = (method, route.path)
+            if key not in DESCRIBED:
+                raise LookupError(f"no OpenAPI description of {method} {route.path} (reljudge.web.api.DESCRIBED)")
+            seen.add(key)
+            paths.setdefault(route.path, {})[method.lower()] = DESCRIBED[key]
+    stale = sorted(set(DESCRIBED) - seen)
+    if stale:
+        raise LookupError(f"OpenAPI descriptions of routes that do not exist: {stale}")
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "reljudge API", "version": __version__},
+        "paths": paths,
+        "components": {
+            "schemas": _SCHEMAS,
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "an API token (`reljudge users token create`, rjt_…), or the local secret of the "
+                    "runtime file",
+                }
+            },
+        },
+    }
