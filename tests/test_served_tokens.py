@@ -225,3 +225,53 @@ def test_the_openapi_description_is_served(remote):
     with urllib.request.urlopen(server.url + "/api/v1/openapi.json", timeout=30) as response:
         assert response.status == 200
         assert json.loads(response.read()) == json.loads(json.dumps(api.openapi()))
+
+
+# -- issue 37 §3: reljudge.open_campaign through the running app and a remote server ----------
+def _frames(campaign) -> dict:
+    return {
+        "judgments": campaign.judgments,
+        "events": campaign.events,
+        "qrels": campaign.qrels(),
+        "qrels majority": campaign.qrels("majority", include_no_answer=True),
+        "evaluate": campaign.evaluate(["RR@10", "nDCG@10"]),
+        "evaluate per query": campaign.evaluate(["RR@10"], per_query=True),
+    }
+
+
+@pytest.mark.parametrize("way", ["token", "runtime file"])
+def test_open_campaign_gives_the_same_frames_through_a_server_as_from_the_file(remote, way):
+    import pandas as pd
+
+    import reljudge
+
+    server, served, direct, tokens, _tmp = remote
+    with reljudge.open_campaign(direct) as local:
+        expected = _frames(local)
+    target = (
+        reljudge.open_campaign(server.url, token=tokens["lee"]) if way == "token" else reljudge.open_campaign(served)
+    )
+    with target as through:
+        assert through.db is None  # nothing opened here: the server answered
+        got = _frames(through)
+    assert not expected["judgments"].empty and not expected["evaluate"].empty
+    for name, frame in expected.items():
+        pd.testing.assert_frame_equal(got[name], frame, obj=name)
+
+
+def test_open_campaign_through_a_token_says_the_librarys_refusal_and_the_roles(remote):
+    import reljudge
+    from reljudge.errors import ReljudgeError
+
+    server, _served, direct, tokens, _tmp = remote
+    with reljudge.open_campaign(direct) as local, pytest.raises(ReljudgeError) as here:
+        local.qrels(version=99)
+    with reljudge.open_campaign(server.url, token=tokens["lee"]) as through, pytest.raises(ReljudgeError) as there:
+        through.qrels(version=99)
+    assert there.value.message == here.value.message
+    with reljudge.open_campaign(server.url, token=tokens["ann"]) as mine, pytest.raises(ReljudgeError) as refused:
+        mine.judgments
+    assert "not_permitted" in str(refused.value) and tokens["ann"] not in str(refused.value)
+    with pytest.raises(ReljudgeError) as revoked:
+        reljudge.open_campaign(server.url, token=tokens["revoked"]).judgments
+    assert "token_revoked" in str(revoked.value)

@@ -290,6 +290,16 @@ class _Lost(Exception):
 
 
 def _post(info, body: bytes, route: str = ROUTE) -> tuple[int, dict | None]:
+    """POST ``body`` (JSON) to ``route`` of the app (:func:`send`); its JSON answer."""
+    status, raw, _kind = send(info, body, route)
+    try:
+        data = json.loads(raw or b"null")
+    except ValueError:
+        data = None
+    return status, data if isinstance(data, dict) else None
+
+
+def send(info, body: bytes, route: str = ROUTE) -> tuple[int, bytes, str]:
     """POST to the app straight over a socket to its loopback address: never through an
     HTTP proxy of the environment (``http_proxy``), which would see the secret. An OSError
     before anything was sent (nothing answers: a stale runtime file) is raised as it is;
@@ -318,11 +328,7 @@ def _post(info, body: bytes, route: str = ROUTE) -> tuple[int, dict | None]:
             raise _Lost() from exc
     finally:
         conn.close()
-    try:
-        data = json.loads(raw or b"null")
-    except ValueError:
-        data = None
-    return response.status, data if isinstance(data, dict) else None
+    return response.status, raw, response.getheader("Content-Type", "")
 
 
 def _destination(client_name: str, rel: str) -> Path:

@@ -291,7 +291,7 @@ async def _token_call(request: Request, operation) -> Response:
         status, answer = await run_in_threadpool(operation, caller, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
-    return await _json_answer(answer, status)
+    return await _answer(answer, status)
 
 
 async def _body(request: Request) -> tuple[dict | None, JSONResponse | None]:
@@ -538,12 +538,19 @@ async def _served_call(request: Request, operation, token_operation=None) -> Res
         status, answer = await run_in_threadpool(operation, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
-    return await _json_answer(answer, status)
+    return await _answer(answer, status)
 
 
 async def cli_route(request: Request) -> Response:
     """``POST /api/v1/cli``: one CLI command carried out by the app (docs/served.md)."""
     return await _served_call(request, _carry_out, _carry_out_for)
+
+
+async def _answer(answer: dict | bytes, status: int) -> Response:
+    """A JSON answer, or the Arrow stream of a frame (bytes)."""
+    if isinstance(answer, bytes):
+        return Response(answer, status_code=status, media_type=ARROW_STREAM)
+    return await _json_answer(answer, status)
 
 
 async def _json_answer(answer: dict, status: int) -> Response:
@@ -608,6 +615,74 @@ async def judge_route(request: Request) -> Response:
     return await _served_call(request, _judge_op)
 
 
+# -- a notebook's frames (reljudge.notebook.ServedFrames): Arrow IPC, not JSON rows -------------
+ARROW_STREAM = "application/vnd.apache.arrow.stream"
+
+
+def _frame_answer(db, data: dict) -> tuple[int, dict | bytes]:
+    """Frame ``data["frame"]`` of the open campaign ``db`` as an Arrow IPC stream (its
+    pandas index and dtypes kept in the schema's metadata), or a library refusal."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from reljudge.errors import ReljudgeError
+    from reljudge.notebook import campaign_frame
+
+    name, kwargs = data.get("frame"), data.get("kwargs") or {}
+    if not isinstance(name, str) or not isinstance(kwargs, dict):
+        raise _BadRequest("'frame' must name a frame and 'kwargs' be an object")
+    try:
+        frame = campaign_frame(db, name, kwargs)
+    except ReljudgeError as exc:
+        said = exc.message.to_dict() if exc.message is not None else {"text": str(exc)}
+        return 422, {"error": "refused", "message": str(exc), "refused": said}
+    except TypeError as exc:
+        raise _BadRequest(str(exc)) from None
+    table = pa.Table.from_pandas(frame)
+    # Arrow has one null: an object column whose missing values are pd.NA (not None) is
+    # named, so that the client restores the same values (reljudge.notebook.ServedFrames)
+    na_columns = [str(c) for c in frame.columns if frame[c].dtype == object and any(v is pd.NA for v in frame[c])]
+    if na_columns:
+        table = table.replace_schema_metadata(
+            {**(table.schema.metadata or {}), b"reljudge.na_columns": json.dumps(na_columns).encode()}
+        )
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return 200, sink.getvalue().to_pybytes()
+
+
+def _frame_op(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict | bytes]:
+    from reljudge.storage.db import is_campaign_name
+
+    if data.get("db") != info.db:
+        return 400, {"error": "wrong_database", "message": "this app holds another database"}
+    if not is_campaign_name(data.get("campaign")):
+        raise _BadRequest("'campaign' must be a campaign's name")
+    return _frame_answer(database(info.db, data["campaign"]), data)
+
+
+def _frame_op_for(caller: Caller, database, data: dict) -> tuple[int, dict | bytes]:
+    """A notebook's frame through an API token: a lead's (the frames are the whole
+    campaign's judgments), in the token's campaign."""
+    from reljudge.storage.db import database_key
+
+    campaign = data.get("campaign")
+    if campaign is not None and campaign != caller.campaign:
+        return 403, {"error": "wrong_campaign", "message": "the token is for another campaign"}
+    if caller.role != "lead":
+        return 403, {
+            "error": "not_permitted",
+            "message": f"a token with the role {caller.role} may not read the frames",
+        }
+    return _frame_answer(database(database_key(None), caller.campaign), data)
+
+
+async def frame_route(request: Request) -> Response:
+    """``POST /api/v1/frame``: one of a notebook's DataFrames, as Arrow (reljudge.notebook)."""
+    return await _served_call(request, _frame_op, _frame_op_for)
+
+
 async def openapi_route(request: Request) -> Response:
     """``GET /api/v1/openapi.json``: the OpenAPI description of these routes."""
     return JSONResponse(openapi())
@@ -617,6 +692,7 @@ def routes() -> list[Route]:
     return [
         Route("/api/v1/cli", cli_route, methods=["POST"]),
         Route("/api/v1/judge", judge_route, methods=["POST"]),
+        Route("/api/v1/frame", frame_route, methods=["POST"]),
         Route("/api/v1/openapi.json", openapi_route, methods=["GET"]),
     ]
 
@@ -702,6 +778,16 @@ _SCHEMAS = {
             "campaign": {"type": "string"},
         },
     },
+    "FrameRequest": {
+        "type": "object",
+        "required": ["frame"],
+        "properties": {
+            "frame": {"type": "string", "enum": ["judgments", "events", "qrels", "evaluate"]},
+            "kwargs": {"type": "object", "description": "the keyword arguments of the Campaign method"},
+            "campaign": {"type": ["string", "null"]},
+            "db": {"type": ["string", "null"]},
+        },
+    },
     "JudgeAnswer": {
         "type": "object",
         "properties": {"result": {}, "refused": {"type": "object", "description": "a message code and its values"}},
@@ -709,13 +795,16 @@ _SCHEMAS = {
 }
 
 
-def _operation(summary: str, request: str | None, answer: str, refusals: dict[str, str]) -> dict:
+def _operation(summary: str, request: str | None, answer: str | None, refusals: dict[str, str]) -> dict:
     op: dict = {
         "summary": summary,
         "responses": {
             "200": {
                 "description": "done",
-                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}},
+                # a frame (answer None): Arrow IPC, its schema the DataFrame's
+                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}}
+                if answer is not None
+                else {ARROW_STREAM: {}},
             },
             **{
                 status: {"description": said, "content": {"application/json": {"schema": _ERROR}}}
@@ -757,6 +846,13 @@ DESCRIBED: dict[tuple[str, str], dict] = {
         "JudgeRequest",
         "JudgeAnswer",
         _REFUSALS,
+    ),
+    ("POST", "/api/v1/frame"): _operation(
+        "One of a notebook's DataFrames (reljudge.open_campaign), as an Arrow IPC stream (the local secret, "
+        "or a lead's API token)",
+        "FrameRequest",
+        None,
+        {**_REFUSALS, "422": "refused: the library's own refusal (a message code in 'refused')"},
     ),
     ("GET", "/api/v1/openapi.json"): {
         "summary": "This description",
