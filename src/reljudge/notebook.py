@@ -11,7 +11,9 @@ names or on files::
     reljudge.evaluate("qrels.txt", "bm25.trec", "P@5", per_query=True)  # query_id, measure, value
 
 ``open_campaign`` opens a campaign database (a DuckDB file or a ``postgresql://`` URL),
-read-only by default, and gives its judgments, qrels and evaluation as DataFrames.
+read-only by default, or reaches it through the app that holds the file or a remote server
+(``https://HOST`` with an API token), and gives its judgments, qrels and evaluation as the
+same DataFrames whichever way (docs/served.md#노트북--notebooks-open_campaign-through-a-server).
 """
 
 from __future__ import annotations
