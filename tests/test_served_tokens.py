@@ -275,3 +275,26 @@ def test_open_campaign_through_a_token_says_the_librarys_refusal_and_the_roles(r
     with pytest.raises(ReljudgeError) as revoked:
         reljudge.open_campaign(server.url, token=tokens["revoked"]).judgments
     assert "token_revoked" in str(revoked.value)
+
+
+def test_a_token_works_the_same_on_a_postgresql_server(pg_url, files, tmp_path):
+    """The token path needs no runtime file: an app on PostgreSQL carries out the command
+    too, with the same output as the command run straight on the database."""
+    from conftest import load_small_campaign
+
+    db = open_database(pg_url)
+    try:
+        load_small_campaign(db, files)
+        token = api_tokens.create(db, "lee", "laptop", 24, "cli")
+    finally:
+        db.close()
+    server = StreamlitServer(log_path=tmp_path / "server.log", extra_env={"RELJUDGE_DB": pg_url}).start()
+    try:
+        for argv in (("users", "list"), ("next", "--user", "ann", "--limit", "2")):
+            through = reljudge(server.url, *argv, cwd=tmp_path, token=token)
+            here = reljudge(pg_url, *argv, cwd=tmp_path)
+            assert (through.returncode, through.stdout, through.stderr) == (here.returncode, here.stdout, here.stderr)
+            assert through.returncode == 0 and through.stdout
+    finally:
+        server.stop()
+    assert token not in (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
