@@ -11,7 +11,9 @@ names or on files::
     reljudge.evaluate("qrels.txt", "bm25.trec", "P@5", per_query=True)  # query_id, measure, value
 
 ``open_campaign`` opens a campaign database (a DuckDB file or a ``postgresql://`` URL),
-read-only by default, and gives its judgments, qrels and evaluation as DataFrames.
+read-only by default, or reaches it through the app that holds the file or a remote server
+(``https://HOST`` with an API token), and gives its judgments, qrels and evaluation as the
+same DataFrames whichever way (docs/served.md#노트북--notebooks-open_campaign-through-a-server).
 """
 
 from __future__ import annotations
@@ -185,12 +187,59 @@ def evaluate(
     return pd.DataFrame(rows, columns=["query_id", "measure", "value"] if per_query else ["measure", "value"])
 
 
-class Campaign:
-    """A campaign database opened from a notebook (:func:`open_campaign`). Close it (or use
-    ``with``) to let the app or the CLI write the file again."""
+#: What a Campaign gives, and the keyword arguments of each: the one table the local
+#: object, the served one and the server's route (reljudge.web.api, ``POST /api/v1/frame``) read.
+FRAMES = {
+    "judgments": (),
+    "events": (),
+    "qrels": ("policy", "version", "include_no_answer"),
+    "evaluate": ("measures", "policy", "version", "per_query"),
+}
 
-    def __init__(self, db):
+
+def campaign_frame(db, name: str, kwargs: dict) -> pd.DataFrame:
+    """Frame ``name`` of :data:`FRAMES` of the open campaign ``db`` with ``kwargs`` (the
+    one computation, whether the notebook opened the file or a server answers it)."""
+    if name not in FRAMES or not set(kwargs) <= set(FRAMES[name]):
+        raise TypeError(f"no frame {name!r} with {sorted(kwargs)}")
+    if name == "judgments":
+        return db.cursor().execute("SELECT * FROM current_judgments ORDER BY qid, pid, username").df()
+    if name == "events":
+        from reljudge.storage import qrels_io
+
+        return qrels_io.raw_events(db)
+    if name == "qrels":
+        from reljudge.campaign import export
+
+        return export.qrels_table(
+            db,
+            kwargs.get("policy", "adjudicated"),
+            kwargs.get("version"),
+            include_no_answer=bool(kwargs.get("include_no_answer", False)),
+        )[0]
+    from reljudge.campaign.evaluation import evaluate_campaign
+
+    measures, per_query = kwargs.get("measures"), bool(kwargs.get("per_query", False))
+    ev = evaluate_campaign(
+        db,
+        list(measures) if measures else None,
+        policy=kwargs.get("policy", "adjudicated"),
+        version=kwargs.get("version"),
+        n_boot=0 if per_query else 1000,
+        n_perm=0,
+    )
+    frame = ev.result.per_query if per_query else ev.result.means
+    return frame.assign(measure=frame["measure"].map(str)).reset_index(drop=True)
+
+
+class Campaign:
+    """A campaign opened from a notebook (:func:`open_campaign`): its file, or a running
+    app or remote server that answers for it (``db`` None then; the same frames, sent as
+    Arrow). Close it (or use ``with``) to let the app or the CLI write the file again."""
+
+    def __init__(self, db, served=None):
         self.db = db
+        self._served = served
 
     def __enter__(self) -> "Campaign":
         return self
@@ -199,20 +248,24 @@ class Campaign:
         self.close()
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+
+    def _frame(self, name: str, **kwargs) -> pd.DataFrame:
+        if self._served is not None:
+            return self._served.frame(name, kwargs)
+        return campaign_frame(self.db, name, kwargs)
 
     @property
     def judgments(self) -> pd.DataFrame:
         """Every annotator's current grade per (question, paragraph), and no-answer verdicts
         (``pid`` empty): the latest event of each."""
-        return self.db.cursor().execute("SELECT * FROM current_judgments ORDER BY qid, pid, username").df()
+        return self._frame("judgments")
 
     @property
     def events(self) -> pd.DataFrame:
         """The append-only history of judgment events, oldest first."""
-        from reljudge.storage import qrels_io
-
-        return qrels_io.raw_events(self.db)
+        return self._frame("events")
 
     def qrels(
         self, policy: str = "adjudicated", version: int | None = None, include_no_answer: bool = False
@@ -220,9 +273,7 @@ class Campaign:
         """The aggregated qrels (``qid``, ``pid``, ``grade``, provenance …) under ``policy``
         (adjudicated, majority, annotator:NAME, source:NAME) or a frozen ``version``;
         no-answer questions left out unless asked (as the export)."""
-        from reljudge.campaign import export
-
-        return export.qrels_table(self.db, policy, version, include_no_answer=include_no_answer)[0]
+        return self._frame("qrels", policy=policy, version=version, include_no_answer=include_no_answer)
 
     def evaluate(
         self,
@@ -236,29 +287,100 @@ class Campaign:
         evaluate`` (the campaign's threshold, tie and duplicate rules, no-answer questions
         left out of the means): means per system × question type with 95 % bootstrap
         intervals, or with ``per_query`` every question's value."""
-        from reljudge.campaign.evaluation import evaluate_campaign
-
-        ev = evaluate_campaign(
-            self.db,
-            list(measures) if measures else None,
+        return self._frame(
+            "evaluate",
+            measures=list(measures) if measures else None,
             policy=policy,
             version=version,
-            n_boot=0 if per_query else 1000,
-            n_perm=0,
+            per_query=per_query,
         )
-        frame = ev.result.per_query if per_query else ev.result.means
-        return frame.assign(measure=frame["measure"].map(str)).reset_index(drop=True)
 
 
-def open_campaign(path_or_url, read_only: bool = True, campaign: str | None = None) -> Campaign:
+def open_campaign(
+    path_or_url, read_only: bool = True, campaign: str | None = None, token: str | None = None
+) -> Campaign:
     """Open a campaign: a DuckDB file (which must exist: a mistyped path is refused, not
-    created empty) or a ``postgresql://`` URL. Read-only by default; DuckDB lets one
-    process write a file, so a notebook that only reads does not stop the app from
-    starting afterwards (while the app runs, open a copy, or use the team server).
-    ``campaign``: which campaign of the database (``reljudge --campaign``; default
-    ``$RELJUDGE_CAMPAIGN``, else the default campaign)."""
+    created empty), a ``postgresql://`` URL, or a reljudge server's ``https://HOST[/BASE]``
+    (``token``: an API token, default ``$RELJUDGE_TOKEN``; ``http://`` only to this
+    machine). Read-only by default; DuckDB lets one process write a file, so a notebook
+    that only reads does not stop the app from starting afterwards. A file the running
+    app holds is read through the app (its runtime file, docs/served.md). The same
+    DataFrames whichever way (sent as Arrow IPC through a server). ``campaign``: which
+    campaign of the database (``reljudge --campaign``; default ``$RELJUDGE_CAMPAIGN``,
+    else the default campaign; through a token, the token's)."""
+    from reljudge.errors import DatabaseLockedError
     from reljudge.storage import open_database
 
     if path_or_url is None or (isinstance(path_or_url, str) and not path_or_url.strip()):
         raise ReljudgeError(CODES("error_open_campaign_target"))
-    return Campaign(open_database(path_or_url, read_only=read_only, must_exist=True, campaign=campaign))
+    from reljudge.cli import remote
+
+    if remote.is_remote(path_or_url):
+        info = remote.parse(path_or_url)
+        if not isinstance(info, remote.RemoteInfo):
+            raise ReljudgeError(info)
+        token = token or os.environ.get(remote.TOKEN_ENV, "").strip()
+        if not token:
+            raise ReljudgeError(remote.CODES("error_remote_no_token", var=remote.TOKEN_ENV))
+        info = remote.RemoteInfo(info.host, info.port, info.base_path, info.url, info.tls, secret=token)
+        return Campaign(None, ServedFrames(info, campaign))
+    try:
+        return Campaign(open_database(path_or_url, read_only=read_only, must_exist=True, campaign=campaign))
+    except DatabaseLockedError:
+        from reljudge.cli import forward
+        from reljudge.storage.db import campaign_name
+
+        info = forward.held_by_app(path_or_url) if read_only else None
+        if info is None:
+            raise
+        return Campaign(None, ServedFrames(info, campaign_name(campaign)))
+
+
+ARROW_STREAM = "application/vnd.apache.arrow.stream"
+FRAME_ROUTE = "/api/v1/frame"
+
+
+class ServedFrames:
+    """A campaign's frames from the app that holds its file (``info``: its runtime file)
+    or a remote server (reljudge.cli.remote.RemoteInfo with a token): ``POST
+    /api/v1/frame``, answered as an Arrow IPC stream (not JSON rows), read back into the
+    DataFrame the file would give."""
+
+    def __init__(self, info, campaign: str | None):
+        self.info, self.campaign = info, campaign
+
+    def frame(self, name: str, kwargs: dict) -> pd.DataFrame:
+        import json
+
+        import pyarrow as pa
+
+        from reljudge.cli import forward, remote
+        from reljudge.codes import Message
+
+        body = {"frame": name, "kwargs": kwargs, "campaign": self.campaign, "db": self.info.db}
+        try:
+            status, raw, kind = forward.send(self.info, json.dumps(body).encode("utf-8"), FRAME_ROUTE)
+        except (OSError, forward._Lost):
+            raise ReljudgeError(remote.CODES("error_remote_unreachable", url=self.info.url)) from None
+        if status == 200 and kind.startswith(ARROW_STREAM):
+            table = pa.ipc.open_stream(raw).read_all()
+            frame = table.to_pandas()
+            for column in json.loads((table.schema.metadata or {}).get(b"reljudge.na_columns", b"[]")):
+                frame[column] = frame[column].where(frame[column].notna(), pd.NA)  # as the file gives them
+            return frame
+        try:
+            answer = json.loads(raw or b"null")
+        except ValueError:
+            answer = None
+        answer = answer if isinstance(answer, dict) else {}
+        refused = answer.get("refused")
+        if isinstance(refused, dict) and "code" in refused:  # the library's own refusal, as on the file
+            raise ReljudgeError(Message.from_dict(refused))
+        raise ReljudgeError(
+            remote.CODES(
+                "error_remote_refused",
+                url=self.info.url,
+                reason=str(answer.get("error") or f"HTTP {status}"),
+                detail=str(answer.get("message") or ""),
+            )
+        )

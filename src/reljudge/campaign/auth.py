@@ -480,7 +480,7 @@ def login(db: Database, username: str, password: str, address: str | None = None
         return LoginOutcome(None, "locked")
     wait = max(
         _wait_left(state["failures"], state["since_failure"], FREE_FAILURES),
-        _wait_left(state["address_failures"], state["since_address_failure"], ADDRESS_FAILURES),
+        address_wait(state),
     )
     if wait:
         return LoginOutcome(None, "wait", wait)
@@ -520,8 +520,20 @@ def end_session_by_id(db: Database, session_id: str) -> bool:
     return accounts.delete_session_by_id(db, session_id) > 0
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """What is stored of a random token (a login session's, an API token's): its SHA-256.
+    A token of 256 random bits cannot be guessed from it, unlike a password."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+_token_hash = token_hash
+
+
+def address_wait(state: dict) -> int:
+    """Seconds an address still waits before its next attempt is checked (its failures in
+    the window, accounts.login_state): the per-address part of :func:`login`'s throttle,
+    which API tokens share (reljudge.campaign.api_tokens.check)."""
+    return _wait_left(state["address_failures"], state["since_address_failure"], ADDRESS_FAILURES)
 
 
 def start_session(db: Database, user: User) -> str:

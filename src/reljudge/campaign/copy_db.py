@@ -55,7 +55,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "--drop-sessions",
         action="store_true",
-        help="leave the live login sessions behind (a one-campaign copy never carries them)",
+        help="leave the live login sessions and API tokens behind (a one-campaign copy never carries them)",
     )
     p.set_defaults(func=run)
     return p

@@ -57,6 +57,33 @@ def register(sub, add) -> None:
         help="take an account's role in the chosen campaign (it keeps its roles in the others)",
     )
     u.add_argument("name")
+    # personal API tokens for remote clients (docs/served.md#토큰과-원격-클라이언트--tokens-and-remote-clients)
+    u = users_sub.add_parser(
+        "token",
+        help="personal API tokens of the chosen campaign for remote clients (reljudge --db https://…)",
+        description="Personal API tokens: a token gives its account's role in the chosen campaign to a "
+        "remote client (reljudge --db https://HOST with $RELJUDGE_TOKEN). Only its hash is stored: "
+        "`create` prints it once. Through a token a lead manages the tokens of the campaign's accounts, "
+        "anyone else only their own; the local CLI names the account with --user.",
+        epilog="example:\n  reljudge --campaign round2 users token create laptop --user kim --expires 30d\n"
+        "  reljudge --campaign round2 users token list\n  reljudge --campaign round2 users token revoke laptop --user kim",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    token_sub = u.add_subparsers(dest="token_action", metavar="TOKEN_ACTION")
+    token_sub.required = True
+    t = token_sub.add_parser("create", help="create a token and print it once")
+    t.add_argument("name", help="the token's name (e.g. the machine it is for), unique among the account's live tokens")
+    t.add_argument(
+        "--expires",
+        metavar="AGE",
+        help="how long it is valid: 12h, 30d, 8w (at most five years), or never (default: 90d)",
+    )
+    t.add_argument("--user", metavar="ACCOUNT", help="whose token (default through a token: your own)")
+    t = token_sub.add_parser("list", help="list the campaign's tokens (never the tokens themselves)")
+    t.add_argument("--user", metavar="ACCOUNT", help="only this account's tokens")
+    t = token_sub.add_parser("revoke", help="revoke a token: it is refused from now on")
+    t.add_argument("name")
+    t.add_argument("--user", metavar="ACCOUNT", help="whose token (default through a token: your own)")
 
     p = add(
         "campaigns",
@@ -115,6 +142,8 @@ def cmd_users(args) -> int:
     from reljudge.cli.forward import read_password
 
     db = _db(args, create=args.action == "add")
+    if args.action == "token":
+        return _cmd_token(args, db)
     if args.action == "add":
         user = auth.add_user(db, args.name, read_password(args), args.role)
         print(f"added {user.username} ({user.role})")
@@ -165,6 +194,47 @@ def cmd_users(args) -> int:
             if not frame.empty
             else "no users"
         )
+    return 0
+
+
+def _cmd_token(args, db) -> int:
+    """``users token create/list/revoke``. ``args.acting_user``/``acting_role``: the
+    caller through an API token (set by the server, reljudge.web.api); absent on the
+    local CLI, which acts as the operator."""
+    from reljudge.campaign import api_tokens
+
+    acting, role = getattr(args, "acting_user", None), getattr(args, "acting_role", None)
+    if args.token_action == "list":
+        if args.user is not None or (acting is not None and role != "lead"):
+            who = api_tokens.acting_user(db, args.user, acting, role)
+        else:
+            who = None
+        rows = api_tokens.list_tokens(db, who)
+        if not rows:
+            print("no tokens")
+            return 0
+        import pandas as pd
+
+        frame = pd.DataFrame(rows).rename(columns={"username": "user"})
+        for column in ("created_at", "expires_at", "revoked_at", "last_used_at"):
+            frame[column] = [
+                "" if v is None or pd.isna(v) else pd.Timestamp(v).strftime("%Y-%m-%d %H:%M") for v in frame[column]
+            ]
+        print(frame.to_string(index=False))
+        return 0
+    user = api_tokens.acting_user(db, args.user, acting, role)
+    if args.token_action == "create":
+        hours = api_tokens.expires_hours(args.expires)
+        token = api_tokens.create(db, user, args.name, hours, acting or "cli")
+        expiry = "never expires" if hours is None else f"expires in {args.expires or api_tokens.DEFAULT_EXPIRES}"
+        print(
+            f"token {args.name} of {user} in campaign {db.campaign} ({expiry}); it is shown only this once:",
+            file=sys.stderr,
+        )
+        print(token)
+    else:
+        api_tokens.revoke(db, user, args.name)
+        print(f"revoked token {args.name} of {user} in campaign {db.campaign}")
     return 0
 
 

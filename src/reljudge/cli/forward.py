@@ -94,7 +94,8 @@ def forwarding(args) -> Forwarding | None:
     if command == "plan":  # show it, --estimate, or choose one (the argv as it is)
         return Forwarding(writes=getattr(args, "plan", None) is not None)
     if command == "users":
-        return Forwarding(password=action in ("add", "passwd"), writes=action not in _USERS_READS)
+        reads = action in _USERS_READS or (action == "token" and getattr(args, "token_action", None) == "list")
+        return Forwarding(password=action in ("add", "passwd"), writes=not reads)
     if command in ("campaigns", "types"):
         return Forwarding(writes=action != "list")
     if command == "assign":
@@ -108,6 +109,25 @@ def forwarding(args) -> Forwarding | None:
     if command in ("pool", "freeze", "decoys"):
         return Forwarding(writes=True)
     return None
+
+
+#: What a caller through an API token may run (issue 37 §2; docs/served.md#토큰과-원격-클라이언트--tokens-and-remote-clients):
+#: a lead of the token's campaign, every forwarded command but these (a new campaign is the
+#: database's, not one campaign's); an annotator, only :func:`permitted`'s few.
+LEAD_NEVER = (("campaigns", "create"),)
+
+
+def permitted(args, username: str, role: str) -> bool:
+    """Whether ``username``, with ``role`` in the token's campaign, may run the parsed
+    command ``args`` (one that :func:`forwarding` carries out): a lead, all of them but
+    :data:`LEAD_NEVER`; an annotator, ``next --user <self>`` and the token commands (which
+    let them manage only their own tokens, reljudge.campaign.api_tokens.acting_user)."""
+    command, action = args.command, getattr(args, "action", None)
+    if role == "lead":
+        return (command, action) not in LEAD_NEVER
+    if command == "next":
+        return getattr(args, "user", None) == username
+    return command == "users" and action == "token"
 
 
 def read_password(args) -> str:
@@ -247,7 +267,7 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
         "db": info.db,
         # the campaign as this process would choose it (--campaign, else $RELJUDGE_CAMPAIGN):
         # the server's own environment must not choose another
-        "campaign": campaign_name(getattr(args, "campaign", None)),
+        "campaign": campaign_name(getattr(args, "campaign", None)) if info.db is not None else _chosen(args),
         "inputs": inputs,
         "outputs": outputs,
     }
@@ -256,16 +276,42 @@ def _request_body(args, argv: list[str], info, spec: Forwarding) -> dict:
     return body
 
 
+def _chosen(args) -> str | None:
+    """The campaign a remote client named (--campaign, $RELJUDGE_CAMPAIGN), None when it
+    named none: the server then takes the token's own campaign."""
+    from reljudge.storage.db import CAMPAIGN_ENV_VAR, check_campaign_name
+
+    name = getattr(args, "campaign", None) or os.environ.get(CAMPAIGN_ENV_VAR, "").strip()
+    return check_campaign_name(name) if name else None
+
+
 class _Lost(Exception):
     """The app went away after the command was sent (stopped, killed, crashed)."""
 
 
 def _post(info, body: bytes, route: str = ROUTE) -> tuple[int, dict | None]:
+    """POST ``body`` (JSON) to ``route`` of the app (:func:`send`); its JSON answer."""
+    status, raw, _kind = send(info, body, route)
+    try:
+        data = json.loads(raw or b"null")
+    except ValueError:
+        data = None
+    return status, data if isinstance(data, dict) else None
+
+
+def send(info, body: bytes, route: str = ROUTE) -> tuple[int, bytes, str]:
     """POST to the app straight over a socket to its loopback address: never through an
     HTTP proxy of the environment (``http_proxy``), which would see the secret. An OSError
     before anything was sent (nothing answers: a stale runtime file) is raised as it is;
     one after it, as :class:`_Lost`."""
-    conn = http.client.HTTPConnection(info.host, info.port, timeout=CONNECT_SECONDS)
+    if getattr(info, "tls", False):  # a remote server (reljudge.cli.remote): its certificate checked
+        import ssl
+
+        conn = http.client.HTTPSConnection(
+            info.host, info.port, timeout=CONNECT_SECONDS, context=ssl.create_default_context()
+        )
+    else:
+        conn = http.client.HTTPConnection(info.host, info.port, timeout=CONNECT_SECONDS)
     try:
         conn.connect()
         conn.sock.settimeout(None)  # a long report is worth waiting for; Ctrl+C stops it
@@ -282,11 +328,7 @@ def _post(info, body: bytes, route: str = ROUTE) -> tuple[int, dict | None]:
             raise _Lost() from exc
     finally:
         conn.close()
-    try:
-        data = json.loads(raw or b"null")
-    except ValueError:
-        data = None
-    return response.status, data if isinstance(data, dict) else None
+    return response.status, raw, response.getheader("Content-Type", "")
 
 
 def _destination(client_name: str, rel: str) -> Path:
@@ -313,9 +355,11 @@ def _write_back(files: list[dict], outputs: dict) -> None:
             raise ReljudgeError(CODES("error_served_client_file", path=str(target), detail=exc.strerror or str(exc)))
 
 
-def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
+def carry_out(args, argv: list[str], info, spec: Forwarding, refused=None) -> int | None:
     """Send the command to the app, write the files it wrote, print what it printed and
-    return its exit code; None when nothing answers at the runtime file's address."""
+    return its exit code; None when nothing answers at the runtime file's address.
+    ``refused(status, answer)``: the message of a refusal other than a 200 (a remote
+    server's, reljudge.cli.remote), None to say it as for the runtime file."""
     from reljudge.errors import ReljudgeError
 
     try:
@@ -324,9 +368,12 @@ def carry_out(args, argv: list[str], info, spec: Forwarding) -> int | None:
             status, answer = _post(info, json.dumps(body).encode("utf-8"))
         except _Lost:
             # the app stopped with the command in hand: a write was done whole or not at all
-            return _say(CODES("error_served_lost", path=info.db, url=info.url, command=_shown(args)))
+            return _say(CODES("error_served_lost", path=info.db or info.url, url=info.url, command=_shown(args)))
         except (ConnectionError, OSError):
             return None  # nothing answers: a file left by a stopped server — the usual refusal
+        said = refused(status, answer) if refused is not None and status != 200 else None
+        if said is not None:
+            return _say(said)
         if status in (401, 403):
             return _say(CODES("error_served_refused", path=info.db, url=info.url))
         if status != 200 or answer is None or not isinstance(answer.get("code"), int):

@@ -159,8 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--db",
         metavar="PATH|URL",
-        help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server "
+        help="DuckDB file, or postgresql://USER@HOST:PORT/DBNAME for a team server, or "
+        "https://HOST[:PORT][/BASE] for a remote reljudge server with an API token "
         "(default: $RELJUDGE_DB or judgments/reljudge.duckdb)",
+    )
+    parser.add_argument(
+        "--token-env",
+        metavar="VAR",
+        help="with --db https://HOST: the environment variable that holds your API token (default: "
+        "RELJUDGE_TOKEN; never the token itself on the command line); see docs/served.md",
     )
     parser.add_argument(
         "--campaign",
@@ -263,6 +270,13 @@ def run_parsed(args, argv: list[str] | None = None) -> int:
     from reljudge.errors import DatabaseLockedError, OutOfMemory, ReljudgeError
     from reljudge.storage.db import chosen_campaign
 
+    if argv is not None:
+        from reljudge.cli import remote
+        from reljudge.storage.db import ENV_VAR
+
+        if remote.is_remote(args.db or os.environ.get(ENV_VAR)):  # --db https://HOST: a remote server
+            args.db = args.db or os.environ.get(ENV_VAR)
+            return remote.run(args, argv)
     try:
         handler = getattr(args, "handler", None) or args.func
         with chosen_campaign(args.campaign):

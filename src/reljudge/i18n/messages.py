@@ -1136,4 +1136,65 @@ TEXTS: dict[str, tuple[str, str]] = {
         "모델 판정 출처 {source!r}이(가) 없습니다(auto-judge로 만든 출처의 이름을 쓰세요)",
         "no model source {source!r} (give the name of a source auto-judge made)",
     ),
+    # personal API tokens and remote clients (issue 37 section 2: reljudge.campaign.api_tokens,
+    # reljudge.cli.remote)
+    "error_token_expires": (
+        "--expires {value!r}: 12h, 30d, 8w처럼 시간(h)·일(d)·주(w) 수(최대 5년)나 never를 쓰세요",
+        "--expires {value!r}: give a number of hours, days or weeks such as 12h, 30d, 8w (five years at most), "
+        "or never",
+    ),
+    "error_token_name": (
+        "토큰 이름 {name!r}: 글자, 숫자, '.', '-', '_'로 1~64자여야 합니다",
+        "token name {name!r}: use 1 to 64 letters, digits, '.', '-' or '_'",
+    ),
+    "error_token_name_taken": (
+        "{user}에게는 캠페인 {campaign}에 이미 {name!r}라는 유효한 토큰이 있습니다(다른 이름을 쓰거나 먼저 폐기하세요)",
+        "{user} already has a live token named {name!r} in campaign {campaign} (choose another name, or revoke "
+        "that one first)",
+    ),
+    "error_token_no_such": (
+        "캠페인 {campaign}에 {user}의 유효한 토큰 {name!r}이(가) 없습니다(users token list로 확인하세요)",
+        "{user} has no live token named {name!r} in campaign {campaign} (see users token list)",
+    ),
+    "error_token_user_needed": (
+        "어느 계정의 토큰인지 --user ACCOUNT로 밝히세요",
+        "name the account whose token it is: --user ACCOUNT",
+    ),
+    "error_token_not_yours": (
+        "{user}의 토큰은 캠페인의 책임자만 다룰 수 있습니다(자신의 토큰만 다룰 수 있습니다)",
+        "only a lead of the campaign manages {user}'s tokens (you manage your own)",
+    ),
+    "error_token_no_role": (
+        "{user}은(는) 캠페인 {campaign}에 역할이 없습니다: 먼저 users grant로 역할을 주세요",
+        "{user} has no role in campaign {campaign}: grant one first (users grant)",
+    ),
+    "error_remote_url": (
+        "--db {url}: 원격 서버는 https://HOST[:PORT][/BASE] 꼴로 쓰세요(주소 안에 사용자 이름·비밀번호·질의는 넣지 않습니다)",
+        "--db {url}: name a remote server as https://HOST[:PORT][/BASE] (no user name, password or query in it)",
+    ),
+    "error_remote_plain_http": (
+        "--db {url}: 토큰은 HTTPS로만 보냅니다. http://는 이 컴퓨터({host}이(가) 아닌 localhost, 127.0.0.1, ::1)에만 "
+        "쓸 수 있습니다: https://를 쓰세요",
+        "--db {url}: an API token travels over HTTPS only; http:// is for this machine (localhost, 127.0.0.1, ::1), "
+        "not {host}: use https://",
+    ),
+    "error_remote_no_token": (
+        "API 토큰이 없습니다: 환경 변수 {var}에 넣으세요(users token create로 만듭니다; 명령줄에는 쓰지 않습니다)",
+        "no API token: put it in the environment variable {var} (made with users token create; never on the "
+        "command line)",
+    ),
+    "error_remote_refused": (
+        "원격 서버({url})가 거절했습니다: {reason} — {detail}",
+        "the remote server ({url}) refused: {reason} — {detail}",
+    ),
+    "error_remote_unreachable": (
+        "원격 서버({url})에 닿지 않습니다: 주소와 포트, 서버가 실행 중인지 확인하세요",
+        "cannot reach the remote server ({url}): check the address, the port, and that the server runs",
+    ),
+    "error_remote_not_forwarded": (
+        "`reljudge {command}`은(는) 원격 서버({url})에서 실행하지 않습니다(init, serve, copy-db, auto-judge는 "
+        "서버의 컴퓨터에서 실행하세요)",
+        "`reljudge {command}` is not carried out by a remote server ({url}): run init, serve, copy-db and "
+        "auto-judge on the server's machine",
+    ),
 }

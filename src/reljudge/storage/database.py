@@ -137,6 +137,7 @@ SHARED = (
     "campaigns",
     "campaign_roles",
     "accounts_outside_default",
+    "api_tokens",
 )
 _SHARED_RE = re.compile(r"\b(" + "|".join(SHARED) + r")\b", re.IGNORECASE)
 

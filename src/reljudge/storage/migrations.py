@@ -839,6 +839,28 @@ CREATE TABLE sample_draws(
 );
 """,
     ),
+    (
+        22,
+        "api_tokens",
+        r"""
+-- Personal API tokens for remote clients (issue 37 section 2, docs/served.md): a token
+-- gives its account's role in one campaign. Only the SHA-256 of the token is stored: the
+-- token is 256 random bits (secrets.token_urlsafe), so unlike a password it cannot be
+-- guessed from its hash, and a fast hash lets every request find its row by the key.
+-- A token is never deleted: revoked_at marks it refused, and keeps its name and use known.
+CREATE TABLE api_tokens(
+    token_hash   VARCHAR PRIMARY KEY,
+    username     VARCHAR NOT NULL,
+    campaign     VARCHAR NOT NULL,
+    name         VARCHAR NOT NULL CHECK (length(name) > 0),
+    created_by   VARCHAR NOT NULL,
+    created_at   TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    expires_at   TIMESTAMP,
+    revoked_at   TIMESTAMP,
+    last_used_at TIMESTAMP
+);
+""",
+    ),
 ]
 
 

@@ -135,7 +135,8 @@ def _selection(
     if db.schema:
         return {t: ("TRUE", []) for t in names}
     if only is None:
-        return {t: ("TRUE" if sessions or t != "sessions" else "FALSE", []) for t in names}
+        # live sessions and API tokens are credentials: a copy without sessions carries neither
+        return {t: ("TRUE" if sessions or t not in ("sessions", "api_tokens") else "FALSE", []) for t in names}
     if only != DEFAULT_CAMPAIGN:
         names = [t for t in names if t in SHARED]
     params = [] if only == DEFAULT_CAMPAIGN else [only]
@@ -144,6 +145,7 @@ def _selection(
         "campaigns": (keep.format(column="name"), params),
         "campaign_roles": (keep.format(column="campaign"), params),
         "sessions": ("FALSE", []),
+        "api_tokens": ("FALSE", []),  # credentials, like the sessions
     }
     if not all_accounts:
         members, member_params = _members_sql(only, ref)

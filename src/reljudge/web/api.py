@@ -35,6 +35,7 @@ import tempfile
 import threading
 import traceback
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -65,6 +66,8 @@ def serving(database) -> Iterator[runtime_file.RuntimeInfo | None]:
 
     info = None
     key = database_key(None)
+    with _SERVED_LOCK:  # API tokens reach the database on either backend
+        _SERVED["open"] = database
     if not is_postgres(key):
         try:
             database()  # opened (and the file held) by this process
@@ -90,6 +93,8 @@ def serving(database) -> Iterator[runtime_file.RuntimeInfo | None]:
                 _SERVED.pop("info", None)
                 _SERVED.pop("database", None)
             runtime_file.remove(info)
+        with _SERVED_LOCK:
+            _SERVED.pop("open", None)
 
 
 # -- what a forwarded command prints ---------------------------------------------------------
@@ -172,15 +177,25 @@ def _borrowed(db):
     return view
 
 
-def _provider(info: runtime_file.RuntimeInfo, database):
+def _provider(db_key: str, database):
     def provide(path: Path, campaign: str):
         try:
-            same = str(Path(path).resolve()) == info.db
+            same = str(Path(path).resolve()) == db_key
         except OSError:
             same = False
-        return _borrowed(database(info.db, campaign)) if same else None
+        return _borrowed(database(db_key, campaign)) if same else None
 
     return provide
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a command through an API token runs as: the token's account, its role in the
+    token's campaign (reljudge.campaign.api_tokens.check)."""
+
+    username: str
+    campaign: str
+    role: str
 
 
 # -- the route ------------------------------------------------------------------------------
@@ -209,9 +224,74 @@ def _local(request: Request) -> bool:
     return bool(server) and server[0] == peer  # this machine, through the address it listens on
 
 
-def _authorized(request: Request, info: runtime_file.RuntimeInfo) -> bool:
+def _bearer(request: Request) -> str:
+    """The credential of ``Authorization: Bearer …`` ("" without one)."""
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), info.secret.encode())
+    return given.strip() if scheme.lower() == "bearer" else ""
+
+
+def _authorized(request: Request, info: runtime_file.RuntimeInfo) -> bool:
+    return hmac.compare_digest(_bearer(request).encode(), info.secret.encode())
+
+
+#: A refused API token: (HTTP status, code, message); never the token.
+_TOKEN_REFUSALS = {
+    "unknown": (401, "bad_token", "unknown API token"),
+    "revoked": (401, "token_revoked", "this API token was revoked"),
+    "expired": (401, "token_expired", "this API token has expired"),
+    "inactive": (401, "token_inactive", "the token's account is deactivated or has no role in its campaign any more"),
+}
+
+
+def _plain_http_from_afar(request: Request) -> bool:
+    """A request over plain HTTP from another machine (no proxy said it came over HTTPS):
+    a token must not travel so (the client refuses it too, reljudge.cli.remote)."""
+    if request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https":
+        return False
+    peer = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return True
+    address = getattr(address, "ipv4_mapped", None) or address
+    return not address.is_loopback
+
+
+async def _token_call(request: Request, operation) -> Response:
+    """A request with an API token (issue 37 §2): the token checked, throttled per
+    address like a password login (reljudge.campaign.api_tokens.check); refused by code
+    when it is unknown, revoked or expired; then ``operation(caller, database, body)``."""
+    from starlette.concurrency import run_in_threadpool
+
+    from reljudge.campaign import api_tokens, auth
+
+    with _SERVED_LOCK:
+        database = _SERVED.get("open")
+    if database is None:
+        return _error(404, "not_served", "this app serves no database yet")
+    if operation is None:
+        return _error(403, "not_permitted", "this route takes the local secret only")
+    if _plain_http_from_afar(request):
+        return _error(403, "https_required", "send API tokens over HTTPS")
+    address = auth.client_address(
+        request.client.host if request.client else None, request.headers.getlist("x-forwarded-for")
+    )
+    seen = await run_in_threadpool(api_tokens.check, database(), _bearer(request), address)
+    if seen.refusal == "wait":
+        response = _error(429, "token_wait", f"too many failed attempts; try again in {seen.wait_seconds} s")
+        response.headers["Retry-After"] = str(seen.wait_seconds)
+        return response
+    if seen.refusal:
+        return _error(*_TOKEN_REFUSALS[seen.refusal])
+    data, bad = await _body(request)
+    if bad:
+        return bad
+    caller = Caller(seen.username, seen.campaign, seen.role)
+    try:
+        status, answer = await run_in_threadpool(operation, caller, database, data)
+    except _BadRequest as exc:
+        return _error(400, "bad_request", str(exc))
+    return await _answer(answer, status)
 
 
 async def _body(request: Request) -> tuple[dict | None, JSONResponse | None]:
@@ -264,7 +344,31 @@ def _folder_shown(client_name: str) -> str:
 
 
 def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict]:
-    """Run the forwarded command; (HTTP status, answer)."""
+    """Run the command a local client forwarded (the runtime file's secret); (HTTP
+    status, answer)."""
+    if data.get("db") != info.db:
+        return 400, {"error": "wrong_database", "message": "this app holds another database"}
+    return _run_command(info.db, database, data)
+
+
+def _carry_out_for(caller: Caller, database, data: dict) -> tuple[int, dict]:
+    """Run the command a client sent with an API token: against this app's own database
+    (``db`` of the body is not read), in the token's campaign (a body's other campaign is
+    refused), if the token's role there permits it (reljudge.cli.forward.permitted)."""
+    from reljudge.storage.db import database_key
+
+    campaign = data.get("campaign")
+    if campaign is None:
+        data = {**data, "campaign": caller.campaign}
+    elif campaign != caller.campaign:
+        return 403, {"error": "wrong_campaign", "message": "the token is for another campaign"}
+    return _run_command(database_key(None), database, data, caller)
+
+
+def _run_command(db_key: str, database, data: dict, caller: Caller | None = None) -> tuple[int, dict]:
+    """Run a forwarded command on ``db_key`` (the database this app has open); (HTTP
+    status, answer). ``caller``: the account of an API token (None: the local secret's
+    operator)."""
     from reljudge.cli import forward
     from reljudge.cli import main as cli
     from reljudge.storage.db import is_campaign_name, served_by
@@ -272,8 +376,6 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
     argv, campaign = data.get("argv"), data.get("campaign")
     if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
         raise _BadRequest("'argv' must be a list of strings")
-    if data.get("db") != info.db:
-        return 400, {"error": "wrong_database", "message": "this app holds another database"}
     if not is_campaign_name(campaign):
         raise _BadRequest("'campaign' must be a campaign's name")
     inputs, outputs = data.get("inputs") or {}, data.get("outputs") or {}
@@ -287,7 +389,16 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
     spec = forward.forwarding(args)
     if spec is None or args.command in forward.NEVER:
         return 400, {"error": "not_forwarded", "message": "this command is not carried out by the running app"}
-    args.db, args.campaign = info.db, campaign
+    if caller is not None:
+        if not forward.permitted(args, caller.username, caller.role):
+            return 403, {
+                "error": "not_permitted",
+                "message": f"a token with the role {caller.role} may not run this command",
+            }
+        args.acting_user, args.acting_role = caller.username, caller.role
+        if getattr(args, "lead", None) == "cli":  # who changed it: the token's account, not "cli"
+            args.lead = caller.username
+    args.db, args.campaign = db_key, campaign
     if spec.password:  # the client read it (never this server's stdin, terminal or environment)
         password = data.get("password")
         if not isinstance(password, str):
@@ -330,7 +441,7 @@ def _carry_out(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[in
             # files the command writes beside its output (qrels' no-answer list)
             shown[f"{root}{os.sep}"] = _folder_shown(asked["name"])
             setattr(args, attr, str(path))
-        with _captured() as (out, err), served_by(_provider(info, database)):
+        with _captured() as (out, err), served_by(_provider(db_key, database)):
             try:
                 code = cli.run_parsed(args)  # no argv: never forwarded again
             except SystemExit as stop:
@@ -400,13 +511,18 @@ def _mirror(path: Path, mirror) -> dict[Path, tuple[int, int]]:
     return made
 
 
-async def _served_call(request: Request, operation) -> Response:
+async def _served_call(request: Request, operation, token_operation=None) -> Response:
     """A local client's request to the app that holds the file: refused unless the app
     serves a DuckDB file, the request comes from this machine and carries the runtime
     file's secret; then ``operation(info, database, body)`` → (status, answer), run off
-    the event loop."""
+    the event loop. A bearer that is an API token (``rjt_…``) goes to
+    ``token_operation(caller, database, body)`` instead (:func:`_token_call`)."""
     from starlette.concurrency import run_in_threadpool
 
+    from reljudge.campaign import api_tokens
+
+    if _bearer(request).startswith(api_tokens.PREFIX):
+        return await _token_call(request, token_operation)
     with _SERVED_LOCK:
         info, database = _SERVED.get("info"), _SERVED.get("database")
     if info is None:
@@ -422,12 +538,19 @@ async def _served_call(request: Request, operation) -> Response:
         status, answer = await run_in_threadpool(operation, info, database, data)
     except _BadRequest as exc:
         return _error(400, "bad_request", str(exc))
-    return await _json_answer(answer, status)
+    return await _answer(answer, status)
 
 
 async def cli_route(request: Request) -> Response:
     """``POST /api/v1/cli``: one CLI command carried out by the app (docs/served.md)."""
-    return await _served_call(request, _carry_out)
+    return await _served_call(request, _carry_out, _carry_out_for)
+
+
+async def _answer(answer: dict | bytes, status: int) -> Response:
+    """A JSON answer, or the Arrow stream of a frame (bytes)."""
+    if isinstance(answer, bytes):
+        return Response(answer, status_code=status, media_type=ARROW_STREAM)
+    return await _json_answer(answer, status)
 
 
 async def _json_answer(answer: dict, status: int) -> Response:
@@ -492,8 +615,286 @@ async def judge_route(request: Request) -> Response:
     return await _served_call(request, _judge_op)
 
 
+# -- a notebook's frames (reljudge.notebook.ServedFrames): Arrow IPC, not JSON rows -------------
+ARROW_STREAM = "application/vnd.apache.arrow.stream"
+
+
+def _frame_answer(db, data: dict) -> tuple[int, dict | bytes]:
+    """Frame ``data["frame"]`` of the open campaign ``db`` as an Arrow IPC stream (its
+    pandas index and dtypes kept in the schema's metadata), or a library refusal."""
+    import pandas as pd
+    import pyarrow as pa
+
+    from reljudge.errors import ReljudgeError
+    from reljudge.notebook import campaign_frame
+
+    name, kwargs = data.get("frame"), data.get("kwargs") or {}
+    if not isinstance(name, str) or not isinstance(kwargs, dict):
+        raise _BadRequest("'frame' must name a frame and 'kwargs' be an object")
+    try:
+        frame = campaign_frame(db, name, kwargs)
+    except ReljudgeError as exc:
+        said = exc.message.to_dict() if exc.message is not None else {"text": str(exc)}
+        return 422, {"error": "refused", "message": str(exc), "refused": said}
+    except TypeError as exc:
+        raise _BadRequest(str(exc)) from None
+    table = pa.Table.from_pandas(frame)
+    # Arrow has one null: an object column whose missing values are pd.NA (not None) is
+    # named, so that the client restores the same values (reljudge.notebook.ServedFrames)
+    na_columns = [str(c) for c in frame.columns if frame[c].dtype == object and any(v is pd.NA for v in frame[c])]
+    if na_columns:
+        table = table.replace_schema_metadata(
+            {**(table.schema.metadata or {}), b"reljudge.na_columns": json.dumps(na_columns).encode()}
+        )
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return 200, sink.getvalue().to_pybytes()
+
+
+def _frame_op(info: runtime_file.RuntimeInfo, database, data: dict) -> tuple[int, dict | bytes]:
+    from reljudge.storage.db import is_campaign_name
+
+    if data.get("db") != info.db:
+        return 400, {"error": "wrong_database", "message": "this app holds another database"}
+    if not is_campaign_name(data.get("campaign")):
+        raise _BadRequest("'campaign' must be a campaign's name")
+    return _frame_answer(database(info.db, data["campaign"]), data)
+
+
+def _frame_op_for(caller: Caller, database, data: dict) -> tuple[int, dict | bytes]:
+    """A notebook's frame through an API token: a lead's (the frames are the whole
+    campaign's judgments), in the token's campaign."""
+    from reljudge.storage.db import database_key
+
+    campaign = data.get("campaign")
+    if campaign is not None and campaign != caller.campaign:
+        return 403, {"error": "wrong_campaign", "message": "the token is for another campaign"}
+    if caller.role != "lead":
+        return 403, {
+            "error": "not_permitted",
+            "message": f"a token with the role {caller.role} may not read the frames",
+        }
+    return _frame_answer(database(database_key(None), caller.campaign), data)
+
+
+async def frame_route(request: Request) -> Response:
+    """``POST /api/v1/frame``: one of a notebook's DataFrames, as Arrow (reljudge.notebook)."""
+    return await _served_call(request, _frame_op, _frame_op_for)
+
+
+async def openapi_route(request: Request) -> Response:
+    """``GET /api/v1/openapi.json``: the OpenAPI description of these routes."""
+    return JSONResponse(openapi())
+
+
 def routes() -> list[Route]:
     return [
         Route("/api/v1/cli", cli_route, methods=["POST"]),
         Route("/api/v1/judge", judge_route, methods=["POST"]),
+        Route("/api/v1/frame", frame_route, methods=["POST"]),
+        Route("/api/v1/openapi.json", openapi_route, methods=["GET"]),
     ]
+
+
+# -- the OpenAPI description, built from the routes above and the shapes they declare ----------
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_SCHEMAS = {
+    "Error": {
+        "type": "object",
+        "required": ["error", "message"],
+        "properties": {
+            "error": {
+                "type": "string",
+                "description": "the refusal's code: bad_secret, not_local, not_served, bad_request, wrong_database, "
+                "not_forwarded, too_large; with an API token also bad_token, token_revoked, token_expired, "
+                "token_inactive, token_wait, https_required, wrong_campaign, not_permitted",
+            },
+            "message": {"type": "string", "description": "the same in English words (never the request's values)"},
+        },
+    },
+    "CliRequest": {
+        "type": "object",
+        "required": ["argv"],
+        "properties": {
+            "argv": {"type": "array", "items": {"type": "string"}, "description": "the command line after `reljudge`"},
+            "db": {
+                "type": ["string", "null"],
+                "description": "the database file the local client resolved (must be the app's; not read with a token)",
+            },
+            "campaign": {
+                "type": ["string", "null"],
+                "description": "the campaign; with a token null means the token's own, another is refused",
+            },
+            "inputs": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"$ref": "#/components/schemas/File"}},
+                "description": "the files the command reads, by its option's name",
+            },
+            "outputs": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "mirror": {"type": ["array", "null"]}},
+                },
+                "description": "the files or folders the command writes, as the client named them",
+            },
+            "password": {"type": "string", "description": "users add / users passwd: the password the client read"},
+        },
+    },
+    "File": {
+        "type": "object",
+        "required": ["name", "data"],
+        "properties": {"name": {"type": "string"}, "data": {"type": ["string", "null"], "format": "byte"}},
+    },
+    "CliAnswer": {
+        "type": "object",
+        "required": ["code", "stdout", "stderr", "files"],
+        "properties": {
+            "code": {"type": "integer", "description": "the command's exit code"},
+            "stdout": {"type": "string"},
+            "stderr": {"type": "string"},
+            "files": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "attr": {"type": "string"},
+                        "path": {"type": "string"},
+                        "data": {"type": "string", "format": "byte"},
+                    },
+                },
+                "description": "the files the command wrote, relative to the output it named",
+            },
+        },
+    },
+    "JudgeRequest": {
+        "type": "object",
+        "required": ["op", "args", "db", "campaign"],
+        "properties": {
+            "op": {"type": "string", "enum": list(JUDGE_OPS)},
+            "args": {"type": "array"},
+            "db": {"type": "string"},
+            "campaign": {"type": "string"},
+        },
+    },
+    "FrameRequest": {
+        "type": "object",
+        "required": ["frame"],
+        "properties": {
+            "frame": {"type": "string", "enum": ["judgments", "events", "qrels", "evaluate"]},
+            "kwargs": {"type": "object", "description": "the keyword arguments of the Campaign method"},
+            "campaign": {"type": ["string", "null"]},
+            "db": {"type": ["string", "null"]},
+        },
+    },
+    "JudgeAnswer": {
+        "type": "object",
+        "properties": {"result": {}, "refused": {"type": "object", "description": "a message code and its values"}},
+    },
+}
+
+
+def _operation(summary: str, request: str | None, answer: str | None, refusals: dict[str, str]) -> dict:
+    op: dict = {
+        "summary": summary,
+        "responses": {
+            "200": {
+                "description": "done",
+                # a frame (answer None): Arrow IPC, its schema the DataFrame's
+                "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{answer}"}}}
+                if answer is not None
+                else {ARROW_STREAM: {}},
+            },
+            **{
+                status: {"description": said, "content": {"application/json": {"schema": _ERROR}}}
+                for status, said in refusals.items()
+            },
+        },
+    }
+    if request is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{request}"}}},
+        }
+        op["security"] = [{"bearer": []}]
+    return op
+
+
+_REFUSALS = {
+    "400": "a body that is not a well-formed request (bad_request, wrong_database, not_forwarded)",
+    "401": "a missing or wrong secret or token (bad_secret, bad_token, token_revoked, token_expired, token_inactive)",
+    "403": "not_local, https_required, wrong_campaign, not_permitted",
+    "404": "not_served: this app holds no database for it",
+    "413": "too_large",
+    "429": "token_wait: too many failed tokens from this address (Retry-After)",
+}
+
+#: What each route of :func:`routes` takes and answers, by (method, path); the one place a
+#: new route is described (tests/test_openapi.py fails on a route without it, or on an
+#: entry for a route that does not exist).
+DESCRIBED: dict[tuple[str, str], dict] = {
+    ("POST", "/api/v1/cli"): _operation(
+        "Run one reljudge command (the local secret of the runtime file, or an API token: the token's role in "
+        "its campaign)",
+        "CliRequest",
+        "CliAnswer",
+        _REFUSALS,
+    ),
+    ("POST", "/api/v1/judge"): _operation(
+        "One operation of a model judge's run beside the app (the local secret only)",
+        "JudgeRequest",
+        "JudgeAnswer",
+        _REFUSALS,
+    ),
+    ("POST", "/api/v1/frame"): _operation(
+        "One of a notebook's DataFrames (reljudge.open_campaign), as an Arrow IPC stream (the local secret, "
+        "or a lead's API token)",
+        "FrameRequest",
+        None,
+        {**_REFUSALS, "422": "refused: the library's own refusal (a message code in 'refused')"},
+    ),
+    ("GET", "/api/v1/openapi.json"): {
+        "summary": "This description",
+        "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {}}}},
+    },
+}
+
+
+def openapi(route_list: list[Route] | None = None) -> dict:
+    """The OpenAPI 3.1 description of the ``/api/v1`` routes (``route_list``, default
+    :func:`routes`): each route's method and path from the route table, what it takes and
+    answers from :data:`DESCRIBED`. A route without an entry, or an entry without its
+    route, raises LookupError: the description cannot drift from the routes."""
+    from reljudge import __version__
+
+    paths: dict[str, dict] = {}
+    seen = set()
+    for route in route_list if route_list is not None else routes():
+        if not route.path.startswith("/api/v1/"):
+            continue
+        for method in sorted((route.methods or set()) - {"HEAD"}):
+            key = (method, route.path)
+            if key not in DESCRIBED:
+                raise LookupError(f"no OpenAPI description of {method} {route.path} (reljudge.web.api.DESCRIBED)")
+            seen.add(key)
+            paths.setdefault(route.path, {})[method.lower()] = DESCRIBED[key]
+    stale = sorted(set(DESCRIBED) - seen)
+    if stale:
+        raise LookupError(f"OpenAPI descriptions of routes that do not exist: {stale}")
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "reljudge API", "version": __version__},
+        "paths": paths,
+        "components": {
+            "schemas": _SCHEMAS,
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "an API token (`reljudge users token create`, rjt_…), or the local secret of the "
+                    "runtime file",
+                }
+            },
+        },
+    }
