@@ -15,6 +15,8 @@ last question, stop. Measured inside the page with ``performance.now()``:
                           plan asks for now and ungraded (a key pressed then applies to it),
                           or the question is done;
   Enter → next question   from the keydown to the next question's cards in the DOM;
+  login → first card      from submitting the login form to the first card highlighted
+                          (measured from Python, the annotators one after the other);
   wrong card              keys whose grade did not land on the card highlighted when pressed;
   (``--read-ms``: each page waits that long before each grade, as a judge reads the paragraph;
   its figures go to their own section of RESULTS.md)
@@ -38,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -131,6 +134,11 @@ DRIVER = (
 )
 
 
+FIRST_CARD = (
+    "() => {" + es.DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && !!r.querySelector('.rj-item.cur'); }"
+)
+
+
 def proc_cpu_seconds(pid: int) -> float:
     """User + system CPU time of one process (not its children), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -145,11 +153,19 @@ def pct(xs: list[float], p: float) -> float:
 
 
 def run_one(browser, srv, n: int, questions: int, timeout_ms: int, read_ms: int = 0) -> dict:
-    pages = []
+    pages, logins = [], []
     for i in range(n):
         page = browser.new_context().new_page()
         page.set_default_timeout(120_000)
-        es.login(page, srv.url, f"annotator{i + 1}", f"annotator-pass-{i + 1}")
+        # login → first card: from submitting the form to the first card highlighted
+        page.goto(srv.url, wait_until="domcontentloaded")
+        page.get_by_label("사용자 이름").fill(f"annotator{i + 1}")
+        page.get_by_label("비밀번호").fill(f"annotator-pass-{i + 1}")
+        t0 = time.perf_counter()
+        page.get_by_role("button", name="로그인", exact=True).click()
+        page.wait_for_function(FIRST_CARD, polling=10)
+        logins.append(1000 * (time.perf_counter() - t0))
+        es.wait_for_session_cookie(page)
         es.wait_for_widget(page)
         pages.append(page)
     cpu0 = proc_cpu_seconds(srv.proc.pid)
@@ -176,6 +192,7 @@ def run_one(browser, srv, n: int, questions: int, timeout_ms: int, read_ms: int 
         "keys": keys,
         "key_kinds": kinds,
         "enters": enters,
+        "logins": logins,
         "grades": grades,
         "wrong": sum(r["wrong"] for r in results),
         "refreshes": None if any(x is None for x in refreshes) else sum(refreshes),
@@ -276,7 +293,11 @@ def main(argv=None) -> int:
                         print(
                             name,
                             n,
-                            {k: v for k, v in rows[name][-1].items() if k not in ("keys", "enters", "key_kinds")},
+                            {
+                                k: v
+                                for k, v in rows[name][-1].items()
+                                if k not in ("keys", "enters", "key_kinds", "logins")
+                            },
                             "key by kind (n, median / p95 ms):",
                             {k: (len(v), fmt(v)) for k, v in rows[name][-1]["key_kinds"].items()},
                             flush=True,
@@ -299,14 +320,14 @@ def main(argv=None) -> int:
         "",
         "Milliseconds, median / p95, over every key and every Enter of every annotator.",
         "",
-        "| tree | annotators | key → next card ready | Enter → next question painted | grades | wrong card | page reruns for a grade | server CPU ms / grade |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| tree | annotators | key → next card ready | Enter → next question painted | login → first card | grades | wrong card | page reruns for a grade | server CPU ms / grade |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, rs in rows.items():
         for r in rs:
             reruns = "n/a" if r["refreshes"] is None else str(r["refreshes"])
             lines.append(
-                f"| {name} | {r['n']} | {fmt(r['keys'])} | {fmt(r['enters'])} | {r['grades']} | {r['wrong']} | {reruns} | "
+                f"| {name} | {r['n']} | {fmt(r['keys'])} | {fmt(r['enters'])} | {fmt(r['logins'])} | {r['grades']} | {r['wrong']} | {reruns} | "
                 f"{r['cpu_ms_per_grade']:.1f} |" + (f" {stopped(r['errors'])}" if r["errors"] else "")
             )
     if len(rows) == 2:
@@ -330,7 +351,8 @@ def main(argv=None) -> int:
             f"Goals (issue 35, two annotators, no other work): key → next card p95 ≤ 150 ms — "
             f"**{'met' if pct(g['keys'], 95) <= 150 else 'not met'}** ({pct(g['keys'], 95):.0f} ms); "
             f"Enter → next question p95 ≤ 250 ms — **{'met' if pct(g['enters'], 95) <= 250 else 'not met'}** "
-            f"({pct(g['enters'], 95):.0f} ms).",
+            f"({pct(g['enters'], 95):.0f} ms); login → first card ≤ 1.5 s — "
+            f"**{'met' if max(g['logins']) <= 1500 else 'not met'}** (slowest {max(g['logins']):.0f} ms).",
         ]
     lines.append(end_marker)
     text = "\n".join(lines)

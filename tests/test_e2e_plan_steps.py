@@ -7,6 +7,7 @@ greyed, until the judge moves (docs/annotator-guide.md, docs/judging-plans.md)."
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import time
@@ -380,3 +381,94 @@ def test_a_render_that_arrives_behind_a_stored_grade_does_not_undo_it(tmp_path):
         assert next(c for c in after["cards"] if c["pid"] == graded)["grade"] == "0"
         assert sorted(after["now"]) == sorted(answered["now"]) and after["cur"] == answered["cur"]
         assert after["cur"] in after["now"]
+
+
+# Keys pressed back to back, in one go inside the page: no save's answer can come between
+# them (the page's script runs to its end first), so each key finds what the page knows
+# without the server, however busy the server is.
+KEYS_BACK_TO_BACK = (
+    "(keys) => {"
+    + DEEP_QUERY_JS
+    + """
+  const r = deepQuery('.rj');
+  const out = [];
+  for (const k of keys) {
+    const before = r.querySelector('.rj-item.cur');
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}));
+    const after = r.querySelector('.rj-item.cur');
+    out.push({key: k, on: before && before.dataset.pid, grade: before && before.dataset.grade,
+              next: after && after.dataset.pid, nextNow: after && after.dataset.now, nextGrade: after && after.dataset.grade,
+              done: r.dataset.planDone, qid: r.dataset.qid});
+  }
+  return out;
+}"""
+)
+
+
+def test_keys_back_to_back_all_land_on_the_highlighted_cards(tmp_path):
+    """Issue 35, keys back to back: four grades pressed one after the other before any
+    save's answer (the saves held in the route too) each land on the card highlighted
+    when pressed, and each moves the highlight to a card the plan asks for now, also a
+    card that the previous, still unanswered grade brought (the server's tree of what
+    grades do, several grades deep); once the answers come, the header's counts are the
+    server's. Before, the second key on a card the first brought found no prediction: the
+    highlight stayed and the next key re-graded the same card."""
+    camp = _rr_first_campaign(tmp_path, n_questions=1, pool_size=10)
+    qid = camp.qids[0]
+    with _served(camp, tmp_path) as srv, chromium() as browser:
+        page = _ready_page(browser, srv)
+        held = []
+        page.route("**/api/events", lambda route: held.append(route))
+        with page.expect_request("**/api/events"):
+            steps = page.evaluate(KEYS_BACK_TO_BACK, ["0", "0", "0", "0"])
+        on = [s["on"] for s in steps]
+        assert len(set(on)) == 4, steps  # four different cards, each graded once
+        for s in steps:
+            assert s["grade"] == "0", s  # the key's grade is on the card highlighted when pressed
+            assert s["nextNow"] == "1" and s["nextGrade"] == "", s  # the highlight went on at once
+        for route in list(held):
+            route.continue_()
+        page.unroute("**/api/events")
+        page.wait_for_function(READY)
+        shown = page.evaluate(STATE)
+    db = open_database(camp.db_path)
+    try:
+        mine = judging.store.my_latest(db, USER, qid)
+        assert {pid: int(g) for pid, (g, *_rest) in mine.items()} == {pid: 0 for pid in on}
+        state = judging.plan_state(db, USER, qid)
+    finally:
+        db.close()
+    assert sorted(shown["now"]) == sorted(state["now"])
+    # the header's count of what is left to judge now is the server's
+    assert [int(x) for x in re.findall(r"\d+", shown["pq"])] == [state["open_now"]], shown["pq"]
+
+
+def test_enters_back_to_back_paint_at_once(tmp_path):
+    """Issue 35.2: three Enters pressed one after the other, before the server has answered
+    any (in one go inside the page), paint the three next questions at once, each with its
+    cards; the server catches up behind and ends on the same question. Before, the page
+    held two questions ahead and the third Enter waited for the server's render."""
+    camp = _rr_first_campaign(tmp_path, n_questions=6, pool_size=4)
+    with _served(camp, tmp_path) as srv, chromium() as browser:
+        page = _ready_page(browser, srv)
+        steps = page.evaluate(KEYS_BACK_TO_BACK, ["Enter", "Enter", "Enter"])
+        assert [s["qid"] for s in steps] == camp.qids[1:4]
+        assert all(s["next"] for s in steps)  # cards painted, one highlighted
+        page.wait_for_function(
+            "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.serverQid === q"
+            " && r.dataset.qid === q; }",
+            arg=camp.qids[3],
+        )
+        # and back: two quick [ paint the questions passed at once
+        steps = page.evaluate(KEYS_BACK_TO_BACK, ["[", "["])
+        assert [s["qid"] for s in steps] == camp.qids[2:0:-1]
+        page.wait_for_function(
+            "(q) => {" + DEEP_QUERY_JS + " const r = deepQuery('.rj'); return !!r && r.dataset.serverQid === q"
+            " && r.dataset.qid === q; }",
+            arg=camp.qids[1],
+        )
+    db = open_database(camp.db_path)
+    try:
+        assert judging.current_question(db, USER) == camp.qids[1]
+    finally:
+        db.close()

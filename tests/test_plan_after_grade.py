@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -110,7 +111,94 @@ def test_the_prediction_names_no_system_rank_or_score(tmp_path):
     assert then and "sys" not in text
     for branches in then.values():
         for delta in branches.values():
-            assert set(delta) == {"drop", "add", "settle"}
+            assert set(delta) <= {"drop", "add", "settle", "then"}
+
+
+def _walk_tree(then: dict):
+    """Every change of a tree of predictions, at every depth."""
+    for branches in then.values():
+        for delta in branches.values():
+            if delta is not None:
+                yield delta
+                yield from _walk_tree(delta.get("then", {}))
+
+
+def _predict(state: dict, then: dict, pid: str, grade: int):
+    """The page's rule several grades deep (judge.js ``predicted``): the change of the
+    grade's outcome, applied to the state, with the change's own tree for the next grade;
+    None where the tree says nothing (the page waits for the server)."""
+    delta = (then.get(pid) or {}).get("rel" if grade >= 2 else "not")
+    if delta is None:
+        return None, None
+    now = [p for p in state["now"] if p != delta["drop"]] + [p for p in delta["add"] if p not in state["now"]]
+    open_now = state["open_now"] - 1 + len(delta["add"])
+    after = {"now": now, "settled": state["settled"] + delta["settle"], "open_now": open_now, "done": open_now <= 0}
+    return after, delta.get("then")
+
+
+@pytest.mark.parametrize("rest", [False, True], ids=["rr-first", "rr-first-then-rest"])
+@pytest.mark.parametrize("seed", range(4))
+def test_grades_back_to_back_are_predicted_from_one_tree(tmp_path, seed, rest):
+    """Keys pressed back to back (issue 35): the page applies grade after grade from the one
+    tree it holds, before any answer. For random grade sequences, the state predicted after
+    each prefix is the plan's state the server computes after storing those grades, as
+    deep as the tree goes (then the server's state and tree take over)."""
+    rng = random.Random(50 + seed)
+    db, qids = _random_campaign(tmp_path / "c.duckdb", rng, systems=5)
+    plan.set_plan(db, "rr-first", rest=rest)
+    if seed % 2:
+        quality.place_decoys(db, 0.3, seed=seed)
+    deep = n = 0
+    for qid in qids:
+        server = judging.plan_state(db, USER, qid)
+        state, then, steps = dict(server), server["then"], 0
+        while server["now"]:
+            # the judge's key: on a card the page shows to judge now
+            pid = rng.choice(state["now"])
+            grade = rng.choice([0, 0, 1, 2])
+            state, then = _predict(state, then, pid, grade)
+            n += 1
+            _grade(db, qid, pid, grade, n)
+            server = judging.plan_state(db, USER, qid)
+            steps += 1
+            if state is None:
+                # the tree ended (depth, budget or the rest of the pool): the server's takes over
+                assert steps > plan.AFTER_GRADE_DEPTH or rest, (qid, steps)
+                state, then, steps = dict(server), server["then"], 0
+                continue
+            got = {"now": set(server["now"]), **{k: server[k] for k in ("settled", "open_now", "done")}}
+            assert {**state, "now": set(state["now"])} == got, (qid, pid, grade, steps)
+            deep += steps > 1
+            if then is None:
+                state, then, steps = dict(server), server["then"], 0
+        assert server["done"]
+    assert deep > 5  # grades predicted two or more deep
+
+
+def test_the_tree_is_bounded(tmp_path):
+    """However many systems and items to judge now, the tree has at most the budget's
+    changes (it goes less deep where the list is long)."""
+    db, qids = _random_campaign(tmp_path / "c.duckdb", random.Random(3), systems=8)
+    plan.set_plan(db, "rr-first")
+    for qid in qids:
+        then = judging.plan_state(db, USER, qid)["then"]
+        assert len(list(_walk_tree(then))) <= plan.AFTER_GRADE_BUDGET
+
+
+def test_the_payload_names_no_system_rank_or_score(tmp_path):
+    """Blind, at every depth: the widget's payload (the tree of predictions included) holds
+    no system's name, no rank and no score of a run."""
+    db, qids = _random_campaign(tmp_path / "c.duckdb", random.Random(11))
+    plan.set_plan(db, "rr-first")
+    for qid in qids:
+        data = judging.payload(db, USER, qid)
+        text = json.dumps(data, ensure_ascii=False)
+        # the runs are named sys0, sys1, …; their scores are 100 − rank
+        assert not re.search(r"sys\d", text)
+        assert '"rank' not in text and '"score' not in text and '"system"' not in text
+        for delta in _walk_tree(data["plan"]["then"]):
+            assert set(delta) <= {"drop", "add", "settle", "then"}
+            assert isinstance(delta["settle"], int) and all(isinstance(p, str) for p in delta["add"])
 
 
 @pytest.mark.parametrize("name", ["sample", "rr-first"], ids=["sample", "rr-first-then-sample"])

@@ -280,20 +280,16 @@ def work_left(db: Database, username: str, qid: str | None) -> tuple[int, int]:
 
 
 def neighbours(db: Database, username: str, qid: str) -> dict[str, str]:
-    """Where each move of the page (``next``, ``prev``, ``next_open``; ``next2``: two
-    questions on) would go from
-    ``qid``, the annotator's current question, where it goes elsewhere: the page holds
-    those questions and paints one at once when asked (issue 35.2). Only questions of the
-    annotator's own queue, which they could open anyway."""
-    # next2: the question after next, which the page holds for a second Enter pressed
-    # before the server has caught up with the first
-    moves = {"next": (1, False), "prev": (-1, False), "next_open": (1, True), "next2": (2, False)}
-    out = {}
-    for move, (delta, only_open) in moves.items():
-        target = QUEUE.peek(db, username, delta, only_open)
-        if target is not None and target != qid:
-            out[move] = str(target)
-    return out
+    """Where each move of the page (``next``, ``prev``, ``next_open``; ``next2``,
+    ``next3``, ``prev2``: two and three questions on, two back) would go from ``qid``, the
+    annotator's current question, where it goes elsewhere: the page holds those questions
+    and paints one at once when asked (issue 35.2), Enters back to back too, before the
+    server has caught up with the first. Only questions of the annotator's own queue, which
+    they could open anyway. One read of the queue."""
+    moves = {"next": (1, False), "prev": (-1, False), "next_open": (1, True)}
+    moves |= {"next2": (2, False), "next3": (3, False), "prev2": (-2, False)}
+    targets = QUEUE.peeks(db, username, moves)
+    return {move: str(target) for move, target in targets.items() if target is not None and target != qid}
 
 
 def go_to(db: Database, username: str, qid: str) -> None:

@@ -349,6 +349,31 @@ def now_items(db: Database, username: str, qids: list[str], plan: Plan | None = 
     )
 
 
+#: how many grades ahead the page knows what each grade does (issue 35: keys pressed back
+#: to back, before any save's answer, each find their prediction), and the most branches
+#: (one card, one outcome) the tree holds: it is sent with every save's answer
+AFTER_GRADE_DEPTH = 3
+AFTER_GRADE_BUDGET = 400
+
+
+def _graded(walks: list[list[tuple[str, bool]]], item: str, relevant: bool) -> tuple[list, int]:
+    """The unsettled walks after ``item`` is graded (relevant or not) and how many systems
+    it settles: relevant, the item is a judged relevant one of every walk (a walk whose
+    first open item it was is settled); not relevant, it leaves every walk, and a walk
+    whose next candidate is a judged relevant item, or that has none, is settled
+    (:func:`settled`'s rule)."""
+    out, settle = [], 0
+    for walk in walks:
+        after = (
+            [(p, False if p == item else o) for p, o in walk] if relevant else [(p, o) for p, o in walk if p != item]
+        )
+        if after and after[0][1]:
+            out.append(after)
+        else:
+            settle += 1
+    return out, settle
+
+
 def after_grade(
     db: Database,
     username: str,
@@ -357,6 +382,8 @@ def after_grade(
     pooled_now: Collection[str],
     ungraded: int,
     plan: Plan | None = None,
+    depth: int = AFTER_GRADE_DEPTH,
+    budget: int = AFTER_GRADE_BUDGET,
 ) -> dict[str, dict[str, dict | None]]:
     """What grading each item to judge now does to the plan, so that the page moves on at
     once instead of waiting for the save's answer (issue 35.1: the judge never waits).
@@ -368,39 +395,53 @@ def after_grade(
     (systems whose RR@K it settles); the count of items to judge now changes by
     ``len(add) - 1`` (decoys count like pooled items, as in the queue). The rule is :func:`settled`'s walk: grading ``c`` moves only the
     systems whose first open item is ``c``; relevant, each of them is settled; not
-    relevant, each one's walk goes on to its next candidate (:func:`reljudge.storage.plans.plan_successors`),
+    relevant, each one's walk goes on to its next candidate (:func:`reljudge.storage.plans.plan_walks`),
     which comes onto the list when unjudged and settles the system when it is a judged
     relevant item or there is none. With the rest of the pool (``plan rr-first
     --then-rest``) the last settling grade brings the rest's order, which only the server
-    computes: that outcome is None (the page waits for the answer). Nothing here names a
+    computes: that outcome is None (the page waits for the answer).
+
+    Each change carries its own ``then``: the same for the list it leaves, so that keys
+    pressed back to back (the next before the previous save is answered) are known too,
+    ``depth`` grades deep, breadth first, at most ``budget`` changes in all; a change
+    without ``then`` is where the tree stops (the page waits there). Nothing here names a
     system, a rank or a score: the page learns which item follows which only as it would
     by grading (docs/judging-plans.md)."""
     plan = plan or current(db)
     if plan.name == "complete":
         return {}
-    walks = store.plan_successors(db, username, qid, plan.ties, plan.dedup, plan.k, plan.rel)
-    heads = {pid for _, pid, _, _ in walks}
+    walks = [list(zip(p, o)) for p, o in store.plan_walks(db, username, qid, plan.ties, plan.dedup, plan.k, plan.rel)]
+    root: dict[str, dict[str, dict | None]] = {}
     # ungraded pooled items, decoys aside (the ungraded decoys are on the list)
     pooled_ungraded = ungraded - sum(1 for c in now if c not in pooled_now)
-    out: dict[str, dict[str, dict | None]] = {}
-    for c in now:
-        moved = [(nxt, nxt_open) for _, pid, nxt, nxt_open in walks if pid == c]
-        left = pooled_ungraded - (1 if c in pooled_now else 0)
-        branches: dict[str, dict | None] = {}
-        for outcome in ("rel", "not"):
-            add = (
-                []
-                if outcome == "rel" or not plan.walks
-                else list(dict.fromkeys(n for n, is_open in moved if n is not None and is_open))
-            )
-            settle = len(moved) if outcome == "rel" else sum(1 for n, is_open in moved if n is None or not is_open)
-            frontier_after = (heads - {c}) | set(add)
-            if plan.rest and walks and not frontier_after and left > 0:
-                branches[outcome] = None  # the rest of the pool comes next, in the server's order
-            else:
-                branches[outcome] = {"drop": c, "add": [a for a in add if a not in now], "settle": settle}
-        out[c] = branches
-    return out
+    # breadth first: (list to judge now, its pooled items, unsettled walks, ungraded pooled, where its tree goes, depth)
+    todo = [(list(now), set(pooled_now), walks, pooled_ungraded, {"then": root}, 1)]
+    spent = 0
+    while todo:
+        now_, pooled_, walks_, left_, parent, level = todo.pop(0)
+        out = parent["then"]
+        spent += 2 * len(now_)
+        for c in now_:
+            left = left_ - (1 if c in pooled_ else 0)
+            branches: dict[str, dict | None] = {}
+            for outcome in ("rel", "not"):
+                after, settle = _graded(walks_, c, outcome == "rel")
+                heads = list(dict.fromkeys(w[0][0] for w in after))
+                add = [h for h in heads if h not in now_] if plan.walks else []
+                if plan.rest and walks_ and not heads and left > 0:
+                    branches[outcome] = None  # the rest of the pool comes next, in the server's order
+                    continue
+                delta = {"drop": c, "add": add, "settle": settle}
+                branches[outcome] = delta
+                next_now = [p for p in now_ if p != c] + add
+                if level < depth and next_now:
+                    delta["then"] = {}
+                    todo.append((next_now, (pooled_ - {c}) | set(add), after, left, delta, level + 1))
+            out[c] = branches
+        # what the budget leaves out stays unknown: no ``then`` (not an empty one)
+        while todo and spent + 2 * len(todo[0][0]) > budget:
+            del todo.pop(0)[4]["then"]
+    return root
 
 
 def open_now_for(db: Database, rows: pd.DataFrame) -> pd.Series:

@@ -51,15 +51,21 @@ class WorkQueue:
     def peek(self, db: Database, username: str, delta: int, only_open: bool = False):
         """Where :meth:`step` would move, without moving (the page paints that item
         before the server has moved, issue 35.2)."""
+        return self.peeks(db, username, {"to": (delta, only_open)}).get("to")
+
+    def peeks(self, db: Database, username: str, moves: dict) -> dict:
+        """:meth:`peek` of several moves (name → (delta, only_open)) from one read of the
+        queue; a move that goes nowhere (an empty queue) is left out."""
         q = self.load(db, username)
         if q.empty:
-            return None
+            return {}
         cur = self.current(db, username, q)
-        if only_open:
-            return self.next_open(q, after=cur) or cur
         ids = [self.cast(x) for x in q[self.key]]
         i = ids.index(cur) if cur in ids else 0
-        return ids[min(max(i + delta, 0), len(ids) - 1)]
+        return {
+            name: (self.next_open(q, after=cur) or cur) if only_open else ids[min(max(i + delta, 0), len(ids) - 1)]
+            for name, (delta, only_open) in moves.items()
+        }
 
     def step(self, db: Database, username: str, delta: int, only_open: bool = False):
         """Move ``delta`` items forward/back, or (``only_open``) to the next unfinished

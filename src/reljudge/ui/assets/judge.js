@@ -20,6 +20,53 @@ function textWithMarks(text, marks) {
   if (at < chars.length) box.append(document.createTextNode(chars.slice(at).join("")));
   return box;
 }
+// The questions the page holds for a move, painted at once on Enter/]/[/U (issue 35.2):
+// each server render brings the payloads of the questions around its own (the annotator's
+// own queue: next, next2, next3, prev, prev2, next_open) and the queue's order there. They
+// are kept across renders (also those of questions passed on the way, which are not
+// painted), so that Enters back to back go on painting at once while the server catches
+// up behind; a question the page has shown keeps the page's own state of it (its latest
+// grades), which no older server payload replaces.
+const HELD_KEEP = 12;
+function holdAhead(data) {
+  G.heldPayloads = G.heldPayloads || {}; G.heldMine = G.heldMine || {};
+  const a = data.ahead || {}, payloads = data.ahead_payloads || {};
+  for (const [q, p] of Object.entries(payloads)) if (!G.heldMine[q]) G.heldPayloads[q] = p;
+  // the server's own render of a question is the newest state of it
+  G.heldMine[data.qid] = false;
+  // the queue's order around this question (the queue clamps at its ends: no repeats)
+  const order = [];
+  for (const q of [a.prev2, a.prev, data.qid, a.next, a.next2, a.next3]) if (q && !order.includes(q)) order.push(q);
+  // merged with what an earlier render said (the campaign's order does not change under
+  // the page): a late render of a question passed on the way does not shorten it
+  const old = G.order || [];
+  const lo = old.indexOf(order[0]), hi = old.indexOf(order[order.length - 1]);
+  G.order = (lo >= 0 ? old.slice(0, lo) : []).concat(order, hi >= 0 ? old.slice(hi + 1) : []).slice(-40);
+  G.nextOpen = { from: data.qid, to: a.next_open };
+  // bounded: only what the order around the latest render names stays held
+  const keep = new Set(order.concat(a.next_open ? [a.next_open] : []));
+  const ids = Object.keys(G.heldPayloads);
+  if (ids.length > HELD_KEEP) for (const q of ids) if (!keep.has(q)) { delete G.heldPayloads[q]; delete G.heldMine[q]; }
+}
+// Where a move from the question shown goes, when the page holds that question (else null:
+// the server's render is waited for): by the queue's order the page knows; the next
+// unfinished one (U) is the first held one after this that is not done.
+function heldTarget(to, data) {
+  const order = G.order || [], held = G.heldPayloads || {};
+  const i = order.indexOf(data.qid);
+  let q = null;
+  if (to === "next" && i >= 0) q = order[i + 1];
+  else if (to === "prev" && i > 0) q = order[i - 1];
+  else if (to === "next_open") {
+    // the first one after this that is not done, among questions all held up to it
+    for (const x of i >= 0 ? order.slice(i + 1) : []) {
+      if (!held[x] || !held[x].plan) break;
+      if (held[x].plan.done === false) { q = x; break; }
+    }
+    if (!q && G.nextOpen && G.nextOpen.from === data.qid) q = G.nextOpen.to;
+  }
+  return q && q !== data.qid && held[q] ? q : null;
+}
 // Questions whose "nothing citable" prompt the annotator put off (Esc): asked once per
 // question in this browser, not at every visit.
 function nothingKey() { return "reljudge-nothing-asked-" + (G.user || "?"); }
@@ -35,6 +82,7 @@ export default function render(component) {
   if (!data) return;
   const L = data.labels;
   takeRerun(data);
+  if (!component.held) holdAhead(data);
   // A question painted from what the page held: the server's renders of the questions it
   // passes on the way (two quick Enters) are not painted over it; its render of the
   // painted question (or none within 15 s: the server disagrees) takes over again.
@@ -72,9 +120,9 @@ export default function render(component) {
   }
   // which question the server last rendered (a held question is painted before it has)
   if (!component.held) root.dataset.serverQid = data.qid;
-  // the questions this render holds for a move (their ids only; tests and the bench read it)
-  root.dataset.held = Object.entries(data.ahead || {})
-    .filter(([, q]) => (data.ahead_payloads || {})[q]).map(([to, q]) => to + ":" + q).join(" ");
+  // the questions the page holds for a move from here (their ids only; tests and the bench read it)
+  root.dataset.held = ["prev", "next", "next_open"].map((to) => [to, heldTarget(to, data)])
+    .filter(([, q]) => q).map(([to, q]) => to + ":" + q).join(" ");
 
   // Server state merged with what is still waiting in the outbox (newest wins).
   const state = {};
@@ -373,7 +421,8 @@ export default function render(component) {
   }
   // The plan's state after grading ``pid`` with ``g``, from ``ps.then`` (the server's
   // reljudge.campaign.plan.after_grade: for each card to judge now, what grading it
-  // relevant or not does); null where the server has to say (tests/test_plan_after_grade.py
+  // relevant or not does, and from there what the next grade does, a few grades deep);
+  // null where the server has to say (tests/test_plan_after_grade.py
   // checks the rule against the server's own state after the grade).
   function predicted(ps, pid, g) {
     const branches = ps.then && ps.then[pid];
@@ -381,8 +430,10 @@ export default function render(component) {
     if (!d) return null;
     const now = ps.now.filter((p) => p !== d.drop).concat(d.add.filter((p) => !ps.now.includes(p)));
     const open_now = ps.open_now - 1 + d.add.length;
+    // the change's own tree: what the next grade does from the list it leaves (keys back
+    // to back); none where the server's tree stops (the page waits for the answer there)
     return { now, now_key: now.join("|"), settled: ps.settled + d.settle, systems: ps.systems, open_now,
-      done: open_now <= 0, then: ps.then };
+      done: open_now <= 0, then: d.then || {} };
   }
   // The server's state with the grades still on their way applied on top (in order), so
   // that an answer to an earlier save does not undo what the judge has done since.
@@ -464,9 +515,8 @@ export default function render(component) {
   // latest grades), and for Enter the question after it (the server sent two ahead), so a
   // second key before the server has caught up is painted at once too.
   function navigate(to) {
-    const ahead = data.ahead || {}, payloads = data.ahead_payloads || {};
-    const target = ahead[to];
-    const held = target && payloads[target];
+    const target = heldTarget(to, data);
+    const held = target && G.heldPayloads[target];
     // "from": the question shown, so that the server moves from there even when it has not
     // caught up with an earlier move (two quick Enters can reach it as one action)
     const send = () => rerun({ nav: to, from: data.qid });
@@ -486,14 +536,9 @@ export default function render(component) {
         grade: state[it.pid].grade, note: state[it.pid].note || "", evidence: state[it.pid].evidence || "", eid: state[it.pid].eid })),
       progress: Object.assign({}, data.progress, overall, { q_judged: c.judged, q_open: c.openHere }),
       plan: Object.assign({}, plan), no_answer: noAnswer, ahead: {}, ahead_payloads: {} });
-    const nextAhead = {}, nextPayloads = {};
-    if (to === "next") {
-      nextAhead.prev = data.qid; nextPayloads[data.qid] = here;
-      if (ahead.next2 && payloads[ahead.next2]) { nextAhead.next = ahead.next2; nextPayloads[ahead.next2] = payloads[ahead.next2]; }
-    } else if (to === "prev") {
-      nextAhead.next = data.qid; nextPayloads[data.qid] = here;
-    }
-    render({ data: Object.assign({}, data, held, { ahead: nextAhead, ahead_payloads: nextPayloads, acked: [],
+    // this question as shown now is its own way back (newer than any payload the server made)
+    G.heldPayloads[data.qid] = here; G.heldMine[data.qid] = true;
+    render({ data: Object.assign({}, data, held, { ahead: {}, ahead_payloads: {}, acked: [],
       progress: Object.assign({}, held.progress, overall) }),
       parentElement, setTriggerValue, held: true });
     send();
