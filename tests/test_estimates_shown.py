@@ -36,25 +36,47 @@ def _judge(db, name: str, **kw) -> None:
         judging.grade(db, "annotator1", "q06", pid, rng.choice([0, 0, 1, 2]))
 
 
-@pytest.fixture
-def sampled(demo_template, tmp_path):
-    """The demo judged under rr-first --then-sample 0.3 (seed 2): (path, Database)."""
-    path = tmp_path / "sampled.duckdb"
+def _judged_template(demo_template, folder, name: str, **kw):
+    """The demo judged under plan ``name`` once per module (judging it takes most of a
+    test's time); each test gets its own copy of the file."""
+    path = folder / "judged.duckdb"
     shutil.copy(demo_template, path)
     db = open_database(path)
-    _judge(db, "rr-first", sample=0.3, seed=2)
-    yield str(path), db
+    _judge(db, name, **kw)
+    db.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def sampled_template(demo_template, tmp_path_factory):
+    return _judged_template(demo_template, tmp_path_factory.mktemp("sampled"), "rr-first", sample=0.3, seed=2)
+
+
+@pytest.fixture(scope="module")
+def plain_template(demo_template, tmp_path_factory):
+    return _judged_template(demo_template, tmp_path_factory.mktemp("plain"), "rr-first")
+
+
+def _copy_of(template, tmp_path, name: str):
+    path = tmp_path / f"{name}.duckdb"  # a test may take both copies: never one path
+    shutil.copy(template, path)
+    db = open_database(path)
+    return str(path), db
+
+
+@pytest.fixture
+def sampled(sampled_template, tmp_path):
+    """The demo judged under rr-first --then-sample 0.3 (seed 2): (path, Database)."""
+    path, db = _copy_of(sampled_template, tmp_path, "sampled")
+    yield path, db
     db.close()
 
 
 @pytest.fixture
-def plain(demo_template, tmp_path):
+def plain(plain_template, tmp_path):
     """The same campaign judged under rr-first alone (no sample)."""
-    path = tmp_path / "plain.duckdb"
-    shutil.copy(demo_template, path)
-    db = open_database(path)
-    _judge(db, "rr-first")
-    yield str(path), db
+    path, db = _copy_of(plain_template, tmp_path, "plain")
+    yield path, db
     db.close()
 
 
@@ -118,6 +140,27 @@ def test_the_plan_sentence_data_names_what_the_sample_estimates(sampled):
     plan.set_plan(db, "sample", sample=0.3, seed=2)
     s = dashboard.plan_summary(db, ev, K)
     assert s["settles"] == [] and s["estimates"] == ESTIMATED  # a sample settles nothing
+
+
+def test_a_frozen_version_under_a_sampling_plan_promises_no_estimate(sampled, monkeypatch):
+    """A frozen qrels version carries no estimate (docs/sampling.md): the plan sentence says
+    so instead of "estimates R@10, …" beside figures that have none (a bug until 2026-12-07)."""
+    from reljudge.campaign import adjudication
+    from reljudge.ui import dashboard_view, session
+
+    _, db = sampled
+    version = adjudication.freeze(db, "lead")
+    ev = dashboard.evaluate_for_dashboard(db, K, 2, version=version, n_boot=0, n_perm=0)
+    assert "estimate" not in ev.result.means.columns  # the figures: no estimate
+    s = dashboard.plan_summary(db, ev, K)
+    assert s["estimates"] == [] and "estimated_now" not in s
+    assert (s["no_estimates_reason"], s["version"]) == ("frozen_version", version)
+    monkeypatch.setattr(session, "lang", lambda: "ko")
+    text = re.sub(r"\\(.)", r"\1", dashboard_view.plan_sentence(s))
+    assert "추정합니다" not in text
+    assert f"고정된 판정 버전 {version}을(를) 보고 있어 표본 추정은 없습니다" in text
+    # the live evaluation beside it still estimates
+    assert dashboard.plan_summary(db, _ev(db), K)["estimates"] == ESTIMATED
 
 
 def test_the_report_table_gives_each_estimate_with_its_interval(sampled):

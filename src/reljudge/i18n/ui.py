@@ -677,6 +677,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "it estimates {measures} from its sample (rate {rate}, seed {seed}; now {first}: {done} of {of} systems "
         "estimated).",
     ),
+    "plan_no_estimates_frozen": (
+        "고정된 판정 버전 {version}을(를) 보고 있어 표본 추정은 없습니다 — 추정은 지금의 판정에서만 계산합니다.",
+        "This is frozen qrels version {version}, so nothing is estimated from the sample — estimates are "
+        "computed from the live judgments only.",
+    ),
     "plan_settles_none_here": (
         "여기 보이는 지표(K = {k}, 등급 ≥ {rel}) 중 확정하는 것이 없습니다 — 계획의 K와 기준으로 보세요.",
         "it settles none of the measures shown here (K = {k}, grade ≥ {rel}) — look at the plan's K and threshold.",

@@ -298,7 +298,9 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
     and ``judged`` (judgments so far). Under a sampling plan also ``estimates`` (shown
     names the plan estimates from its sample: :func:`reljudge.campaign.plan.estimates`),
     ``estimated_now`` (shown name → [systems estimated now overall, systems]),
-    ``sample_rate`` and ``sample_seed``; ``estimates`` is empty otherwise."""
+    ``sample_rate`` and ``sample_seed``; ``estimates`` is empty otherwise, and empty too
+    when the evaluation carries no estimate although the plan samples (a frozen version:
+    then ``no_estimates_reason`` is ``"frozen_version"`` and ``version`` names it)."""
     chosen = plan.current(db)
     est = plan.estimate(db)
     t = est["totals"]
@@ -309,7 +311,11 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
         name: [int(overall[overall.measure == name].settled.sum()), int((overall.measure == name).sum())]
         for name in settles
     }
-    estimates = [label(f, k) for f in DASHBOARD_QUALITY if label(f, k) not in settles and plan.estimates(chosen, f, k)]
+    # A frozen version (or any evaluation the sample was not applied to) carries no estimate:
+    # the sentence must not promise one (``no_estimates_reason``; docs/sampling.md).
+    carries = "estimates" in ev.result.policies
+    sampled = [label(f, k) for f in DASHBOARD_QUALITY if label(f, k) not in settles and plan.estimates(chosen, f, k)]
+    estimates = sampled if carries else []
     whole = chosen.name == "complete" or chosen.rest
     head = "with_sample" if chosen.samples else "rr_first"  # what the chosen plan takes (plan.estimate)
     return {
@@ -341,7 +347,12 @@ def plan_summary(db: Database, ev: CampaignEvaluation, k: int) -> dict:
                 "sample_rate": chosen.sample_rate,
                 "sample_seed": chosen.sample_seed,
             }
-            if chosen.samples
+            if chosen.samples and carries
+            else {}
+        ),
+        **(
+            {"no_estimates_reason": "frozen_version", "version": ev.version}
+            if sampled and not carries and ev.version is not None
             else {}
         ),
     }

@@ -233,31 +233,13 @@ def estimate_inputs(db: Database, ties: str, dedup: str, k: int) -> dict:
     }
 
 
-def plan_successors(db: Database, username: str, qid: str, ties: str, dedup: str, k: int, rel: int) -> list[tuple]:
-    """(system, pid, next_pid, next_open) for every system whose RR@K is not settled in
-    question ``qid`` for ``username``: its walk's first open item (``pid``, on the
-    frontier) and the candidate after it (the next pooled item within K that is unjudged
-    or relevant; NULL when there is none) with whether that one is unjudged. What the
-    frontier becomes when ``pid`` is graded is read off these rows
-    (reljudge.campaign.plan.after_grade); the same walk as :func:`plan_items`."""
-    sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=False)},
-        steps AS (
-            SELECT c.system, list(c.dkey ORDER BY c.r) AS pids, list(i.grade IS NULL ORDER BY c.r) AS opens
-            FROM ranked c JOIN items i ON i.qid = c.qid AND i.pid = c.dkey
-            WHERE i.grade IS NULL OR i.grade >= $rel
-            GROUP BY ALL)
-        SELECT system, pids[1], pids[2], opens[2] FROM steps WHERE opens[1] ORDER BY system"""
-    params = {"user": username, "users": [username], "qids": [qid], "rel": int(rel)}
-    return db.cursor().execute(sql, params).fetchall()
-
-
 def plan_walks(db: Database, username: str, qid: str, ties: str, dedup: str, k: int, rel: int) -> list[tuple]:
     """(pids, opens) for every system whose RR@K is not settled in question ``qid`` for
     ``username``: the whole rest of its walk, in rank order: the pooled items within K that
     are unjudged or relevant (``opens``: whether each is unjudged; the first one is). The
     plan's tree of what grades do (reljudge.campaign.plan.after_grade, several grades
     deep) walks these lists; no system name leaves this function. The same walk as
-    :func:`plan_successors`."""
+    :func:`plan_items`."""
     sql = f"""WITH {_walk(_PAIRS, "username = $user", ties, dedup, k, shuffle=False)},
         steps AS (
             SELECT c.system, list(c.dkey ORDER BY c.r) AS pids, list(i.grade IS NULL ORDER BY c.r) AS opens

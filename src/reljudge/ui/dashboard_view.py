@@ -149,6 +149,8 @@ def plan_sentence(summary: dict) -> str:
             done=done,
             of=of,
         )
+    if s.get("no_estimates_reason") == "frozen_version":
+        estimates = " " + session.tm("plan_no_estimates_frozen", version=s["version"])
     if not s["settles"]:
         if estimates:
             return where + estimates + " " + rest
