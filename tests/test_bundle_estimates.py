@@ -235,3 +235,17 @@ def test_without_a_sampling_plan_there_is_no_sampling_folder(demo_template, tmp_
     assert not any(p.startswith("sampling/") for p in manifest["sha256"])
     assert "estimates" not in manifest["policies"]
     assert "Sampling estimates" not in (out / "REPRODUCE.md").read_text(encoding="utf-8")
+
+
+def test_the_script_reproduces_under_dedup_keep(sampled, tmp_path):
+    # under keep the runs name the returned ids; groups.tsv maps them to the estimator's groups
+    db = open_database(sampled)
+    try:
+        built = bundle.build(db, dedup="keep")
+    finally:
+        db.close()
+    assert "sampling/groups.tsv" in built.files and "sampling/groups.tsv" in built.manifest["sha256"]
+    out = tmp_path / "keep"
+    bundle.write(built, out)
+    done = _reproduce(out)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -353,9 +353,7 @@ def _flag(v) -> str:
     return "" if v is None or (isinstance(v, float) and v != v) else str(int(bool(v)))
 
 
-def _sampling_files(
-    r, inputs: evaluation.EstimatorInputs, chosen, runs: pd.DataFrame, dedup: str
-) -> dict[str, bytes]:
+def _sampling_files(r, inputs: evaluation.EstimatorInputs, chosen, runs: pd.DataFrame, dedup: str) -> dict[str, bytes]:
     """The ``sampling/`` folder: what :func:`reljudge.campaign.evaluation.attach_estimates`
     handed the estimator (``r.estimate_inputs``) and the estimates it gave (``r.estimates``,
     the estimate columns of ``r.means``), with the script that recomputes the one from the
