@@ -219,6 +219,7 @@ def test_the_bundle_is_the_same_built_twice(sampled):
 
 def test_reproduce_md_says_what_is_estimated_and_how(exported):
     text = (exported / "REPRODUCE.md").read_text(encoding="utf-8")
+    assert "```\n\n## Sampling estimates" in text  # a section of its own, after the others
     section = text[text.index("## Sampling estimates") :]
     assert "rate 0.3" in section and "seed 2" in section
     assert "python sampling/reproduce_estimates.py" in section
@@ -245,6 +246,8 @@ def test_the_script_reproduces_under_dedup_keep(sampled, tmp_path):
     finally:
         db.close()
     assert "sampling/groups.tsv" in built.files and "sampling/groups.tsv" in built.manifest["sha256"]
+    # the demo has copies: some returned id is not its group's (else the map would test nothing)
+    assert len(built.files["sampling/groups.tsv"].decode().splitlines()) > 1
     out = tmp_path / "keep"
     bundle.write(built, out)
     done = _reproduce(out)

@@ -434,6 +434,7 @@ def _reproduce_estimates_md(inputs: evaluation.EstimatorInputs, chosen, dedup: s
     names = ", ".join(f"`{m}`" for m in inputs.measures)
     edges = ", ".join(f"≤ {e}" for e in sampling.DEFAULT_EDGES)
     lines = [
+        "",
         "## Sampling estimates / 표본 추정",
         "",
         "이 캠페인은 표본 판정 계획으로 판정되었습니다: 아래 수치는 판정된 표본에서 나온 설계 기반 추정입니다.",
