@@ -14,6 +14,10 @@ Layout of ``DIR`` (``reljudge export bundle -o DIR``; a zip of it on the export 
     per_query.tsv              system, qid, qtype, no_answer, measure, value: every value reljudge computed
     means.tsv                  system, qtype, questions (answerable | no_answer), measure, n, mean
     REPRODUCE.md               the trec_eval command lines (and pytrec_eval lines) for each number
+    sampling/                  under a sampling plan only: the estimator's inputs and the estimates
+                               (draws.json, grades.tsv, certain.tsv, bounds.tsv, estimates.tsv,
+                               estimate_means.tsv; groups.tsv under dedup=keep) and
+                               reproduce_estimates.py, which recomputes every estimate from them
     manifest.json              versions, policies, creation time, sha256 of every file, bundle_sha256
 
 "Exactly as evaluated" means the files hold what the metric engine reads, staged by
@@ -276,6 +280,11 @@ def build(
             )
         )
 
+    inputs = getattr(r, "estimate_inputs", None)
+    chosen = plan.current(db)
+    if inputs is not None:
+        files.update(_sampling_files(r, inputs, chosen, runs, dedup))
+
     n_answerable = int(r.n_questions["answerable"])
     policies = {
         "ties": ties,
@@ -298,12 +307,18 @@ def build(
     if left_out is not None:
         policies["excluded_annotators"], policies["exclusion_thresholds"] = left_out
     # the judging plan decides which paragraphs were judged, so how far the bounds still are
-    policies["judging_plan"] = plan.current(db).describe()
+    policies["judging_plan"] = chosen.describe()
     if "bounds" in r.policies:
         policies["bounds"] = {**r.policies["bounds"], "files": "bounds.tsv (per question), bounds_means.tsv"}
-    files["REPRODUCE.md"] = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer), measures).encode(
-        "utf-8"
-    )
+    if inputs is not None:
+        policies["estimates"] = {
+            **r.policies.get("estimates", {}),
+            "files": "sampling/ (reproduce: python sampling/reproduce_estimates.py)",
+        }
+    text = _reproduce_md(policies, groups, stems, n_answerable, len(no_answer), measures)
+    if inputs is not None:
+        text += _reproduce_estimates_md(inputs, chosen, dedup)
+    files["REPRODUCE.md"] = text.encode("utf-8")
     files = dict(sorted(files.items()))
     digest = content_hash(files)
     manifest = {
@@ -325,6 +340,282 @@ def build(
         "path) of every file except manifest.json",
     }
     return Bundle(files, manifest, digest)
+
+
+# -- sampling estimates ----------------------------------------------------------------------
+
+SAMPLING = "sampling"
+#: the script a bundle under a sampling plan carries (REPRODUCE.md, "Sampling estimates")
+REPRODUCE_ESTIMATES = f"{SAMPLING}/reproduce_estimates.py"
+
+
+def _flag(v) -> str:
+    return "" if v is None or (isinstance(v, float) and v != v) else str(int(bool(v)))
+
+
+def _sampling_files(r, inputs: evaluation.EstimatorInputs, chosen, runs: pd.DataFrame, dedup: str) -> dict[str, bytes]:
+    """The ``sampling/`` folder: what :func:`reljudge.campaign.evaluation.attach_estimates`
+    handed the estimator (``r.estimate_inputs``) and the estimates it gave (``r.estimates``,
+    the estimate columns of ``r.means``), with the script that recomputes the one from the
+    other. No time in any of it: the bundle's hash stays a function of the data."""
+    from reljudge.eval import sampling
+
+    names = [str(m) for m in inputs.measures]
+    qids = inputs.qids
+    out: dict[str, bytes] = {}
+    design = {
+        "plan": chosen.name,
+        "plan_text": chosen.describe(),
+        "rate": chosen.sample_rate,
+        "seed": chosen.sample_seed,
+        "allocation": sampling.DEFAULT_ALLOCATION,
+        "edges": list(sampling.DEFAULT_EDGES),
+        "min_per_stratum": sampling.MIN_PER_STRATUM,
+        "known_stratum": sampling.KNOWN_STRATUM,
+        "measures": names,
+        "systems": list(inputs.systems),
+        "draw_out_of_date": list(r.policies.get("estimates", {}).get("draw_out_of_date", [])),
+        "draws": [d.to_dict() for d in inputs.draws],
+    }
+    out[f"{SAMPLING}/draws.json"] = _json_bytes(design)
+    grades = sorted((q, p, g) for q, items in inputs.grades.items() for p, g in items.items())
+    out[f"{SAMPLING}/grades.tsv"] = _tsv(pd.DataFrame(grades, columns=["qid", "item", "grade"]))
+    certain = sorted((q, p) for q, items in inputs.certain.items() for p in items)
+    out[f"{SAMPLING}/certain.tsv"] = _tsv(pd.DataFrame(certain, columns=["qid", "item"]))
+    rows = [
+        (system, q, name, _value(inputs.low[s, i, m]), _value(inputs.high[s, i, m]))
+        for s, system in enumerate(inputs.systems)
+        for i, q in enumerate(qids)
+        for m, name in enumerate(names)
+    ]
+    out[f"{SAMPLING}/bounds.tsv"] = _tsv(
+        pd.DataFrame(rows, columns=["system", "qid", "measure", "bound_low", "bound_high"])
+    )
+    est = r.estimates
+    out[f"{SAMPLING}/estimates.tsv"] = _tsv(
+        pd.DataFrame(
+            {
+                "system": est.system,
+                "qid": est.qid,
+                "measure": est.measure,
+                **{c: est[c].map(_value) for c in ("estimate", "estimate_low", "estimate_high")},
+                "estimated": est.estimated.map(_flag),
+            }
+        )
+    )
+    means = r.means[r.means.measure.isin(names)]
+    out[f"{SAMPLING}/estimate_means.tsv"] = _tsv(
+        pd.DataFrame(
+            {
+                "system": means.system,
+                "qtype": means.qtype,
+                "measure": means.measure,
+                **{c: means[c].map(_value) for c in ("estimate", "estimate_low", "estimate_high")},
+            }
+        )
+    )
+    if dedup != "first":
+        # under "keep" the runs name the returned ids and the estimator their duplicate
+        # groups: the map between them, row by row of the same ranking
+        pairs = set()
+        for (system, q), rows_ in runs.groupby(["system", "qid"], sort=False):
+            ranked = inputs.rankings.get(str(q), {}).get(str(system), [])
+            for item, group in zip(rows_.sort_values("rank").docid, ranked):
+                if str(item) != group:
+                    pairs.add((str(q), str(item), group))
+        out[f"{SAMPLING}/groups.tsv"] = _tsv(pd.DataFrame(sorted(pairs), columns=["qid", "item", "group"]))
+    out[REPRODUCE_ESTIMATES] = _REPRODUCE_ESTIMATES_PY.encode("utf-8")
+    return out
+
+
+def _reproduce_estimates_md(inputs: evaluation.EstimatorInputs, chosen, dedup: str) -> str:
+    from reljudge.eval import sampling
+
+    names = ", ".join(f"`{m}`" for m in inputs.measures)
+    edges = ", ".join(f"≤ {e}" for e in sampling.DEFAULT_EDGES)
+    lines = [
+        "",
+        "## Sampling estimates / 표본 추정",
+        "",
+        "이 캠페인은 표본 판정 계획으로 판정되었습니다: 아래 수치는 판정된 표본에서 나온 설계 기반 추정입니다.",
+        f"The campaign was judged under a sampling plan ({chosen.describe()}). Besides the values above "
+        f"(unjudged = not relevant), reljudge estimates {names} for every question drawn and their means "
+        "over the judged answerable questions, with a 95 % judging-sample interval, clipped into the "
+        "hard bounds (docs/sampling.md). These are design-based estimates (Horvitz–Thompson and ratio "
+        "estimators) of the values the complete judgments would give; trec_eval does not compute them.",
+        "",
+        f"- design: rate {chosen.sample_rate:g} of each pool's not-known items, seed {chosen.sample_seed}, "
+        f"`{sampling.DEFAULT_ALLOCATION}` allocation; strata by an item's best rank over the systems "
+        f"({edges}, deeper, unranked), at least {sampling.MIN_PER_STRATUM} drawn per stratum; known items "
+        f"(stratum {sampling.KNOWN_STRATUM}) have inclusion probability 1",
+        "- `sampling/draws.json`: every question's draw — each pooled item with its best rank, stratum, "
+        "inclusion probability π, drawn, known — and the strata",
+        "- `sampling/grades.tsv`: the grades the estimator read (items named by duplicate group, as in "
+        "`qrels.txt`); `sampling/certain.tsv`: the items taken as known with certainty; "
+        "`sampling/bounds.tsv`: the bounds each estimate is clipped into"
+        + ("; `sampling/groups.tsv`: the runs' ids and their duplicate groups" if dedup != "first" else ""),
+        "- `sampling/estimates.tsv`: every question's estimate and interval (`estimated` = 1: the sample, "
+        "not the judging, decides it; empty: nobody has judged the question); "
+        "`sampling/estimate_means.tsv`: the means, overall (`all`) and per question type",
+        "",
+        "Recompute every estimate from these files and the runs, with reljudge's estimator "
+        "(`reljudge.eval.sampling.estimate`); it prints the largest absolute difference and exits 1 "
+        "if any estimate differs by more than 1e-9:",
+        "",
+        "```sh",
+        "pip install reljudge==VERSION        # the version in manifest.json",
+        "python sampling/reproduce_estimates.py",
+        "```",
+        "",
+        "TREC's `sample_eval.pl` evaluates the same sample (infAP, infNDCG, …) from the draw with its "
+        "strata and inclusion probabilities, exported in its format by reljudge:",
+        "",
+        "```sh",
+        "reljudge export qrels --format trec-sampled -o sampled.txt",
+        "perl sample_eval.pl sampled.txt runs/NAME.txt",
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+_REPRODUCE_ESTIMATES_PY = '''"""Recompute every sampling estimate of this bundle from its files (REPRODUCE.md,
+"Sampling estimates"; reljudge's docs/sampling.md).
+
+Run from the bundle directory, with reljudge of the version in manifest.json installed
+(``pip install reljudge==VERSION``)::
+
+    python sampling/reproduce_estimates.py
+
+It reads sampling/draws.json (every question's draw: each pooled item's stratum and
+inclusion probability), sampling/grades.tsv, sampling/certain.tsv, sampling/bounds.tsv,
+the runs (runs/, no_answer/runs/ as manifest.json names them; sampling/groups.tsv maps a
+run's ids to duplicate groups under dedup=keep), no_answer.txt and per_query.tsv (the
+question types), hands them to reljudge's estimator — reljudge.campaign.evaluation.
+estimate_frames, which calls reljudge.eval.sampling.estimate and takes the means as the
+report does — and compares what it gives with sampling/estimates.tsv and
+sampling/estimate_means.tsv. It prints the largest absolute difference and every entry
+that differs by more than 1e-9 (or is empty on one side only), and then exits 1.
+"""
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from reljudge.campaign.evaluation import EstimatorInputs, estimate_frames
+from reljudge.eval.measures import parse_measures
+from reljudge.eval.sampling import Draw
+
+TOLERANCE = 1e-9
+COLUMNS = ("estimate", "estimate_low", "estimate_high")
+
+
+def rows(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\\t"))
+
+
+def number(text):
+    return None if text == "" else float(text)
+
+
+def read_inputs(root):
+    design = json.loads((root / "sampling" / "draws.json").read_text(encoding="utf-8"))
+    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    threshold = manifest["policies"]["relevance_threshold"]
+    draws = [Draw.from_dict(d) for d in design["draws"]]
+    qids, systems = [d.qid for d in draws], design["systems"]
+    measures = parse_measures(design["measures"], default_rel=threshold)
+    grades, certain = {}, {}
+    for r in rows(root / "sampling" / "grades.tsv"):
+        grades.setdefault(r["qid"], {})[r["item"]] = int(r["grade"])
+    for r in rows(root / "sampling" / "certain.tsv"):
+        certain.setdefault(r["qid"], set()).add(r["item"])
+    group = {}
+    if (root / "sampling" / "groups.tsv").exists():
+        group = {(r["qid"], r["item"]): r["group"] for r in rows(root / "sampling" / "groups.tsv")}
+    rankings = {}
+    for system in systems:
+        run = manifest["systems"][system]
+        for path in (root / run, root / "no_answer" / run):
+            ranked = []
+            for line in path.read_text(encoding="utf-8").splitlines():
+                qid, _, docid, rank, _, _ = line.split()
+                ranked.append((qid, int(rank), group.get((qid, docid), docid)))
+            for qid, _, item in sorted(ranked):
+                rankings.setdefault(qid, {}).setdefault(system, []).append(item)
+    shape = (len(systems), len(qids), len(measures))
+    low, high = np.zeros(shape), np.ones(shape)
+    si = {s: i for i, s in enumerate(systems)}
+    qi = {q: i for i, q in enumerate(qids)}
+    mi = {str(m): i for i, m in enumerate(measures)}
+    for r in rows(root / "sampling" / "bounds.tsv"):
+        at = si[r["system"]], qi[r["qid"]], mi[r["measure"]]
+        low[at], high[at] = float(r["bound_low"]), float(r["bound_high"])
+    no_answer = set((root / "no_answer.txt").read_text(encoding="utf-8").split())
+    qtype_of = {r["qid"]: r["qtype"] for r in rows(root / "per_query.tsv")}
+    return EstimatorInputs(draws, grades, rankings, measures, systems, certain, low, high, no_answer), qtype_of
+
+
+def compare(name, written, computed, keys, columns, worst, bad):
+    """Each entry of the file ``name`` against the recomputed one (same key); a key on one
+    side only differs."""
+    for key in sorted(set(written) | set(computed)):
+        a, b = written.get(key), computed.get(key)
+        for c in columns:
+            x = None if a is None else a[c]
+            y = None if b is None else b[c]
+            if x is None and y is None:
+                continue
+            d = float("inf") if x is None or y is None else abs(x - y)
+            worst[0] = max(worst[0], d)
+            if d > TOLERANCE:
+                where = ", ".join(f"{k}={v}" for k, v in zip(keys, key))
+                bad.append(f"{name}: {where}: {c} is {x} in the file, recomputed {y}")
+
+
+def main():
+    root = Path.cwd()
+    inputs, qtype_of = read_inputs(root)
+    per_query, means, _ = estimate_frames(inputs, qtype_of)
+    worst, bad = [0.0], []
+
+    def value(v):
+        return None if v is None or v != v else float(v)
+
+    keys = ("system", "qid", "measure")
+    written = {
+        tuple(r[k] for k in keys): {**{c: number(r[c]) for c in COLUMNS}, "estimated": number(r["estimated"])}
+        for r in rows(root / "sampling" / "estimates.tsv")
+    }
+    computed = {
+        (r.system, r.qid, r.measure): {**{c: value(getattr(r, c)) for c in COLUMNS}, "estimated": float(r.estimated)}
+        for r in per_query.itertuples()
+    }
+    compare("estimates.tsv", written, computed, keys, (*COLUMNS, "estimated"), worst, bad)
+    keys = ("system", "qtype", "measure")
+    written = {
+        tuple(r[k] for k in keys): {c: number(r[c]) for c in COLUMNS}
+        for r in rows(root / "sampling" / "estimate_means.tsv")
+    }
+    computed = {(r.system, r.qtype, r.measure): {c: value(getattr(r, c)) for c in COLUMNS} for r in means.itertuples()}
+    compare("estimate_means.tsv", written, computed, keys, COLUMNS, worst, bad)
+    print(f"largest absolute difference: {worst[0]:.3g} ({len(per_query)} estimates, {len(means)} means)")
+    for line in bad:
+        print("differs:", line)
+    if bad:
+        print(f"{len(bad)} entries differ by more than {TOLERANCE:g}")
+        return 1
+    print(f"every estimate is reproduced within {TOLERANCE:g}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
 
 
 def _left_out(db: Database, cur, ev: evaluation.CampaignEvaluation) -> tuple[list[dict], dict | None] | None:

@@ -237,31 +237,51 @@ def certain_items(
     return out
 
 
-def attach_estimates(
-    result: EvalResult, cur, staged: "StagedInputs", chosen, draws: list, questions: pd.DataFrame, ranked_run: str
-) -> None:
-    """Under a sampling plan, give ``result`` the estimates of reljudge.eval.sampling for
-    P@K, R@K, nDCG@K and AP: ``result.estimates`` (system, qid, measure + ESTIMATE_COLUMNS)
-    and the same columns on ``result.means`` — None for the other measures, and for a
-    question nobody has judged (nothing to estimate from). Grades: the aggregated qrels the
-    figures rest on; known with certainty: rr-first's least set as far as the grades fix it
-    (:func:`certain_items`, under rr-first --then-sample) or a fully graded pool; the rest
-    weighted by the draw's inclusion probabilities. Clipped into the bounds. The means:
-    over the answerable questions someone has judged (as ``mean``). A question whose pool
-    was rebuilt after the draw (its draw no longer lists its pool) gets no estimate."""
+@dataclass
+class EstimatorInputs:
+    """What :func:`attach_estimates` hands :func:`reljudge.eval.sampling.estimate`, kept on
+    ``result.estimate_inputs`` so that the reproducibility bundle writes exactly these
+    (``sampling/``, :mod:`reljudge.campaign.bundle`) and its ``reproduce_estimates.py`` reads
+    them back into :func:`estimate_frames`. Items are named by duplicate group."""
+
+    draws: list  # reljudge.eval.sampling.Draw, one per question estimated
+    grades: dict  # qid -> item -> grade: the aggregated qrels the figures rest on
+    rankings: dict  # qid -> system -> items in rank order (the engine's ranking)
+    measures: list  # the estimated measures
+    systems: list  # the evaluated systems
+    certain: dict  # qid -> items taken as known with certainty
+    low: object  # np.ndarray [s, q, m]: the hard bounds the estimates are clipped into
+    high: object
+    no_answer: set  # the no-answer qids: estimated, left out of the means
+
+    @property
+    def qids(self) -> list[str]:
+        return [d.qid for d in self.draws]
+
+    @property
+    def judged(self) -> set[str]:
+        """The questions someone has judged (the others have nothing to estimate from)."""
+        return {q for q in self.qids if self.grades.get(q)}
+
+    @property
+    def include(self) -> list[str]:
+        """The questions the means cover: the judged answerable ones (as ``mean``)."""
+        judged = self.judged
+        return [q for q in self.qids if q in judged and q not in self.no_answer]
+
+
+def estimator_inputs(
+    result: EvalResult, cur, staged: "StagedInputs", chosen, draws: list, ranked_run: str
+) -> tuple[EstimatorInputs | None, list[str]]:
+    """(the inputs of the estimates, the qids whose draw is out of date): grades from the
+    staged qrels, rankings from the ranked run, known items (:func:`certain_items` under
+    rr-first --then-sample, or a fully graded pool) and the bounds of ``result.bounds``
+    (0 and 1 where it has none). None when nothing is to be estimated."""
     import numpy as np
 
-    from reljudge.eval import sampling
-    from reljudge.eval.metrics import ALL, NO_TYPE
-
     measures = [m for m in result.measures if plan.estimates(chosen, m.name, m.k)]
-    result.means = result.means.assign(**{c: None for c in ESTIMATE_COLUMNS})
-    # every entry gains the keys, null where nothing is estimated
-    result.estimates = pd.DataFrame(
-        {c: pd.Series(dtype=object) for c in ("system", "qid", "measure", *ESTIMATE_COLUMNS)}
-    )
     if not measures or not draws or not result.systems:
-        return
+        return None, []
     # a draw made before the pool was last rebuilt no longer describes the pool: no estimate
     pool: dict[str, set[str]] = {}
     for qid, pid in evaluation_inputs.pooled_groups(cur):
@@ -269,8 +289,7 @@ def attach_estimates(
     stale = sorted(d.qid for d in draws if {x.item for x in d.items} != pool.get(d.qid, set()))
     draws = [d for d in draws if d.qid not in set(stale)]
     if not draws:
-        result.policies["estimates"] = {"measures": [], "draw_out_of_date": stale}
-        return
+        return None, stale
     grades: dict[str, dict[str, int]] = {}
     for qid, pid, grade in evaluation_inputs.group_grades(cur, staged.qrels):
         grades.setdefault(str(qid), {})[str(pid)] = int(grade)
@@ -286,8 +305,6 @@ def attach_estimates(
         elif pooled and len(g) == len(pooled):
             certain[d.qid] = pooled
     qids = [d.qid for d in draws]
-    no_answer = set(staged.no_answer)
-    judged = {q for q in qids if grades.get(q)}
     names = [str(m) for m in measures]
     S, Q, M = len(result.systems), len(qids), len(measures)
     low, high = np.zeros((S, Q, M)), np.ones((S, Q, M))
@@ -300,33 +317,49 @@ def attach_estimates(
         for s, q, m, lo, hi in zip(b.system, b.qid, b.measure, b.bound_low, b.bound_high):
             if s in si and q in qi and lo == lo and hi == hi:
                 low[si[s], qi[q], mi[m]], high[si[s], qi[q], mi[m]] = lo, hi
+    inputs = EstimatorInputs(
+        draws, grades, rankings, measures, list(result.systems), certain, low, high, set(staged.no_answer)
+    )
+    return inputs, stale
+
+
+def estimate_frames(inputs: EstimatorInputs, qtype_of: dict[str, str]):
+    """(per question, means, the Estimates): :func:`reljudge.eval.sampling.estimate` on
+    ``inputs``; per question system, qid, measure + ESTIMATE_COLUMNS (None for a question
+    nobody has judged), means system, qtype, measure + ESTIMATE_COLUMNS over the judged
+    answerable questions, overall (``all``) and per question type (``qtype_of``)."""
+    import numpy as np
+
+    from reljudge.eval import sampling
+    from reljudge.eval.metrics import ALL, NO_TYPE
+
+    judged, answerable = inputs.judged, inputs.include
     est = sampling.estimate(
-        draws,
-        grades,
-        rankings,
-        measures,
-        systems=result.systems,
-        certain=certain,
-        include=[q for q in qids if q in judged and q not in no_answer],
-        bounds=(low, high),
+        inputs.draws,
+        inputs.grades,
+        inputs.rankings,
+        inputs.measures,
+        systems=inputs.systems,
+        certain=inputs.certain,
+        include=answerable,
+        bounds=(inputs.low, inputs.high),
     )
     per_query, _ = est.frames()
     unjudged = ~per_query.qid.isin(judged)
     for c in ("estimate", "estimate_low", "estimate_high"):
         per_query[c] = per_query[c].astype(object).where(~unjudged, None)
     per_query["estimated"] = per_query.estimated.astype(bool)
-    result.estimates = per_query[["system", "qid", "measure", *ESTIMATE_COLUMNS]]
+    per_query = per_query[["system", "qid", "measure", *ESTIMATE_COLUMNS]]
     # the means, overall and per question type, over the judged answerable questions
-    qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
-    answerable = [q for q in qids if q in judged and q not in no_answer]
     groups = {ALL: answerable}
     for q in answerable:
         groups.setdefault(qtype_of.get(q) or NO_TYPE, []).append(q)
+    names = [str(m) for m in inputs.measures]
     rows = []
     for qtype, members in groups.items():
         mean, _, lo, hi = est.means_over(members)
         some = bool(np.any(est.estimated[[q in set(members) for q in est.qids]]))
-        for s, system in enumerate(result.systems):
+        for s, system in enumerate(inputs.systems):
             for m, name in enumerate(names):
                 ok = bool(members) and mean[s, m] == mean[s, m]
                 rows.append(
@@ -338,14 +371,45 @@ def attach_estimates(
                         some if ok else None,
                     )
                 )
-    found = pd.DataFrame(rows, columns=["system", "qtype", "measure", *ESTIMATE_COLUMNS])
+    means = pd.DataFrame(rows, columns=["system", "qtype", "measure", *ESTIMATE_COLUMNS])
+    return per_query, means, est
+
+
+def attach_estimates(
+    result: EvalResult, cur, staged: "StagedInputs", chosen, draws: list, questions: pd.DataFrame, ranked_run: str
+) -> None:
+    """Under a sampling plan, give ``result`` the estimates of reljudge.eval.sampling for
+    P@K, R@K, nDCG@K and AP: ``result.estimates`` (system, qid, measure + ESTIMATE_COLUMNS)
+    and the same columns on ``result.means`` — None for the other measures, and for a
+    question nobody has judged (nothing to estimate from). Grades: the aggregated qrels the
+    figures rest on; known with certainty: rr-first's least set as far as the grades fix it
+    (:func:`certain_items`, under rr-first --then-sample) or a fully graded pool; the rest
+    weighted by the draw's inclusion probabilities. Clipped into the bounds. The means:
+    over the answerable questions someone has judged (as ``mean``). A question whose pool
+    was rebuilt after the draw (its draw no longer lists its pool) gets no estimate.
+    ``result.estimate_inputs``: what the estimator read (:class:`EstimatorInputs`, None
+    when nothing is estimated), for the bundle."""
+    result.means = result.means.assign(**{c: None for c in ESTIMATE_COLUMNS})
+    # every entry gains the keys, null where nothing is estimated
+    result.estimates = pd.DataFrame(
+        {c: pd.Series(dtype=object) for c in ("system", "qid", "measure", *ESTIMATE_COLUMNS)}
+    )
+    inputs, stale = estimator_inputs(result, cur, staged, chosen, draws, ranked_run)
+    result.estimate_inputs = inputs
+    if inputs is None:
+        if stale:
+            result.policies["estimates"] = {"measures": [], "draw_out_of_date": stale}
+        return
+    qtype_of = dict(zip(questions.qid.astype(str), questions.qtype)) if not questions.empty else {}
+    per_query, found, est = estimate_frames(inputs, qtype_of)
+    result.estimates = per_query
     result.means = result.means.drop(columns=list(ESTIMATE_COLUMNS)).merge(
         found, on=["system", "qtype", "measure"], how="left"
     )
     result.means[list(ESTIMATE_COLUMNS)] = result.means[list(ESTIMATE_COLUMNS)].astype(object)
     result.policies["estimates"] = {
         "what": "design-based estimates from the plan's random sample (docs/sampling.md)",
-        "measures": names,
+        "measures": [str(m) for m in inputs.measures],
         "rate": chosen.sample_rate,
         "seed": chosen.sample_seed,
         "known": "rr-first's least set as far as the grades fix it" if chosen.walks else "none (fully graded pools)",

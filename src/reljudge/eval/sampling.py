@@ -103,6 +103,9 @@ DEFAULT_EDGES: tuple[int, ...] = (1, 2, 3, 5, 10)
 MIN_PER_STRATUM = 2
 #: the families estimated here
 ESTIMATED_FAMILIES = ("P", "R", "nDCG", "AP")
+#: how a draw spreads its sample over the strata unless told otherwise (:func:`draw`); the
+#: plans draw with it
+DEFAULT_ALLOCATION = "proportional"
 #: the normal quantile of the 95 % interval
 Z95 = 1.959963984540054
 #: the stratum label of the known items (C) in the trec-sampled qrels
@@ -261,7 +264,7 @@ def draw(
     qid: str = "",
     edges: Sequence[int] = DEFAULT_EDGES,
     min_per_stratum: int = MIN_PER_STRATUM,
-    allocation: str = "proportional",
+    allocation: str = DEFAULT_ALLOCATION,
 ) -> Draw:
     """Draw a stratified random sample of one question's pool (module docstring).
 
