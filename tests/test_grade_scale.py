@@ -28,7 +28,14 @@ def test_the_databases_constraint_holds_exactly_the_scale(db):
 
 
 def test_every_consumer_reads_the_one_scale():
-    assert agreement.GRADES is grades.GRADES and event_fields.GRADES is grades.GRADES
+    assert agreement.GRADES is grades.GRADES
+    # an event's grade is read by the scale's own check: exactly the scale, as JSON integers
+    for value in (-1, 0, 1, 2, 3, True, 2.0, "2"):
+        try:
+            taken = event_fields.grade({"grade": value}) is not None
+        except ReljudgeError:
+            taken = False
+        assert taken == grades.is_grade(value), value
     assert [g for g in range(-2, 6) if grades.is_grade(g)] == list(grades.GRADES)
     assert not grades.is_grade(True) and not grades.is_grade(2.0)
 

@@ -26,7 +26,7 @@ from numbers import Integral
 
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-from reljudge.grades import GRADES
+from reljudge.grades import is_grade
 
 MAX_ID = 100  # client event ids and browser ids
 MAX_KEY = 1000  # question and paragraph ids named by an event
@@ -155,7 +155,7 @@ def grade(raw: dict, field: str = "grade") -> int | None:
     value = raw.get(field)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) not in GRADES:
+    if not is_grade(value):
         raise ReljudgeError(CODES("event_error_grade", value=shown(value)))
     return int(value)
 

@@ -35,7 +35,6 @@ CODES = Codes(
 )
 """What this module can tell people: codes worded by reljudge.i18n."""
 
-GRADES = fields.GRADES
 MAX_NOTE = fields.MAX_TEXT
 MAX_TIME_MS = fields.MAX_TIME_MS
 

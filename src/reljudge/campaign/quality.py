@@ -29,7 +29,7 @@ import pandas as pd
 from reljudge.agreement.coefficients import cohen_kappa
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-from reljudge.grades import GRADES
+from reljudge.grades import GRADES, is_grade
 from reljudge.storage import quality as store
 from reljudge.storage import team
 from reljudge.storage.db import Database
@@ -141,7 +141,7 @@ def import_gold(db: Database, path, by: str | None = None, display: str | None =
 
 def use_as_gold(db: Database, qid: str, pid: str, grade: int, lead: str) -> None:
     """A lead marks an adjudicated item as gold (the adjudication page's "use as gold")."""
-    if int(grade) not in GRADES:
+    if not is_grade(grade):
         raise ReljudgeError(CODES("error_gold_grade", grade=repr(grade)))
     store.add_gold(db, qid, pid, int(grade), "adjudication", lead)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from reljudge.grades import is_grade
+from reljudge.grades import GRADES, TOP_GRADE, is_grade
 
 #: tokens an endpoint answer may take (``max_tokens``): two short sentences, the score line
 #: and END_MARK take ~40-80 tokens; a longer answer is cut off, and so unparsable
@@ -31,8 +31,13 @@ END_MARK = "##end"
 
 SYSTEM_PROMPT = "You are a careful relevance assessor for a Korean question-answering archive."
 
-PROMPT_TEMPLATE = """Given a question and a paragraph from a Korean document collection, you must judge how \
-useful the paragraph is as evidence for answering the question, on a scale of 0 to 2:
+# The scale's range and its grades come from reljudge.grades (the one scale); the grade
+# descriptions below are the methodology's wording of that scale.
+PROMPT_TEMPLATE = (
+    """Given a question and a paragraph from a Korean document collection, you must judge how \
+useful the paragraph is as evidence for answering the question, on a scale of """
+    + f"{GRADES[0]} to {TOP_GRADE}"
+    + """:
 2 = directly citable evidence: the paragraph itself states what answers the question (or a \
 necessary part of it), so an answer could quote it as its source.
 1 = related but not citable: the paragraph is on the question's topic or gives useful \
@@ -54,10 +59,14 @@ Split this problem into steps: consider what the question asks and what the crit
 require, measure how well the paragraph's content matches it (M), and how trustworthy and \
 self-contained it is as a quotation (T). Consider the aspects above and the relative \
 importance of each, and decide on a final score (O). Final score must be an integer value \
-only (0, 1 or 2). Be brief: at most two short sentences of reasoning. Answer in any language, \
+only ("""
+    + ", ".join(map(str, GRADES[:-1]))
+    + f" or {TOP_GRADE}"
+    + """). Be brief: at most two short sentences of reasoning. Answer in any language, \
 but end your answer with these two lines, exactly in this form and nothing after them:
 ##final score: N
 ##end"""
+)
 
 _FINAL = re.compile(r"##\s?final score:\s*([0-9]+)\s*", re.IGNORECASE)
 

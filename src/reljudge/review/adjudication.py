@@ -8,7 +8,8 @@ import pandas as pd
 from reljudge.campaign.adjudication import CODES as RULING_CODES
 from reljudge.codes import Codes
 from reljudge.errors import ReljudgeError
-from reljudge.campaign.judging import GRADES, source_line
+from reljudge.campaign.judging import source_line
+from reljudge.grades import is_grade
 from reljudge.review.decisions import aggregate
 from reljudge.review.events import KINDS
 from reljudge.storage import answers as store
@@ -153,7 +154,7 @@ def adjudicate(
     if not (reason or "").strip():
         raise ReljudgeError(RULING_CODES("error_reason_needed"))
     if kind in ("support", "interpretation"):
-        if isinstance(grade, bool) or grade not in GRADES:
+        if not is_grade(grade):
             raise ReljudgeError(RULING_CODES("error_grade", grade=grade))
         flag = None
     elif not isinstance(flag, bool):

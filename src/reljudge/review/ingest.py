@@ -12,7 +12,7 @@ from reljudge.policy import source_policy
 from reljudge.campaign import importers
 from reljudge.codes import Codes
 from reljudge.errors import InputError, ReljudgeError
-from reljudge.campaign.judging import GRADES
+from reljudge.grades import is_grade
 from reljudge.review.events import KINDS
 from reljudge.storage import answers as store
 from reljudge.storage.db import Database
@@ -159,7 +159,7 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
         base = {"line": lineno, "reviewer": reviewer, "answer_id": answer_id}
         interp = obj.get("interpretation")
         if interp is not None:
-            if isinstance(interp, bool) or interp not in GRADES:
+            if not is_grade(interp):
                 bad(lineno, CODES("review_file_interpretation", value=interp))
             rows.append({**base, "kind": "interpretation", "grade": interp})
         appropriate = obj.get("abstention_appropriate")
@@ -192,7 +192,7 @@ def import_reviews(db: Database, path, source: str, display: str | None = None) 
             for pid, grade in support.items():
                 if (answer_id, i, pid) not in cited:
                     bad(lineno, CODES("review_file_not_cited", pid=pid, index=i))
-                if isinstance(grade, bool) or grade not in GRADES:
+                if not is_grade(grade):
                     bad(lineno, CODES("review_file_support_grade", value=grade))
                 rows.append({**base, "kind": "support", "sentence": i, "pid": pid, "grade": grade})
     frame = pd.DataFrame(
