@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_support import copy_demo
 from reljudge import display, i18n
 from reljudge.campaign import auth
 from reljudge.campaign import setup as campaign
@@ -21,7 +22,7 @@ LEAD_PAGES = [f"screens/{name}.py" for name, _, _ in navigation.LEAD_PAGES]
 
 @pytest.fixture
 def app_db(tmp_path, monkeypatch):
-    path = tmp_path / "app.duckdb"
+    path = copy_demo(tmp_path / "app.duckdb")  # the demo, as a first start would load it
     monkeypatch.setenv("RELJUDGE_DB", str(path))
     monkeypatch.setenv("RELJUDGE_DEMO", "1")  # as `reljudge serve` on the default file
     return path
