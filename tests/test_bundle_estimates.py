@@ -11,7 +11,6 @@ import csv
 import hashlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -20,9 +19,10 @@ from pathlib import Path
 import pytest
 
 import reljudge
-from reljudge.campaign import bundle, judging, plan
+from reljudge.campaign import bundle, plan
 from reljudge.cli import main as cli
 from reljudge.storage import open_database
+from test_estimates_shown import _judge  # the one judged demo of the estimates tests
 
 SRC = str(Path(reljudge.__file__).resolve().parents[1])
 SAMPLING_FILES = {
@@ -34,18 +34,6 @@ SAMPLING_FILES = {
     "sampling/estimate_means.tsv",
     "sampling/reproduce_estimates.py",
 }
-
-
-def _judge(db, name: str, **kw) -> None:
-    """Under plan ``name``: annotator1 judges what the plan asks for in q01-q05 (seeded
-    random grades) and the whole pool of q06 (a fully judged question)."""
-    rng = random.Random(4)
-    plan.set_plan(db, name, **kw)
-    for qid in ("q01", "q02", "q03", "q04", "q05"):
-        while now := judging.plan_state(db, "annotator1", qid)["now"]:
-            judging.grade(db, "annotator1", qid, now[0], rng.choice([0, 0, 1, 2]))
-    for pid in judging.pool_paragraphs(db, "q06").pid:
-        judging.grade(db, "annotator1", "q06", pid, rng.choice([0, 0, 1, 2]))
 
 
 def _judged_file(demo_template, tmp_path_factory, label: str, name: str, **kw) -> Path:
