@@ -22,7 +22,7 @@ import reljudge
 from reljudge.campaign import bundle, plan
 from reljudge.cli import main as cli
 from reljudge.storage import open_database
-from test_estimates_shown import _judge  # the one judged demo of the estimates tests
+from test_estimates_shown import _judged_template  # the one judged demo of the estimates tests
 
 SRC = str(Path(reljudge.__file__).resolve().parents[1])
 SAMPLING_FILES = {
@@ -37,12 +37,7 @@ SAMPLING_FILES = {
 
 
 def _judged_file(demo_template, tmp_path_factory, label: str, name: str, **kw) -> Path:
-    path = tmp_path_factory.mktemp(f"judged-{label}") / "campaign.duckdb"
-    shutil.copy(demo_template, path)
-    db = open_database(path)
-    _judge(db, name, **kw)
-    db.close()
-    return path
+    return _judged_template(demo_template, tmp_path_factory.mktemp(f"judged-{label}"), name, **kw)
 
 
 @pytest.fixture(scope="module")
